@@ -1,0 +1,103 @@
+import { contracts, type Contracts } from '../../contract/index.js';
+import { errorFromResponse } from '../../contract/errors.js';
+import { SDK_PREFIX, type Client, type Contract, type Operation, type RawRequest } from '../../contract/operation.js';
+import { DomainError } from '../../domain/errors.js';
+import { detailsFromZod } from '../../domain/validation.js';
+import type { Backend } from '../backend.js';
+
+export interface HttpOptions {
+  /** Server root (`http://host:port`) or the API base (`http://host:port/sdk/v1`). */
+  url: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+/** Normalises a --remote value to the /sdk/v1 base URL, or says clearly what is wrong with it. */
+export function apiBase(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new DomainError('bad_request', `--remote ${url} is not a URL (expected for example http://127.0.0.1:8765)`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new DomainError('bad_request', `--remote ${url} must use http or https`);
+  const path = u.pathname.replace(/\/+$/, '');
+  return `${u.origin}${path.endsWith(SDK_PREFIX) ? path : path + SDK_PREFIX}`;
+}
+
+export function buildPath(o: Operation, params: Record<string, string> = {}): string {
+  return o.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = params[name];
+    if (v === undefined || v === '') throw new DomainError('bad_request', `missing path parameter ${name}`);
+    return encodeURIComponent(v);
+  });
+}
+
+function describeNetworkError(base: string, e: unknown): DomainError {
+  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? (e as { name?: string }).name;
+  const why =
+    code === 'ECONNREFUSED' ? 'connection refused (is `compliance serve` running there?)'
+    : code === 'ENOTFOUND' ? 'host not found'
+    : code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT' ? 'no answer before the timeout'
+    : cause?.message ?? (e as Error).message;
+  return new DomainError('unavailable', `cannot reach remote server ${base}: ${why}`);
+}
+
+/** One area of the API over fetch, generated from its contract: same inputs, same outputs, same errors. */
+export function httpClient<C extends Contract>(contract: C, base: string, opts: HttpOptions): Client<C> {
+  const doFetch = opts.fetch ?? fetch;
+  const client: Record<string, (raw: RawRequest) => Promise<unknown>> = {};
+  for (const [name, o] of Object.entries(contract)) {
+    client[name] = async (raw: RawRequest) => {
+      const url = new URL(base + buildPath(o, raw.params));
+      for (const [k, v] of Object.entries(raw.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+      const headers: Record<string, string> = { accept: 'application/json' };
+      if (o.tenant === 'query') url.searchParams.set('tenant_id', raw.tenant);
+      else headers['x-tenant-id'] = raw.tenant;
+      if (raw.actor) headers['x-user-id'] = raw.actor;
+      if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
+      let body: string | undefined;
+      if (o.body) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(raw.body ?? {});
+      }
+      let res: Response;
+      try {
+        res = await doFetch(url, { method: o.method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000) });
+      } catch (e) {
+        throw describeNetworkError(base, e);
+      }
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      if (!res.ok) throw errorFromResponse(res.status, json);
+      const parsed = o.output.safeParse(json);
+      if (!parsed.success) {
+        throw new DomainError(
+          'internal',
+          `the server at ${base} answered ${o.method} ${o.path} with an unexpected body (is it a compliance server of the same version?)`,
+          detailsFromZod(parsed.error),
+        );
+      }
+      return parsed.data;
+    };
+  }
+  return client as Client<C>;
+}
+
+export function createHttpBackend(opts: HttpOptions): Backend {
+  const base = apiBase(opts.url);
+  const make = <K extends keyof Contracts>(k: K) => httpClient(contracts[k], base, opts);
+  return {
+    location: base,
+    dsfa: make('dsfa'),
+    close: async () => undefined,
+  };
+}

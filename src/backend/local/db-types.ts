@@ -1,0 +1,46 @@
+/** Row types of the SQLite store as kysely sees them: JSON is text, booleans are integers. */
+export interface DsfaRow {
+  id: string;
+  tenant_id: string;
+  title: string;
+  description: string;
+  status: string;
+  risk_level: string;
+  processing_activity: string;
+  data_categories: string;
+  recipients: string;
+  measures: string;
+  approved_by: string | null;
+  approved_at: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  ai_use_case_modules: string;
+}
+
+export interface DsfaAuditRow {
+  id: string;
+  tenant_id: string;
+  dsfa_id: string;
+  action: string;
+  changed_by: string;
+  old_values: string;
+  new_values: string;
+  created_at: string;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface DB {
+  dsfa: DsfaRow;
+  dsfa_audit: DsfaAuditRow;
+  api_key: ApiKeyRow;
+}

@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { Dsfa, DsfaAuditEntry } from '../../domain/dsfa/dsfa.schema.js';
+import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
+import { writeTransaction } from './database.js';
+import type { DB, DsfaAuditRow, DsfaRow } from './db-types.js';
+
+const JSON_COLUMNS = ['data_categories', 'recipients', 'measures', 'ai_use_case_modules'] as const;
+
+export const dsfaFromRow = (row: DsfaRow): Dsfa => {
+  const out = { ...row } as unknown as Record<string, unknown>;
+  for (const c of JSON_COLUMNS) out[c] = JSON.parse(row[c]);
+  return out as unknown as Dsfa;
+};
+
+export const dsfaToRow = (d: Dsfa): DsfaRow => {
+  const out = { ...d } as unknown as Record<string, unknown>;
+  for (const c of JSON_COLUMNS) out[c] = JSON.stringify(d[c]);
+  return out as unknown as DsfaRow;
+};
+
+const auditFromRow = (r: DsfaAuditRow): DsfaAuditEntry => ({
+  ...r,
+  action: r.action as DsfaAuditEntry['action'],
+  old_values: JSON.parse(r.old_values),
+  new_values: JSON.parse(r.new_values),
+});
+
+/** DsfaStore on SQLite through kysely. */
+export class SqliteDsfaStore implements DsfaStore {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  transaction<T>(fn: (store: DsfaStore) => Promise<T>): Promise<T> {
+    return writeTransaction(this.db, (trx) => fn(new SqliteDsfaStore(trx)));
+  }
+
+  async list(tenant: string, f: DsfaFilter): Promise<Dsfa[]> {
+    let q = this.db.selectFrom('dsfa').selectAll().where('tenant_id', '=', tenant);
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.risk_level) q = q.where('risk_level', '=', f.risk_level);
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.skip).execute();
+    return rows.map(dsfaFromRow);
+  }
+
+  async get(tenant: string, id: string): Promise<Dsfa | undefined> {
+    const row = await this.db.selectFrom('dsfa').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+    return row && dsfaFromRow(row);
+  }
+
+  async insert(record: Dsfa): Promise<void> {
+    await this.db.insertInto('dsfa').values(dsfaToRow(record)).execute();
+  }
+
+  async replace(record: Dsfa): Promise<void> {
+    const { id, tenant_id, ...rest } = dsfaToRow(record);
+    await this.db.updateTable('dsfa').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
+  }
+
+  async remove(tenant: string, id: string): Promise<void> {
+    await this.db.deleteFrom('dsfa').where('tenant_id', '=', tenant).where('id', '=', id).execute();
+  }
+
+  async countByStatusAndRisk(tenant: string) {
+    const rows = await this.db
+      .selectFrom('dsfa')
+      .select(['status', 'risk_level', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tenant_id', '=', tenant)
+      .groupBy(['status', 'risk_level'])
+      .execute();
+    return rows.map((r) => ({ status: r.status, risk_level: r.risk_level, n: Number(r.n) }));
+  }
+
+  async appendAudit(e: DsfaAuditEntry): Promise<void> {
+    await this.db
+      .insertInto('dsfa_audit')
+      .values({ ...e, old_values: JSON.stringify(e.old_values), new_values: JSON.stringify(e.new_values) })
+      .execute();
+  }
+
+  async auditLog(tenant: string, q: { limit: number; offset: number; dsfa_id?: string }): Promise<DsfaAuditEntry[]> {
+    let s = this.db.selectFrom('dsfa_audit').selectAll().where('tenant_id', '=', tenant);
+    if (q.dsfa_id) s = s.where('dsfa_id', '=', q.dsfa_id);
+    const rows = await s.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
+    return rows.map(auditFromRow);
+  }
+}

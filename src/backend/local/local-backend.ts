@@ -1,0 +1,58 @@
+import { bindHandlers } from '../../contract/bind.js';
+import { dsfaContract } from '../../contract/dsfa.contract.js';
+import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
+import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
+import type { Backend } from '../backend.js';
+import { isSqliteError, openStore, storageError, type Store } from './database.js';
+import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
+import { uuidv7Source } from './ids.js';
+
+export interface LocalBackend extends Backend {
+  store: Store;
+}
+
+/** SQLite failures in the middle of an operation (busy, read-only, disk full) become clear storage errors. */
+function guard<T extends Record<string, (...a: never[]) => Promise<unknown>>>(file: string, client: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(client)) {
+    out[name] = async (...args: never[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        throw isSqliteError(e) ? storageError(file, e) : e;
+      }
+    };
+  }
+  return out as T;
+}
+
+export interface LocalOptions {
+  clock?: Clock;
+  ids?: IdSource;
+}
+
+/** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
+export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {}): LocalBackend {
+  const clock = opts.clock ?? systemClock;
+  const ids = opts.ids ?? uuidv7Source();
+  const dsfa = new DsfaService(new SqliteDsfaStore(store.db), clock, ids);
+  return {
+    location: store.file,
+    store,
+    dsfa: guard(store.file, bindHandlers(dsfaContract, {
+      list: (r) => dsfa.list(r.tenant, r.query),
+      create: (r) => dsfa.create(r.tenant, r.actor, r.body),
+      stats: (r) => dsfa.stats(r.tenant),
+      auditLog: (r) => dsfa.auditLog(r.tenant, r.query),
+      get: (r) => dsfa.get(r.tenant, r.params.id),
+      update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body),
+      setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
+      delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
+    })),
+    close: () => store.close(),
+  };
+}
+
+export async function createLocalBackend(file: string, opts: LocalOptions = {}): Promise<LocalBackend> {
+  return createLocalBackendFromStore(await openStore(file), opts);
+}

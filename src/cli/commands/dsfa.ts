@@ -1,0 +1,298 @@
+import { writeFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { isoLocal } from '../../domain/clock.js';
+import { DomainError } from '../../domain/errors.js';
+import {
+  AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS,
+  type Dsfa, type DsfaAuditEntry, type DsfaStats,
+} from '../../domain/dsfa/dsfa.schema.js';
+import { DSFA_TRIGGERS, ScreeningAnswers, screen, screeningMarkdown, WP248_CRITERIA, type ScreeningResult } from '../../domain/dsfa/screening.js';
+import { parseOrThrow } from '../../domain/validation.js';
+import type { CliContext } from '../context.js';
+import { collect, defined, listFlag, readJson } from '../input.js';
+import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+
+const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
+
+const dsfaPairs = (d: Dsfa): Array<[string, unknown]> => [
+  ['id', d.id],
+  ['title', d.title],
+  ['status', d.status],
+  ['risk_level', d.risk_level],
+  ['description', d.description],
+  ['processing_activity', d.processing_activity],
+  ['data_categories', d.data_categories],
+  ['recipients', d.recipients],
+  ['measures', d.measures],
+  ['approved_by', d.approved_by],
+  ['approved_at', d.approved_at],
+  ['created_by', d.created_by],
+  ['created_at', d.created_at],
+  ['updated_at', d.updated_at],
+  ['ai_use_case_modules', d.ai_use_case_modules.map((m) => `${m.name || m.id} (${m.use_case_type})`)],
+];
+
+const listColumns: Column<Dsfa>[] = [
+  { header: 'ID', value: (d) => d.id },
+  { header: 'TITLE', value: (d) => d.title },
+  { header: 'STATUS', value: (d) => d.status },
+  { header: 'RISK', value: (d) => d.risk_level },
+  { header: 'AI', value: (d) => d.ai_use_case_modules.length },
+  { header: 'UPDATED', value: (d) => d.updated_at.slice(0, 19) },
+];
+
+const auditColumns: Column<DsfaAuditEntry>[] = [
+  { header: 'WHEN', value: (e) => e.created_at.slice(0, 19) },
+  { header: 'ACTION', value: (e) => e.action },
+  { header: 'DSFA', value: (e) => e.dsfa_id },
+  { header: 'BY', value: (e) => e.changed_by },
+  { header: 'FIELDS', value: (e) => Object.keys({ ...e.old_values, ...e.new_values }).join(', ') },
+];
+
+/** Field flags shared by create and update; each maps to the wire field of the same name. */
+function fieldOptions(cmd: Command): Command {
+  return cmd
+    .option('--title <text>', 'title')
+    .option('--description <text>', 'description')
+    .addOption(new Option('--status <status>', `status: ${DSFA_STATUSES.join(', ')}`))
+    .addOption(new Option('--risk-level <level>', `risk level: ${RISK_LEVELS.join(', ')}`))
+    .option('--processing-activity <text>', 'the processing activity assessed')
+    .option('--data-category <name>', 'data category (repeatable or comma-separated)', collect)
+    .option('--recipient <name>', 'recipient (repeatable or comma-separated)', collect)
+    .option('--measure <text>', 'technical or organisational measure (repeatable)', collect)
+    .option('--approved-by <name>', 'approver (name or e-mail)')
+    .option('--ai-modules <file>', `JSON array of AI use-case modules (use_case_type, ai_act_risk_class: ${AI_ACT_RISK_CLASSES.join(', ')} ...)`)
+    .option('-f, --file <file>', 'JSON body with any of the fields; - reads stdin (flags override it)');
+}
+
+type FieldOpts = {
+  title?: string; description?: string; status?: string; riskLevel?: string; processingActivity?: string;
+  dataCategory?: string[]; recipient?: string[]; measure?: string[]; approvedBy?: string; aiModules?: string; file?: string;
+};
+
+async function bodyFrom(ctx: CliContext, o: FieldOpts): Promise<Record<string, unknown>> {
+  let base: Record<string, unknown> = {};
+  if (o.file) {
+    const json = await readJson(ctx, o.file);
+    if (json === null || typeof json !== 'object' || Array.isArray(json))
+      throw new DomainError('validation', `${o.file}: expected a JSON object with DSFA fields`);
+    base = json as Record<string, unknown>;
+  }
+  const flags = defined({
+    title: o.title,
+    description: o.description,
+    status: o.status,
+    risk_level: o.riskLevel,
+    processing_activity: o.processingActivity,
+    data_categories: listFlag(o.dataCategory),
+    recipients: listFlag(o.recipient),
+    measures: o.measure,
+    approved_by: o.approvedBy,
+    ai_use_case_modules: o.aiModules ? await readJson(ctx, o.aiModules) : undefined,
+  });
+  return { ...base, ...flags };
+}
+
+async function promptCreate(ctx: CliContext): Promise<Record<string, unknown>> {
+  const { input, select } = await import('@inquirer/prompts');
+  const context = { input: ctx.io.stdin, output: ctx.io.stderr };
+  const split = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+  const title = await input({ message: 'Title', required: true, validate: (v) => (v.trim() ? true : 'a title is required') }, context);
+  const processing_activity = await input({ message: 'Processing activity' }, context);
+  const description = await input({ message: 'Description' }, context);
+  const risk_level = await select({ message: 'Risk level', default: 'medium', choices: RISK_LEVELS.map((v) => ({ value: v })) }, context);
+  const data_categories = split(await input({ message: 'Data categories (comma-separated)' }, context));
+  const recipients = split(await input({ message: 'Recipients (comma-separated)' }, context));
+  const measures = split(await input({ message: 'Measures (comma-separated)' }, context));
+  return { title, processing_activity, description, risk_level, data_categories, recipients, measures };
+}
+
+async function screeningAnswers(ctx: CliContext, o: { criteria?: string[]; trigger?: string[]; file?: string; title?: string; processingActivity?: string }): Promise<unknown> {
+  const given = o.criteria || o.trigger || o.file;
+  if (!given && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
+    const { checkbox } = await import('@inquirer/prompts');
+    const context = { input: ctx.io.stdin, output: ctx.io.stderr };
+    const triggers = await checkbox({
+      message: 'Which of these mandatory cases apply?',
+      choices: DSFA_TRIGGERS.map((t) => ({ value: t.id, name: t.label, description: t.explanation })),
+    }, context);
+    const criteria = await checkbox({
+      message: 'Which WP248 criteria does the processing meet?',
+      choices: WP248_CRITERIA.map((c) => ({ value: c.id, name: c.label, description: c.explanation })),
+    }, context);
+    return { title: o.title, processing_activity: o.processingActivity, triggers, criteria };
+  }
+  if (!given)
+    throw new DomainError('bad_request', 'dsfa screen needs answers: --criteria, --trigger or --file (or run it in a terminal to be asked)');
+  const base = o.file ? ((await readJson(ctx, o.file)) as Record<string, unknown>) : {};
+  return { ...base, ...defined({ title: o.title, processing_activity: o.processingActivity, criteria: listFlag(o.criteria), triggers: listFlag(o.trigger) }) };
+}
+
+function printScreening(ctx: CliContext, r: ScreeningResult): void {
+  writeOut(ctx, `DSFA required: ${r.required ? 'yes' : 'no'}`);
+  for (const reason of r.reasons) writeOut(ctx, `- ${reason}`);
+  writeOut(ctx, r.recommendation);
+}
+
+export function createDsfaCommand(ctx: CliContext): Command {
+  const dsfa = new Command('dsfa').description('data protection impact assessments (Art. 35 GDPR)');
+
+  dsfa
+    .command('list')
+    .description('list assessments, newest first')
+    .addOption(new Option('--status <status>', `filter: ${DSFA_STATUSES.join(', ')}`))
+    .addOption(new Option('--risk-level <level>', `filter: ${RISK_LEVELS.join(', ')}`))
+    .option('--skip <n>', 'records to skip (default 0)')
+    .option('--limit <n>', 'records to return, 1 to 500 (default 100)')
+    .action(async (o: { status?: string; riskLevel?: string; skip?: string; limit?: string }) => {
+      const b = await ctx.backend();
+      const rows = await b.dsfa.list({ ...req(ctx), query: { status: o.status, risk_level: o.riskLevel, skip: o.skip, limit: o.limit } });
+      await printList(ctx, rows, listColumns, { empty: 'no assessments' });
+    });
+
+  dsfa
+    .command('get')
+    .description('show one assessment')
+    .argument('<id>')
+    .action(async (id: string) => {
+      const d = await (await ctx.backend()).dsfa.get({ ...req(ctx), params: { id } });
+      await printRecord(ctx, d, dsfaPairs(d));
+    });
+
+  fieldOptions(dsfa.command('create').description('create an assessment (asks for the fields on a terminal)'))
+    .option('--created-by <name>', 'author (default: --user)')
+    .action(async (o: FieldOpts & { createdBy?: string }) => {
+      let body = await bodyFrom(ctx, o);
+      if (o.createdBy) body.created_by = o.createdBy;
+      if (body.title === undefined) {
+        if (!(ctx.io.stdinIsTTY && ctx.io.stderrIsTTY))
+          throw new DomainError('bad_request', 'dsfa create needs --title (or a JSON body with --file); without a terminal nothing is asked', [{ path: 'title', message: 'required' }]);
+        body = { ...(await promptCreate(ctx)), ...body };
+      }
+      const d = await (await ctx.backend()).dsfa.create({ ...req(ctx), body });
+      if (!ctx.config().json && ctx.io.stderrIsTTY) note(ctx, `created DSFA ${d.id}`);
+      await printRecord(ctx, d, dsfaPairs(d));
+    });
+
+  fieldOptions(dsfa.command('update').description('change fields of an assessment; fields not given stay unchanged').argument('<id>'))
+    .action(async (id: string, o: FieldOpts) => {
+      const body = await bodyFrom(ctx, o);
+      const d = await (await ctx.backend()).dsfa.update({ ...req(ctx), params: { id }, body });
+      await printRecord(ctx, d, dsfaPairs(d));
+    });
+
+  dsfa
+    .command('set-status')
+    .description(`change the status: ${DSFA_STATUSES.join(', ')} (approved records approved_at)`)
+    .argument('<id>')
+    .argument('<status>')
+    .option('--approved-by <name>', 'approver, recorded with status approved')
+    .action(async (id: string, status: string, o: { approvedBy?: string }) => {
+      const d = await (await ctx.backend()).dsfa.setStatus({ ...req(ctx), params: { id }, body: defined({ status, approved_by: o.approvedBy }) });
+      await printRecord(ctx, d, dsfaPairs(d));
+    });
+
+  dsfa
+    .command('delete')
+    .description('delete an assessment (the deletion is kept in the audit trail)')
+    .argument('<id>')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (id: string, o: { yes?: boolean }) => {
+      if (!o.yes) {
+        if (!(ctx.io.stdinIsTTY && ctx.io.stderrIsTTY))
+          throw new DomainError('bad_request', 'dsfa delete needs --yes when it cannot ask for confirmation');
+        const { confirm } = await import('@inquirer/prompts');
+        const ok = await confirm({ message: `Delete DSFA ${id}?`, default: false }, { input: ctx.io.stdin, output: ctx.io.stderr });
+        if (!ok) throw new DomainError('conflict', 'not deleted');
+      }
+      const r = await (await ctx.backend()).dsfa.delete({ ...req(ctx), params: { id } });
+      if (ctx.config().json) printJson(ctx, r);
+      else writeOut(ctx, r.message);
+    });
+
+  dsfa
+    .command('stats')
+    .description('counts by status and risk level')
+    .action(async () => {
+      const s: DsfaStats = await (await ctx.backend()).dsfa.stats(req(ctx));
+      await printRecord(ctx, s, [
+        ['total', s.total],
+        ...DSFA_STATUSES.map((k) => [`status ${k}`, s.by_status[k] ?? 0] as [string, unknown]),
+        ...RISK_LEVELS.map((k) => [`risk ${k}`, s.by_risk_level[k] ?? 0] as [string, unknown]),
+      ]);
+    });
+
+  dsfa
+    .command('audit-log')
+    .description('audit trail of all assessments, newest first')
+    .option('--dsfa <id>', 'only entries of this assessment')
+    .option('--limit <n>', 'entries to return, 1 to 500 (default 50)')
+    .option('--offset <n>', 'entries to skip (default 0)')
+    .action(async (o: { dsfa?: string; limit?: string; offset?: string }) => {
+      const rows = await (await ctx.backend()).dsfa.auditLog({ ...req(ctx), query: { dsfa_id: o.dsfa, limit: o.limit, offset: o.offset } });
+      await printList(ctx, rows, auditColumns, { empty: 'no audit entries' });
+    });
+
+  dsfa
+    .command('screen')
+    .description('check whether a DSFA is required (WP248 criteria and the mandatory cases)')
+    .option('--criteria <ids>', `WP248 criteria met, comma-separated: ${WP248_CRITERIA.map((c) => c.id).join(', ')}`, collect)
+    .option('--trigger <ids>', `mandatory cases that apply: ${DSFA_TRIGGERS.map((t) => t.id).join(', ')}`, collect)
+    .option('-f, --file <file>', 'JSON answers {title, processing_activity, criteria[], triggers[]}; - reads stdin')
+    .option('--title <text>', 'title of the DSFA created with --create')
+    .option('--processing-activity <text>', 'the processing activity screened')
+    .option('--create', 'create a draft DSFA that records the answers')
+    .action(async (o: { criteria?: string[]; trigger?: string[]; file?: string; title?: string; processingActivity?: string; create?: boolean }) => {
+      const answers = parseOrThrow(ScreeningAnswers, await screeningAnswers(ctx, o), { what: 'screening answers' });
+      const result = screen(answers);
+      let created: Dsfa | undefined;
+      if (o.create) {
+        const now = ctx.clock.now();
+        created = await (await ctx.backend()).dsfa.create({
+          ...req(ctx),
+          body: {
+            title: answers.title ?? `DSFA: ${answers.processing_activity || 'screening of ' + isoLocal(now).slice(0, 10)}`,
+            processing_activity: answers.processing_activity ?? '',
+            status: 'draft',
+            risk_level: result.triggers_met.length > 0 ? 'high' : result.required ? 'high' : result.criteria_met.length ? 'medium' : 'low',
+            description: screeningMarkdown(answers, result, isoLocal(now).slice(0, 10)),
+          },
+        });
+      }
+      if (ctx.config().json) return printJson(ctx, { ...result, ...(created ? { dsfa: created } : {}) });
+      printScreening(ctx, result);
+      if (created) writeOut(ctx, `created draft DSFA ${created.id}`);
+    });
+
+  dsfa
+    .command('report')
+    .description('write a report of one assessment (fields, AI modules, audit trail)')
+    .argument('<id>')
+    .addOption(new Option('--format <format>', 'md or pdf').choices(['md', 'pdf']).default('md'))
+    .option('-o, --output <file>', 'file to write (default: stdout for md)')
+    .action(async (id: string, o: { format: 'md' | 'pdf'; output?: string }) => {
+      const b = await ctx.backend();
+      const d = await b.dsfa.get({ ...req(ctx), params: { id } });
+      const audit: DsfaAuditEntry[] = [];
+      for (let offset = 0; ; offset += 500) {
+        const page = await b.dsfa.auditLog({ ...req(ctx), query: { dsfa_id: id, limit: 500, offset } });
+        audit.push(...page);
+        if (page.length < 500) break;
+      }
+      const { dsfaReport } = await import('../../domain/dsfa/dsfa.report.js');
+      const doc = dsfaReport(d, audit, isoLocal(ctx.clock.now()).slice(0, 16).replace('T', ' ') + ' UTC');
+      if (o.format === 'pdf') {
+        if (!o.output) throw new DomainError('bad_request', 'a PDF report needs -o FILE');
+        const { renderPdf } = await import('../../services/report/pdf.js');
+        await writeFile(o.output, await renderPdf(doc));
+      } else {
+        const { renderMarkdown } = await import('../../services/report/markdown.js');
+        const md = renderMarkdown(doc);
+        if (!o.output) return writeOut(ctx, md);
+        await writeFile(o.output, md);
+      }
+      note(ctx, `wrote ${o.output}`);
+    });
+
+  return dsfa;
+}

@@ -1,0 +1,56 @@
+import { Command } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import { VERSION } from '../../version.js';
+import type { CliContext } from '../context.js';
+import { note } from '../output.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export function createServeCommand(ctx: CliContext): Command {
+  return new Command('serve')
+    .description('serve the store as the /sdk/v1 HTTP API')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', '8765')
+    .action(async (o: { host: string; port: string }) => {
+      const port = Number(o.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [{ path: 'port', message: 'expected 0 to 65535' }]);
+      const backend = await ctx.localBackend('serve');
+      const [{ createApiServer }, { ApiKeyStore }, { uuidv7Source }] = await Promise.all([
+        import('../../server/server.js'),
+        import('../../backend/local/api-keys.js'),
+        import('../../backend/local/ids.js'),
+      ]);
+      const keys = new ApiKeyStore(backend.store.db, ctx.clock, uuidv7Source());
+      let host = o.host;
+      if ((await keys.activeCount()) === 0) {
+        if (!LOOPBACK.has(host)) note(ctx, `no API keys configured: ignoring --host ${host} and listening on 127.0.0.1 only (create one with \`compliance keys create\`)`);
+        else note(ctx, 'no API keys configured: listening on 127.0.0.1 only, every request is accepted');
+        host = '127.0.0.1';
+      }
+      const server = createApiServer({ backend, keys, version: VERSION, log: (l) => ctx.io.stderr.write(l + '\n') });
+      await new Promise<void>((resolveListen, reject) => {
+        server.once('error', (e: NodeJS.ErrnoException) =>
+          reject(new DomainError('unavailable', e.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : `cannot listen on ${host}:${port}: ${e.message}`)));
+        server.listen(port, host, () => resolveListen());
+      });
+      const addr = server.address();
+      const actual = typeof addr === 'object' && addr ? addr.port : port;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      note(ctx, `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`);
+      await new Promise<void>((done) => {
+        const stop = (signal: string) => {
+          note(ctx, `${signal}: shutting down`);
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+          server.close(() => done());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 5000).unref();
+        };
+        const onInt = () => stop('SIGINT');
+        const onTerm = () => stop('SIGTERM');
+        process.on('SIGINT', onInt);
+        process.on('SIGTERM', onTerm);
+      });
+    });
+}

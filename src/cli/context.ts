@@ -1,0 +1,79 @@
+import type { Backend } from '../backend/backend.js';
+import type { LocalBackend } from '../backend/local/local-backend.js';
+import { resolveConfig, type Config, type GlobalFlags } from '../config.js';
+import { systemClock, type Clock } from '../domain/clock.js';
+import { DomainError } from '../domain/errors.js';
+
+/** The terminal a command talks to; tests hand in memory streams. */
+export interface IO {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Colour only on a TTY and without NO_COLOR. */
+  color: boolean;
+}
+
+/** Everything a command needs, handed in rather than imported, so tests run commands on temp stores. */
+export interface CliContext {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  /** Set once the global flags are parsed. */
+  setFlags(flags: GlobalFlags): void;
+  config(): Config;
+  /** The local store or the remote server, opened on first use. */
+  backend(): Promise<Backend>;
+  /** The embedded store itself, for commands that only make sense locally (db, keys, serve). */
+  localBackend(command: string): Promise<LocalBackend>;
+  /** Exit code a command wants without failing (6 when a check found problems). */
+  exitCode: number;
+  close(): Promise<void>;
+}
+
+export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = systemClock): CliContext {
+  let flags: GlobalFlags = {};
+  let config: Config | undefined;
+  let opened: Promise<Backend> | undefined;
+
+  const ctx: CliContext = {
+    io,
+    env,
+    clock,
+    exitCode: 0,
+    setFlags(f) {
+      flags = f;
+      config = undefined;
+    },
+    config() {
+      return (config ??= resolveConfig(flags, env));
+    },
+    backend() {
+      opened ??= (async () => {
+        const c = ctx.config();
+        if (c.remote) {
+          const { createHttpBackend } = await import('../backend/http/http-backend.js');
+          return createHttpBackend({ url: c.remote, apiKey: c.apiKey });
+        }
+        const { createLocalBackend } = await import('../backend/local/local-backend.js');
+        return createLocalBackend(c.dbFile, { clock });
+      })();
+      return opened;
+    },
+    async localBackend(command) {
+      if (ctx.config().remote)
+        throw new DomainError('bad_request', `\`compliance ${command}\` works on the embedded store only; drop --remote / COMPLIANCE_REMOTE`);
+      return (await ctx.backend()) as LocalBackend;
+    },
+    async close() {
+      if (opened) {
+        const b = await opened.catch(() => undefined);
+        opened = undefined;
+        await b?.close();
+      }
+    },
+  };
+  return ctx;
+}

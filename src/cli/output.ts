@@ -1,0 +1,59 @@
+import type { CliContext } from './context.js';
+
+/** A column of a list view. */
+export interface Column<T> {
+  header: string;
+  value: (row: T) => unknown;
+}
+
+const cell = (v: unknown, tty: boolean): string => {
+  if (v === null || v === undefined) return tty ? '-' : '';
+  if (Array.isArray(v)) return v.map((x) => cell(x, tty)).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+};
+
+// a tab or newline inside a value would break the columns of piped output
+const tsv = (v: unknown): string => cell(v, false).replace(/[\t\r\n]+/g, ' ');
+
+export const writeOut = (ctx: CliContext, text: string): void => {
+  ctx.io.stdout.write(text.endsWith('\n') ? text : text + '\n');
+};
+
+/** Messages for people: stderr, never mixed with data. */
+export const note = (ctx: CliContext, text: string): void => {
+  ctx.io.stderr.write(text + '\n');
+};
+
+export const printJson = (ctx: CliContext, data: unknown): void => writeOut(ctx, JSON.stringify(data, null, 2));
+
+async function table(head: string[], rows: string[][]): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const t = new Table({ head, style: { head: [], border: [] }, wordWrap: true });
+  t.push(...rows);
+  return t.toString();
+}
+
+/** A list: exactly the wire shape with --json, a table on a TTY, tab-separated lines (no header) when piped. */
+export async function printList<T>(ctx: CliContext, rows: T[], columns: Column<T>[], opts: { empty?: string } = {}): Promise<void> {
+  if (ctx.config().json) return printJson(ctx, rows);
+  if (ctx.io.stdoutIsTTY) {
+    if (rows.length === 0) return note(ctx, opts.empty ?? 'nothing found');
+    writeOut(ctx, await table(columns.map((c) => c.header), rows.map((r) => columns.map((c) => cell(c.value(r), true)))));
+    return;
+  }
+  for (const r of rows) writeOut(ctx, columns.map((c) => tsv(c.value(r))).join('\t'));
+}
+
+/** One record as label/value pairs: --json prints `data` itself. */
+export async function printRecord(ctx: CliContext, data: unknown, pairs: Array<[string, unknown]>): Promise<void> {
+  if (ctx.config().json) return printJson(ctx, data);
+  if (ctx.io.stdoutIsTTY) {
+    const { default: Table } = await import('cli-table3');
+    const t = new Table({ style: { head: [], border: [] }, wordWrap: true, colWidths: [24, 80] });
+    for (const [k, v] of pairs) t.push({ [k]: cell(v, true) });
+    writeOut(ctx, t.toString());
+    return;
+  }
+  for (const [k, v] of pairs) writeOut(ctx, `${k}\t${tsv(v)}`);
+}

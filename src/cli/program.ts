@@ -1,0 +1,44 @@
+import { Command, Option } from 'commander';
+import { VERSION } from '../version.js';
+import { createDbCommand } from './commands/db.js';
+import { createDsfaCommand } from './commands/dsfa.js';
+import { createKeysCommand } from './commands/keys.js';
+import { createServeCommand } from './commands/serve.js';
+import type { CliContext } from './context.js';
+
+/** The whole command tree. Commands load their heavy modules only when they run. */
+export function createProgram(ctx: CliContext): Command {
+  const program = new Command('compliance')
+    .description('Privacy and compliance back office: impact assessments, consents, legal documents, cookie banner, training')
+    .version(VERSION, '-V, --version')
+    .option('--db <file>', 'SQLite store (env COMPLIANCE_DB; default $XDG_DATA_HOME/compliance/compliance.db)')
+    .option('--remote <url>', 'run against a /sdk/v1 server instead of the local store (env COMPLIANCE_REMOTE)')
+    .addOption(new Option('--api-key <key>', 'API key for --remote (env COMPLIANCE_API_KEY)'))
+    .option('--tenant <id>', 'tenant (env COMPLIANCE_TENANT; default "default")')
+    .option('--user <name>', 'actor recorded in audit entries (env COMPLIANCE_USER; default: the OS user)')
+    .option('--json', 'print the wire shape as JSON')
+    .showHelpAfterError('(add --help for usage)')
+    .configureOutput({
+      writeOut: (s) => ctx.io.stdout.write(s),
+      writeErr: (s) => ctx.io.stderr.write(s),
+    })
+    .exitOverride();
+
+  program.hook('preAction', (_root, action) => {
+    ctx.setFlags(action.optsWithGlobals());
+  });
+
+  for (const make of [createDsfaCommand, createDbCommand, createKeysCommand, createServeCommand]) {
+    const cmd = make(ctx);
+    program.addCommand(cmd);
+  }
+  // subcommands inherit the error handling of the root, so usage errors never exit on their own
+  const inherit = (c: Command) => {
+    c.exitOverride();
+    c.configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
+    c.showHelpAfterError('(add --help for usage)');
+    c.commands.forEach(inherit);
+  };
+  program.commands.forEach(inherit);
+  return program;
+}

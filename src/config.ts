@@ -1,0 +1,55 @@
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { parseOrThrow } from './domain/validation.js';
+
+/** Global flags as commander hands them over. */
+export interface GlobalFlags {
+  db?: string;
+  remote?: string;
+  apiKey?: string;
+  tenant?: string;
+  user?: string;
+  json?: boolean;
+}
+
+const Config = z.object({
+  dbFile: z.string().min(1),
+  remote: z.string().min(1).optional(),
+  apiKey: z.string().min(1).optional(),
+  tenant: z.string().regex(/^[^\u0000-\u001f\u007f]{1,200}$/, '1 to 200 characters without control characters'),
+  user: z.string().min(1),
+  json: z.boolean(),
+});
+export type Config = z.infer<typeof Config>;
+
+/** `$XDG_DATA_HOME/compliance/compliance.db`, else `~/.local/share/compliance/compliance.db`. */
+export function defaultDbFile(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share');
+  return join(base, 'compliance', 'compliance.db');
+}
+
+function osUser(env: NodeJS.ProcessEnv): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER || env.USERNAME || 'system';
+  }
+}
+
+/** Flags win over the environment, the environment over defaults. Parsed once, at the start of a command. */
+export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Config {
+  const empty = (v: string | undefined) => (v === '' ? undefined : v);
+  return parseOrThrow(
+    Config,
+    {
+      dbFile: flags.db ?? (empty(env.COMPLIANCE_DB) || defaultDbFile(env)),
+      remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
+      apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
+      tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),
+      user: flags.user ?? (empty(env.COMPLIANCE_USER) || osUser(env)),
+      json: flags.json ?? false,
+    },
+    { what: 'configuration', code: 'bad_request' },
+  );
+}

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+import { DomainError } from '../domain/errors.js';
+import { detailsFromZod, parseOrThrow, summarize } from '../domain/validation.js';
+import type { Client, Contract, Handlers, RawRequest, Req } from './operation.js';
+
+/**
+ * Query strings and flags arrive as text: a value that is not even of the right type is a bad request (400),
+ * a well-formed value outside its range or list fails validation (422).
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const r = schema.safeParse(raw, { reportInput: true });
+  if (r.success) return r.data;
+  const details = detailsFromZod(r.error);
+  const typeError = r.error.issues.some(
+    (i) => i.code === 'invalid_type' && (i as { input?: unknown }).input !== undefined,
+  );
+  throw new DomainError(typeError ? 'bad_request' : 'validation', `invalid query parameter ${summarize(details)}`, details);
+}
+
+/**
+ * Wraps handlers so every call is validated against the contract first. The local backend is this wrapper;
+ * the server calls the local backend, so a request is validated in exactly one place whichever face it came through.
+ */
+export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers<C>): Client<C> {
+  const client = {} as Record<string, (raw: RawRequest) => Promise<unknown>>;
+  for (const [name, o] of Object.entries(contract)) {
+    const handler = (handlers as Record<string, (req: Req<typeof o>) => Promise<unknown>>)[name];
+    client[name] = async (raw: RawRequest) => {
+      const req = {
+        tenant: raw.tenant,
+        actor: raw.actor,
+        params: o.params ? parseOrThrow(o.params, raw.params ?? {}, { what: 'path parameter', code: 'bad_request' }) : undefined,
+        query: o.query ? parseQuery(o.query, raw.query ?? {}) : undefined,
+        body: o.body ? parseOrThrow(o.body, raw.body ?? {}, { what: 'body' }) : undefined,
+      } as Req<typeof o>;
+      return handler(req);
+    };
+  }
+  return client as Client<C>;
+}

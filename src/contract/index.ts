@@ -1,0 +1,8 @@
+import { dsfaContract } from './dsfa.contract.js';
+
+/** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
+export const contracts = {
+  dsfa: dsfaContract,
+};
+export type Contracts = typeof contracts;
+export type AreaName = keyof Contracts;

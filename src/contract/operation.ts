@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Where an operation reads its tenant from: DSFA takes the `tenant_id` query parameter (falling back to the
+ * X-Tenant-ID header, default `default`); every other area requires the X-Tenant-ID header.
+ */
+export type TenantPlacement = 'query' | 'header';
+
+/** One row of the /sdk/v1 contract: everything the server, the HTTP client and the OpenAPI generator need. */
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** Relative to /sdk/v1, with `{name}` path parameters. */
+  path: string;
+  summary: string;
+  tenant: TenantPlacement;
+  params?: P;
+  query?: Q;
+  body?: B;
+  output: O;
+  /** Success status. */
+  status: 200 | 201;
+}
+
+export const op = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, O extends z.ZodType>(
+  o: Operation<P, Q, B, O>,
+): Operation<P, Q, B, O> => o;
+
+export type Contract = Record<string, Operation>;
+
+/** The request as a caller hands it over, before validation: query values may still be text. */
+export interface RawRequest {
+  tenant: string;
+  actor?: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+type Out<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : undefined;
+
+/** The request after validation, as a handler receives it. */
+export interface Req<O extends Operation> {
+  tenant: string;
+  actor?: string;
+  params: Out<O['params']>;
+  query: Out<O['query']>;
+  body: Out<O['body']>;
+}
+
+export type Result<O extends Operation> = z.output<O['output']>;
+
+/** What a backend offers for one area: each operation takes a raw request and resolves to its typed output. */
+export type Client<C extends Contract> = { [K in keyof C]: (req: RawRequest) => Promise<Result<C[K]>> };
+
+/** What the local backend implements for one area: each operation receives a validated request. */
+export type Handlers<C extends Contract> = { [K in keyof C]: (req: Req<C[K]>) => Promise<Result<C[K]>> };
+
+export const SDK_PREFIX = '/sdk/v1';

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { queryInt } from '../schema-helpers.js';
+
+export const DSFA_STATUSES = ['draft', 'in-review', 'approved', 'needs-update'] as const;
+export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export const USE_CASE_TYPES = [
+  'chatbot_nlp', 'recommendation', 'adm_scoring', 'video_image', 'biometrics', 'iot_sensors', 'generative_ai', 'custom',
+] as const;
+export const AI_ACT_RISK_CLASSES = ['prohibited', 'high', 'limited', 'minimal'] as const;
+export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'STATUS_CHANGE'] as const;
+
+export const DsfaStatus = z.enum(DSFA_STATUSES);
+export const RiskLevel = z.enum(RISK_LEVELS);
+export const Severity = z.enum(RISK_LEVELS);
+const Timestamp = z.iso.datetime({ local: true });
+const strings = z.array(z.string());
+
+/** A risk or mitigation inside an AI module: a described item; further keys are kept as sent. */
+const AiRisk = z.looseObject({
+  id: z.string().optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  likelihood: Severity.optional(),
+  severity: Severity.optional(),
+});
+const AiMitigation = z.looseObject({
+  id: z.string().optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  risk_ids: strings.optional(),
+  implemented: z.boolean().optional(),
+});
+
+/** Element of ai_use_case_modules (spec 2.2): only use_case_type is required; id and timestamps are assigned. */
+export const AiUseCaseModuleInput = z.object({
+  id: z.string().min(1).optional(),
+  use_case_type: z.enum(USE_CASE_TYPES),
+  name: z.string().optional(),
+  model_description: z.string().optional(),
+  model_type: z.string().optional(),
+  provider: z.string().optional(),
+  third_country_transfer: z.boolean().optional(),
+  provider_country: z.string().optional(),
+  input_data_categories: strings.optional(),
+  output_data_categories: strings.optional(),
+  involves_special_categories: z.boolean().optional(),
+  data_subjects: strings.optional(),
+  processing_purpose: z.string().optional(),
+  legal_basis: z.string().optional(),
+  art22_assessment: z.object({ applies: z.boolean(), safeguards: z.array(z.unknown()) }).optional(),
+  risk_criteria: z.array(z.object({ id: z.string(), applies: z.boolean(), severity: Severity.optional() })).optional(),
+  ai_act_risk_class: z.enum(AI_ACT_RISK_CLASSES).optional(),
+  ai_act_justification: z.string().optional(),
+  wp248_criteria_met: strings.optional(),
+  risks: z.array(AiRisk).optional(),
+  mitigations: z.array(AiMitigation).optional(),
+  privacy_by_design_measures: z
+    .array(z.object({ category: z.string(), description: z.string(), implemented: z.boolean() }))
+    .optional(),
+  review_triggers: z
+    .array(z.object({ type: z.string(), description: z.string(), monitoring_interval: z.string() }))
+    .optional(),
+});
+export const AiUseCaseModule = AiUseCaseModuleInput.extend({
+  id: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type AiUseCaseModule = z.infer<typeof AiUseCaseModule>;
+export type AiUseCaseModuleInput = z.infer<typeof AiUseCaseModuleInput>;
+
+/** DSFA record (spec 2.1). */
+export const Dsfa = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: DsfaStatus,
+  risk_level: RiskLevel,
+  processing_activity: z.string(),
+  data_categories: strings,
+  recipients: strings,
+  measures: strings,
+  approved_by: z.string().nullable(),
+  approved_at: Timestamp.nullable(),
+  created_by: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  ai_use_case_modules: z.array(AiUseCaseModule),
+});
+export type Dsfa = z.infer<typeof Dsfa>;
+
+const title = z.string().trim().min(1, 'must not be empty');
+
+/** POST /dsfa body: title required, everything else defaulted (decisions.md). Read-only fields are ignored. */
+export const DsfaCreate = z.object({
+  title,
+  description: z.string().default(''),
+  status: DsfaStatus.default('draft'),
+  risk_level: RiskLevel.default('medium'),
+  processing_activity: z.string().default(''),
+  data_categories: strings.default([]),
+  recipients: strings.default([]),
+  measures: strings.default([]),
+  approved_by: z.string().nullish(),
+  created_by: z.string().min(1).optional(),
+  ai_use_case_modules: z.array(AiUseCaseModuleInput).default([]),
+});
+export type DsfaCreate = z.infer<typeof DsfaCreate>;
+
+/** PUT /dsfa/{id} body: every field optional; absent or null means "unchanged" (spec 4.1 rule 1). */
+export const DsfaUpdate = z.object({
+  title: title.nullish(),
+  description: z.string().nullish(),
+  status: DsfaStatus.nullish(),
+  risk_level: RiskLevel.nullish(),
+  processing_activity: z.string().nullish(),
+  data_categories: strings.nullish(),
+  recipients: strings.nullish(),
+  measures: strings.nullish(),
+  approved_by: z.string().nullish(),
+  ai_use_case_modules: z.array(AiUseCaseModuleInput).nullish(),
+});
+export type DsfaUpdate = z.infer<typeof DsfaUpdate>;
+
+export const DsfaStatusChange = z.object({
+  status: DsfaStatus,
+  approved_by: z.string().min(1).nullish(),
+});
+export type DsfaStatusChange = z.infer<typeof DsfaStatusChange>;
+
+export const DsfaListQuery = z.object({
+  status: DsfaStatus.optional(),
+  risk_level: RiskLevel.optional(),
+  skip: queryInt({ min: 0, default: 0 }),
+  limit: queryInt({ min: 1, max: 500, default: 100 }),
+});
+export type DsfaListQuery = z.infer<typeof DsfaListQuery>;
+
+export const DsfaAuditQuery = z.object({
+  dsfa_id: z.string().min(1).optional(),
+  limit: queryInt({ min: 1, max: 500, default: 50 }),
+  offset: queryInt({ min: 0, default: 0 }),
+});
+export type DsfaAuditQuery = z.infer<typeof DsfaAuditQuery>;
+
+export const DsfaAuditEntry = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  dsfa_id: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  changed_by: z.string(),
+  old_values: z.record(z.string(), z.unknown()),
+  new_values: z.record(z.string(), z.unknown()),
+  created_at: Timestamp,
+});
+export type DsfaAuditEntry = z.infer<typeof DsfaAuditEntry>;
+
+export const DsfaStats = z.object({
+  total: z.number().int(),
+  by_status: z.partialRecord(DsfaStatus, z.number().int()),
+  by_risk_level: z.partialRecord(RiskLevel, z.number().int()),
+  draft_count: z.number().int(),
+  in_review_count: z.number().int(),
+  approved_count: z.number().int(),
+  needs_update_count: z.number().int(),
+});
+export type DsfaStats = z.infer<typeof DsfaStats>;
+
+export const DeleteResult = z.object({ success: z.boolean(), message: z.string() });
+export type DeleteResult = z.infer<typeof DeleteResult>;
+
+export const IdParams = z.object({ id: z.string().min(1) });

@@ -1,0 +1,23 @@
+import type { Dsfa, DsfaAuditEntry, DsfaStatus, RiskLevel } from './dsfa.schema.js';
+import type { z } from 'zod';
+
+export interface DsfaFilter {
+  status?: z.infer<typeof DsfaStatus>;
+  risk_level?: z.infer<typeof RiskLevel>;
+  skip: number;
+  limit: number;
+}
+
+/** Persistence of assessments and their audit trail, always scoped to one tenant. */
+export interface DsfaStore {
+  /** Runs `fn` in one write transaction: the change and its audit entry land together or not at all. */
+  transaction<T>(fn: (store: DsfaStore) => Promise<T>): Promise<T>;
+  list(tenant: string, filter: DsfaFilter): Promise<Dsfa[]>;
+  get(tenant: string, id: string): Promise<Dsfa | undefined>;
+  insert(record: Dsfa): Promise<void>;
+  replace(record: Dsfa): Promise<void>;
+  remove(tenant: string, id: string): Promise<void>;
+  countByStatusAndRisk(tenant: string): Promise<Array<{ status: string; risk_level: string; n: number }>>;
+  appendAudit(entry: DsfaAuditEntry): Promise<void>;
+  auditLog(tenant: string, q: { limit: number; offset: number; dsfa_id?: string }): Promise<DsfaAuditEntry[]>;
+}

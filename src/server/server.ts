@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Backend } from '../backend/backend.js';
+import { errorBody, STATUS_BY_CODE } from '../contract/errors.js';
+import { contracts } from '../contract/index.js';
+import { SDK_PREFIX, type RawRequest } from '../contract/operation.js';
+import { DomainError } from '../domain/errors.js';
+import { buildOpenApi } from './openapi.js';
+import { Router } from './router.js';
+
+/** What the server needs to know about API keys. */
+export interface KeyCheck {
+  activeCount(): Promise<number>;
+  verify(key: string): Promise<boolean>;
+}
+
+export interface ApiServerOptions {
+  backend: Backend;
+  keys?: KeyCheck;
+  version?: string;
+  /** One line per request; stderr by default. */
+  log?: (line: string) => void;
+  maxBodyBytes?: number;
+}
+
+const TENANT_RE = /^[^\u0000-\u001f\u007f]{1,200}$/;
+
+function send(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...extra,
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        reject(new DomainError('bad_request', `request body larger than ${max} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+function tenantFrom(req: IncomingMessage, placement: 'query' | 'header', query: Record<string, string>): string {
+  let tenant: string | undefined;
+  if (placement === 'query') {
+    tenant = query.tenant_id ?? header(req, 'x-tenant-id') ?? 'default';
+  } else {
+    tenant = header(req, 'x-tenant-id');
+    if (tenant === undefined || tenant === '')
+      throw new DomainError('bad_request', 'missing header X-Tenant-ID (required on this route)', [{ path: 'X-Tenant-ID', message: 'required' }]);
+  }
+  if (!TENANT_RE.test(tenant))
+    throw new DomainError('bad_request', 'invalid tenant: 1 to 200 characters without control characters', [{ path: 'tenant_id', message: 'invalid' }]);
+  return tenant;
+}
+
+/** The /sdk/v1 HTTP API: every route comes from the contract table and is answered by a Backend. */
+export function createApiServer(opts: ApiServerOptions): Server {
+  const router = new Router(contracts);
+  const log = opts.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const maxBody = opts.maxBodyBytes ?? 10 * 1024 * 1024;
+  let openapi: Record<string, unknown> | undefined;
+
+  async function authorize(req: IncomingMessage): Promise<void> {
+    if (!opts.keys || (await opts.keys.activeCount()) === 0) return;
+    const auth = header(req, 'authorization') ?? '';
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (!m) throw new DomainError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    if (!(await opts.keys.verify(m[1]!))) throw new DomainError('unauthorized', 'invalid API key');
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (url.pathname !== SDK_PREFIX && !url.pathname.startsWith(SDK_PREFIX + '/'))
+      throw new DomainError('not_found', `no route ${url.pathname}: the API lives under ${SDK_PREFIX}`);
+    await authorize(req);
+    let parts: string[];
+    try {
+      parts = url.pathname.slice(SDK_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+    } catch {
+      throw new DomainError('bad_request', 'malformed percent-encoding in the path');
+    }
+    if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {
+      openapi ??= buildOpenApi(opts.version ?? '0.0.0');
+      send(res, 200, openapi);
+      return 200;
+    }
+    const m = router.match(method, parts);
+    if (m.kind === 'none') throw new DomainError('not_found', `no route ${method} ${url.pathname}`);
+    if (m.kind === 'method') {
+      const e = new DomainError('bad_request', `method ${method} not allowed on ${url.pathname}; allowed: ${m.allowed.join(', ')}`);
+      send(res, 405, errorBody(e), { allow: m.allowed.join(', ') });
+      return 405;
+    }
+    const { route, params } = m;
+    const query: Record<string, string> = {};
+    for (const [k, v] of url.searchParams) query[k] = v;
+    const tenant = tenantFrom(req, route.op.tenant, query);
+    if (route.op.tenant === 'query') delete query.tenant_id;
+    let body: unknown;
+    if (route.op.body) {
+      const text = await readBody(req, maxBody);
+      if (text.trim() === '') body = {};
+      else {
+        try {
+          body = JSON.parse(text);
+        } catch (e) {
+          throw new DomainError('bad_request', `malformed JSON body: ${(e as Error).message}`);
+        }
+      }
+    }
+    const raw: RawRequest = { tenant, actor: header(req, 'x-user-id') || undefined, params, query, body };
+    const area = (opts.backend as unknown as Record<string, Record<string, (r: RawRequest) => Promise<unknown>>>)[route.area]!;
+    const result = await area[route.name]!(raw);
+    send(res, route.op.status, result);
+    return route.op.status;
+  }
+
+  return createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    handle(req, res)
+      .catch((e: unknown) => {
+        if (e instanceof DomainError) {
+          const status = STATUS_BY_CODE[e.code];
+          if (status >= 500) log(`error: ${e.message}`);
+          send(res, status, errorBody(e));
+          return status;
+        }
+        log(`internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
+        send(res, 500, { error: 'internal server error', code: 'internal', details: [] });
+        return 500;
+      })
+      .then((status) => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        log(`${new Date().toISOString()} ${req.method} ${req.url} ${status} ${ms.toFixed(1)}ms`);
+      });
+  });
+}
