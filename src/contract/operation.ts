@@ -26,6 +26,29 @@ export interface Operation<
   output: O;
   /** Success status. */
   status: 200 | 201;
+  /**
+   * `json` (default): the body is JSON, validated with `body`. `stream`: the raw body is handed to the handler as a
+   * stream with its content type (bulk import of CSV or NDJSON); `body` is then not used.
+   */
+  requestKind?: 'json' | 'stream';
+  /**
+   * `json` (default). `binary`: the output is a BinaryPayload sent as raw bytes (a PDF, an audio file).
+   * `redirect`: the output is `{ location }` and the server answers 307 with a Location header.
+   */
+  responseKind?: 'json' | 'binary' | 'redirect';
+}
+
+/** Bytes with their media type, for operations whose response is a file. */
+export interface BinaryPayload {
+  content_type: string;
+  filename?: string;
+  data: Uint8Array;
+}
+
+/** A request body handed over as a stream (responseKind `stream`). */
+export interface StreamBody {
+  body: AsyncIterable<Uint8Array>;
+  content_type: string;
 }
 
 export const op = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, O extends z.ZodType>(
@@ -41,6 +64,7 @@ export interface RawRequest {
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  stream?: StreamBody;
 }
 
 type Out<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : undefined;
@@ -52,6 +76,7 @@ export interface Req<O extends Operation> {
   params: Out<O['params']>;
   query: Out<O['query']>;
   body: Out<O['body']>;
+  stream?: StreamBody;
 }
 
 export type Result<O extends Operation> = z.output<O['output']>;

@@ -55,7 +55,13 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           '422': errorResponse('validation failed'),
         },
       };
-      if (op.body) entry.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } };
+      if (op.responseKind === 'binary')
+        (entry.responses as Record<string, unknown>)[String(op.status)] = { description: 'a file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+      if (op.responseKind === 'redirect')
+        entry.responses = { ...(entry.responses as object), '307': { description: 'redirect to a time-limited signed URL', headers: { Location: { schema: { type: 'string' } } } } };
+      if (op.requestKind === 'stream')
+        entry.requestBody = { required: true, content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } } };
+      else if (op.body) entry.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } };
       (paths[op.path] ??= {})[op.method.toLowerCase()] = entry;
     }
   }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Backend } from '../backend/backend.js';
 import { errorBody, STATUS_BY_CODE } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';
-import { SDK_PREFIX, type RawRequest } from '../contract/operation.js';
+import { SDK_PREFIX, type BinaryPayload, type RawRequest } from '../contract/operation.js';
 import { DomainError } from '../domain/errors.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
@@ -116,7 +116,10 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const tenant = tenantFrom(req, route.op.tenant, query);
     if (route.op.tenant === 'query') delete query.tenant_id;
     let body: unknown;
-    if (route.op.body) {
+    let stream: RawRequest['stream'];
+    if (route.op.requestKind === 'stream') {
+      stream = { body: req, content_type: header(req, 'content-type') ?? 'application/octet-stream' };
+    } else if (route.op.body) {
       const text = await readBody(req, maxBody);
       if (text.trim() === '') body = {};
       else {
@@ -127,9 +130,25 @@ export function createApiServer(opts: ApiServerOptions): Server {
         }
       }
     }
-    const raw: RawRequest = { tenant, actor: header(req, 'x-user-id') || undefined, params, query, body };
+    const raw: RawRequest = { tenant, actor: header(req, 'x-user-id') || undefined, params, query, body, stream };
     const area = (opts.backend as unknown as Record<string, Record<string, (r: RawRequest) => Promise<unknown>>>)[route.area]!;
     const result = await area[route.name]!(raw);
+    if (route.op.responseKind === 'binary') {
+      const b = result as BinaryPayload;
+      res.writeHead(route.op.status, {
+        'content-type': b.content_type,
+        'content-length': b.data.byteLength,
+        ...(b.filename ? { 'content-disposition': `attachment; filename="${b.filename.replace(/"/g, '')}"` } : {}),
+      });
+      res.end(b.data);
+      return route.op.status;
+    }
+    if (route.op.responseKind === 'redirect') {
+      const { location } = result as { location: string };
+      res.writeHead(307, { location, 'content-length': 0 });
+      res.end();
+      return 307;
+    }
     send(res, route.op.status, result);
     return route.op.status;
   }

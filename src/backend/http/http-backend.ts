@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { contracts, type Contracts } from '../../contract/index.js';
 import { errorFromResponse } from '../../contract/errors.js';
 import { SDK_PREFIX, type Client, type Contract, type Operation, type RawRequest } from '../../contract/operation.js';
@@ -59,16 +60,34 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
       else headers['x-tenant-id'] = raw.tenant;
       if (raw.actor) headers['x-user-id'] = raw.actor;
       if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
-      let body: string | undefined;
-      if (o.body) {
+      let body: RequestInit['body'];
+      const init: RequestInit & { duplex?: 'half' } = { method: o.method, headers, redirect: 'manual' };
+      if (o.requestKind === 'stream') {
+        if (!raw.stream) throw new DomainError('bad_request', 'this operation needs a request body');
+        headers['content-type'] = raw.stream.content_type;
+        body = Readable.toWeb(Readable.from(raw.stream.body)) as unknown as RequestInit['body'];
+        init.duplex = 'half';
+      } else if (o.body) {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(raw.body ?? {});
       }
+      // bulk uploads may take long; everything else gets the normal timeout
+      const timeout = o.requestKind === 'stream' ? 24 * 3600_000 : opts.timeoutMs ?? 30_000;
       let res: Response;
       try {
-        res = await doFetch(url, { method: o.method, headers, body, signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000) });
+        res = await doFetch(url, { ...init, body, signal: AbortSignal.timeout(timeout) });
       } catch (e) {
         throw describeNetworkError(base, e);
+      }
+      if (res.ok && o.responseKind === 'binary') {
+        const data = new Uint8Array(await res.arrayBuffer());
+        const cd = res.headers.get('content-disposition') ?? '';
+        const filename = /filename="([^"]*)"/.exec(cd)?.[1];
+        return { content_type: res.headers.get('content-type') ?? 'application/octet-stream', data, ...(filename ? { filename } : {}) };
+      }
+      if (res.status === 307 && o.responseKind === 'redirect') {
+        const location = res.headers.get('location') ?? '';
+        return { location: new URL(location, url).toString() };
       }
       const text = await res.text();
       let json: unknown;
