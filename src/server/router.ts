@@ -35,25 +35,31 @@ export class Router {
     return this.routes;
   }
 
-  /** `parts` are the decoded path segments after /sdk/v1. */
+  /** `parts` are the decoded path segments after /sdk/v1. The most specific matching path wins, whatever the method. */
   match(method: string, parts: string[]): Match {
-    const allowed = new Set<string>();
+    let best = -1;
+    const candidates: Array<{ route: Route; params: Record<string, string> }> = [];
     for (const route of this.routes) {
       if (route.segments.length !== parts.length) continue;
-      let params: Record<string, string> | undefined = {};
-      for (let i = 0; i < parts.length; i++) {
+      const params: Record<string, string> = {};
+      let fixed = 0;
+      let ok = true;
+      for (let i = 0; i < parts.length && ok; i++) {
         const s = route.segments[i]!;
         if (typeof s === 'string') {
-          if (s !== parts[i]) {
-            params = undefined;
-            break;
-          }
+          ok = s === parts[i];
+          fixed++;
         } else params[s.param] = parts[i]!;
       }
-      if (!params) continue;
-      if (route.op.method === method) return { kind: 'route', route, params };
-      allowed.add(route.op.method);
+      if (!ok || fixed < best) continue;
+      if (fixed > best) {
+        best = fixed;
+        candidates.length = 0;
+      }
+      candidates.push({ route, params });
     }
-    return allowed.size ? { kind: 'method', allowed: [...allowed] } : { kind: 'none' };
+    const hit = candidates.find((c) => c.route.op.method === method);
+    if (hit) return { kind: 'route', ...hit };
+    return candidates.length ? { kind: 'method', allowed: [...new Set(candidates.map((c) => c.route.op.method))] } : { kind: 'none' };
   }
 }

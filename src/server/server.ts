@@ -40,14 +40,14 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > max) {
-        reject(new DomainError('bad_request', `request body larger than ${max} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
+      if (size <= max) chunks.push(c);
+      // far beyond the limit, stop reading instead of draining a flood
+      else if (size > 10 * max) req.destroy();
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      if (size > max) reject(new DomainError('bad_request', `request body larger than ${max} bytes`));
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     req.on('error', reject);
   });
 }

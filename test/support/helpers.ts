@@ -28,6 +28,16 @@ export function tmp(prefix = 'compliance-'): string {
 
 export const tmpDb = (): string => join(tmp(), 'store.db');
 
+/** A port on 127.0.0.1 that nothing listens on (taken and released). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
 /** A real server on 127.0.0.1 over a local store, with its URL. */
 export async function startServer(local: LocalBackend, opts: { keys?: boolean } = {}): Promise<{ url: string; server: Server; logs: string[]; close(): Promise<void> }> {
   const logs: string[] = [];

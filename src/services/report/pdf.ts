@@ -66,7 +66,7 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
         break;
       case 'table': {
         const n = b.head.length;
-        table(doc, b.head, b.rows, n === 4 ? [0.22, 0.16, 0.22, 0.4] : Array(n).fill(1 / n));
+        table(doc, b.head, b.rows, n === 4 ? [0.2, 0.2, 0.22, 0.38] : Array(n).fill(1 / n));
         break;
       }
     }
@@ -74,6 +74,7 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
+    doc.page.margins.bottom = 0; // the footer sits below the text area; without this pdfkit would start a new page
     doc.font('body').fontSize(8).fillColor('#777').text(`${i + 1} / ${range.count}`, left, doc.page.height - 40, { width, align: 'right', lineBreak: false });
   }
   return pdfToBuffer(doc);

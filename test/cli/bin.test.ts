@@ -1,0 +1,93 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { tmpDb } from '../support/helpers.js';
+
+const BIN = 'bin/compliance.js';
+
+/** Starts `compliance serve` as a real process and waits for its address on stderr. */
+async function serve(args: string[], env: Record<string, string> = {}): Promise<{ proc: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
+  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
+  let err = '';
+  proc.stderr.on('data', (c) => (err += c));
+  const url = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no address in: ${err}`)), 10_000);
+    proc.stderr.on('data', () => {
+      const m = /at (http:\/\/[^\s]+)\/sdk\/v1/.exec(err);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return { proc, url, stderr: () => err };
+}
+
+const exited = (p: ChildProcessWithoutNullStreams) => new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+
+describe('the compliance binary', () => {
+  it('prints its version', async () => {
+    const r = await execa(process.execPath, [BIN, '--version']);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('prints help and exits 0, exits 2 on an unknown command', async () => {
+    expect((await execa(process.execPath, [BIN, '--help'])).stdout).toContain('dsfa');
+    const r = await execa(process.execPath, [BIN, 'nope'], { reject: false });
+    expect(r.exitCode).toBe(2);
+  });
+
+  it('serves the API, logs each request, and shuts down cleanly on SIGTERM', async () => {
+    const db = tmpDb();
+    const s = await serve(['--db', db]);
+    expect(s.stderr()).toMatch(/no API keys configured: listening on 127\.0\.0\.1 only/);
+    const res = await fetch(`${s.url}/sdk/v1/dsfa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'über HTTP' }) });
+    expect(res.status).toBe(201);
+    // a CLI writes to the same file while the server runs
+    const cliRun = await execa(process.execPath, [BIN, '--db', db, 'dsfa', 'list', '--json']);
+    expect(JSON.parse(cliRun.stdout)[0].title).toBe('über HTTP');
+    const code = exited(s.proc);
+    s.proc.kill('SIGTERM');
+    expect(await code).toBe(0);
+    expect(s.stderr()).toMatch(/POST \/sdk\/v1\/dsfa 201/);
+    expect(s.stderr()).toMatch(/SIGTERM: shutting down/);
+  });
+
+  it('binds to 127.0.0.1 and says so when asked for another host without keys', async () => {
+    const s = await serve(['--db', tmpDb(), '--host', '0.0.0.0']);
+    expect(s.stderr()).toMatch(/ignoring --host 0\.0\.0\.0/);
+    expect(s.url).toContain('127.0.0.1');
+    const code = exited(s.proc);
+    s.proc.kill('SIGINT');
+    expect(await code).toBe(0);
+  });
+
+  it('requires the key once one exists, end to end with a remote CLI', async () => {
+    const db = tmpDb();
+    const key = JSON.parse((await execa(process.execPath, [BIN, '--db', db, 'keys', 'create', '--json'])).stdout).key;
+    const s = await serve(['--db', db]);
+    try {
+      const denied = await execa(process.execPath, [BIN, '--remote', s.url, 'dsfa', 'list'], { reject: false });
+      expect(denied.exitCode).toBe(4);
+      const ok = await execa(process.execPath, [BIN, '--remote', s.url, '--api-key', key, 'dsfa', 'create', '--title', 'remote', '--json']);
+      expect(JSON.parse(ok.stdout).title).toBe('remote');
+    } finally {
+      s.proc.kill('SIGTERM');
+      await exited(s.proc);
+    }
+  });
+
+  it('refuses a port that is taken with a clear message', async () => {
+    const s = await serve(['--db', tmpDb()]);
+    try {
+      const port = new URL(s.url).port;
+      const r = await execa(process.execPath, [BIN, '--db', tmpDb(), 'serve', '--port', port], { reject: false, timeout: 10_000 });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(/already in use/);
+    } finally {
+      s.proc.kill('SIGTERM');
+      await exited(s.proc);
+    }
+  });
+});

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiKeyStore } from '../../src/backend/local/api-keys.js';
+import { uuidv7Source } from '../../src/backend/local/ids.js';
+import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { contracts } from '../../src/contract/index.js';
+import { startServer, tmpDb } from '../support/helpers.js';
+
+let local: LocalBackend;
+let srv: Awaited<ReturnType<typeof startServer>>;
+const api = (path: string) => `${srv.url}/sdk/v1${path}`;
+const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+beforeAll(async () => {
+  local = await createLocalBackend(tmpDb());
+  srv = await startServer(local);
+});
+afterAll(async () => {
+  await srv.close();
+  await local.close();
+});
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toContain('application/json');
+  const body = (await res.json()) as { error: string; code: string; details: unknown[] };
+  expect(body.code).toBe(code);
+  expect(typeof body.error).toBe('string');
+  expect(Array.isArray(body.details)).toBe(true);
+  return body;
+}
+
+describe('the /sdk/v1 server', () => {
+  it('creates with 201 and reads back with 200', async () => {
+    const res = await fetch(api('/dsfa'), json({ title: 'Über uns' }));
+    expect(res.status).toBe(201);
+    const d = (await res.json()) as { id: string; tenant_id: string };
+    expect(d.tenant_id).toBe('default');
+    const got = await fetch(api(`/dsfa/${d.id}`));
+    expect(got.status).toBe(200);
+  });
+
+  it('answers malformed JSON with 400 and a JSON error body, storing nothing', async () => {
+    const before = ((await (await fetch(api('/dsfa/stats'))).json()) as { total: number }).total;
+    const res = await fetch(api('/dsfa'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title": "x",' });
+    const body = await expectError(res, 400, 'bad_request');
+    expect(body.error).toMatch(/malformed JSON/);
+    expect(((await (await fetch(api('/dsfa/stats'))).json()) as { total: number }).total).toBe(before);
+  });
+
+  it('answers validation failures with 422 naming the field and the allowed values', async () => {
+    const body = await expectError(await fetch(api('/dsfa'), json({ title: 'x', status: 'nope' })), 422, 'validation');
+    expect(body.details).toEqual([{ path: 'status', message: expect.stringContaining('draft, in-review, approved, needs-update') }]);
+    await expectError(await fetch(api('/dsfa'), json(['not', 'an', 'object'])), 422, 'validation');
+    await expectError(await fetch(api('/dsfa'), json(null)), 422, 'validation');
+  });
+
+  it.each([
+    ['limit=0', 422], ['limit=-1', 422], ['limit=501', 422], ['limit=abc', 400], ['limit=1.5', 400], ['skip=x', 400], ['status=closed', 422],
+  ])('answers GET /dsfa?%s with %i', async (q, status) => {
+    const res = await fetch(api(`/dsfa?${q}`));
+    await expectError(res, status, status === 400 ? 'bad_request' : 'validation');
+  });
+
+  it('uses tenant_id from the query, else X-Tenant-ID, and the query wins when both are sent', async () => {
+    const created = (await (await fetch(api('/dsfa'), { ...json({ title: 'by header' }), headers: { 'content-type': 'application/json', 'x-tenant-id': 'hdr' } })).json()) as { id: string; tenant_id: string };
+    expect(created.tenant_id).toBe('hdr');
+    const viaQuery = (await (await fetch(api('/dsfa?tenant_id=hdr'))).json()) as unknown[];
+    expect(viaQuery).toHaveLength(1);
+    const both = (await (await fetch(api('/dsfa?tenant_id=other'), { headers: { 'x-tenant-id': 'hdr' } })).json()) as unknown[];
+    expect(both).toHaveLength(0);
+    await expectError(await fetch(api(`/dsfa/${created.id}`)), 404, 'not_found');
+    expect((await fetch(api(`/dsfa/${created.id}?tenant_id=hdr`))).status).toBe(200);
+  });
+
+  it('records X-User-ID as the actor', async () => {
+    const res = await fetch(api('/dsfa?tenant_id=actor'), { ...json({ title: 'who' }), headers: { 'content-type': 'application/json', 'x-user-id': 'carol' } });
+    expect(((await res.json()) as { created_by: string }).created_by).toBe('carol');
+    const [entry] = (await (await fetch(api('/dsfa/audit-log?tenant_id=actor'))).json()) as Array<{ changed_by: string }>;
+    expect(entry!.changed_by).toBe('carol');
+  });
+
+  it('treats /dsfa/stats and /dsfa/audit-log as fixed paths', async () => {
+    expect((await fetch(api('/dsfa/stats'))).status).toBe(200);
+    expect((await fetch(api('/dsfa/audit-log'))).status).toBe(200);
+    await expectError(await fetch(api('/dsfa/stats'), { method: 'DELETE' }), 405, 'bad_request');
+  });
+
+  it('answers unknown routes with 404 and wrong methods with 405 and Allow', async () => {
+    await expectError(await fetch(api('/nothing')), 404, 'not_found');
+    await expectError(await fetch(`${srv.url}/elsewhere`), 404, 'not_found');
+    const res = await fetch(api('/dsfa'), { method: 'PATCH' });
+    expect(res.headers.get('allow')).toContain('GET');
+    await expectError(res, 405, 'bad_request');
+  });
+
+  it('refuses a body above the size limit', async () => {
+    const res = await fetch(api('/dsfa'), json({ title: 'x', description: 'y'.repeat(11 * 1024 * 1024) }));
+    expect(res.status).toBe(400);
+  });
+
+  it('logs one line per request', async () => {
+    const n = srv.logs.length;
+    await fetch(api('/dsfa?limit=1'));
+    expect(srv.logs.length).toBe(n + 1);
+    expect(srv.logs.at(-1)).toMatch(/GET \/sdk\/v1\/dsfa\?limit=1 200 [\d.]+ms$/);
+  });
+
+  it('serves an OpenAPI 3.1 document generated from the contract', async () => {
+    const doc = (await (await fetch(api('/openapi.json'))).json()) as { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const [area, contract] of Object.entries(contracts)) {
+      for (const [name, op] of Object.entries(contract)) {
+        expect(doc.paths[op.path]?.[op.method.toLowerCase()]?.operationId).toBe(`${area}.${name}`);
+      }
+    }
+    const list = doc.paths['/dsfa']!.get as unknown as { parameters: Array<{ name: string; schema: { maximum?: number } }> };
+    expect(list.parameters.find((p) => p.name === 'limit')!.schema.maximum).toBe(500);
+  });
+
+  it('never answers 500 to garbage input', async () => {
+    const attempts: Array<[string, RequestInit]> = [
+      ['/dsfa', { method: 'POST', body: '\u0000\u0001', headers: { 'content-type': 'application/json' } }],
+      ['/dsfa', json({ title: 'x', ai_use_case_modules: 'x' })],
+      ['/dsfa', json({ title: { a: 1 } })],
+      ['/dsfa/%E0%A4%A', { method: 'GET' }],
+      ['/dsfa/x/status', { method: 'PATCH', body: '{}', headers: { 'content-type': 'application/json' } }],
+      ['/dsfa?limit=' + '9'.repeat(400), { method: 'GET' }],
+      ['/dsfa?tenant_id=' + '%00', { method: 'GET' }],
+    ];
+    for (const [path, init] of attempts) {
+      const res = await fetch(api(path), init);
+      expect(res.status, path).toBeLessThan(500);
+      await res.arrayBuffer();
+    }
+  });
+});
+
+describe('API keys', () => {
+  it('requires a valid bearer key on every route once a key exists', async () => {
+    const l = await createLocalBackend(tmpDb());
+    const s = await startServer(l);
+    try {
+      expect((await fetch(`${s.url}/sdk/v1/dsfa`)).status).toBe(200);
+      const keys = new ApiKeyStore(l.store.db, { now: () => new Date() }, uuidv7Source());
+      const k = await keys.create('ci');
+      await new Promise((r) => setTimeout(r, 1100)); // the server caches the key count for a second
+      await expectError(await fetch(`${s.url}/sdk/v1/dsfa`), 401, 'unauthorized');
+      await expectError(await fetch(`${s.url}/sdk/v1/openapi.json`), 401, 'unauthorized');
+      await expectError(await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}x` } }), 401, 'unauthorized');
+      await expectError(await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: 'Bearer cmp_000000000000_abc' } }), 401, 'unauthorized');
+      expect((await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}` } })).status).toBe(200);
+      const rows = l.store.sqlite.prepare('select hash from api_key').all() as Array<{ hash: string }>;
+      expect(rows[0]!.hash).not.toContain(k.key.slice(-10));
+      await keys.revoke(k.prefix);
+      await expectError(await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}` } }), 401, 'unauthorized');
+    } finally {
+      await s.close();
+      await l.close();
+    }
+  });
+});
