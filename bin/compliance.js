@@ -1,4 +1,10 @@
 #!/usr/bin/env node
-import { main } from '../dist/main.js';
-
-process.exitCode = await main(process.argv);
+// Entry point: the only place that sets the exit code. `--version` alone is answered without loading the CLI.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { VERSION } = await import('../dist/version.js');
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { main } = await import('../dist/main.js');
+  process.exitCode = await main(process.argv);
+}

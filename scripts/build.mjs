@@ -9,7 +9,7 @@ const external = Object.keys(pkg.dependencies).filter((d) => !bundled.has(d));
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/main.ts', version: 'src/version.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,6 +1,6 @@
 import type { Backend } from '../backend/backend.js';
 import type { LocalBackend } from '../backend/local/local-backend.js';
-import { resolveConfig, type Config, type GlobalFlags } from '../config.js';
+import type { Config, GlobalFlags } from '../config.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
 
@@ -21,8 +21,8 @@ export interface CliContext {
   io: IO;
   env: NodeJS.ProcessEnv;
   clock: Clock;
-  /** Set once the global flags are parsed. */
-  setFlags(flags: GlobalFlags): void;
+  /** Resolves flags + environment into the configuration; called once the global flags are parsed. */
+  configure(flags: GlobalFlags): Promise<void>;
   config(): Config;
   /** The local store or the remote server, opened on first use. */
   backend(): Promise<Backend>;
@@ -34,7 +34,6 @@ export interface CliContext {
 }
 
 export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = systemClock): CliContext {
-  let flags: GlobalFlags = {};
   let config: Config | undefined;
   let opened: Promise<Backend> | undefined;
 
@@ -43,12 +42,13 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
     env,
     clock,
     exitCode: 0,
-    setFlags(f) {
-      flags = f;
-      config = undefined;
+    async configure(flags) {
+      const { resolveConfig } = await import('../config.js');
+      config = resolveConfig(flags, env);
     },
     config() {
-      return (config ??= resolveConfig(flags, env));
+      if (!config) throw new DomainError('internal', 'configuration read before the command line was parsed');
+      return config;
     },
     backend() {
       opened ??= (async () => {

@@ -24,8 +24,8 @@ export function createProgram(ctx: CliContext): Command {
     })
     .exitOverride();
 
-  program.hook('preAction', (_root, action) => {
-    ctx.setFlags(action.optsWithGlobals());
+  program.hook('preAction', async (_root, action) => {
+    await ctx.configure(action.optsWithGlobals());
   });
 
   for (const make of [createDsfaCommand, createDbCommand, createKeysCommand, createServeCommand]) {

@@ -2,11 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { isoLocal } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import {
-  AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS,
-  type Dsfa, type DsfaAuditEntry, type DsfaStats,
-} from '../../domain/dsfa/dsfa.schema.js';
-import { DSFA_TRIGGERS, ScreeningAnswers, screen, screeningMarkdown, WP248_CRITERIA, type ScreeningResult } from '../../domain/dsfa/screening.js';
+import type { Dsfa, DsfaAuditEntry, DsfaStats } from '../../domain/dsfa/dsfa.schema.js';
+import { AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS } from '../../domain/dsfa/dsfa.values.js';
+import { DSFA_TRIGGERS, screen, screeningMarkdown, WP248_CRITERIA, type ScreeningResult } from '../../domain/dsfa/screening.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import type { CliContext } from '../context.js';
 import { collect, defined, listFlag, readJson } from '../input.js';
@@ -243,7 +241,8 @@ export function createDsfaCommand(ctx: CliContext): Command {
     .option('--processing-activity <text>', 'the processing activity screened')
     .option('--create', 'create a draft DSFA that records the answers')
     .action(async (o: { criteria?: string[]; trigger?: string[]; file?: string; title?: string; processingActivity?: string; create?: boolean }) => {
-      const answers = parseOrThrow(ScreeningAnswers, await screeningAnswers(ctx, o), { what: 'screening answers' });
+      const { ScreeningAnswersSchema } = await import('../../domain/dsfa/screening.schema.js');
+      const answers = parseOrThrow(ScreeningAnswersSchema, await screeningAnswers(ctx, o), { what: 'screening answers' });
       const result = screen(answers);
       let created: Dsfa | undefined;
       if (o.create) {

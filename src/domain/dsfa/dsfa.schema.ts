@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { queryInt } from '../schema-helpers.js';
 
-export const DSFA_STATUSES = ['draft', 'in-review', 'approved', 'needs-update'] as const;
-export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
-export const USE_CASE_TYPES = [
-  'chatbot_nlp', 'recommendation', 'adm_scoring', 'video_image', 'biometrics', 'iot_sensors', 'generative_ai', 'custom',
-] as const;
-export const AI_ACT_RISK_CLASSES = ['prohibited', 'high', 'limited', 'minimal'] as const;
-export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'STATUS_CHANGE'] as const;
+import { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, RISK_LEVELS, USE_CASE_TYPES } from './dsfa.values.js';
+
+export { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, RISK_LEVELS, USE_CASE_TYPES };
 
 export const DsfaStatus = z.enum(DSFA_STATUSES);
 export const RiskLevel = z.enum(RISK_LEVELS);

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** One question of the screening: a stable id, a short label, and what it means in practice. */
 export interface ScreeningItem {
   id: string;
@@ -31,16 +29,13 @@ export const DSFA_TRIGGERS: readonly ScreeningItem[] = [
   { id: 'high_risk_ai', label: 'High-risk AI system', explanation: 'An AI system of a high-risk class under the AI Act (Annex III, e.g. HR selection, credit scoring, biometric identification) processes personal data.' },
 ];
 
-const criterionIds = WP248_CRITERIA.map((c) => c.id) as [string, ...string[]];
-const triggerIds = DSFA_TRIGGERS.map((c) => c.id) as [string, ...string[]];
-
-export const ScreeningAnswers = z.object({
-  title: z.string().trim().min(1).optional(),
-  processing_activity: z.string().optional(),
-  criteria: z.array(z.enum(criterionIds)).default([]),
-  triggers: z.array(z.enum(triggerIds)).default([]),
-});
-export type ScreeningAnswers = z.infer<typeof ScreeningAnswers>;
+/** The answers of a screening: ids of the criteria met and of the mandatory cases that apply. */
+export interface ScreeningAnswers {
+  title?: string;
+  processing_activity?: string;
+  criteria: string[];
+  triggers: string[];
+}
 
 export interface ScreeningResult {
   required: boolean;

@@ -1,0 +1,9 @@
+// The allowed values of the DSFA fields, free of zod so the CLI can name them in its help without loading schemas.
+export const DSFA_STATUSES = ['draft', 'in-review', 'approved', 'needs-update'] as const;
+export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export const USE_CASE_TYPES = [
+  'chatbot_nlp', 'recommendation', 'adm_scoring', 'video_image', 'biometrics', 'iot_sensors', 'generative_ai', 'custom',
+] as const;
+export const AI_ACT_RISK_CLASSES = ['prohibited', 'high', 'limited', 'minimal'] as const;
+export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'STATUS_CHANGE'] as const;
+

@@ -1,0 +1,89 @@
+// Start-up and DSFA read paths, as ratios to references measured in the same run:
+// - `compliance --version` and `dsfa list --json --limit 100` (10,000 assessments) vs `node -e 0`  (targets 1.3x, 2.5x)
+// - `serve`: GET /sdk/v1/dsfa?limit=100 requests/s vs a bare node:http server sending a fixed 100-record JSON.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { BIN, ratio, row, timeProcess, tmp } from './lib.mjs';
+
+const dir = tmp();
+const db = join(dir, 'bench.db');
+spawnSync(process.execPath, [BIN, '--db', db, 'db', 'status'], { stdio: 'ignore' }); // creates and migrates
+
+// 10,000 assessments written straight into the table (the setup is not what is measured)
+const sqlite = new Database(db);
+const ins = sqlite.prepare(`insert into dsfa (id, tenant_id, title, description, status, risk_level, processing_activity,
+  data_categories, recipients, measures, approved_by, approved_at, created_by, created_at, updated_at, ai_use_case_modules)
+  values (?, 'default', ?, ?, ?, ?, ?, ?, '[]', ?, null, null, 'bench', ?, ?, '[]')`);
+const statuses = ['draft', 'in-review', 'approved', 'needs-update'];
+const risks = ['low', 'medium', 'high', 'critical'];
+sqlite.transaction(() => {
+  for (let i = 0; i < 10_000; i++) {
+    const ts = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, -1);
+    ins.run(`00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, `Verarbeitung Nr. ${i}`, 'Beschreibung '.repeat(10), statuses[i % 4], risks[i % 4],
+      'Personalverwaltung', JSON.stringify(['Stammdaten', 'Gesundheitsdaten']), JSON.stringify(['Verschlüsselung', 'Zugriffskontrolle']), ts, ts);
+  }
+})();
+sqlite.close();
+
+const env = { ...process.env, COMPLIANCE_DB: db };
+const node0 = timeProcess(process.execPath, ['-e', '0']);
+const version = timeProcess(process.execPath, [BIN, '--version'], { env });
+const list = timeProcess(process.execPath, [BIN, 'dsfa', 'list', '--json', '--limit', '100'], { env });
+row('node -e 0 (reference)', `${node0.toFixed(1)} ms`);
+row('compliance --version', `${version.toFixed(1)} ms`, `${ratio(version, node0)} of node -e 0 (target <= 1.3x)`);
+row('compliance dsfa list --json --limit 100 (10,000 stored)', `${list.toFixed(1)} ms`, `${ratio(list, node0)} of node -e 0 (target <= 2.5x)`);
+
+// --- serve throughput
+async function startServe() {
+  const p = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    p.stderr.on('data', (c) => {
+      err += c;
+      const m = /at (http:\/\/\S+)\/sdk\/v1/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    p.on('exit', () => reject(new Error(err)));
+  });
+  p.stderr.removeAllListeners('data');
+  p.stderr.resume();
+  return { p, url: `${url}/sdk/v1/dsfa?limit=100` };
+}
+
+async function startBare(body) {
+  const src = `const http=require('http');const body=Buffer.from(process.argv[1]);
+    const s=http.createServer((q,r)=>{r.writeHead(200,{'content-type':'application/json; charset=utf-8','content-length':body.length});r.end(body)});
+    s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
+  const p = spawn(process.execPath, ['-e', src, body], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve) => p.stdout.once('data', (c) => resolve(String(c).trim())));
+  return { p, url: `http://127.0.0.1:${port}/` };
+}
+
+async function load(url, seconds = 4, concurrency = 16) {
+  const end = Date.now() + seconds * 1000;
+  let done = 0;
+  const worker = async () => {
+    while (Date.now() < end) {
+      const r = await fetch(url);
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`status ${r.status}`);
+      done++;
+    }
+  };
+  // warm-up
+  for (let i = 0; i < 50; i++) await (await fetch(url)).arrayBuffer();
+  const t = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return done / ((Date.now() - t) / 1000);
+}
+
+const served = await startServe();
+const body = await (await fetch(served.url)).text();
+const bare = await startBare(body);
+const bareRps = await load(bare.url);
+const serveRps = await load(served.url);
+bare.p.kill();
+served.p.kill('SIGTERM');
+row('bare node:http, fixed 100-record JSON (reference)', `${bareRps.toFixed(0)} req/s`);
+row('compliance serve GET /sdk/v1/dsfa?limit=100', `${serveRps.toFixed(0)} req/s`, `${ratio(serveRps, bareRps)} of the bare server`);
