@@ -1,4 +1,7 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { tmpDb } from '../support/helpers.js';
@@ -76,6 +79,25 @@ describe('the compliance binary', () => {
       s.proc.kill('SIGTERM');
       await exited(s.proc);
     }
+  });
+
+  it('says clearly that a read-only store is read-only, without a stack trace', async (t) => {
+    // root ignores file modes, so as root the command runs as nobody, which needs to reach the checkout
+    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const reachable = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(join(process.cwd(), 'dist', 'main.js'))})`], asUser);
+    if (reachable.status !== 0) t.skip();
+    const dir = mkdtempSync(join(tmpdir(), 'compliance-ro-'));
+    chmodSync(dir, 0o755);
+    const db = join(dir, 'store.db');
+    await execa(process.execPath, [BIN, '--db', db, 'dsfa', 'create', '--title', 'kept']);
+    chmodSync(db, 0o444);
+    const before = readFileSync(db);
+    const r = spawnSync(process.execPath, [BIN, '--db', db, 'dsfa', 'create', '--title', 'refused'], { ...asUser, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is read-only/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(db).equals(before)).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses a port that is taken with a clear message', async () => {
