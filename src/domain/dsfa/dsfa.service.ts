@@ -89,6 +89,12 @@ export function applyUpdate(
   return { next, old_values, new_values };
 }
 
+async function mustGet(store: DsfaStore, tenant: string, id: string): Promise<Dsfa> {
+  const found = await store.get(tenant, id);
+  if (!found) throw notFound('DSFA', id);
+  return found;
+}
+
 /** Impact assessments: every change is written together with its audit entry. */
 export class DsfaService {
   constructor(
@@ -105,10 +111,8 @@ export class DsfaService {
     return this.store.list(tenant, q);
   }
 
-  async get(tenant: string, id: string): Promise<Dsfa> {
-    const found = await this.store.get(tenant, id);
-    if (!found) throw notFound('DSFA', id);
-    return found;
+  get(tenant: string, id: string): Promise<Dsfa> {
+    return mustGet(this.store, tenant, id);
   }
 
   async create(tenant: string, actor: string | undefined, input: DsfaCreate): Promise<Dsfa> {
@@ -135,8 +139,7 @@ export class DsfaService {
 
   update(tenant: string, actor: string | undefined, id: string, patch: DsfaUpdate): Promise<Dsfa> {
     return this.store.transaction(async (s) => {
-      const current = await s.get(tenant, id);
-      if (!current) throw notFound('DSFA', id);
+      const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const { next, old_values, new_values } = applyUpdate(current, patch, now, this.ids);
       await s.replace(next);
@@ -147,8 +150,7 @@ export class DsfaService {
 
   setStatus(tenant: string, actor: string | undefined, id: string, change: DsfaStatusChange): Promise<Dsfa> {
     return this.store.transaction(async (s) => {
-      const current = await s.get(tenant, id);
-      if (!current) throw notFound('DSFA', id);
+      const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const next: Dsfa = { ...current, status: change.status, updated_at: now };
       const old_values: Values = { status: current.status };
@@ -169,8 +171,7 @@ export class DsfaService {
 
   delete(tenant: string, actor: string | undefined, id: string): Promise<DeleteResult> {
     return this.store.transaction(async (s) => {
-      const current = await s.get(tenant, id);
-      if (!current) throw notFound('DSFA', id);
+      const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const { id: _id, tenant_id: _t, ...values } = current;
       await s.remove(tenant, id);
