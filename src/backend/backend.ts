@@ -4,6 +4,8 @@ import type { Client } from '../contract/operation.js';
 /** The product's operations, whether they run on the embedded store or against a remote /sdk/v1 server. */
 export interface Backend {
   dsfa: Client<Contracts['dsfa']>;
+  consents: Client<Contracts['consents']>;
+  canonical: Client<Contracts['canonical']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
+import { createConsentsCommand } from './commands/consents.js';
 import { createDbCommand } from './commands/db.js';
 import { createDsfaCommand } from './commands/dsfa.js';
 import { createKeysCommand } from './commands/keys.js';
@@ -28,7 +29,7 @@ export function createProgram(ctx: CliContext): Command {
     await ctx.configure(action.optsWithGlobals());
   });
 
-  for (const make of [createDsfaCommand, createDbCommand, createKeysCommand, createServeCommand]) {
+  for (const make of [createDsfaCommand, createConsentsCommand, createDbCommand, createKeysCommand, createServeCommand]) {
     const cmd = make(ctx);
     program.addCommand(cmd);
   }

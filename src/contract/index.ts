@@ -1,8 +1,12 @@
+import { consentsContract } from './consents.contract.js';
 import { dsfaContract } from './dsfa.contract.js';
+import { canonicalContract } from './training-canonical.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
   dsfa: dsfaContract,
+  consents: consentsContract,
+  canonical: canonicalContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

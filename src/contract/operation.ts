@@ -34,8 +34,9 @@ export interface Operation<
   /**
    * `json` (default). `binary`: the output is a BinaryPayload sent as raw bytes (a PDF, an audio file).
    * `redirect`: the output is `{ location }` and the server answers 307 with a Location header.
+   * `stream`: the output is a StreamBody sent as it is produced (exports of millions of rows).
    */
-  responseKind?: 'json' | 'binary' | 'redirect';
+  responseKind?: 'json' | 'binary' | 'redirect' | 'stream';
 }
 
 /** Bytes with their media type, for operations whose response is a file. */
@@ -47,7 +48,7 @@ export interface BinaryPayload {
 
 /** A request body handed over as a stream (responseKind `stream`). */
 export interface StreamBody {
-  body: AsyncIterable<Uint8Array>;
+  body: AsyncIterable<Uint8Array | string>;
   content_type: string;
 }
 

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Backend } from '../backend/backend.js';
 import { errorBody, STATUS_BY_CODE } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';
-import { SDK_PREFIX, type BinaryPayload, type RawRequest } from '../contract/operation.js';
+import { SDK_PREFIX, type BinaryPayload, type RawRequest, type StreamBody } from '../contract/operation.js';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
@@ -141,6 +143,17 @@ export function createApiServer(opts: ApiServerOptions): Server {
         ...(b.filename ? { 'content-disposition': `attachment; filename="${b.filename.replace(/"/g, '')}"` } : {}),
       });
       res.end(b.data);
+      return route.op.status;
+    }
+    if (route.op.responseKind === 'stream') {
+      const s = result as StreamBody;
+      res.writeHead(route.op.status, { 'content-type': s.content_type });
+      try {
+        await pipeline(Readable.from(s.body), res);
+      } catch (e) {
+        // the client went away, or the source failed after the status line was sent: all we can do is cut it short
+        res.destroy(e as Error);
+      }
       return route.op.status;
     }
     if (route.op.responseKind === 'redirect') {

@@ -72,7 +72,7 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
         body = JSON.stringify(raw.body ?? {});
       }
       // bulk uploads may take long; everything else gets the normal timeout
-      const timeout = o.requestKind === 'stream' ? 24 * 3600_000 : opts.timeoutMs ?? 30_000;
+      const timeout = o.requestKind === 'stream' || o.responseKind === 'stream' ? 24 * 3600_000 : opts.timeoutMs ?? 30_000;
       let res: Response;
       try {
         res = await doFetch(url, { ...init, body, signal: AbortSignal.timeout(timeout) });
@@ -84,6 +84,9 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
         const cd = res.headers.get('content-disposition') ?? '';
         const filename = /filename="([^"]*)"/.exec(cd)?.[1];
         return { content_type: res.headers.get('content-type') ?? 'application/octet-stream', data, ...(filename ? { filename } : {}) };
+      }
+      if (res.ok && o.responseKind === 'stream' && res.body) {
+        return { content_type: res.headers.get('content-type') ?? 'application/octet-stream', body: Readable.fromWeb(res.body as never) };
       }
       if (res.status === 307 && o.responseKind === 'redirect') {
         const location = res.headers.get('location') ?? '';
@@ -117,6 +120,8 @@ export function createHttpBackend(opts: HttpOptions): Backend {
   return {
     location: base,
     dsfa: make('dsfa'),
+    consents: make('consents'),
+    canonical: make('canonical'),
     close: async () => undefined,
   };
 }

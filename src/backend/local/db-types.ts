@@ -1,3 +1,6 @@
+import type { CanonicalTables } from './db-types-canonical.js';
+import type { ConsentTables } from './db-types-consents.js';
+
 /** Row types of the SQLite store as kysely sees them: JSON is text, booleans are integers. */
 export interface DsfaRow {
   id: string;
@@ -39,7 +42,7 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-export interface DB {
+export interface DB extends ConsentTables, CanonicalTables {
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
   api_key: ApiKeyRow;

@@ -4,6 +4,8 @@ import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import { isSqliteError, openStore, storageError, type Store } from './database.js';
+import { createCanonicalArea } from './canonical.area.js';
+import { createConsentsArea } from './consents.area.js';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
 import { uuidv7Source } from './ids.js';
 
@@ -49,6 +51,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
       delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
     })),
+    consents: guard(store.file, createConsentsArea(store, clock, ids)),
+    canonical: guard(store.file, createCanonicalArea(store.db, clock)),
     close: () => store.close(),
   };
 }

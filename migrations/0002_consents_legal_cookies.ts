@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+
+// Consents with their history, legal documents with versions, and one cookie-banner configuration per tenant.
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('consent')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('tenant_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('data_point_id', 'text', (c) => c.notNull())
+    .addColumn('granted', 'integer', (c) => c.notNull())
+    .addColumn('granted_at', 'text', (c) => c.notNull())
+    .addColumn('revoked_at', 'text')
+    .addColumn('consent_version', 'text', (c) => c.notNull())
+    .addColumn('source', 'text')
+    .addColumn('ip_address', 'text')
+    .addColumn('user_agent', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  // list newest first, lookups by user (also the import's duplicate check), and a covering index for statistics
+  await db.schema.createIndex('consent_tenant_id').on('consent').columns(['tenant_id', 'id']).execute();
+  await db.schema.createIndex('consent_tenant_user').on('consent').columns(['tenant_id', 'user_id', 'data_point_id']).execute();
+  await db.schema.createIndex('consent_tenant_stats').on('consent').columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at']).execute();
+
+  await db.schema
+    .createTable('consent_history')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('tenant_id', 'text', (c) => c.notNull())
+    .addColumn('consent_id', 'text', (c) => c.notNull())
+    .addColumn('action', 'text', (c) => c.notNull())
+    .addColumn('consent_version', 'text', (c) => c.notNull())
+    .addColumn('ip_address', 'text')
+    .addColumn('user_agent', 'text')
+    .addColumn('source', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('consent_history_consent').on('consent_history').columns(['consent_id', 'created_at']).execute();
+
+  await db.schema
+    .createTable('legal_document')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('tenant_id', 'text', (c) => c.notNull())
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('document_type', 'text', (c) => c.notNull())
+    .addColumn('language', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('legal_document_tenant').on('legal_document').columns(['tenant_id', 'id']).execute();
+
+  await db.schema
+    .createTable('legal_document_version')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('tenant_id', 'text', (c) => c.notNull())
+    .addColumn('document_id', 'text', (c) => c.notNull().references('legal_document.id').onDelete('cascade'))
+    .addColumn('version_number', 'integer', (c) => c.notNull())
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('content', 'text', (c) => c.notNull())
+    .addColumn('change_summary', 'text')
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('created_by', 'text')
+    .addColumn('approved_by', 'text')
+    .addColumn('approved_at', 'text')
+    .addColumn('comment', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('published_at', 'text')
+    .addUniqueConstraint('legal_document_version_number', ['document_id', 'version_number'])
+    .execute();
+
+  await db.schema
+    .createTable('cookie_banner')
+    .addColumn('tenant_id', 'text', (c) => c.primaryKey())
+    .addColumn('categories', 'text', (c) => c.notNull())
+    .addColumn('config', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  for (const t of ['cookie_banner', 'legal_document_version', 'legal_document', 'consent_history', 'consent']) await db.schema.dropTable(t).execute();
+}

@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+import { bindHandlers } from '../../contract/bind.js';
+import { canonicalContract } from '../../contract/training-canonical.contract.js';
+import type { Clock } from '../../domain/clock.js';
+import { CanonicalService } from '../../domain/training-blocks/canonical.service.js';
+import { builtinControls, SqliteCanonicalStore } from './canonical.sqlite-store.js';
+import type { DB } from './db-types.js';
+
+export function createCanonicalService(db: Kysely<DB>, clock: Clock): CanonicalService {
+  return new CanonicalService(new SqliteCanonicalStore(db, clock), builtinControls);
+}
+
+/** The canonical-control routes bound to the SQLite store. */
+export function createCanonicalArea(db: Kysely<DB>, clock: Clock) {
+  const svc = createCanonicalService(db, clock);
+  return bindHandlers(canonicalContract, {
+    controls: (r) => svc.list(r.tenant, r.query),
+    meta: (r) => svc.meta(r.tenant),
+    import: (r) => svc.import(r.tenant, r.body),
+  });
+}

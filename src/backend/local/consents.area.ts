@@ -1,0 +1,32 @@
+import { bindHandlers } from '../../contract/bind.js';
+import { consentsContract } from '../../contract/consents.contract.js';
+import type { Clock, IdSource } from '../../domain/clock.js';
+import { ConsentService } from '../../domain/consents/consent.service.js';
+import { exportConsents } from './consents.export.js';
+import { importConsents } from './consents.import.js';
+import { SqliteConsentStore } from './consents.sqlite-store.js';
+import type { Store } from './database.js';
+
+/** The consent routes bound to the SQLite store. */
+export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
+  const svc = new ConsentService(new SqliteConsentStore(store.db), clock, ids);
+  return bindHandlers(consentsContract, {
+    list: (r) => svc.list(r.tenant, r.query),
+    create: async (r) => {
+      const c = await svc.create(r.tenant, r.body);
+      return { success: true, id: c.id, user_id: c.user_id, data_point_id: c.data_point_id, granted: c.granted, granted_at: c.granted_at };
+    },
+    stats: (r) => svc.stats(r.tenant),
+    import: (r) => importConsents(store.file, r.tenant, r.stream!, r.query, clock, ids),
+    export: async (r) => ({
+      content_type: r.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      body: exportConsents(store.file, r.tenant, r.query),
+    }),
+    revoke: async (r) => {
+      const c = await svc.revoke(r.tenant, r.params.id);
+      return { success: true, id: c.id, revoked_at: c.revoked_at! };
+    },
+    renew: (r) => svc.renew(r.tenant, r.params.id, r.body.consent_version),
+    history: (r) => svc.history(r.tenant, r.params.id),
+  });
+}

@@ -1,0 +1,43 @@
+import Database from 'better-sqlite3';
+import { CONSENT_FIELDS, type ExportQuery } from '../../domain/consents/consent.schema.js';
+import { storageError } from './database.js';
+
+const csvCell = (v: unknown): string => {
+  if (v === null || v === undefined) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/**
+ * Streams a tenant's consents as CSV (header row with the import's field names) or NDJSON, oldest first, in chunks
+ * of a thousand rows, from a read connection of its own (a long export never blocks the store).
+ */
+export async function* exportConsents(file: string, tenant: string, q: ExportQuery): AsyncGenerator<string> {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, timeout: 5000 });
+  } catch (e) {
+    throw storageError(file, e);
+  }
+  try {
+    const where = ['tenant_id = ?'];
+    const args: unknown[] = [tenant];
+    if (q.user_id) where.push('user_id = ?'), args.push(q.user_id);
+    if (q.data_point_id) where.push('data_point_id = ?'), args.push(q.data_point_id);
+    if (q.granted !== undefined) where.push('granted = ?'), args.push(q.granted ? 1 : 0);
+    const stmt = db.prepare(`select ${CONSENT_FIELDS.join(', ')} from consent where ${where.join(' and ')} order by id`);
+    let out: string[] = [];
+    if (q.format === 'csv') out.push(CONSENT_FIELDS.join(','));
+    for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {
+      const row: Record<string, unknown> = { ...r, granted: r.granted === 1 };
+      out.push(q.format === 'csv' ? CONSENT_FIELDS.map((f) => csvCell(row[f])).join(',') : JSON.stringify(row));
+      if (out.length >= 1000) {
+        yield out.join('\n') + '\n';
+        out = [];
+      }
+    }
+    if (out.length) yield out.join('\n') + '\n';
+  } finally {
+    db.close();
+  }
+}

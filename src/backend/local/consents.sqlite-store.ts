@@ -1,0 +1,93 @@
+import type { Kysely } from 'kysely';
+import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
+import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
+import { writeTransaction } from './database.js';
+import type { DB } from './db-types.js';
+import type { ConsentTables } from './db-types-consents.js';
+
+type ConsentRow = ConsentTables['consent'];
+
+export const consentFromRow = (r: ConsentRow): Consent => ({ ...r, granted: r.granted === 1 });
+export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.granted ? 1 : 0 });
+const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history']): ConsentHistoryEntry => h as ConsentHistoryEntry;
+
+/** ConsentStore on SQLite through kysely. */
+export class SqliteConsentStore implements ConsentStore {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  transaction<T>(fn: (s: ConsentStore) => Promise<T>): Promise<T> {
+    return writeTransaction(this.db, (trx) => fn(new SqliteConsentStore(trx)));
+  }
+
+  async insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void> {
+    await writeTransaction(this.db, async (trx) => {
+      await trx.insertInto('consent').values(consentToRow(consent)).execute();
+      for (const h of history) await trx.insertInto('consent_history').values({ ...h, tenant_id: consent.tenant_id }).execute();
+    });
+  }
+
+  async get(tenant: string, id: string): Promise<Consent | undefined> {
+    const r = await this.db.selectFrom('consent').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+    return r && consentFromRow(r);
+  }
+
+  async update(c: Consent): Promise<void> {
+    const { id, tenant_id, ...rest } = consentToRow(c);
+    await this.db.updateTable('consent').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
+  }
+
+  async appendHistory(tenant: string, h: ConsentHistoryEntry): Promise<void> {
+    await this.db.insertInto('consent_history').values({ ...h, tenant_id: tenant }).execute();
+  }
+
+  async list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }> {
+    let base = this.db.selectFrom('consent').where('tenant_id', '=', tenant);
+    if (q.user_id) base = base.where('user_id', '=', q.user_id);
+    if (q.data_point_id) base = base.where('data_point_id', '=', q.data_point_id);
+    if (q.granted !== undefined) base = base.where('granted', '=', q.granted ? 1 : 0);
+    const [{ n }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      base.selectAll().orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute(),
+    ]);
+    return { total: Number(n), rows: rows.map(consentFromRow) };
+  }
+
+  async histories(tenant: string, ids: string[]): Promise<Map<string, ConsentHistoryEntry[]>> {
+    const out = new Map<string, ConsentHistoryEntry[]>();
+    if (ids.length === 0) return out;
+    const rows = await this.db
+      .selectFrom('consent_history')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('consent_id', 'in', ids)
+      .orderBy('consent_id')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const r of rows) {
+      const list = out.get(r.consent_id) ?? [];
+      list.push(historyFromRow(r));
+      out.set(r.consent_id, list);
+    }
+    return out;
+  }
+
+  async counts(tenant: string): Promise<ConsentCountRow[]> {
+    const rows = await this.db
+      .selectFrom('consent')
+      .select((eb) => ['data_point_id', 'granted', eb('revoked_at', 'is not', null).as('revoked'), eb.fn.countAll<number>().as('n')])
+      .where('tenant_id', '=', tenant)
+      .groupBy(['data_point_id', 'granted', 'revoked'])
+      .execute();
+    return rows.map((r) => ({ data_point_id: r.data_point_id, granted: r.granted === 1, revoked: Boolean(r.revoked), n: Number(r.n) }));
+  }
+
+  async uniqueUsers(tenant: string): Promise<number> {
+    const r = await this.db
+      .selectFrom('consent')
+      .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))
+      .where('tenant_id', '=', tenant)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+}

@@ -1,0 +1,192 @@
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { Command, Option } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../../domain/consents/consent.schema.js';
+import type { CliContext } from '../context.js';
+import { collect, defined } from '../input.js';
+import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+
+const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
+
+const columns: Column<ConsentWithHistory>[] = [
+  { header: 'ID', value: (c) => c.id },
+  { header: 'USER', value: (c) => c.user_id },
+  { header: 'DATA POINT', value: (c) => c.data_point_id },
+  { header: 'GRANTED', value: (c) => (c.granted ? 'yes' : 'no') },
+  { header: 'VERSION', value: (c) => c.consent_version },
+  { header: 'GRANTED AT', value: (c) => c.granted_at },
+  { header: 'REVOKED AT', value: (c) => c.revoked_at },
+];
+const historyColumns: Column<ConsentHistoryEntry>[] = [
+  { header: 'WHEN', value: (h) => h.created_at },
+  { header: 'ACTION', value: (h) => h.action },
+  { header: 'VERSION', value: (h) => h.consent_version },
+  { header: 'SOURCE', value: (h) => h.source },
+  { header: 'IP', value: (h) => h.ip_address },
+];
+
+/** Counts bytes and lines of a file as it is read, for a progress bar on a terminal. */
+async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  if (!ctx.io.stderrIsTTY || ctx.config().json) {
+    yield* stream;
+    return;
+  }
+  const total = file === '-' ? 0 : statSync(file).size;
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = new cliProgress.SingleBar(
+    { stream: ctx.io.stderr as NodeJS.WriteStream, format: '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}', hideCursor: true, etaBuffer: 50 },
+    cliProgress.Presets.shades_classic,
+  );
+  const start = Date.now();
+  let bytes = 0, rows = 0;
+  bar.start(total || 1, 0, { rows: 0, rate: 0 });
+  try {
+    for await (const chunk of stream) {
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+      bar.update(total ? bytes : 0, { rows, rate: Math.round(rows / Math.max(0.001, (Date.now() - start) / 1000)) });
+      yield chunk;
+    }
+    bar.update(total || 1);
+  } finally {
+    bar.stop();
+  }
+}
+
+async function writeRejects(file: string, summary: ImportSummary): Promise<void> {
+  const out = createWriteStream(file, { encoding: 'utf8' });
+  const cell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  out.write('line,reason\n');
+  for (const r of summary.rejections) if (!out.write(`${r.line},${cell(r.reason)}\n`)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+}
+
+export function createConsentsCommand(ctx: CliContext): Command {
+  const cmd = new Command('consents').description('consents per user and data point, with history');
+
+  cmd.command('list')
+    .description('list consents, newest first')
+    .option('--user-id <id>', 'only this user')
+    .option('--data-point <id>', 'only this data point')
+    .option('--granted <bool>', 'true or false')
+    .option('--limit <n>', '1 to 500 (default 50)')
+    .option('--offset <n>', 'default 0')
+    .action(async (o: { userId?: string; dataPoint?: string; granted?: string; limit?: string; offset?: string }) => {
+      const r = await (await ctx.backend()).consents.list({ ...req(ctx), query: { user_id: o.userId, data_point_id: o.dataPoint, granted: o.granted, limit: o.limit, offset: o.offset } });
+      if (ctx.config().json) return printJson(ctx, r);
+      await printList(ctx, r.consents, columns, { empty: 'no consents' });
+      if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
+    });
+
+  cmd.command('grant')
+    .description('record a consent (use --refused to record a refusal)')
+    .requiredOption('--user-id <id>', 'user id or e-mail')
+    .requiredOption('--data-point <id>', 'data point id')
+    .option('--refused', 'the user refused (granted=false)')
+    .option('--consent-version <v>', 'version of the privacy statement (default 1.0)')
+    .option('--source <s>', 'e.g. web_banner, api')
+    .option('--ip <address>', 'IPv4 or IPv6')
+    .option('--user-agent <ua>')
+    .option('--granted-at <iso>', 'when it was given (default now)')
+    .action(async (o: { userId: string; dataPoint: string; refused?: boolean; consentVersion?: string; source?: string; ip?: string; userAgent?: string; grantedAt?: string }) => {
+      const r = await (await ctx.backend()).consents.create({
+        ...req(ctx),
+        body: defined({ user_id: o.userId, data_point_id: o.dataPoint, granted: !o.refused, consent_version: o.consentVersion, source: o.source, ip_address: o.ip, user_agent: o.userAgent, granted_at: o.grantedAt }),
+      });
+      await printRecord(ctx, r, [['id', r.id], ['user_id', r.user_id], ['data_point_id', r.data_point_id], ['granted', r.granted], ['granted_at', r.granted_at]]);
+    });
+
+  cmd.command('revoke')
+    .description('revoke an active consent (irreversible)')
+    .argument('<id>')
+    .action(async (id: string) => {
+      const r = await (await ctx.backend()).consents.revoke({ ...req(ctx), params: { id } });
+      await printRecord(ctx, r, [['id', r.id], ['revoked_at', r.revoked_at]]);
+    });
+
+  cmd.command('renew')
+    .description('renew an active consent; with --consent-version a new version is recorded')
+    .argument('<id>')
+    .option('--consent-version <v>')
+    .action(async (id: string, o: { consentVersion?: string }) => {
+      const r = await (await ctx.backend()).consents.renew({ ...req(ctx), params: { id }, body: defined({ consent_version: o.consentVersion }) });
+      await printRecord(ctx, r, [['id', r.id], ['consent_version', r.consent_version], ['last action', r.history.at(-1)?.action]]);
+    });
+
+  cmd.command('history')
+    .description('history of a consent, oldest first')
+    .argument('<id>')
+    .action(async (id: string) => {
+      await printList(ctx, await (await ctx.backend()).consents.history({ ...req(ctx), params: { id } }), historyColumns);
+    });
+
+  cmd.command('stats')
+    .description('totals, active, revoked, unique users, conversion rate, per data point')
+    .action(async () => {
+      const s = await (await ctx.backend()).consents.stats(req(ctx));
+      await printRecord(ctx, s, [
+        ['total_consents', s.total_consents], ['active_consents', s.active_consents], ['revoked_consents', s.revoked_consents],
+        ['unique_users', s.unique_users], ['conversion_rate', `${s.conversion_rate} %`],
+        ...Object.entries(s.by_data_point).map(([k, v]) => [`data point ${k}`, `${v.total} total, ${v.active} active, ${v.revoked} revoked`] as [string, unknown]),
+      ]);
+    });
+
+  cmd.command('import')
+    .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
+    .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
+    .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
+    .option('--delimiter <char>', 'CSV delimiter (default: detected)')
+    .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
+    .option('--rejects <file>', 'write refused rows (line number and reason) to this CSV')
+    .option('--dry-run', 'validate and count without writing')
+    .action(async (file: string, o: { map?: string[]; delimiter?: string; format?: 'csv' | 'ndjson'; rejects?: string; dryRun?: boolean }) => {
+      const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
+      let input: AsyncIterable<Buffer>;
+      if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
+      else {
+        try {
+          if (!statSync(file).isFile()) throw new Error('not a file');
+        } catch {
+          throw new DomainError('bad_request', `cannot read ${file}: no such file`);
+        }
+        input = createReadStream(file);
+      }
+      const delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
+      const summary = await (await ctx.backend()).consents.import({
+        ...req(ctx),
+        query: defined({ dry_run: o.dryRun ? 'true' : undefined, delimiter, map: o.map?.join(',') }),
+        stream: { body: withProgress(ctx, file, input), content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson' },
+      });
+      if (o.rejects) await writeRejects(o.rejects, summary);
+      if (ctx.config().json) {
+        const { rejections: _r, dry_run: _d, ...plain } = summary;
+        printJson(ctx, plain);
+      } else {
+        if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
+        if (!o.rejects && summary.rejected > 20) note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
+        writeOut(ctx, `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`);
+      }
+      if (summary.rejected > 0) ctx.exitCode = 6;
+    });
+
+  cmd.command('export')
+    .description('streamed export; importing it into an empty store gives the same statistics')
+    .addOption(new Option('--format <format>', 'csv or ndjson').choices(['csv', 'ndjson']).default('csv'))
+    .option('--user-id <id>')
+    .option('--data-point <id>')
+    .option('--granted <bool>')
+    .option('-o, --output <file>', 'file to write (default stdout)')
+    .action(async (o: { format: string; userId?: string; dataPoint?: string; granted?: string; output?: string }) => {
+      const r = await (await ctx.backend()).consents.export({ ...req(ctx), query: { format: o.format, user_id: o.userId, data_point_id: o.dataPoint, granted: o.granted } });
+      const out = o.output ? createWriteStream(o.output) : ctx.io.stdout;
+      for await (const chunk of r.body) if (!out.write(chunk)) await once(out, 'drain');
+      if (o.output) {
+        (out as NodeJS.WritableStream).end();
+        await once(out, 'finish');
+        note(ctx, `wrote ${o.output}`);
+      }
+    });
+  return cmd;
+}

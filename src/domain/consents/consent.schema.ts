@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { looseBoolean, queryInt } from '../schema-helpers.js';
+
+export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed'] as const;
+
+const Z = z.iso.datetime({ offset: true });
+const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+/** Empty optional values (an empty CSV cell) mean "not given". */
+const optional = <T extends z.ZodType>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
+
+/**
+ * A consent as a client sends it (POST body and each import row): the same schema for both, so a row refused by the
+ * import is refused by the API for the same reason. Booleans also accept true/false/1/0/yes/no.
+ */
+export const ConsentInput = z.object({
+  user_id: text(320),
+  data_point_id: text(200),
+  granted: looseBoolean(),
+  consent_version: optional(text(50)).default('1.0'),
+  source: optional(z.string().trim().max(100)),
+  ip_address: optional(z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' })),
+  user_agent: optional(z.string().max(1000)),
+  /** When the consent was given; defaults to now. Imports of historic consents carry it. */
+  granted_at: optional(Z),
+  /** Imports only: when the consent was revoked. */
+  revoked_at: optional(Z),
+}).superRefine((c, ctx) => {
+  if (!c.revoked_at) return;
+  if (!c.granted) ctx.addIssue({ code: 'custom', path: ['revoked_at'], message: 'a refusal (granted=false) cannot be revoked' });
+  else if (c.granted_at && Date.parse(c.revoked_at) < Date.parse(c.granted_at))
+    ctx.addIssue({ code: 'custom', path: ['revoked_at'], message: 'must not be before granted_at' });
+});
+export type ConsentInput = z.infer<typeof ConsentInput>;
+
+export const ConsentHistoryEntry = z.object({
+  id: z.string(),
+  consent_id: z.string(),
+  action: z.enum(HISTORY_ACTIONS),
+  consent_version: z.string(),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  source: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ConsentHistoryEntry = z.infer<typeof ConsentHistoryEntry>;
+
+export const Consent = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  user_id: z.string(),
+  data_point_id: z.string(),
+  granted: z.boolean(),
+  granted_at: z.string(),
+  revoked_at: z.string().nullable(),
+  consent_version: z.string(),
+  source: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Consent = z.infer<typeof Consent>;
+export const ConsentWithHistory = Consent.extend({ history: z.array(ConsentHistoryEntry) });
+export type ConsentWithHistory = z.infer<typeof ConsentWithHistory>;
+
+export const ConsentListQuery = z.object({
+  limit: queryInt({ min: 1, max: 500, default: 50 }),
+  offset: queryInt({ min: 0, default: 0 }),
+  user_id: z.string().min(1).optional(),
+  data_point_id: z.string().min(1).optional(),
+  granted: looseBoolean().optional(),
+});
+export type ConsentListQuery = z.infer<typeof ConsentListQuery>;
+
+export const ConsentList = z.object({
+  total: z.int(),
+  offset: z.int(),
+  limit: z.int(),
+  consents: z.array(ConsentWithHistory),
+});
+
+export const ConsentCreated = z.object({
+  success: z.boolean(),
+  id: z.string(),
+  user_id: z.string(),
+  data_point_id: z.string(),
+  granted: z.boolean(),
+  granted_at: z.string(),
+});
+export const ConsentRevoked = z.object({ success: z.boolean(), id: z.string(), revoked_at: z.string() });
+export const ConsentRenew = z.object({ consent_version: z.string().trim().min(1).max(50).nullish() });
+
+export const ConsentStats = z.object({
+  total_consents: z.int(),
+  active_consents: z.int(),
+  revoked_consents: z.int(),
+  unique_users: z.int(),
+  conversion_rate: z.number(),
+  by_data_point: z.record(z.string(), z.object({ total: z.int(), active: z.int(), revoked: z.int() })),
+});
+export type ConsentStats = z.infer<typeof ConsentStats>;
+
+/** Options of a bulk import, as query parameters (the body is the CSV or NDJSON itself). */
+export const ImportOptions = z.object({
+  dry_run: looseBoolean().default(false),
+  delimiter: z.string().min(1).max(2).optional(),
+  /** `column:field` pairs, comma-separated, for files whose headers differ from the field names. */
+  map: z.string().optional(),
+});
+export type ImportOptions = z.infer<typeof ImportOptions>;
+
+export const ImportRejection = z.object({ line: z.int(), reason: z.string() });
+export const ImportSummary = z.object({
+  read: z.int(),
+  created: z.int(),
+  unchanged: z.int(),
+  rejected: z.int(),
+  seconds: z.number(),
+  dry_run: z.boolean(),
+  /** The first 10,000 refused rows with line number and reason. */
+  rejections: z.array(ImportRejection),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+
+export const ExportQuery = z.object({
+  format: z.enum(['csv', 'ndjson']).default('ndjson'),
+  user_id: z.string().min(1).optional(),
+  data_point_id: z.string().min(1).optional(),
+  granted: looseBoolean().optional(),
+});
+export type ExportQuery = z.infer<typeof ExportQuery>;
+
+/** The fields of a consent that an import reads and an export writes, in column order. */
+export const CONSENT_FIELDS = ['user_id', 'data_point_id', 'granted', 'granted_at', 'revoked_at', 'consent_version', 'source', 'ip_address', 'user_agent'] as const;
+export const REQUIRED_IMPORT_FIELDS = ['user_id', 'data_point_id', 'granted'] as const;

@@ -1,0 +1,23 @@
+import type { Consent, ConsentHistoryEntry, ConsentListQuery } from './consent.schema.js';
+
+/** Counts per (data point, granted, revoked) for statistics. */
+export interface ConsentCountRow {
+  data_point_id: string;
+  granted: boolean;
+  revoked: boolean;
+  n: number;
+}
+
+/** Persistence of consents and their history, always scoped to one tenant. */
+export interface ConsentStore {
+  transaction<T>(fn: (store: ConsentStore) => Promise<T>): Promise<T>;
+  insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void>;
+  get(tenant: string, id: string): Promise<Consent | undefined>;
+  update(consent: Consent): Promise<void>;
+  appendHistory(tenant: string, entry: ConsentHistoryEntry): Promise<void>;
+  list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }>;
+  /** History of several consents, oldest first per consent. */
+  histories(tenant: string, ids: string[]): Promise<Map<string, ConsentHistoryEntry[]>>;
+  counts(tenant: string): Promise<ConsentCountRow[]>;
+  uniqueUsers(tenant: string): Promise<number>;
+}

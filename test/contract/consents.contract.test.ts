@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainError } from '../../src/domain/errors.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+
+const T = { tenant: 'shop', actor: 'admin' };
+const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected failure'); }, (e: DomainError) => e);
+const Z_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
+  let b: BackendUnderTest;
+  beforeAll(async () => { b = await openBackend(name); });
+  afterAll(async () => { await b.close(); });
+  const api = () => b.backend.consents;
+
+  it('records a consent with a granted history entry', async () => {
+    const r = await api().create({ ...T, body: { user_id: 'jürgen@example.com', data_point_id: 'newsletter', granted: true, source: 'web_banner', ip_address: '2001:db8::1', user_agent: 'Firefox' } });
+    expect(r).toMatchObject({ success: true, user_id: 'jürgen@example.com', data_point_id: 'newsletter', granted: true });
+    expect(r.granted_at).toMatch(Z_TS);
+    const h = await api().history({ ...T, params: { id: r.id } });
+    expect(h).toEqual([expect.objectContaining({ consent_id: r.id, action: 'granted', consent_version: '1.0', ip_address: '2001:db8::1', source: 'web_banner', user_agent: 'Firefox' })]);
+  });
+
+  it.each([
+    [{ data_point_id: 'x', granted: true }, 'user_id'],
+    [{ user_id: '', data_point_id: 'x', granted: true }, 'user_id'],
+    [{ user_id: 'u', data_point_id: 'x' }, 'granted'],
+    [{ user_id: 'u', data_point_id: 'x', granted: 'maybe' }, 'granted'],
+    [{ user_id: 'u', data_point_id: 'x', granted: true, ip_address: '300.1.1.1' }, 'ip_address'],
+    [{ user_id: 'u', data_point_id: 'x', granted: true, granted_at: 'yesterday' }, 'granted_at'],
+    [{ user_id: 'u', data_point_id: 'x', granted: false, revoked_at: '2026-01-01T00:00:00Z' }, 'revoked_at'],
+  ])('refuses %j naming %s', async (body, path) => {
+    const before = (await api().stats(T)).total_consents;
+    const e = await failure(api().create({ ...T, body }));
+    expect(e.code).toBe('validation');
+    expect(e.details.map((d) => d.path)).toContain(path);
+    expect((await api().stats(T)).total_consents).toBe(before);
+  });
+
+  it('revokes once; a second revoke and revoking a refusal are conflicts', async () => {
+    const { id } = await api().create({ ...T, body: { user_id: 'u1', data_point_id: 'tracking', granted: true } });
+    const r = await api().revoke({ ...T, params: { id } });
+    expect(r).toMatchObject({ success: true, id });
+    expect(r.revoked_at).toMatch(Z_TS);
+    expect((await failure(api().revoke({ ...T, params: { id } }))).code).toBe('conflict');
+    expect((await api().history({ ...T, params: { id } })).map((h) => [h.action, h.ip_address])).toEqual([['granted', null], ['revoked', null]]);
+    const refusal = await api().create({ ...T, body: { user_id: 'u1', data_point_id: 'ads', granted: false } });
+    expect((await failure(api().revoke({ ...T, params: { id: refusal.id } }))).code).toBe('conflict');
+  });
+
+  it('renews with the same version (renewed) or a new one (version_update); revoked ones are a conflict', async () => {
+    const { id } = await api().create({ ...T, body: { user_id: 'u2', data_point_id: 'newsletter', granted: true, consent_version: '1.0' } });
+    expect((await api().renew({ ...T, params: { id }, body: {} })).history.at(-1)!.action).toBe('renewed');
+    const v2 = await api().renew({ ...T, params: { id }, body: { consent_version: '2.0' } });
+    expect(v2.consent_version).toBe('2.0');
+    expect(v2.history.map((h) => h.action)).toEqual(['granted', 'renewed', 'version_update']);
+    await api().revoke({ ...T, params: { id } });
+    expect((await failure(api().renew({ ...T, params: { id }, body: {} }))).code).toBe('conflict');
+  });
+
+  it('lists with filters, paging and history; limits are checked', async () => {
+    const t = { tenant: 'paging', actor: 'a' };
+    for (let i = 0; i < 6; i++) await api().create({ ...t, body: { user_id: `user${i % 2}`, data_point_id: i < 3 ? 'a' : 'b', granted: i !== 5 } });
+    const all = await api().list(t);
+    expect(all).toMatchObject({ total: 6, offset: 0, limit: 50 });
+    expect(all.consents[0]!.history).toHaveLength(1);
+    expect((await api().list({ ...t, query: { user_id: 'user1' } })).total).toBe(3);
+    expect((await api().list({ ...t, query: { data_point_id: 'b', granted: 'false' } })).total).toBe(1);
+    const page = await api().list({ ...t, query: { limit: 2, offset: 4 } });
+    expect(page.consents.map((c) => c.id)).toEqual(all.consents.slice(4).map((c) => c.id));
+    for (const [q, code] of [[{ limit: 0 }, 'validation'], [{ limit: 501 }, 'validation'], [{ limit: 'x' }, 'bad_request'], [{ offset: -1 }, 'validation'], [{ granted: 'perhaps' }, 'bad_request']] as const) {
+      expect((await failure(api().list({ ...t, query: q }))).code, JSON.stringify(q)).toBe(code);
+    }
+  });
+
+  it('computes statistics as decided (conversion rate over all consents)', async () => {
+    const t = { tenant: 'stats', actor: 'a' };
+    expect(await api().stats(t)).toEqual({ total_consents: 0, active_consents: 0, revoked_consents: 0, unique_users: 0, conversion_rate: 0, by_data_point: {} });
+    const a = await api().create({ ...t, body: { user_id: 'x', data_point_id: 'newsletter', granted: true } });
+    await api().create({ ...t, body: { user_id: 'y', data_point_id: 'newsletter', granted: true } });
+    await api().create({ ...t, body: { user_id: 'x', data_point_id: 'ads', granted: false } });
+    await api().revoke({ ...t, params: { id: a.id } });
+    expect(await api().stats(t)).toEqual({
+      total_consents: 3, active_consents: 1, revoked_consents: 1, unique_users: 2, conversion_rate: 66.7,
+      by_data_point: { ads: { total: 1, active: 0, revoked: 0 }, newsletter: { total: 2, active: 1, revoked: 1 } },
+    });
+  });
+
+  it("keeps tenants apart: another tenant's consent is not found", async () => {
+    const { id } = await api().create({ ...T, body: { user_id: 'secret', data_point_id: 'x', granted: true } });
+    const other = { tenant: 'elsewhere', params: { id } };
+    expect((await failure(api().revoke(other))).code).toBe('not_found');
+    expect((await failure(api().history(other))).code).toBe('not_found');
+    expect((await failure(api().renew({ ...other, body: {} }))).code).toBe('not_found');
+    expect((await api().list({ tenant: 'elsewhere' })).total).toBe(0);
+    expect((await api().history({ ...T, params: { id } }))).toHaveLength(1);
+  });
+
+  it('imports CSV in bulk, idempotently, and exports what an import reads back', async () => {
+    const t = { tenant: 'bulk', actor: 'a' };
+    const csv = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address\n' +
+      'a@example.com,newsletter,yes,2026-01-01T10:00:00Z,1.0,10.0.0.1\n' +
+      'b@example.com,newsletter,0,2026-01-02T10:00:00Z,1.0,\n' +
+      'c@example.com,newsletter,maybe,2026-01-02T10:00:00Z,1.0,\n';
+    const stream = (s: string) => ({ body: (async function* () { yield new TextEncoder().encode(s); })(), content_type: 'text/csv' });
+    const first = await api().import({ ...t, stream: stream(csv) });
+    expect(first).toMatchObject({ read: 3, created: 2, unchanged: 0, rejected: 1, rejections: [{ line: 4, reason: expect.stringContaining('granted') }] });
+    const second = await api().import({ ...t, stream: stream(csv) });
+    expect(second).toMatchObject({ created: 0, unchanged: 2, rejected: 1 });
+    const exported = await api().export({ ...t, query: { format: 'ndjson' } });
+    let text = '';
+    for await (const c of exported.body) text += typeof c === 'string' ? c : new TextDecoder().decode(c);
+    const rows = text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toEqual([
+      expect.objectContaining({ user_id: 'a@example.com', granted: true, granted_at: '2026-01-01T10:00:00.000Z', ip_address: '10.0.0.1' }),
+      expect.objectContaining({ user_id: 'b@example.com', granted: false }),
+    ]);
+    const back = await api().import({ tenant: 'bulk2', stream: { body: (async function* () { yield text; })(), content_type: 'application/x-ndjson' } });
+    expect(back).toMatchObject({ created: 2, rejected: 0 });
+    expect(await api().stats({ tenant: 'bulk2' })).toEqual(await api().stats(t));
+  });
+
+  it('refuses an import without the required columns before writing anything', async () => {
+    const e = await failure(api().import({ tenant: 'cols', stream: { body: (async function* () { yield 'user_id,granted\nu,true\n'; })(), content_type: 'text/csv' } }));
+    expect(e.code).toBe('bad_request');
+    expect(e.message).toMatch(/missing required column\(s\) data_point_id/);
+    expect((await api().stats({ tenant: 'cols' })).total_consents).toBe(0);
+  });
+});
