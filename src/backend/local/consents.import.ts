@@ -146,8 +146,9 @@ export async function importConsents(
   } catch (e) {
     throw storageError(file, e);
   }
-  const exists = db.prepare(`select 1 from consent where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? and granted_at = ? limit 1`).pluck();
-  const existsAnyTime = db.prepare(`select 1 from consent where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? limit 1`).pluck();
+  // INDEXED BY: without statistics SQLite may pick the statistics index here and scan a whole data point per row
+  const exists = db.prepare(`select 1 from consent indexed by consent_tenant_user where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? and granted_at = ? limit 1`).pluck();
+  const existsAnyTime = db.prepare(`select 1 from consent indexed by consent_tenant_user where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? limit 1`).pluck();
   const insConsent = db.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insHistory = db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   let inBatch = 0;
