@@ -5,6 +5,8 @@ import type { Client } from '../contract/operation.js';
 export interface Backend {
   dsfa: Client<Contracts['dsfa']>;
   consents: Client<Contracts['consents']>;
+  legalDocuments: Client<Contracts['legalDocuments']>;
+  cookieBanner: Client<Contracts['cookieBanner']>;
   canonical: Client<Contracts['canonical']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;

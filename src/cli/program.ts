@@ -1,7 +1,9 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { createConsentsCommand } from './commands/consents.js';
+import { createCookieBannerCommand } from './commands/cookie-banner.js';
 import { createDbCommand } from './commands/db.js';
+import { createLegalDocsCommand } from './commands/legal-docs.js';
 import { createDsfaCommand } from './commands/dsfa.js';
 import { createKeysCommand } from './commands/keys.js';
 import { createServeCommand } from './commands/serve.js';
@@ -29,7 +31,7 @@ export function createProgram(ctx: CliContext): Command {
     await ctx.configure(action.optsWithGlobals());
   });
 
-  for (const make of [createDsfaCommand, createConsentsCommand, createDbCommand, createKeysCommand, createServeCommand]) {
+  for (const make of [createDsfaCommand, createConsentsCommand, createLegalDocsCommand, createCookieBannerCommand, createDbCommand, createKeysCommand, createServeCommand]) {
     const cmd = make(ctx);
     program.addCommand(cmd);
   }

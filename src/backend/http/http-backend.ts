@@ -121,6 +121,8 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     location: base,
     dsfa: make('dsfa'),
     consents: make('consents'),
+    legalDocuments: make('legalDocuments'),
+    cookieBanner: make('cookieBanner'),
     canonical: make('canonical'),
     close: async () => undefined,
   };

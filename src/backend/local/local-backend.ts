@@ -6,6 +6,8 @@ import type { Backend } from '../backend.js';
 import { isSqliteError, openStore, storageError, type Store } from './database.js';
 import { createCanonicalArea } from './canonical.area.js';
 import { createConsentsArea } from './consents.area.js';
+import { createCookieBannerArea } from './cookie-banner.area.js';
+import { createLegalDocumentsArea } from './legal-documents.area.js';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
 import { uuidv7Source } from './ids.js';
 
@@ -52,6 +54,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
     })),
     consents: guard(store.file, createConsentsArea(store, clock, ids)),
+    legalDocuments: guard(store.file, createLegalDocumentsArea(store.db, clock, ids)),
+    cookieBanner: guard(store.file, createCookieBannerArea(store.db, clock)),
     canonical: guard(store.file, createCanonicalArea(store.db, clock)),
     close: () => store.close(),
   };

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+export const POSITIONS = ['bottom', 'top', 'center', 'bottom-left', 'bottom-right'] as const;
+export const STYLES = ['bar', 'box', 'modal'] as const;
+
+const Category = z.object({
+  id: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'lower-case letters, digits, _ and -, e.g. analytics'),
+  name: z.string().trim().min(1, 'must not be empty').max(100),
+  isRequired: z.boolean(),
+  defaultEnabled: z.boolean(),
+});
+
+/** PUT body (spec 2.9): the whole configuration; validated as decisions.md says. */
+export const CookieBannerInput = z
+  .object({
+    categories: z.array(Category).min(1).max(50),
+    config: z.object({
+      position: z.enum(POSITIONS),
+      style: z.enum(STYLES),
+      primaryColor: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a colour code #rgb or #rrggbb, e.g. #1a73e8'),
+      showDeclineAll: z.boolean(),
+      showSettings: z.boolean(),
+      banner_texts: z.object({ title: z.string().max(300), description: z.string().max(5000), privacyLink: z.string().max(2000) }),
+    }),
+  })
+  .superRefine((v, ctx) => {
+    const seen = new Set<string>();
+    v.categories.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['categories', i, 'id'], message: `duplicate category id ${c.id}` });
+      seen.add(c.id);
+      if (c.isRequired && !c.defaultEnabled) ctx.addIssue({ code: 'custom', path: ['categories', i, 'defaultEnabled'], message: 'a required category must be enabled by default' });
+    });
+  });
+export type CookieBannerInput = z.infer<typeof CookieBannerInput>;
+
+export const CookieBanner = z.object({
+  tenant_id: z.string(),
+  categories: z.array(Category),
+  config: z.object({
+    position: z.enum(POSITIONS),
+    style: z.enum(STYLES),
+    primaryColor: z.string(),
+    showDeclineAll: z.boolean(),
+    showSettings: z.boolean(),
+    banner_texts: z.object({ title: z.string(), description: z.string(), privacyLink: z.string() }),
+  }),
+  updated_at: z.string().nullable(),
+});
+export type CookieBanner = z.infer<typeof CookieBanner>;
+
+/** GET before any PUT (decisions.md). */
+export const defaultCookieBanner = (tenant: string): CookieBanner => ({
+  tenant_id: tenant,
+  categories: [
+    { id: 'necessary', name: 'Notwendig', isRequired: true, defaultEnabled: true },
+    { id: 'functional', name: 'Funktional', isRequired: false, defaultEnabled: false },
+    { id: 'analytics', name: 'Statistik', isRequired: false, defaultEnabled: false },
+    { id: 'marketing', name: 'Marketing', isRequired: false, defaultEnabled: false },
+  ],
+  config: {
+    position: 'bottom',
+    style: 'bar',
+    primaryColor: '#1a56db',
+    showDeclineAll: true,
+    showSettings: true,
+    banner_texts: {
+      title: 'Wir respektieren Ihre Privatsphäre',
+      description: 'Wir verwenden Cookies, die für den Betrieb der Website notwendig sind. Weitere Cookies setzen wir nur mit Ihrer Einwilligung.',
+      privacyLink: '/datenschutz',
+    },
+  },
+  updated_at: null,
+});
