@@ -19,7 +19,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // list newest first, lookups by user (also the import's duplicate check), and a covering index for statistics
   await db.schema.createIndex('consent_tenant_id').on('consent').columns(['tenant_id', 'id']).execute();
-  await db.schema.createIndex('consent_tenant_user').on('consent').columns(['tenant_id', 'user_id', 'data_point_id']).execute();
+  await db.schema.createIndex('consent_tenant_user').on('consent').columns(['tenant_id', 'user_id', 'id']).execute();
   await db.schema.createIndex('consent_tenant_stats').on('consent').columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at']).execute();
 
   await db.schema

@@ -73,13 +73,17 @@ export class SqliteConsentStore implements ConsentStore {
   }
 
   async counts(tenant: string): Promise<ConsentCountRow[]> {
+    // grouped in the order of the statistics index, so SQLite walks it once without a temporary b-tree
     const rows = await this.db
       .selectFrom('consent')
-      .select((eb) => ['data_point_id', 'granted', eb('revoked_at', 'is not', null).as('revoked'), eb.fn.countAll<number>().as('n')])
+      .select((eb) => ['data_point_id', 'granted', eb.fn.countAll<number>().as('n'), eb.fn.count<number>('revoked_at').as('revoked')])
       .where('tenant_id', '=', tenant)
-      .groupBy(['data_point_id', 'granted', 'revoked'])
+      .groupBy(['data_point_id', 'granted'])
       .execute();
-    return rows.map((r) => ({ data_point_id: r.data_point_id, granted: r.granted === 1, revoked: Boolean(r.revoked), n: Number(r.n) }));
+    return rows.flatMap((r) => [
+      { data_point_id: r.data_point_id, granted: r.granted === 1, revoked: false, n: Number(r.n) - Number(r.revoked) },
+      { data_point_id: r.data_point_id, granted: r.granted === 1, revoked: true, n: Number(r.revoked) },
+    ]);
   }
 
   async uniqueUsers(tenant: string): Promise<number> {

@@ -1,0 +1,50 @@
+// Bulk import of 1,000,000 consents (history included) against sqlite3's own `.import` of the same file into a plain
+// table; then `consents stats` and `consents list --user-id` on that store. Ratios are from this one run.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { BIN, ratio, row, timeProcess, tmp } from './lib.mjs';
+
+const ROWS = Number(process.env.ROWS ?? 1_000_000);
+const dir = tmp();
+const csv = join(dir, 'consents.csv');
+const out = createWriteStream(csv);
+out.write('user_id,data_point_id,granted,granted_at,consent_version,source,ip_address,user_agent\n');
+for (let i = 0; i < ROWS; i++) {
+  const line = `user${i % 400_000}@example.com,dp${i % 12},${i % 5 ? 'true' : 'false'},2026-0${1 + (i % 9)}-01T10:00:00Z,1.${i % 3},web_banner,10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255},Mozilla/5.0\n`;
+  if (!out.write(line)) await once(out, 'drain');
+}
+out.end();
+await once(out, 'finish');
+row(`generated CSV (${ROWS.toLocaleString('en')} rows)`, `${(statSync(csv).size / 1e6).toFixed(0)} MB`);
+
+// reference: the sqlite3 shell importing the same file into a plain table
+const refDb = join(dir, 'ref.db');
+let t = performance.now();
+const ref = spawnSync('sqlite3', [refDb, '-cmd', '.mode csv', `.import ${csv} consent`], { stdio: 'inherit' });
+const refSec = (performance.now() - t) / 1000;
+if (ref.status !== 0) throw new Error('sqlite3 .import failed (apt-get install sqlite3)');
+row('sqlite3 .import into a plain table (reference)', `${Math.round(ROWS / refSec).toLocaleString('en')} rows/s`);
+
+const db = join(dir, 'store.db');
+spawnSync(process.execPath, [BIN, '--db', db, 'db', 'status'], { stdio: 'ignore' });
+t = performance.now();
+const imp = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, BIN, '--db', db, 'consents', 'import', csv, '--json'], { encoding: 'utf8' });
+const sec = (performance.now() - t) / 1000;
+if (imp.status !== 0) throw new Error(imp.stderr);
+const peakMb = Number(imp.stderr.trim().split('\n').at(-1)) / 1024;
+const summary = JSON.parse(imp.stdout);
+row('compliance consents import (consent + history rows)', `${Math.round(ROWS / sec).toLocaleString('en')} rows/s`, `${ratio(refSec, sec)} of sqlite3 .import (target >= 0.3x); created ${summary.created}`);
+row('  peak memory of the import process', `${peakMb.toFixed(0)} MB`, '(target < 200 MB)');
+t = performance.now();
+const again = JSON.parse(spawnSync(process.execPath, [BIN, '--db', db, 'consents', 'import', csv, '--json'], { encoding: 'utf8' }).stdout);
+row('  the same file again (everything unchanged)', `${((performance.now() - t) / 1000).toFixed(1)} s`, `created ${again.created}, unchanged ${again.unchanged}`);
+
+const env = { ...process.env, COMPLIANCE_DB: db };
+const node0 = timeProcess(process.execPath, ['-e', '0'], { runs: 5 });
+const stats = timeProcess(process.execPath, [BIN, 'consents', 'stats', '--json'], { runs: 5, env });
+const list = timeProcess(process.execPath, [BIN, 'consents', 'list', '--user-id', 'user4711@example.com', '--json'], { runs: 5, env });
+row('node -e 0 (reference for process start)', `${node0.toFixed(0)} ms`);
+row('consents stats on 1M (whole process)', `${stats.toFixed(0)} ms`, `query part ≈ ${(stats - node0).toFixed(0)} ms beyond node start (target < 200 ms)`);
+row('consents list --user-id X on 1M (whole process)', `${list.toFixed(0)} ms`, `≈ ${(list - node0).toFixed(0)} ms beyond node start (target < 20 ms query)`);
