@@ -48,3 +48,32 @@ const list = timeProcess(process.execPath, [BIN, 'consents', 'list', '--user-id'
 row('node -e 0 (reference for process start)', `${node0.toFixed(0)} ms`);
 row('consents stats on 1M (whole process)', `${stats.toFixed(0)} ms`, `query part ≈ ${(stats - node0).toFixed(0)} ms beyond node start (target < 200 ms)`);
 row('consents list --user-id X on 1M (whole process)', `${list.toFixed(0)} ms`, `≈ ${(list - node0).toFixed(0)} ms beyond node start (target < 20 ms query)`);
+
+// the operations themselves, without process start, through a running server
+const { spawn } = await import('node:child_process');
+const srv = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+let err = '';
+const base = await new Promise((resolve, reject) => {
+  srv.stderr.on('data', (c) => {
+    err += c;
+    const m = /at (http:\/\/\S+\/sdk\/v1)/.exec(err);
+    if (m) resolve(m[1]);
+  });
+  srv.on('exit', () => reject(new Error(err)));
+});
+const headers = { 'x-tenant-id': 'default' };
+const median = async (url, n) => {
+  const ts = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const r = await fetch(url, { headers });
+    await r.arrayBuffer();
+    ts.push(performance.now() - t0);
+  }
+  ts.sort((a, b) => a - b);
+  return ts[Math.floor(n / 2)];
+};
+await median(`${base}/einwilligungen/consents/stats`, 1);
+row('GET /einwilligungen/consents/stats on 1M (server)', `${(await median(`${base}/einwilligungen/consents/stats`, 7)).toFixed(0)} ms`, '(target < 200 ms)');
+row('GET /einwilligungen/consents?user_id=X on 1M (server)', `${(await median(`${base}/einwilligungen/consents?user_id=user4711@example.com`, 21)).toFixed(1)} ms`, '(target < 20 ms)');
+srv.kill('SIGTERM');

@@ -143,8 +143,8 @@ export async function importConsents(
   try {
     db = new Database(file, { timeout: 30_000 });
     db.pragma('synchronous = NORMAL');
-    // a larger page cache keeps the index pages that random user ids touch in memory (64 MiB, within the budget)
-    db.pragma('cache_size = -65536');
+    // a larger page cache keeps the index pages that random user ids touch in memory (16 MiB)
+    db.pragma('cache_size = -16384');
   } catch (e) {
     throw storageError(file, e);
   }
