@@ -7,7 +7,6 @@ export interface Backend {
   consents: Client<Contracts['consents']>;
   legalDocuments: Client<Contracts['legalDocuments']>;
   cookieBanner: Client<Contracts['cookieBanner']>;
-  canonical: Client<Contracts['canonical']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -123,7 +123,6 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     consents: make('consents'),
     legalDocuments: make('legalDocuments'),
     cookieBanner: make('cookieBanner'),
-    canonical: make('canonical'),
     close: async () => undefined,
   };
 }

@@ -4,7 +4,6 @@ import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import { isSqliteError, openStore, storageError, type Store } from './database.js';
-import { createCanonicalArea } from './canonical.area.js';
 import { createConsentsArea } from './consents.area.js';
 import { createCookieBannerArea } from './cookie-banner.area.js';
 import { createLegalDocumentsArea } from './legal-documents.area.js';
@@ -56,7 +55,6 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     consents: guard(store.file, createConsentsArea(store, clock, ids)),
     legalDocuments: guard(store.file, createLegalDocumentsArea(store.db, clock, ids)),
     cookieBanner: guard(store.file, createCookieBannerArea(store.db, clock)),
-    canonical: guard(store.file, createCanonicalArea(store.db, clock)),
     close: () => store.close(),
   };
 }
