@@ -7,6 +7,7 @@ export interface Backend {
   consents: Client<Contracts['consents']>;
   legalDocuments: Client<Contracts['legalDocuments']>;
   cookieBanner: Client<Contracts['cookieBanner']>;
+  training: Client<Contracts['training']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -2,6 +2,7 @@ import { consentsContract } from './consents.contract.js';
 import { cookieBannerContract } from './cookie-banner.contract.js';
 import { dsfaContract } from './dsfa.contract.js';
 import { legalDocumentsContract } from './legal-documents.contract.js';
+import { trainingContract } from './training.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -9,6 +10,7 @@ export const contracts = {
   consents: consentsContract,
   legalDocuments: legalDocumentsContract,
   cookieBanner: cookieBannerContract,
+  training: trainingContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

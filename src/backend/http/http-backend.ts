@@ -123,6 +123,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     consents: make('consents'),
     legalDocuments: make('legalDocuments'),
     cookieBanner: make('cookieBanner'),
+    training: make('training'),
     close: async () => undefined,
   };
 }

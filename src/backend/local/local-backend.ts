@@ -7,6 +7,7 @@ import { isSqliteError, openStore, storageError, type Store } from './database.j
 import { createConsentsArea } from './consents.area.js';
 import { createCookieBannerArea } from './cookie-banner.area.js';
 import { createLegalDocumentsArea } from './legal-documents.area.js';
+import { createTrainingArea } from './training.area.js';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
 import { uuidv7Source } from './ids.js';
 
@@ -55,6 +56,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     consents: guard(store.file, createConsentsArea(store, clock, ids)),
     legalDocuments: guard(store.file, createLegalDocumentsArea(store.db, clock, ids)),
     cookieBanner: guard(store.file, createCookieBannerArea(store.db, clock)),
+    training: guard(store.file, createTrainingArea(store.db, clock, ids)),
     close: () => store.close(),
   };
 }

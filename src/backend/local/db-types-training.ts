@@ -1,0 +1,25 @@
+/** Rows of the training tables: booleans are integers, lists are JSON text. */
+export interface TrainingTables {
+  training_module: {
+    id: string; tenant_id: string; module_code: string; title: string; description: string; regulation_area: string;
+    frequency_type: string; duration_minutes: number; pass_threshold: number; validity_days: number; created_at: string; updated_at: string;
+  };
+  training_question: { id: string; tenant_id: string; module_id: string; position: number; question: string; options: string; correct_index: number; explanation: string };
+  training_content: { id: string; tenant_id: string; module_id: string; version: number; language: string; markdown: string; status: string; created_at: string; published_at: string | null };
+  training_matrix: { tenant_id: string; role_code: string; module_id: string; is_mandatory: number; priority: number; created_at: string };
+  training_assignment: {
+    id: string; tenant_id: string; module_id: string; user_id: string; user_name: string; user_email: string; role_code: string | null;
+    status: string; progress_percent: number; deadline: string; escalation_level: number; quiz_passed: number; certificate_id: string | null;
+    started_at: string | null; completed_at: string | null; valid_until: string | null; created_at: string; updated_at: string;
+  };
+  training_quiz_attempt: {
+    id: string; tenant_id: string; assignment_id: string; module_id: string; score: number; passed: number; correct_count: number;
+    total_count: number; threshold: number; answers: string; duration_seconds: number | null; created_at: string;
+  };
+  training_certificate: {
+    id: string; tenant_id: string; assignment_id: string; user_id: string; user_name: string; module_id: string; module_code: string;
+    module_title: string; score: number; issued_at: string; valid_until: string; signature: string;
+  };
+  training_audit: { id: string; tenant_id: string; action: string; entity_type: string; entity_id: string; actor: string; details: string; created_at: string };
+  setting: { key: string; value: string };
+}

@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import { bindHandlers } from '../../contract/bind.js';
+import { trainingContract } from '../../contract/training.contract.js';
+import type { Clock, IdSource } from '../../domain/clock.js';
+import type { DB } from './db-types.js';
+import { TrainingService } from './training.service.js';
+
+/** The training routes bound to the SQLite store. */
+export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) {
+  const t = new TrainingService(db, clock, ids);
+  return bindHandlers(trainingContract, {
+    listModules: (r) => t.listModules(r.tenant, r.query),
+    createModule: (r) => t.createModule(r.tenant, r.actor, r.body),
+    getModule: (r) => t.getModule(r.tenant, r.params.id),
+    updateModule: (r) => t.updateModule(r.tenant, r.params.id, r.body),
+    deleteModule: (r) => t.deleteModule(r.tenant, r.params.id),
+    matrix: (r) => t.matrix(r.tenant),
+    matrixByRole: (r) => t.matrix(r.tenant, r.params.role),
+    setMatrix: (r) => t.setMatrix(r.tenant, r.body),
+    unsetMatrix: (r) => t.unsetMatrix(r.tenant, r.params.role, r.params.moduleId),
+    compute: (r) => t.compute(r.tenant, r.actor, r.body),
+    listAssignments: (r) => t.listAssignments(r.tenant, r.query),
+    getAssignment: (r) => t.getAssignment(r.tenant, r.params.id),
+    updateAssignment: (r) => t.updateAssignment(r.tenant, r.params.id, r.body),
+    start: (r) => t.start(r.tenant, r.actor, r.params.id),
+    progress: (r) => t.progress(r.tenant, r.actor, r.params.id, r.body.progress),
+    complete: (r) => t.complete(r.tenant, r.actor, r.params.id),
+    attempts: (r) => t.attempts(r.tenant, r.params.assignmentId),
+    quiz: (r) => t.learnerQuiz(r.tenant, r.params.moduleId),
+    submitQuiz: (r) => t.submitQuiz(r.tenant, r.actor, r.params.moduleId, r.body),
+    deadlines: (r) => t.upcoming(r.tenant, r.query.limit, r.query.as_of),
+    overdue: (r) => t.overdue(r.tenant, r.query.as_of),
+    escalate: (r) => t.escalate(r.tenant, r.actor, r.body),
+    generateCertificate: (r) => t.generateCertificate(r.tenant, r.actor, r.params.assignmentId),
+    certificates: (r) => t.certificates(r.tenant),
+    certificatePdf: async (r) => {
+      const c = await t.certificate(r.tenant, r.params.id);
+      const { renderCertificatePdf } = await import('../../services/certificate/certificate-pdf.js');
+      return { content_type: 'application/pdf', filename: `certificate-${c.id}.pdf`, data: await renderCertificatePdf(c) };
+    },
+    verify: (r) => t.verify(r.tenant, r.params.id),
+    auditLog: (r) => t.auditLog(r.tenant, r.query),
+    stats: (r) => t.stats(r.tenant),
+  });
+}

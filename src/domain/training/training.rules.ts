@@ -1,0 +1,60 @@
+import { DomainError } from '../errors.js';
+import { ESCALATION_STAGES } from './training.values.js';
+
+const DAY = 86_400_000;
+
+/** The status a reader sees: overdue and expired are derived from the clock, never stored (decisions.md). */
+export function derivedStatus(
+  a: { status: string; deadline: string; valid_until: string | null },
+  now: Date,
+): 'pending' | 'in_progress' | 'completed' | 'overdue' | 'expired' {
+  if (a.status === 'completed') return a.valid_until && Date.parse(a.valid_until) < now.getTime() ? 'expired' : 'completed';
+  if (Date.parse(a.deadline) < now.getTime()) return 'overdue';
+  return a.status === 'in_progress' ? 'in_progress' : 'pending';
+}
+
+/** Whole days since the deadline (0 before it). */
+export const daysOverdue = (deadline: string, now: Date): number => Math.max(0, Math.floor((now.getTime() - Date.parse(deadline)) / DAY));
+
+/** The escalation level a number of overdue days reaches: 1 at 7, 2 at 14, 3 at 30, 4 at 45. */
+export function escalationLevel(days: number): number {
+  let level = 0;
+  for (const s of ESCALATION_STAGES) if (days >= s.days) level = s.level;
+  return level;
+}
+
+export const escalationLabel = (level: number): string => ESCALATION_STAGES.find((s) => s.level === level)?.label ?? 'none';
+
+export const addDays = (iso: string | Date, days: number): string => new Date((typeof iso === 'string' ? Date.parse(iso) : iso.getTime()) + days * DAY).toISOString();
+
+/**
+ * Scores a quiz: 100 × correct / all questions, one decimal; unanswered questions count as wrong; passed iff
+ * score >= threshold. An unknown question id or an index outside the options is refused (422).
+ */
+export function scoreQuiz(
+  questions: Array<{ id: string; options: string[]; correct_index: number }>,
+  answers: Array<{ question_id: string; selected_index: number }>,
+  threshold: number,
+): { score: number; passed: boolean; correct_count: number; total_count: number; threshold: number } {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const details = answers.flatMap((a, i) => {
+    const q = byId.get(a.question_id);
+    if (!q) return [{ path: `answers.${i}.question_id`, message: `unknown question ${a.question_id} for this module` }];
+    if (a.selected_index >= q.options.length) return [{ path: `answers.${i}.selected_index`, message: `must be 0 to ${q.options.length - 1}` }];
+    return [];
+  });
+  const dup = answers.findIndex((a, i) => answers.findIndex((b) => b.question_id === a.question_id) !== i);
+  if (dup >= 0) details.push({ path: `answers.${dup}.question_id`, message: 'answered twice' });
+  if (details.length) throw new DomainError('validation', `invalid answers: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
+  if (questions.length === 0) throw new DomainError('conflict', 'this module has no quiz questions yet');
+  const correct = answers.filter((a) => byId.get(a.question_id)!.correct_index === a.selected_index).length;
+  const score = Math.round((1000 * correct) / questions.length) / 10;
+  return { score, passed: score >= threshold, correct_count: correct, total_count: questions.length, threshold };
+}
+
+/** The fields a certificate signature covers, in a fixed order, so any edit breaks verification. */
+export const certificatePayload = (c: Record<string, unknown>): string =>
+  JSON.stringify(['id', 'tenant_id', 'assignment_id', 'user_id', 'user_name', 'module_id', 'module_code', 'module_title', 'score', 'issued_at', 'valid_until'].map((k) => c[k]));
+
+/** A short code printed on the certificate and in its QR code: the first 16 hex digits of the signature. */
+export const verificationCode = (signature: string): string => signature.slice(0, 16).toUpperCase().match(/.{4}/g)!.join('-');
