@@ -7,6 +7,7 @@ import { createLegalDocsCommand } from './commands/legal-docs.js';
 import { createDsfaCommand } from './commands/dsfa.js';
 import { createKeysCommand } from './commands/keys.js';
 import { createServeCommand } from './commands/serve.js';
+import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
 
 /** The whole command tree. Commands load their heavy modules only when they run. */
@@ -31,7 +32,7 @@ export function createProgram(ctx: CliContext): Command {
     await ctx.configure(action.optsWithGlobals());
   });
 
-  for (const make of [createDsfaCommand, createConsentsCommand, createLegalDocsCommand, createCookieBannerCommand, createDbCommand, createKeysCommand, createServeCommand]) {
+  for (const make of [createDsfaCommand, createConsentsCommand, createLegalDocsCommand, createCookieBannerCommand, createTrainingCommand, createDbCommand, createKeysCommand, createServeCommand]) {
     const cmd = make(ctx);
     program.addCommand(cmd);
   }

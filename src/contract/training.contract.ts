@@ -26,6 +26,7 @@ export const trainingContract = {
   setMatrix: op({ method: 'POST', path: '/training/matrix', summary: 'Set a matrix entry (updates an existing pair)', tenant: H, body: MatrixSet, output: MatrixEntry, status: 201 }),
   unsetMatrix: op({ method: 'DELETE', path: '/training/matrix/{role}/{moduleId}', summary: 'Remove a matrix entry', tenant: H, params: MatrixDeleteParams, output: Deleted, status: 200 }),
   compute: op({ method: 'POST', path: '/training/assignments/compute', summary: "Create the assignments a user's roles call for (idempotent)", tenant: H, body: ComputeInput, output: ComputeResult, status: 200 }),
+  computeMany: op({ method: 'POST', path: '/training/assignments/compute-bulk', summary: 'Compute for a staff list in one transaction (our addition)', tenant: H, body: z.object({ users: z.array(ComputeInput).min(1).max(100_000) }), output: z.object({ users: z.int(), created: z.int() }), status: 200 }),
   listAssignments: op({ method: 'GET', path: '/training/assignments', summary: 'List assignments', tenant: H, query: AssignmentQuery, output: z.array(Assignment), status: 200 }),
   getAssignment: op({ method: 'GET', path: '/training/assignments/{id}', summary: 'One assignment', tenant: H, params: IdParams, output: Assignment, status: 200 }),
   updateAssignment: op({ method: 'PUT', path: '/training/assignments/{id}', summary: 'Change deadline, name or e-mail', tenant: H, params: IdParams, body: AssignmentUpdate, output: Assignment, status: 200 }),

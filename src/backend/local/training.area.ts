@@ -19,6 +19,7 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
     setMatrix: (r) => t.setMatrix(r.tenant, r.body),
     unsetMatrix: (r) => t.unsetMatrix(r.tenant, r.params.role, r.params.moduleId),
     compute: (r) => t.compute(r.tenant, r.actor, r.body),
+    computeMany: (r) => t.computeMany(r.tenant, r.actor, r.body.users),
     listAssignments: (r) => t.listAssignments(r.tenant, r.query),
     getAssignment: (r) => t.getAssignment(r.tenant, r.params.id),
     updateAssignment: (r) => t.updateAssignment(r.tenant, r.params.id, r.body),

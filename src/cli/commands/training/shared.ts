@@ -1,0 +1,45 @@
+import type { CliContext } from '../../context.js';
+import type { Backend } from '../../../backend/backend.js';
+import { DomainError } from '../../../domain/errors.js';
+
+export const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Commands take a module id or its module_code. */
+export async function moduleId(ctx: CliContext, b: Backend, idOrCode: string): Promise<string> {
+  if (UUID.test(idOrCode)) return idOrCode;
+  const all = await b.training.listModules(req(ctx));
+  const m = all.find((x) => x.module_code.toLowerCase() === idOrCode.toLowerCase());
+  if (!m) throw new DomainError('not_found', `training module ${idOrCode} not found (neither an id nor a module_code)`);
+  return m.id;
+}
+
+/** A CSV cell, quoted when needed. */
+export const csvCell = (v: unknown): string => {
+  const s = v === null || v === undefined ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** Parses CSV text with a header row; returns rows with the line each starts on. */
+export async function parseCsv(text: string): Promise<{ fields: string[]; rows: Array<{ line: number; row: Record<string, string> }> }> {
+  const { default: Papa } = await import('papaparse');
+  const rows: Array<{ line: number; row: Record<string, string> }> = [];
+  let fields: string[] = [];
+  let offset = 0;
+  let consumed = 0; // line breaks before the next row; the cursor of a row includes its own line break
+  const body = text.replace(/^\uFEFF/, '');
+  Papa.parse<Record<string, string>>(body, {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transformHeader: (h) => h.trim().toLowerCase(),
+    step: (r) => {
+      fields = r.meta.fields ?? fields;
+      const start = rows.length === 0 ? 2 : consumed + 1;
+      for (let i = offset; i < r.meta.cursor; i++) if (body.charCodeAt(i) === 10) consumed++;
+      offset = r.meta.cursor;
+      rows.push({ line: start, row: r.data });
+    },
+  });
+  if (!fields.length) fields = (body.split(/\r?\n/, 1)[0] ?? '').split(',').map((h) => h.trim().toLowerCase());
+  return { fields, rows };
+}

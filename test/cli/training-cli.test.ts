@@ -1,0 +1,115 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { cli, startServer, tmp, tmpDb } from '../support/helpers.js';
+
+const write = (name: string, content: string) => {
+  const f = join(tmp(), name);
+  writeFileSync(f, content);
+  return f;
+};
+const USERS = 'user_id,user_name,user_email,roles\nu1,Anna Schmidt,anna@example.com,R9;R1\nu2,Ben Meier,ben@example.com,R9|R8\n"u3","Cem\nYılmaz",cem@example.com,R11\nu4,Dora,dora@example.com,R5\n';
+
+describe('training on the command line', () => {
+  const db = tmpDb();
+  const run = (...a: string[]) => cli(['--db', db, ...a]);
+  beforeAll(async () => {
+    expect((await run('training', 'catalog', 'install')).code).toBe(0);
+  });
+
+  it('installs a catalogue of at least 24 modules over all six areas, idempotently', async () => {
+    const mods = JSON.parse((await run('training', 'modules', 'list', '--json')).stdout);
+    expect(mods.length).toBeGreaterThanOrEqual(24);
+    expect(new Set(mods.map((m: { regulation_area: string }) => m.regulation_area))).toEqual(new Set(['dsgvo', 'nis2', 'iso27001', 'ai_act', 'geschgehg', 'hinschg']));
+    expect(mods.every((m: { question_count: number }) => m.question_count >= 5)).toBe(true);
+    const again = JSON.parse((await run('training', 'catalog', 'install', '--json')).stdout);
+    expect(again).toMatchObject({ created: 0 });
+    const matrix = JSON.parse((await run('training', 'matrix', 'show', '--json')).stdout);
+    expect(new Set(matrix.map((e: { role_code: string }) => e.role_code)).size).toBe(10);
+  });
+
+  it('computes for a staff list in one go and refuses bad rows with their line numbers', async () => {
+    const r = await run('training', 'assignments', 'compute', '--users', write('users.csv', USERS));
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/line 4: roles\.0: "R11" is not allowed; allowed values: R1, R2/);
+    expect(r.stdout).toMatch(/3 user\(s\), \d+ assignment\(s\) created, 1 row\(s\) refused/);
+    const again = await run('training', 'assignments', 'compute', '--users', write('users.csv', USERS), '--json');
+    expect(JSON.parse(again.stdout)).toMatchObject({ users: 3, created: 0, refused: 1 });
+  });
+
+  it('exports the matrix as CSV and imports it back', async () => {
+    const csv = (await run('training', 'matrix', 'export')).stdout;
+    expect(csv.split('\n')[0]).toBe('role_code,module_code,module_title,is_mandatory,priority');
+    const other = tmpDb();
+    await cli(['--db', other, 'training', 'catalog', 'install']);
+    const r = await cli(['--db', other, 'training', 'matrix', 'import', write('m.csv', csv + 'R12,DSGVO-BASIS,x,true,1\n')]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/line \d+: .*role_code/);
+  });
+
+  it('gates CI on overdue trainings with exit 6 and JUnit XML', async () => {
+    expect((await run('training', 'overdue')).code).toBe(0);
+    const r = await run('training', 'overdue', '--as-of', '2099-01-01', '--format', 'junit');
+    expect(r.code).toBe(6);
+    expect(r.stdout).toMatch(/^<\?xml/);
+    const failures = [...r.stdout.matchAll(/<testcase [^>]*>\s*<failure message="overdue by (\d+) day/g)];
+    const count = JSON.parse((await run('training', 'assignments', 'list', '--json', '--limit', '500')).stdout).length;
+    expect(failures).toHaveLength(count);
+    expect(r.stdout).toContain(`failures="${count}"`);
+    expect((await run('training', 'overdue', '--as-of', '2099-01-01', '--min-level', '4', '--json')).code).toBe(6);
+    expect((await run('training', 'overdue', '--min-level', '9')).code).toBe(2);
+    const dry = JSON.parse((await run('training', 'escalation', 'check', '--as-of', '2099-01-01', '--dry-run', '--json')).stdout);
+    expect(dry.escalated).toBe(count);
+    expect(JSON.parse((await run('training', 'stats', '--json')).stdout).total_assignments).toBe(count);
+  });
+
+  it('takes a quiz from an answers file, completes, and issues a certificate whose PDF and QR read back', async () => {
+    const [a] = JSON.parse((await run('training', 'assignments', 'list', '--user-id', 'u4', '--json')).stdout);
+    const detail = JSON.parse((await run('training', 'modules', 'show', a.module_id, '--json')).stdout);
+    const answers = detail.questions.map((q: { id: string; correct_index: number }) => ({ question_id: q.id, selected_index: q.correct_index }));
+    expect((await run('training', 'assignments', 'start', a.id)).code).toBe(0);
+    const quiz = await run('training', 'quiz', 'take', a.id, '--answers', write('answers.json', JSON.stringify(answers)));
+    expect(quiz.stdout).toMatch(/^Passed: 100%/);
+    expect((await run('training', 'certificates', 'generate', a.id)).code).toBe(5); // not completed yet
+    expect((await run('training', 'assignments', 'complete', a.id)).code).toBe(0);
+    const cert = JSON.parse((await run('training', 'certificates', 'generate', a.id, '--json')).stdout);
+    const pdf = join(tmp(), 'cert.pdf');
+    expect((await run('training', 'certificates', 'pdf', cert.certificate_id, '-o', pdf)).code).toBe(0);
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-']).toString();
+    const [c] = JSON.parse((await run('training', 'certificates', 'list', '--json')).stdout);
+    expect(text).toContain('Dora');
+    expect(text).toContain(c.module_title);
+    expect(text).toContain(c.verification_code);
+    expect(text).toContain(c.id);
+    const png = join(tmp(), 'cert');
+    execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', pdf, png]);
+    const zbar = spawnSync('zbarimg', ['--raw', '-q', `${png}.png`], { encoding: 'utf8' });
+    if (zbar.error === undefined) expect(zbar.stdout.trim()).toBe(c.verification_code);
+    expect((await run('training', 'certificates', 'verify', c.id)).code).toBe(0);
+    expect((await run('training', 'quiz', 'take', a.id)).code).toBe(2); // no terminal, no answers file
+  });
+});
+
+describe('training in remote mode', () => {
+  let local: LocalBackend;
+  let srv: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    local = await createLocalBackend(tmpDb());
+    srv = await startServer(local);
+  });
+  afterAll(async () => {
+    await srv.close();
+    await local.close();
+  });
+
+  it('installs the catalogue, computes and gates overdue the same way', async () => {
+    expect((await cli(['--remote', srv.url, 'training', 'catalog', 'install'])).code).toBe(0);
+    const r = await cli(['--remote', srv.url, 'training', 'assignments', 'compute', '--users', write('u.csv', USERS), '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ users: 3, refused: 1 });
+    expect((await cli(['--remote', srv.url, 'training', 'overdue', '--as-of', '2099-01-01'])).code).toBe(6);
+    const res = await fetch(`${srv.url}/sdk/v1/training/modules`);
+    expect(res.status).toBe(400);
+  });
+});
