@@ -64,6 +64,8 @@ export async function openStore(fileArg: string, opts: { migrate?: boolean } = {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
+    // 32 MiB of page cache: large transactions (a staff list, an escalation run) stay in memory instead of spilling
+    sqlite.pragma('cache_size = -32768');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
     if (opts.migrate !== false) await migrate(db, sqlite);
     return {
@@ -71,6 +73,13 @@ export async function openStore(fileArg: string, opts: { migrate?: boolean } = {
       db,
       sqlite,
       close: async () => {
+        // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
+        try {
+          sqlite.pragma('analysis_limit = 400');
+          sqlite.pragma('optimize');
+        } catch {
+          /* a read-only or busy store: statistics can wait */
+        }
         await db.destroy();
       },
     };

@@ -169,20 +169,28 @@ export class TrainingService {
       const existing = await trx.selectFrom('training_assignment').select(['module_id', 'status', 'valid_until']).where('tenant_id', '=', tenant).where('user_id', '=', input.user_id).execute();
       const covered = new Set(existing.filter((e) => e.status !== 'completed' || (e.valid_until && Date.parse(e.valid_until) >= now.getTime())).map((e) => e.module_id));
       const ids: string[] = [];
+      const rows: AssignmentRow[] = [];
+      const audits: Array<TrainingTables['training_audit']> = [];
       for (const w of wanted) {
         if (covered.has(w.module_id)) continue;
         covered.add(w.module_id);
         const id = this.ids.next();
-        await trx.insertInto('training_assignment').values({
+        rows.push({
           id, tenant_id: tenant, module_id: w.module_id, user_id: input.user_id, user_name: input.user_name, user_email: input.user_email,
           role_code: w.role_code, status: 'pending', progress_percent: 0, deadline: addDays(now, input.deadline_days), escalation_level: 0,
           quiz_passed: 0, certificate_id: null, started_at: null, completed_at: null, valid_until: null, created_at: nowIso, updated_at: nowIso,
-        }).execute();
-        await this.audit(trx, tenant, actor, 'assigned', 'assignment', id, { user_id: input.user_id, module_id: w.module_id, role: w.role_code, trigger: input.trigger ?? 'manual' });
+        });
+        audits.push({ id: this.ids.next(), tenant_id: tenant, action: 'assigned', entity_type: 'assignment', entity_id: id, actor: actor ?? 'system', details: JSON.stringify({ user_id: input.user_id, module_id: w.module_id, role: w.role_code, trigger: input.trigger ?? 'manual' }), created_at: nowIso });
         ids.push(id);
       }
-      const rows = ids.length ? await this.assignments(trx).where('a.tenant_id', '=', tenant).where('a.id', 'in', ids).execute() : [];
-      return { assignments: rows.map((r) => this.toAssignment(r, now)), created: ids.length };
+      // multi-row statements, 500 rows at most so 18 columns stay below SQLite's limit of bound variables
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx.insertInto('training_assignment').values(rows.slice(i, i + 500)).execute();
+        await trx.insertInto('training_audit').values(audits.slice(i, i + 500)).execute();
+      }
+      // only the ids just created for this tenant: no tenant filter, which would steer SQLite onto a tenant-wide index scan
+      const created = ids.length ? await this.assignments(trx).where('a.id', 'in', ids).execute() : [];
+      return { assignments: created.map((r) => this.toAssignment(r, now)), created: ids.length };
     };
     return db ? run(db) : writeTransaction(this.db, run);
   }
