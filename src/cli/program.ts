@@ -6,6 +6,7 @@ import { createDbCommand } from './commands/db.js';
 import { createLegalDocsCommand } from './commands/legal-docs.js';
 import { createDsfaCommand } from './commands/dsfa.js';
 import { createKeysCommand } from './commands/keys.js';
+import { createRedactCommand } from './commands/redact.js';
 import { createServeCommand } from './commands/serve.js';
 import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
@@ -32,7 +33,7 @@ export function createProgram(ctx: CliContext): Command {
     await ctx.configure(action.optsWithGlobals());
   });
 
-  for (const make of [createDsfaCommand, createConsentsCommand, createLegalDocsCommand, createCookieBannerCommand, createTrainingCommand, createDbCommand, createKeysCommand, createServeCommand]) {
+  for (const make of [createDsfaCommand, createConsentsCommand, createLegalDocsCommand, createCookieBannerCommand, createTrainingCommand, createRedactCommand, createDbCommand, createKeysCommand, createServeCommand]) {
     const cmd = make(ctx);
     program.addCommand(cmd);
   }
