@@ -8,6 +8,7 @@ export interface Backend {
   legalDocuments: Client<Contracts['legalDocuments']>;
   cookieBanner: Client<Contracts['cookieBanner']>;
   training: Client<Contracts['training']>;
+  trainingContent: Client<Contracts['trainingContent']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

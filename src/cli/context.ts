@@ -58,7 +58,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
           return createHttpBackend({ url: c.remote, apiKey: c.apiKey });
         }
         const { createLocalBackend } = await import('../backend/local/local-backend.js');
-        return createLocalBackend(c.dbFile, { clock });
+        return createLocalBackend(c.dbFile, { clock, llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL } });
       })();
       return opened;
     },

@@ -3,6 +3,7 @@ import { cookieBannerContract } from './cookie-banner.contract.js';
 import { dsfaContract } from './dsfa.contract.js';
 import { legalDocumentsContract } from './legal-documents.contract.js';
 import { trainingContract } from './training.contract.js';
+import { trainingContentContract } from './training-content.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -11,6 +12,7 @@ export const contracts = {
   legalDocuments: legalDocumentsContract,
   cookieBanner: cookieBannerContract,
   training: trainingContract,
+  trainingContent: trainingContentContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

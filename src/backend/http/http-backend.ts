@@ -124,6 +124,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     legalDocuments: make('legalDocuments'),
     cookieBanner: make('cookieBanner'),
     training: make('training'),
+    trainingContent: make('trainingContent'),
     close: async () => undefined,
   };
 }

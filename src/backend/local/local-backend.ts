@@ -7,7 +7,7 @@ import { isSqliteError, openStore, storageError, type Store } from './database.j
 import { createConsentsArea } from './consents.area.js';
 import { createCookieBannerArea } from './cookie-banner.area.js';
 import { createLegalDocumentsArea } from './legal-documents.area.js';
-import { createTrainingArea } from './training.area.js';
+import { createTrainingArea, createTrainingContentArea, type LlmSettings } from './training.area.js';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
 import { uuidv7Source } from './ids.js';
 
@@ -33,6 +33,8 @@ function guard<T extends Record<string, (...a: never[]) => Promise<unknown>>>(fi
 export interface LocalOptions {
   clock?: Clock;
   ids?: IdSource;
+  /** Where content generation finds its language model (OLLAMA_HOST, COMPLIANCE_LLM_MODEL). */
+  llm?: LlmSettings;
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
@@ -57,6 +59,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     legalDocuments: guard(store.file, createLegalDocumentsArea(store.db, clock, ids)),
     cookieBanner: guard(store.file, createCookieBannerArea(store.db, clock)),
     training: guard(store.file, createTrainingArea(store.db, clock, ids)),
+    trainingContent: guard(store.file, createTrainingContentArea(store.db, clock, ids, opts.llm)),
     close: () => store.close(),
   };
 }

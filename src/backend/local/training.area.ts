@@ -4,6 +4,31 @@ import { trainingContract } from '../../contract/training.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import type { DB } from './db-types.js';
 import { TrainingService } from './training.service.js';
+import { trainingContentContract } from '../../contract/training-content.contract.js';
+import { TrainingContentService } from './training-content.service.js';
+import { DEFAULT_MODEL, OllamaClient, type LlmClient } from '../../services/llm/llm-client.js';
+
+export interface LlmSettings {
+  /** OLLAMA_HOST */
+  host?: string;
+  /** COMPLIANCE_LLM_MODEL */
+  model?: string;
+  client?: LlmClient;
+}
+
+/** Content generation bound to the SQLite store and a language model. */
+export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
+  let client: LlmClient | undefined = llm.client;
+  const svc = new TrainingContentService(db, new TrainingService(db, clock, ids), clock, ids, () => (client ??= new OllamaClient({ host: llm.host })), llm.model || DEFAULT_MODEL);
+  return bindHandlers(trainingContentContract, {
+    generate: (r) => svc.generate(r.tenant, r.actor, r.body),
+    generateQuiz: (r) => svc.generateQuiz(r.tenant, r.actor, r.body),
+    generateAll: (r) => svc.generateAll(r.tenant, r.actor, 'content', r.body),
+    generateAllQuiz: (r) => svc.generateAll(r.tenant, r.actor, 'quiz', r.body),
+    published: (r) => svc.published(r.tenant, r.params.moduleId),
+    publish: (r) => svc.publish(r.tenant, r.params.contentId),
+  });
+}
 
 /** The training routes bound to the SQLite store. */
 export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) {
