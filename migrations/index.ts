@@ -3,6 +3,7 @@ import * as m0001 from './0001_dsfa_and_keys.js';
 import * as m0002 from './0002_consents_legal_cookies.js';
 import * as m0003 from './0003_canonical_controls.js';
 import * as m0004 from './0004_training.js';
+import * as m0005 from './0005_training_media.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_consents_legal_cookies': m0002,
   '0003_canonical_controls': m0003,
   '0004_training': m0004,
+  '0005_training_media': m0005,
 };

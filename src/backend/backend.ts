@@ -9,6 +9,7 @@ export interface Backend {
   cookieBanner: Client<Contracts['cookieBanner']>;
   training: Client<Contracts['training']>;
   trainingContent: Client<Contracts['trainingContent']>;
+  trainingMedia: Client<Contracts['trainingMedia']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

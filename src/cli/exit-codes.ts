@@ -8,6 +8,7 @@ export const EXIT_BY_CODE: Record<ErrorCode, number> = {
   bad_request: EXIT.usage,
   not_found: EXIT.notFound,
   unauthorized: EXIT.unauthorized,
+  forbidden: EXIT.unauthorized,
   conflict: EXIT.conflict,
   unavailable: EXIT.unexpected,
   storage: EXIT.unexpected,

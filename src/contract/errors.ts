@@ -5,6 +5,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,
   not_found: 404,
   unauthorized: 401,
+  forbidden: 403,
   conflict: 409,
   unavailable: 503,
   storage: 500,
@@ -12,7 +13,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
 };
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'bad_request', 401: 'unauthorized', 403: 'unauthorized', 404: 'not_found', 405: 'bad_request',
+  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 405: 'bad_request',
   409: 'conflict', 413: 'bad_request', 415: 'bad_request', 422: 'validation', 503: 'unavailable',
 };
 

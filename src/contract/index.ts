@@ -4,6 +4,7 @@ import { dsfaContract } from './dsfa.contract.js';
 import { legalDocumentsContract } from './legal-documents.contract.js';
 import { trainingContract } from './training.contract.js';
 import { trainingContentContract } from './training-content.contract.js';
+import { trainingMediaContract } from './training-media.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -13,6 +14,7 @@ export const contracts = {
   cookieBanner: cookieBannerContract,
   training: trainingContract,
   trainingContent: trainingContentContract,
+  trainingMedia: trainingMediaContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

@@ -6,7 +6,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Where an operation reads its tenant from: DSFA takes the `tenant_id` query parameter (falling back to the
  * X-Tenant-ID header, default `default`); every other area requires the X-Tenant-ID header.
  */
-export type TenantPlacement = 'query' | 'header';
+export type TenantPlacement = 'query' | 'header' | 'signed';
 
 /** One row of the /sdk/v1 contract: everything the server, the HTTP client and the OpenAPI generator need. */
 export interface Operation<
@@ -37,6 +37,8 @@ export interface Operation<
    * `stream`: the output is a StreamBody sent as it is produced (exports of millions of rows).
    */
   responseKind?: 'json' | 'binary' | 'redirect' | 'stream';
+  /** No API key: the request carries its own proof (a signed URL with the tenant in its `tenant` parameter). */
+  public?: boolean;
 }
 
 /** Bytes with their media type, for operations whose response is a file. */

@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'bad_request' // malformed JSON, missing header, unparseable query (400 / exit 2)
   | 'not_found' // unknown id, or an id of another tenant (404 / exit 3)
   | 'unauthorized' // missing or wrong API key (401 / exit 4)
+  | 'forbidden' // a signed URL with a wrong signature or past its expiry (403 / exit 4)
   | 'conflict' // state conflict or refused transition (409 / exit 5)
   | 'unavailable' // an external service (remote server, LLM, speech tool) cannot be reached (503 / exit 1)
   | 'storage' // the database file cannot be used (500 / exit 1)

@@ -23,6 +23,8 @@ function parameters(op: Operation) {
   if (op.tenant === 'query') {
     out.push({ name: 'tenant_id', in: 'query', required: false, schema: { type: 'string', default: 'default' } });
     out.push({ name: 'X-Tenant-ID', in: 'header', required: false, description: 'used when tenant_id is absent', schema: { type: 'string' } });
+  } else if (op.tenant === 'signed') {
+    out.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } });
   } else {
     out.push({ name: 'X-Tenant-ID', in: 'header', required: true, schema: { type: 'string' } });
   }

@@ -59,9 +59,12 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-function tenantFrom(req: IncomingMessage, placement: 'query' | 'header', query: Record<string, string>): string {
+function tenantFrom(req: IncomingMessage, placement: 'query' | 'header' | 'signed', query: Record<string, string>): string {
   let tenant: string | undefined;
-  if (placement === 'query') {
+  if (placement === 'signed') {
+    tenant = query.tenant;
+    if (!tenant) throw new DomainError('forbidden', 'this URL is not signed for a tenant');
+  } else if (placement === 'query') {
     tenant = query.tenant_id ?? header(req, 'x-tenant-id') ?? 'default';
   } else {
     tenant = header(req, 'x-tenant-id');
@@ -93,19 +96,19 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const method = (req.method ?? 'GET').toUpperCase();
     if (url.pathname !== SDK_PREFIX && !url.pathname.startsWith(SDK_PREFIX + '/'))
       throw new DomainError('not_found', `no route ${url.pathname}: the API lives under ${SDK_PREFIX}`);
-    await authorize(req);
     let parts: string[];
     try {
       parts = url.pathname.slice(SDK_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
     } catch {
       throw new DomainError('bad_request', 'malformed percent-encoding in the path');
     }
+    const m = router.match(method, parts);
+    if (m.kind !== 'route' || !m.route.op.public) await authorize(req);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {
       openapi ??= buildOpenApi(opts.version ?? '0.0.0');
       send(res, 200, openapi);
       return 200;
     }
-    const m = router.match(method, parts);
     if (m.kind === 'none') throw new DomainError('not_found', `no route ${method} ${url.pathname}`);
     if (m.kind === 'method') {
       const e = new DomainError('bad_request', `method ${method} not allowed on ${url.pathname}; allowed: ${m.allowed.join(', ')}`);
@@ -117,6 +120,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     for (const [k, v] of url.searchParams) query[k] = v;
     const tenant = tenantFrom(req, route.op.tenant, query);
     if (route.op.tenant === 'query') delete query.tenant_id;
+    if (route.op.tenant === 'signed') delete query.tenant;
     let body: unknown;
     let stream: RawRequest['stream'];
     if (route.op.requestKind === 'stream') {

@@ -57,6 +57,7 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
       for (const [k, v] of Object.entries(raw.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
       const headers: Record<string, string> = { accept: 'application/json' };
       if (o.tenant === 'query') url.searchParams.set('tenant_id', raw.tenant);
+      else if (o.tenant === 'signed') url.searchParams.set('tenant', raw.tenant);
       else headers['x-tenant-id'] = raw.tenant;
       if (raw.actor) headers['x-user-id'] = raw.actor;
       if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
@@ -125,6 +126,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     cookieBanner: make('cookieBanner'),
     training: make('training'),
     trainingContent: make('trainingContent'),
+    trainingMedia: make('trainingMedia'),
     close: async () => undefined,
   };
 }

@@ -23,3 +23,11 @@ export interface TrainingTables {
   training_audit: { id: string; tenant_id: string; action: string; entity_type: string; entity_id: string; actor: string; details: string; created_at: string };
   setting: { key: string; value: string };
 }
+
+/** Rows of training_media (migration 0005). */
+export interface TrainingMediaTables {
+  training_media: {
+    id: string; tenant_id: string; module_id: string; content_id: string | null; kind: string; bucket: string; object_key: string;
+    content_type: string; size_bytes: number; duration_seconds: number; status: string; created_at: string; published_at: string | null;
+  };
+}

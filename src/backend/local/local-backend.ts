@@ -7,7 +7,8 @@ import { isSqliteError, openStore, storageError, type Store } from './database.j
 import { createConsentsArea } from './consents.area.js';
 import { createCookieBannerArea } from './cookie-banner.area.js';
 import { createLegalDocumentsArea } from './legal-documents.area.js';
-import { createTrainingArea, createTrainingContentArea, type LlmSettings } from './training.area.js';
+import { createTrainingArea, createTrainingContentArea, createTrainingMediaArea, type LlmSettings } from './training.area.js';
+import { dirname, join } from 'node:path';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
 import { uuidv7Source } from './ids.js';
 
@@ -35,6 +36,8 @@ export interface LocalOptions {
   ids?: IdSource;
   /** Where content generation finds its language model (OLLAMA_HOST, COMPLIANCE_LLM_MODEL). */
   llm?: LlmSettings;
+  /** Folder of the media store (default: `media/` beside the database). */
+  mediaRoot?: string;
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
@@ -60,6 +63,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     cookieBanner: guard(store.file, createCookieBannerArea(store.db, clock)),
     training: guard(store.file, createTrainingArea(store.db, clock, ids)),
     trainingContent: guard(store.file, createTrainingContentArea(store.db, clock, ids, opts.llm)),
+    trainingMedia: guard(store.file, createTrainingMediaArea(store.db, clock, ids, opts.mediaRoot ?? join(dirname(store.file), 'media'))),
     close: () => store.close(),
   };
 }

@@ -6,6 +6,9 @@ import type { DB } from './db-types.js';
 import { TrainingService } from './training.service.js';
 import { trainingContentContract } from '../../contract/training-content.contract.js';
 import { TrainingContentService } from './training-content.service.js';
+import { trainingMediaContract } from '../../contract/training-media.contract.js';
+import { FolderMediaStore, TrainingMediaService } from './training-media.service.js';
+import type { Speech } from '../../services/speech/speech.js';
 import { DEFAULT_MODEL, OllamaClient, type LlmClient } from '../../services/llm/llm-client.js';
 
 export interface LlmSettings {
@@ -67,5 +70,21 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
     verify: (r) => t.verify(r.tenant, r.params.id),
     auditLog: (r) => t.auditLog(r.tenant, r.query),
     stats: (r) => t.stats(r.tenant),
+  });
+}
+
+/** Speech, video and media bound to the SQLite store and a media folder. */
+export function createTrainingMediaArea(db: Kysely<DB>, clock: Clock, ids: IdSource, mediaRoot: string, speech?: Speech) {
+  const svc = new TrainingMediaService(db, new FolderMediaStore(mediaRoot), clock, ids, async () => speech ?? (await import('../../services/speech/speech.js')).platformSpeech());
+  return bindHandlers(trainingMediaContract, {
+    generateAudio: (r) => svc.generate(r.tenant, r.params.moduleId, 'audio'),
+    generateVideo: (r) => svc.generate(r.tenant, r.params.moduleId, 'video'),
+    previewScript: (r) => svc.script(r.tenant, r.params.moduleId),
+    list: (r) => svc.list(r.tenant, r.params.moduleId),
+    url: (r) => svc.signedUrl(r.tenant, r.params.mediaId),
+    publish: (r) => svc.setPublished(r.tenant, r.params.mediaId, r.body.published),
+    stream: async (r) => ({ location: (await svc.signedUrl(r.tenant, r.params.mediaId)).url }),
+    download: (r) => svc.download(r.tenant, r.params.mediaId),
+    object: (r) => svc.object(r.tenant, r.params.mediaId, r.query),
   });
 }

@@ -78,6 +78,48 @@ export function addContentCommands(ctx: CliContext, training: Command) {
       });
   }
 
+  for (const [verb, kind] of [['generate-audio', 'audio'], ['generate-video', 'video']] as const) {
+    content.command(verb).argument('<module>').description(`${kind === 'audio' ? 'speech (AAC, .m4a)' : 'narrated slide video (MP4)'} of the published content`)
+      .action(async (mod: string) => {
+        const b = await ctx.backend();
+        const params = { moduleId: await moduleId(ctx, b, mod) };
+        const m = await (kind === 'audio' ? b.trainingMedia.generateAudio : b.trainingMedia.generateVideo)({ ...req(ctx), params, body: {} });
+        await printRecord(ctx, m, Object.entries(m));
+      });
+  }
+  content.command('preview-script').argument('<module>').description('the video script: sections with headings and bullet points').action(async (mod: string) => {
+    const b = await ctx.backend();
+    const s = await b.trainingMedia.previewScript({ ...req(ctx), params: { moduleId: await moduleId(ctx, b, mod) }, body: {} });
+    if (ctx.config().json) return printJson(ctx, s);
+    writeOut(ctx, `# ${s.title}`);
+    for (const x of s.sections) writeOut(ctx, `\n## ${x.heading}\n${x.bullet_points.map((p) => `- ${p}`).join('\n')}`);
+  });
+
+  const media = training.command('media').description('audio and video of modules');
+  media.command('list').argument('<module>').action(async (mod: string) => {
+    const b = await ctx.backend();
+    await printList(ctx, await b.trainingMedia.list({ ...req(ctx), params: { moduleId: await moduleId(ctx, b, mod) } }), [
+      { header: 'ID', value: (m) => m.id }, { header: 'KIND', value: (m) => m.kind }, { header: 'STATUS', value: (m) => m.status },
+      { header: 'SECONDS', value: (m) => m.duration_seconds }, { header: 'BYTES', value: (m) => m.size_bytes }, { header: 'KEY', value: (m) => `${m.bucket}/${m.object_key}` },
+    ], { empty: 'no media' });
+  });
+  media.command('get').argument('<media-id>').requiredOption('-o, --output <file>').description('download a media file').action(async (id: string, o: { output: string }) => {
+    const f = await (await ctx.backend()).trainingMedia.download({ ...req(ctx), params: { mediaId: id } });
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(o.output, f.data);
+    ctx.io.stderr.write(`wrote ${o.output} (${f.content_type}, ${f.data.byteLength} bytes)\n`);
+  });
+  media.command('url').argument('<media-id>').description('bucket, object key and a signed URL valid for 15 minutes').action(async (id: string) => {
+    const u = await (await ctx.backend()).trainingMedia.url({ ...req(ctx), params: { mediaId: id } });
+    await printRecord(ctx, u, Object.entries(u));
+  });
+  for (const [verb, published] of [['publish', true], ['withdraw', false]] as const) {
+    media.command(verb).argument('<media-id>').action(async (id: string) => {
+      const m = await (await ctx.backend()).trainingMedia.publish({ ...req(ctx), params: { mediaId: id }, body: { published } });
+      await printRecord(ctx, m, [['id', m.id], ['status', m.status], ['published_at', m.published_at]]);
+    });
+  }
+
   content.command('show').argument('<module>').description('the published content of a module').action(async (mod: string) => {
     const b = await ctx.backend();
     const c = await b.trainingContent.published({ ...req(ctx), params: { moduleId: await moduleId(ctx, b, mod) } });

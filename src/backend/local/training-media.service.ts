@@ -1,0 +1,149 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { SDK_PREFIX } from '../../contract/operation.js';
+import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
+import { conflict, DomainError, notFound } from '../../domain/errors.js';
+import type { Media } from '../../domain/training/media.schema.js';
+import type { Speech } from '../../services/speech/speech.js';
+import type { DB } from './db-types.js';
+
+export const MEDIA_BUCKET = 'training-media';
+const URL_LIFETIME_S = 15 * 60;
+
+/** The media store: a folder beside the database, `<db folder>/media/<bucket>/<object key>`. */
+export class FolderMediaStore {
+  constructor(readonly root: string) {}
+  path(bucket: string, key: string): string {
+    return join(this.root, bucket, ...key.split('/'));
+  }
+  async put(bucket: string, key: string, file: string): Promise<number> {
+    const target = this.path(bucket, key);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(file, target).catch(async () => {
+      const { copyFile } = await import('node:fs/promises');
+      await copyFile(file, target);
+    });
+    return (await stat(target)).size;
+  }
+  read(bucket: string, key: string): Promise<Buffer> {
+    return readFile(this.path(bucket, key));
+  }
+}
+
+/** Audio and video of training modules, and time-limited signed URLs that the server serves itself. */
+export class TrainingMediaService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly store: FolderMediaStore,
+    private readonly clock: Clock,
+    private readonly ids: IdSource,
+    private readonly speech: () => Promise<Speech>,
+  ) {}
+
+  private async published(tenant: string, moduleId: string) {
+    const m = await this.db.selectFrom('training_module').selectAll().where('tenant_id', '=', tenant).where('id', '=', moduleId).executeTakeFirst();
+    if (!m) throw notFound('training module', moduleId);
+    const c = await this.db.selectFrom('training_content').selectAll().where('module_id', '=', moduleId).where('status', '=', 'published').executeTakeFirst();
+    if (!c) throw conflict(`module ${m.module_code} has no published content: generate and publish content first`);
+    return { module: m, content: c };
+  }
+
+  async script(tenant: string, moduleId: string) {
+    const { module, content } = await this.published(tenant, moduleId);
+    const { videoScript } = await import('../../services/speech/video.js');
+    return videoScript(content.markdown, module.title);
+  }
+
+  async generate(tenant: string, moduleId: string, kind: 'audio' | 'video'): Promise<Media> {
+    const { module, content } = await this.published(tenant, moduleId);
+    const language = content.language === 'en' ? 'en' : 'de';
+    const work = await mkdtemp(join(tmpdir(), 'compliance-media-'));
+    try {
+      const speech = await this.speech();
+      const { probe } = await import('../../services/speech/tools.js');
+      let file: string;
+      let contentType: string;
+      if (kind === 'audio') {
+        const { encodeAudio, speakableText } = await import('../../services/speech/speech.js');
+        const wav = join(work, 'speech.wav');
+        await speech.synthesize(speakableText(content.markdown), language, wav);
+        file = join(work, 'audio.m4a');
+        await encodeAudio(wav, file);
+        contentType = 'audio/mp4';
+      } else {
+        const { renderVideo, videoScript } = await import('../../services/speech/video.js');
+        file = join(work, 'video.mp4');
+        await renderVideo(videoScript(content.markdown, module.title), language, speech, work, file);
+        contentType = 'video/mp4';
+      }
+      const { duration } = await probe(file);
+      const id = this.ids.next();
+      const tenantDir = createHash('sha256').update(tenant).digest('hex').slice(0, 16);
+      const key = `${tenantDir}/${module.id}/${id}.${kind === 'audio' ? 'm4a' : 'mp4'}`;
+      const size = await this.store.put(MEDIA_BUCKET, key, file);
+      const row = { id, tenant_id: tenant, module_id: module.id, content_id: content.id, kind, bucket: MEDIA_BUCKET, object_key: key, content_type: contentType, size_bytes: size, duration_seconds: Math.round(duration * 100) / 100, status: 'draft', created_at: isoZ(this.clock.now()), published_at: null };
+      await this.db.insertInto('training_media').values(row).execute();
+      const { tenant_id: _t, ...media } = row;
+      return media as Media;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+
+  async list(tenant: string, moduleId: string): Promise<Media[]> {
+    const rows = await this.db.selectFrom('training_media').selectAll().where('tenant_id', '=', tenant).where('module_id', '=', moduleId).orderBy('id', 'desc').execute();
+    return rows.map(({ tenant_id: _t, ...m }) => m as Media);
+  }
+
+  async get(tenant: string, id: string): Promise<Media> {
+    const r = await this.db.selectFrom('training_media').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+    if (!r) throw notFound('media', id);
+    const { tenant_id: _t, ...m } = r;
+    return m as Media;
+  }
+
+  async setPublished(tenant: string, id: string, published: boolean): Promise<Media> {
+    await this.get(tenant, id);
+    await this.db.updateTable('training_media').set({ status: published ? 'published' : 'withdrawn', published_at: published ? isoZ(this.clock.now()) : null }).where('id', '=', id).execute();
+    return this.get(tenant, id);
+  }
+
+  private async key(): Promise<Buffer> {
+    const row = await this.db.selectFrom('setting').select('value').where('key', '=', 'media_url_key').executeTakeFirst();
+    if (row) return Buffer.from(row.value, 'hex');
+    await this.db.insertInto('setting').values({ key: 'media_url_key', value: randomBytes(32).toString('hex') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    return this.key();
+  }
+
+  private async sign(tenant: string, id: string, expires: number): Promise<string> {
+    return createHmac('sha256', await this.key()).update(`${tenant}\n${id}\n${expires}`).digest('hex');
+  }
+
+  /** A URL valid for 15 minutes, relative to the server, that needs no API key. */
+  async signedUrl(tenant: string, id: string) {
+    const m = await this.get(tenant, id);
+    const expires = Math.floor(this.clock.now().getTime() / 1000) + URL_LIFETIME_S;
+    const sig = await this.sign(tenant, id, expires);
+    const url = `${SDK_PREFIX}/training/media/${encodeURIComponent(id)}/object?tenant=${encodeURIComponent(tenant)}&expires=${expires}&sig=${sig}`;
+    return { id, bucket: m.bucket, object_key: m.object_key, content_type: m.content_type, size_bytes: m.size_bytes, url, expires_at: new Date(expires * 1000).toISOString() };
+  }
+
+  /** The bytes behind a signed URL; a wrong signature or an expired URL is refused (403). */
+  async object(tenant: string, id: string, q: { expires: string; sig: string }) {
+    const expires = Number(q.expires);
+    const expected = Buffer.from(await this.sign(tenant, id, expires), 'hex');
+    const given = Buffer.from(/^[0-9a-f]{64}$/.test(q.sig) ? q.sig : '', 'hex');
+    if (!Number.isInteger(expires) || given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw new DomainError('forbidden', 'the media URL is not valid (wrong signature)');
+    if (expires < Math.floor(this.clock.now().getTime() / 1000)) throw new DomainError('forbidden', 'the media URL has expired: ask for a new one');
+    return this.download(tenant, id);
+  }
+
+  async download(tenant: string, id: string) {
+    const m = await this.get(tenant, id);
+    return { content_type: m.content_type, filename: m.object_key.split('/').at(-1), data: await this.store.read(m.bucket, m.object_key) };
+  }
+}
