@@ -116,3 +116,26 @@ describe('the Ollama client', () => {
     }
   });
 });
+
+describe('content commands on the command line', () => {
+  it('lists what generate-all would do, generates with the model from the environment, and reports a missing Ollama', async () => {
+    const { cli, tmpDb: db0 } = await import('../support/helpers.js');
+    const ollama = await new FakeOllama().start();
+    try {
+      const db = db0();
+      const env = { OLLAMA_HOST: ollama.url, COMPLIANCE_LLM_MODEL: 'mistral:7b' };
+      await cli(['--db', db, 'training', 'modules', 'create', '--code', 'C-1', '--title', 'Eins', '--area', 'dsgvo', '--frequency', 'micro'], { env });
+      const plan = await cli(['--db', db, 'training', 'content', 'generate-all', '--dry-run'], { env });
+      expect(plan.stdout).toContain('C-1');
+      ollama.reply({ text: '# Eins\n\n## Lernziele\n- a' });
+      const r = await cli(['--db', db, 'training', 'content', 'generate-all', '--json'], { env });
+      expect(JSON.parse(r.stdout)).toMatchObject({ generated: 1, failed: 0 });
+      expect(ollama.requests.at(-1)!.body.model).toBe('mistral:7b');
+      const down = await cli(['--db', db, 'training', 'content', 'generate', 'C-1'], { env: { OLLAMA_HOST: `http://127.0.0.1:${await freePort()}` } });
+      expect(down.code).toBe(1);
+      expect(down.stderr).toMatch(/Ollama is not reachable.*ollama serve/);
+    } finally {
+      await ollama.close();
+    }
+  });
+});
