@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { cli, useServer, startServer, tmp, tmpDb } from '../support/helpers.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
 const file = (name: string, content: string | Buffer) => {
@@ -101,16 +101,7 @@ describe('consents import from files', () => {
 });
 
 describe('consents import in remote mode', () => {
-  let local: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
-  beforeAll(async () => {
-    local = await createLocalBackend(tmpDb());
-    srv = await startServer(local);
-  });
-  afterAll(async () => {
-    await srv.close();
-    await local.close();
-  });
+  const srv = useServer();
 
   it('streams the file to one bulk route and prints the same summary', async () => {
     const n = srv.logs.length;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { cli, useServer, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
 
 const aiModules = [{ use_case_type: 'adm_scoring', name: 'Bewerber-Scoring', ai_act_risk_class: 'high', risks: [{ title: 'Diskriminierung', severity: 'high' }] }];
 
@@ -172,17 +172,8 @@ describe('dsfa report', () => {
 });
 
 describe('remote mode gives the same output and exit codes as the local store', () => {
-  let local: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  const srv = useServer();
   const localDb = tmpDb();
-  beforeAll(async () => {
-    local = await createLocalBackend(tmpDb());
-    srv = await startServer(local);
-  });
-  afterAll(async () => {
-    await srv.close();
-    await local.close();
-  });
   const scrub = (s: string) => s.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID').replace(/\d{4}-\d\d-\d\dT[\d:.]+/g, 'TS');
 
   it('runs the same session on both faces', async () => {

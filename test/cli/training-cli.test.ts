@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { cli, useServer, startServer, tmp, tmpDb } from '../support/helpers.js';
 
 const write = (name: string, content: string) => {
   const f = join(tmp(), name);
@@ -93,16 +93,7 @@ describe('training on the command line', () => {
 });
 
 describe('training in remote mode', () => {
-  let local: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
-  beforeAll(async () => {
-    local = await createLocalBackend(tmpDb());
-    srv = await startServer(local);
-  });
-  afterAll(async () => {
-    await srv.close();
-    await local.close();
-  });
+  const srv = useServer();
 
   it('installs the catalogue, computes and gates overdue the same way', async () => {
     expect((await cli(['--remote', srv.url, 'training', 'catalog', 'install'])).code).toBe(0);

@@ -3,21 +3,12 @@ import { ApiKeyStore } from '../../src/backend/local/api-keys.js';
 import { uuidv7Source } from '../../src/backend/local/ids.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { contracts } from '../../src/contract/index.js';
-import { startServer, tmpDb } from '../support/helpers.js';
+import { startServer, tmpDb, useServer } from '../support/helpers.js';
 
-let local: LocalBackend;
-let srv: Awaited<ReturnType<typeof startServer>>;
+const srv = useServer();
 const api = (path: string) => `${srv.url}/sdk/v1${path}`;
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-beforeAll(async () => {
-  local = await createLocalBackend(tmpDb());
-  srv = await startServer(local);
-});
-afterAll(async () => {
-  await srv.close();
-  await local.close();
-});
 
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { Backend } from '../../src/backend/backend.js';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { ApiKeyStore } from '../../src/backend/local/api-keys.js';
@@ -51,6 +51,28 @@ export async function startServer(local: LocalBackend, opts: { keys?: boolean } 
     logs,
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
+}
+
+/**
+ * A real server over a fresh local store for the tests of one describe block: started before them, stopped after.
+ * Read `url`, `logs` and `local` inside the tests.
+ */
+export function useServer(): { url: string; logs: string[]; local: LocalBackend } {
+  const state = {} as { url: string; logs: string[]; local: LocalBackend; close?: () => Promise<void> };
+  beforeAll(async () => {
+    state.local = await createLocalBackend(tmpDb());
+    const srv = await startServer(state.local);
+    state.url = srv.url;
+    state.logs = srv.logs;
+    state.close = async () => {
+      await srv.close();
+      await state.local.close();
+    };
+  });
+  afterAll(async () => {
+    await state.close?.();
+  });
+  return state;
 }
 
 export interface BackendUnderTest {

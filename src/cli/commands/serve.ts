@@ -29,28 +29,36 @@ export function createServeCommand(ctx: CliContext): Command {
         host = '127.0.0.1';
       }
       const server = createApiServer({ backend, keys, version: VERSION, log: (l) => ctx.io.stderr.write(l + '\n') });
-      await new Promise<void>((resolveListen, reject) => {
-        server.once('error', (e: NodeJS.ErrnoException) =>
-          reject(new DomainError('unavailable', e.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : `cannot listen on ${host}:${port}: ${e.message}`)));
-        server.listen(port, host, () => resolveListen());
-      });
-      const addr = server.address();
-      const actual = typeof addr === 'object' && addr ? addr.port : port;
-      const shownHost = host.includes(':') ? `[${host}]` : host;
-      note(ctx, `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`);
-      await new Promise<void>((done) => {
-        const stop = (signal: string) => {
-          note(ctx, `${signal}: shutting down`);
-          process.off('SIGINT', onInt);
-          process.off('SIGTERM', onTerm);
-          server.close(() => done());
-          server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), 5000).unref();
-        };
-        const onInt = () => stop('SIGINT');
-        const onTerm = () => stop('SIGTERM');
-        process.on('SIGINT', onInt);
-        process.on('SIGTERM', onTerm);
-      });
+      // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
+      let stopping: ((signal: string) => void) | undefined;
+      let pending: string | undefined;
+      const onInt = () => (stopping ? stopping('SIGINT') : (pending = 'SIGINT'));
+      const onTerm = () => (stopping ? stopping('SIGTERM') : (pending = 'SIGTERM'));
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      try {
+        await new Promise<void>((resolveListen, reject) => {
+          server.once('error', (e: NodeJS.ErrnoException) =>
+            reject(new DomainError('unavailable', e.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : `cannot listen on ${host}:${port}: ${e.message}`)));
+          server.listen(port, host, () => resolveListen());
+        });
+        const addr = server.address();
+        const actual = typeof addr === 'object' && addr ? addr.port : port;
+        const shownHost = host.includes(':') ? `[${host}]` : host;
+        note(ctx, `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`);
+        await new Promise<void>((done) => {
+          stopping = (signal: string) => {
+            stopping = () => undefined;
+            note(ctx, `${signal}: shutting down`);
+            server.close(() => done());
+            server.closeIdleConnections();
+            setTimeout(() => server.closeAllConnections(), 5000).unref();
+          };
+          if (pending) stopping(pending);
+        });
+      } finally {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      }
     });
 }
