@@ -10,6 +10,7 @@ export interface Backend {
   training: Client<Contracts['training']>;
   trainingContent: Client<Contracts['trainingContent']>;
   trainingMedia: Client<Contracts['trainingMedia']>;
+  canonical: Client<Contracts['canonical']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import { legalDocumentsContract } from './legal-documents.contract.js';
 import { trainingContract } from './training.contract.js';
 import { trainingContentContract } from './training-content.contract.js';
 import { trainingMediaContract } from './training-media.contract.js';
+import { canonicalContract } from './training-canonical.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -15,6 +16,7 @@ export const contracts = {
   training: trainingContract,
   trainingContent: trainingContentContract,
   trainingMedia: trainingMediaContract,
+  canonical: canonicalContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

@@ -104,3 +104,27 @@ describe('training in remote mode', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('canonical controls on the command line', () => {
+  it('lists, aggregates and imports an own catalogue, refusing bad rows with their line numbers', async () => {
+    const db = tmpDb();
+    const list = JSON.parse((await cli(['--db', db, 'training', 'canonical', 'list', '--domain', 'AUTH', '--severity', 'critical', '--json'])).stdout);
+    expect(list.length).toBeGreaterThan(0);
+    expect(list.every((c: { domain: string; severity: string }) => c.domain === 'AUTH' && c.severity === 'critical')).toBe(true);
+    const meta = JSON.parse((await cli(['--db', db, 'training', 'canonical', 'meta', '--json'])).stdout);
+    expect(meta.total).toBeGreaterThanOrEqual(150);
+    const csv = 'id,title,objective,domain,category,severity,target_audience,iso27001\n' +
+      'ORG-001,Eigene Regel,"Zweck\nüber zwei Zeilen",ORG,own,high,all,A.5.1;A.5.2\n' +
+      'ORG-001,Doppelt,Zweck,ORG,own,high,all,\n' +
+      'ORG-002,Ohne Zweck,,ORG,own,low,all,\n';
+    const r = await cli(['--db', db, 'training', 'canonical', 'import', write('own.csv', csv)]);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/line 4 \(ORG-001\): duplicate id ORG-001 \(first on line 2\)/);
+    expect(r.stderr).toMatch(/line 5 \(ORG-002\): objective/);
+    expect(r.stdout).toMatch(/created 1, updated 0, unchanged 0, rejected 2/);
+    const again = await cli(['--db', db, 'training', 'canonical', 'import', write('own.csv', csv), '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, unchanged: 1, rejected: 2 });
+    const own = JSON.parse((await cli(['--db', db, 'training', 'canonical', 'list', '--domain', 'ORG', '--json'])).stdout);
+    expect(own).toEqual([expect.objectContaining({ id: 'ORG-001', objective: 'Zweck\nüber zwei Zeilen', references: { iso27001: ['A.5.1', 'A.5.2'], nis2: [], bsi: [], nist: [] } })]);
+  });
+});

@@ -127,6 +127,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     training: make('training'),
     trainingContent: make('trainingContent'),
     trainingMedia: make('trainingMedia'),
+    canonical: make('canonical'),
     close: async () => undefined,
   };
 }

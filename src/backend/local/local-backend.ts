@@ -4,6 +4,7 @@ import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import { isSqliteError, openStore, storageError, type Store } from './database.js';
+import { createCanonicalArea } from './canonical.area.js';
 import { createConsentsArea } from './consents.area.js';
 import { createCookieBannerArea } from './cookie-banner.area.js';
 import { createLegalDocumentsArea } from './legal-documents.area.js';
@@ -63,6 +64,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     cookieBanner: guard(store.file, createCookieBannerArea(store.db, clock)),
     training: guard(store.file, createTrainingArea(store.db, clock, ids)),
     trainingContent: guard(store.file, createTrainingContentArea(store.db, clock, ids, opts.llm)),
+    canonical: guard(store.file, createCanonicalArea(store.db, clock)),
     trainingMedia: guard(store.file, createTrainingMediaArea(store.db, clock, ids, opts.mediaRoot ?? join(dirname(store.file), 'media'))),
     close: () => store.close(),
   };
