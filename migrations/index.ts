@@ -4,6 +4,7 @@ import * as m0002 from './0002_consents_legal_cookies.js';
 import * as m0003 from './0003_canonical_controls.js';
 import * as m0004 from './0004_training.js';
 import * as m0005 from './0005_training_media.js';
+import * as m0006 from './0006_training_blocks.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_canonical_controls': m0003,
   '0004_training': m0004,
   '0005_training_media': m0005,
+  '0006_training_blocks': m0006,
 };

@@ -11,6 +11,7 @@ export interface Backend {
   trainingContent: Client<Contracts['trainingContent']>;
   trainingMedia: Client<Contracts['trainingMedia']>;
   canonical: Client<Contracts['canonical']>;
+  trainingBlocks: Client<Contracts['trainingBlocks']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

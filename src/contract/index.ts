@@ -6,6 +6,7 @@ import { trainingContract } from './training.contract.js';
 import { trainingContentContract } from './training-content.contract.js';
 import { trainingMediaContract } from './training-media.contract.js';
 import { canonicalContract } from './training-canonical.contract.js';
+import { trainingBlocksContract } from './training-blocks.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -17,6 +18,7 @@ export const contracts = {
   trainingContent: trainingContentContract,
   trainingMedia: trainingMediaContract,
   canonical: canonicalContract,
+  trainingBlocks: trainingBlocksContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

@@ -128,6 +128,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     trainingContent: make('trainingContent'),
     trainingMedia: make('trainingMedia'),
     canonical: make('canonical'),
+    trainingBlocks: make('trainingBlocks'),
     close: async () => undefined,
   };
 }

@@ -31,3 +31,14 @@ export interface TrainingMediaTables {
     content_type: string; size_bytes: number; duration_seconds: number; status: string; created_at: string; published_at: string | null;
   };
 }
+
+/** Rows of the training-block tables (migration 0006). */
+export interface TrainingBlockTables {
+  training_block: {
+    id: string; tenant_id: string; name: string; description: string; domain_filter: string | null; category_filter: string | null;
+    severity_filter: string | null; target_audience_filter: string | null; regulation_area: string; module_code_prefix: string;
+    frequency_type: string; duration_minutes: number; pass_threshold: number; max_controls_per_module: number;
+    created_at: string; updated_at: string; last_generated_at: string | null;
+  };
+  training_block_control: { block_id: string; control_id: string; module_id: string; position: number };
+}

@@ -1,6 +1,6 @@
 import type { CanonicalTables } from './db-types-canonical.js';
 import type { ConsentTables } from './db-types-consents.js';
-import type { TrainingMediaTables, TrainingTables } from './db-types-training.js';
+import type { TrainingBlockTables, TrainingMediaTables, TrainingTables } from './db-types-training.js';
 
 /** Row types of the SQLite store as kysely sees them: JSON is text, booleans are integers. */
 export interface DsfaRow {
@@ -43,7 +43,7 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-export interface DB extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables {
+export interface DB extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables {
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
   api_key: ApiKeyRow;

@@ -8,7 +8,7 @@ import { createCanonicalArea } from './canonical.area.js';
 import { createConsentsArea } from './consents.area.js';
 import { createCookieBannerArea } from './cookie-banner.area.js';
 import { createLegalDocumentsArea } from './legal-documents.area.js';
-import { createTrainingArea, createTrainingContentArea, createTrainingMediaArea, type LlmSettings } from './training.area.js';
+import { createTrainingArea, createTrainingContentArea, createTrainingMediaArea, createTrainingBlocksArea, type LlmSettings } from './training.area.js';
 import { dirname, join } from 'node:path';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
 import { uuidv7Source } from './ids.js';
@@ -65,6 +65,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     training: guard(store.file, createTrainingArea(store.db, clock, ids)),
     trainingContent: guard(store.file, createTrainingContentArea(store.db, clock, ids, opts.llm)),
     canonical: guard(store.file, createCanonicalArea(store.db, clock)),
+    trainingBlocks: guard(store.file, createTrainingBlocksArea(store.db, clock, ids, opts.llm)),
     trainingMedia: guard(store.file, createTrainingMediaArea(store.db, clock, ids, opts.mediaRoot ?? join(dirname(store.file), 'media'))),
     close: () => store.close(),
   };

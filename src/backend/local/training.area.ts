@@ -6,6 +6,9 @@ import type { DB } from './db-types.js';
 import { TrainingService } from './training.service.js';
 import { trainingContentContract } from '../../contract/training-content.contract.js';
 import { TrainingContentService } from './training-content.service.js';
+import { trainingBlocksContract } from '../../contract/training-blocks.contract.js';
+import { TrainingBlockService } from './training-blocks.service.js';
+import { createCanonicalService } from './canonical.area.js';
 import { trainingMediaContract } from '../../contract/training-media.contract.js';
 import { FolderMediaStore, TrainingMediaService } from './training-media.service.js';
 import type { Speech } from '../../services/speech/speech.js';
@@ -86,5 +89,22 @@ export function createTrainingMediaArea(db: Kysely<DB>, clock: Clock, ids: IdSou
     stream: async (r) => ({ location: (await svc.signedUrl(r.tenant, r.params.mediaId)).url }),
     download: (r) => svc.download(r.tenant, r.params.mediaId),
     object: (r) => svc.object(r.tenant, r.params.mediaId, r.query),
+  });
+}
+
+/** Training blocks bound to the SQLite store, the control catalogue and content generation. */
+export function createTrainingBlocksArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
+  let client: LlmClient | undefined = llm.client;
+  const content = new TrainingContentService(db, new TrainingService(db, clock, ids), clock, ids, () => (client ??= new OllamaClient({ host: llm.host })), llm.model || DEFAULT_MODEL);
+  const svc = new TrainingBlockService(db, createCanonicalService(db, clock), content, clock, ids);
+  return bindHandlers(trainingBlocksContract, {
+    list: (r) => svc.list(r.tenant),
+    create: (r) => svc.create(r.tenant, r.body),
+    get: (r) => svc.get(r.tenant, r.params.id),
+    update: (r) => svc.update(r.tenant, r.params.id, r.body),
+    delete: (r) => svc.remove(r.tenant, r.params.id),
+    preview: (r) => svc.preview(r.tenant, r.params.id),
+    generate: (r) => svc.generate(r.tenant, r.actor, r.params.id, r.body),
+    controls: (r) => svc.controls(r.tenant, r.params.id),
   });
 }

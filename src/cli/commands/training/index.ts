@@ -6,6 +6,7 @@ import { ASSIGNMENT_STATUSES, AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, FREQUENCY_TYPES
 import type { CliContext } from '../../context.js';
 import { defined, readJson, readText } from '../../input.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../../output.js';
+import { createBlocksCommand } from './blocks.js';
 import { createCanonicalCommand } from './canonical.js';
 import { addContentCommands } from './content.js';
 import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
@@ -233,6 +234,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
   addQuizCommands(ctx, training);
   addContentCommands(ctx, training);
   training.addCommand(createCanonicalCommand(ctx));
+  training.addCommand(createBlocksCommand(ctx));
   addDeadlineCommands(ctx, training);
   addCertificateCommands(ctx, training);
 
