@@ -4,11 +4,7 @@ import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import { isSqliteError, openStore, storageError, type Store } from './database.js';
-import { createCanonicalArea } from './canonical.area.js';
-import { createConsentsArea } from './consents.area.js';
-import { createCookieBannerArea } from './cookie-banner.area.js';
-import { createLegalDocumentsArea } from './legal-documents.area.js';
-import { createTrainingArea, createTrainingContentArea, createTrainingMediaArea, createTrainingBlocksArea, type LlmSettings } from './training.area.js';
+import type { LlmSettings } from './training.area.js';
 import { dirname, join } from 'node:path';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
 import { uuidv7Source } from './ids.js';
@@ -30,6 +26,25 @@ function guard<T extends Record<string, (...a: never[]) => Promise<unknown>>>(fi
     };
   }
   return out as T;
+}
+
+/**
+ * An area whose modules (schemas, services) load on its first call, so a command that uses one area does not pay
+ * for all of them at start-up. Each method resolves the area once and forwards the call.
+ */
+function lazy<T extends object>(file: string, load: () => Promise<Record<string, (...a: never[]) => Promise<unknown>>>): T {
+  let area: Promise<Record<string, (...a: never[]) => Promise<unknown>>> | undefined;
+  return new Proxy({} as T, {
+    get(_target, name) {
+      if (typeof name !== 'string' || name === 'then') return undefined; // never look like a promise
+      return async (...args: never[]) => {
+        area ??= load().then((a) => guard(file, a));
+        const fn = (await area)[name];
+        if (!fn) throw new TypeError(`no operation ${name}`);
+        return fn(...args);
+      };
+    },
+  });
 }
 
 export interface LocalOptions {
@@ -59,14 +74,14 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
       delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
     })),
-    consents: guard(store.file, createConsentsArea(store, clock, ids)),
-    legalDocuments: guard(store.file, createLegalDocumentsArea(store.db, clock, ids)),
-    cookieBanner: guard(store.file, createCookieBannerArea(store.db, clock)),
-    training: guard(store.file, createTrainingArea(store.db, clock, ids)),
-    trainingContent: guard(store.file, createTrainingContentArea(store.db, clock, ids, opts.llm)),
-    canonical: guard(store.file, createCanonicalArea(store.db, clock)),
-    trainingBlocks: guard(store.file, createTrainingBlocksArea(store.db, clock, ids, opts.llm)),
-    trainingMedia: guard(store.file, createTrainingMediaArea(store.db, clock, ids, opts.mediaRoot ?? join(dirname(store.file), 'media'))),
+    consents: lazy(store.file, async () => (await import('./consents.area.js')).createConsentsArea(store, clock, ids)),
+    legalDocuments: lazy(store.file, async () => (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids)),
+    cookieBanner: lazy(store.file, async () => (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock)),
+    training: lazy(store.file, async () => (await import('./training.area.js')).createTrainingArea(store.db, clock, ids)),
+    trainingContent: lazy(store.file, async () => (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm)),
+    canonical: lazy(store.file, async () => (await import('./canonical.area.js')).createCanonicalArea(store.db, clock)),
+    trainingBlocks: lazy(store.file, async () => (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm)),
+    trainingMedia: lazy(store.file, async () => (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, opts.mediaRoot ?? join(dirname(store.file), 'media'))),
     close: () => store.close(),
   };
 }
