@@ -75,8 +75,11 @@ export async function openStore(fileArg: string, opts: { migrate?: boolean } = {
       close: async () => {
         // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
         try {
-          sqlite.pragma('analysis_limit = 400');
-          sqlite.pragma('optimize');
+          // only after writes: a read-only command closes without touching the file
+          if ((sqlite.prepare('select total_changes() as n').get() as { n: number }).n > 0) {
+            sqlite.pragma('analysis_limit = 400');
+            sqlite.pragma('optimize');
+          }
         } catch {
           /* a read-only or busy store: statistics can wait */
         }
