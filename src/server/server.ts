@@ -170,7 +170,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     return route.op.status;
   }
 
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const started = process.hrtime.bigint();
     handle(req, res)
       .catch((e: unknown) => {
@@ -189,4 +189,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
         log(`${new Date().toISOString()} ${req.method} ${req.url} ${status} ${ms.toFixed(1)}ms`);
       });
   });
+  // a bulk import streams for as long as its file lasts: no limit on receiving a whole body (headers keep theirs)
+  server.requestTimeout = 0;
+  return server;
 }

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
 import { cli, useServer, startServer, tmp, tmpDb } from '../support/helpers.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
@@ -20,6 +20,7 @@ describe('consents import from files', () => {
     const db = tmpDb();
     const r = await cli(['--db', db, 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
     expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
     expect(summaryOf(r.stdout)).toMatchObject({ read: 4, created: 4, unchanged: 0, rejected: 0 });
     expect(Object.keys(summaryOf(r.stdout)).sort()).toEqual(['created', 'read', 'rejected', 'seconds', 'unchanged']);
     const again = await cli(['--db', db, 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
@@ -44,7 +45,24 @@ describe('consents import from files', () => {
   it('exits 2 when the file cannot be read', async () => {
     const r = await cli(['--db', tmpDb(), 'consents', 'import', join(tmp(), 'nope.csv')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/cannot read/);
+    expect(r.stderr).toMatch(/cannot read .*no such file/);
+    const dir = await cli(['--db', tmpDb(), 'consents', 'import', tmp()]);
+    expect(dir.code).toBe(2);
+    expect(dir.stderr).toMatch(/not a regular file/);
+  });
+
+  it('writes every refused row to --rejects, beyond the 10,000 the summary lists', async () => {
+    const db = tmpDb();
+    const lines = [HEADER];
+    for (let i = 0; i < 12_500; i++) lines.push(i % 5 ? `u${i},dp,true,2026-01-01T00:00:00Z,1.0,` : `u${i},dp,true,2026-01-01T00:00:00Z,1.0,10.0.0.1`);
+    const rejects = join(tmp(), 'r.csv');
+    const r = await cli(['--db', db, 'consents', 'import', file('many.csv', lines.join('\n').replaceAll('true', 'vielleicht')), '--rejects', rejects, '--json']);
+    expect(r.code).toBe(6);
+    expect(summaryOf(r.stdout)).toMatchObject({ read: 12_500, created: 0, rejected: 12_500 });
+    const out = readFileSync(rejects, 'utf8').trim().split('\n');
+    expect(out).toHaveLength(12_501);
+    expect(out.at(-1)).toMatch(/^12501,"granted: expected boolean/);
+    expect((await stats(db)).total_consents).toBe(0);
   });
 
   it('handles BOM, quoted newlines, a 10,000-character field, invalid UTF-8 and bad rows, reporting line numbers', async () => {
@@ -85,6 +103,12 @@ describe('consents import from files', () => {
     const r = await cli(['--db', db, 'consents', 'import', nd, '--json']);
     expect(summaryOf(r.stdout)).toMatchObject({ read: 3, created: 2, rejected: 1 });
     expect((await cli(['--db', db, 'consents', 'import', f, '--map', 'email=nonsense'])).code).toBe(2);
+    const crm = await cli(['--db', db, 'consents', 'import', 'fixtures/consents/crm-export.csv', '--delimiter', ';', '--json', '--map', 'Email=user_id,Zweck=data_point_id,Zustimmung=granted', '--map', 'Datum=granted_at', '--map', 'Version=consent_version', '--map', 'Kanal=source']);
+    expect(crm.code).toBe(6);
+    expect(summaryOf(crm.stdout)).toMatchObject({ read: 4, created: 3, rejected: 1 });
+    expect(crm.stderr).toMatch(/line 5: granted/);
+    const jm = JSON.parse((await cli(['--db', db, 'consents', 'list', '--user-id', 'müller; jürgen', '--json'])).stdout).consents[0];
+    expect(jm).toMatchObject({ source: 'Filiale "Nord"', granted_at: '2026-03-02T13:00:00.000Z', consent_version: '2.0' });
   });
 
   it('exports CSV that imports into an empty store with the same statistics', async () => {
@@ -127,6 +151,54 @@ describe('consents import in remote mode', () => {
   });
 });
 
+describe('the built CLI (the writer runs in a worker thread)', () => {
+  const bin = (args: string[]) => {
+    const r = spawnSync(process.execPath, ['bin/compliance.js', ...args], { encoding: 'utf8' });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('gives the same summaries, rejects and store as the in-process import', async () => {
+    const rows = [HEADER + ',user_agent'];
+    for (let i = 0; i < 25_000; i++) rows.push(`u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"ua ""${i}"""`);
+    const badUtf8 = Buffer.from([0x62, 0xff, 0x2c, 0x64, 0x2c, 0x31, 0x0a]); // b\xff,d,1
+    const f = file('worker.csv', Buffer.concat([Buffer.from(rows.join('\n') + '\n'), badUtf8]));
+    const [viaBin, inProcess] = [tmpDb(), tmpDb()];
+    const rejBin = join(tmp(), 'a.csv'), rejHere = join(tmp(), 'b.csv');
+    const dry = bin(['--db', viaBin, 'consents', 'import', f, '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(6);
+    // a dry run has nothing written to compare with, so rows repeated inside the file count as created
+    expect(summaryOf(dry.stdout)).toMatchObject({ read: 25_001, created: 24_975, unchanged: 0, rejected: 26 });
+    expect((await stats(viaBin)).total_consents).toBe(0);
+    const first = bin(['--db', viaBin, 'consents', 'import', f, '--rejects', rejBin, '--json']);
+    const here = await cli(['--db', inProcess, 'consents', 'import', f, '--rejects', rejHere, '--json']);
+    const { seconds: _a, ...a } = summaryOf(first.stdout);
+    const { seconds: _b, ...b } = summaryOf(here.stdout);
+    expect(a).toEqual(b);
+    expect(a).toMatchObject({ read: 25_001, rejected: 26 });
+    expect(a).toMatchObject({ created: 8991, unchanged: 24_975 - 8991 }); // rows repeated inside the file are unchanged
+    expect(readFileSync(rejBin, 'utf8')).toBe(readFileSync(rejHere, 'utf8'));
+    expect(await stats(viaBin)).toEqual(await stats(inProcess));
+    expect(summaryOf(bin(['--db', viaBin, 'consents', 'import', f, '--json']).stdout)).toMatchObject({ created: 0, unchanged: 24_975 });
+  }, 60_000);
+});
+
+describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress bar', () => {
+  it('shows rows, rows/s and the ETA on a terminal, and nothing when piped', async () => {
+    const rows = [HEADER];
+    for (let i = 0; i < 30_000; i++) rows.push(`tty${i},newsletter,true,2026-01-01T00:00:00Z,1.0,`);
+    const f = file('tty.csv', rows.join('\n') + '\n');
+    const db = tmpDb();
+    // util-linux `script` runs the binary on a pseudo-terminal
+    const onTty = spawnSync('script', ['-qec', `${process.execPath} bin/compliance.js --db ${db} consents import ${f}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(onTty.stdout).toMatch(/\d+ rows \| \d+ rows\/s \| ETA/);
+    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, rejected 0/);
+    const piped = spawnSync(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], { encoding: 'utf8' });
+    expect(piped.status).toBe(0);
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).toMatch(/^read 30000, created 0, unchanged 30000, rejected 0 in [\d.]+ s\n$/);
+  }, 60_000);
+});
+
 describe('an import killed halfway', () => {
   it('leaves a consistent store and completes without duplicates when run again', async () => {
     const rows = 150_000;
@@ -155,7 +227,7 @@ describe('an import killed halfway', () => {
     const orphans = (s.prepare("select count(*) as n from consent c where not exists (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')").get() as { n: number }).n;
     s.close();
     expect(partial).toBeGreaterThan(0);
-    expect(partial % 50_000 === 0 || partial === rows).toBe(true); // whole batches only
+    expect(partial % IMPORT_BATCH === 0 || partial === rows).toBe(true); // whole batches only
     expect(orphans).toBe(0);
     const r = await cli(['--db', db, 'consents', 'import', f, '--json']);
     expect(summaryOf(r.stdout)).toMatchObject({ read: rows, created: rows - partial, unchanged: partial, rejected: 0 });

@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
-import Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
-import { newConsent } from '../../domain/consents/consent.service.js';
 import {
   CONSENT_FIELDS, ConsentInput, REQUIRED_IMPORT_FIELDS, type ImportOptions, type ImportSummary,
 } from '../../domain/consents/consent.schema.js';
@@ -9,14 +8,29 @@ import { DomainError } from '../../domain/errors.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import type { StreamBody } from '../../contract/operation.js';
 import { storageError } from './database.js';
+import type { BatchResult, BatchValue, ConsentBatchWriter, FromWriter, ToWriter, WriterOptions } from './consents.import-writer.js';
 
-const BATCH = 50_000;
+/** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
+const PIECE_ROWS = 1_000;
+const PIECE_CHARS = 256 * 1024;
+/** ... and written in transactions of ten pieces: 10,000 rows of a typical file. */
+const BATCH_PIECES = 10;
+export const IMPORT_BATCH = PIECE_ROWS * BATCH_PIECES;
 const MAX_LISTED = 10_000;
 
+/**
+ * An import body as the local backend receives it. In process (the CLI on a local store) the caller may add
+ * `onReject` to receive every refused row as it is found, beyond the first 10,000 that the summary lists; over HTTP only
+ * the summary travels.
+ */
+export type ImportStream = StreamBody & { onReject?: (line: number, reason: string) => void };
+
 /** Decodes UTF-8 across chunk boundaries; invalid bytes become U+FFFD, which refuses that row only. */
-async function* decode(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
+async function* decode(body: AsyncIterable<Uint8Array | string>, ready: () => Promise<void>): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
   for await (const chunk of body) {
+    // backpressure: read on only while the writer keeps up, so memory stays flat whatever the file size
+    await ready();
     const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     if (text) yield text;
   }
@@ -120,16 +134,145 @@ async function readNdjson(text: AsyncIterable<string>, map: Map<string, string>,
   if (buf) handle(buf);
 }
 
+/** Where validated rows go: a writer in a worker thread (the built CLI and server) or in this thread (tests on the sources). */
+interface RowSink {
+  /** Hands over a few hundred rows without waiting; throws the writer's error if it has failed. */
+  post(rows: BatchValue[]): void;
+  /** Resolves once the writer has room again (at most two transactions' worth of pieces waiting). */
+  ready(): Promise<void>;
+  /** Writes what is left, closes the writer and answers the totals. */
+  finish(): Promise<BatchResult>;
+  /** Stops after a failure on the reading side; transactions already committed stay (whole batches only). */
+  abort(): Promise<void>;
+}
+
+const add = (total: BatchResult, r: BatchResult | undefined) => {
+  if (r) {
+    total.created += r.created;
+    total.unchanged += r.unchanged;
+  }
+};
+
+class InThreadSink implements RowSink {
+  private readonly total: BatchResult = { created: 0, unchanged: 0 };
+  constructor(private readonly writer: ConsentBatchWriter) {}
+  post(rows: BatchValue[]): void {
+    add(this.total, this.writer.add(rows));
+  }
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+  async finish(): Promise<BatchResult> {
+    add(this.total, this.writer.finish());
+    return this.total;
+  }
+  async abort(): Promise<void> {
+    this.writer.close();
+  }
+}
+
+const writerError = (m: { message: string; code?: string }) => Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
+
+/**
+ * Parsing and validating (JavaScript) and writing (SQLite) take about the same time per row, so the writer runs in a
+ * worker thread and the two overlap. Rows travel as flat arrays of primitives, cheap to copy between threads.
+ */
+class WorkerSink implements RowSink {
+  private inflight = 0;
+  private closed = false;
+  private error: unknown;
+  private waiters: Array<() => void> = [];
+  private readonly total: BatchResult = { created: 0, unchanged: 0 };
+  private readonly exited: Promise<void>;
+
+  private constructor(private readonly worker: Worker, private readonly batchPieces: number) {
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (m: FromWriter) => {
+      if (m.type === 'done') {
+        this.inflight -= m.pieces;
+        add(this.total, m);
+      } else if (m.type === 'error') this.error ??= writerError(m);
+      else if (m.type === 'closed') this.closed = true;
+      this.wake();
+    });
+    worker.on('error', (e) => {
+      this.error ??= e;
+      this.wake();
+    });
+    void this.exited.then(() => {
+      if (!this.closed) this.error ??= new Error('the import writer stopped unexpectedly');
+      this.wake();
+    });
+  }
+
+  static async start(url: string, role: string, options: WriterOptions): Promise<WorkerSink> {
+    // small heap limits make the writer collect garbage early (rows arrive in pieces and die young); a transaction
+    // holds at most 10 pieces of 256K characters, far below the limit (measured: 172 MB peak for 1M rows, 207 MB without)
+    const worker = new Worker(new URL(url), { workerData: { role, options }, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48 } });
+    const first = await new Promise<FromWriter | Error>((resolve) => {
+      worker.once('message', resolve);
+      worker.once('error', resolve);
+    });
+    if (first instanceof Error || first.type === 'error') {
+      await worker.terminate();
+      throw first instanceof Error ? first : writerError(first);
+    }
+    return new WorkerSink(worker, options.batchPieces);
+  }
+
+  private wake(): void {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  post(rows: BatchValue[]): void {
+    if (this.error) throw this.error;
+    this.inflight++;
+    this.worker.postMessage({ type: 'rows', rows } satisfies ToWriter);
+  }
+
+  async ready(): Promise<void> {
+    while (!this.error && this.inflight >= 2 * this.batchPieces) await new Promise<void>((r) => this.waiters.push(r));
+    if (this.error) throw this.error;
+  }
+
+  async finish(): Promise<BatchResult> {
+    this.worker.postMessage({ type: 'end' } satisfies ToWriter);
+    await this.exited;
+    if (this.error) throw this.error;
+    return this.total;
+  }
+
+  async abort(): Promise<void> {
+    // the writer finishes the transaction in hand (one is never left half done), then closes the database
+    this.worker.postMessage({ type: 'abort' } satisfies ToWriter);
+    const timer = setTimeout(() => void this.worker.terminate(), 60_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+const isSqliteError = (e: unknown) => /^SQLITE/.test(String((e as { code?: unknown })?.code ?? ''));
+const UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
+/**
+ * Timestamps are compared and stored in one form (UTC, milliseconds, Z). The schema has validated them; the usual UTC
+ * forms are completed as text, which is much cheaper than a Date round trip per row.
+ */
+const iso = (v: string | undefined) => {
+  if (!v) return null;
+  const m = UTC.exec(v);
+  return m ? (m[1] ? v : `${v.slice(0, -1)}.000Z`) : new Date(v).toISOString();
+};
+
 /**
  * Bulk import of consents from CSV or NDJSON. Streams, validates every row with the API's schema, skips rows equal to
  * a stored consent (so a second run creates nothing), writes consent and history rows with prepared statements in
- * transactions of 50,000 rows on a connection of its own, so a server sharing the file keeps answering between batches.
- * A run stopped halfway leaves whole batches; running it again completes it.
+ * transactions of 10,000 rows on a connection of its own. A run stopped halfway leaves whole batches; running it again
+ * completes it.
  */
 export async function importConsents(
   file: string,
   tenant: string,
-  input: StreamBody,
+  input: ImportStream,
   opts: ImportOptions,
   clock: Clock,
   ids: IdSource,
@@ -138,43 +281,25 @@ export async function importConsents(
   const map = parseMap(opts.map);
   const kind = /ndjson|jsonl|json/i.test(input.content_type) ? 'ndjson' : 'csv';
   const summary: ImportSummary = { read: 0, created: 0, unchanged: 0, rejected: 0, seconds: 0, dry_run: opts.dry_run, rejections: [] };
+  const options: WriterOptions = { file, tenant, batchPieces: BATCH_PIECES, now: isoZ(clock.now()), dryRun: opts.dry_run };
 
-  let db: Database.Database;
+  // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
+  const { ConsentBatchWriter, ROW_WIDTH, WRITER_ROLE, WRITER_URL } = await import('./consents.import-writer.js');
+  let out: RowSink;
   try {
-    db = new Database(file, { timeout: 30_000 });
-    db.pragma('synchronous = NORMAL');
-    // a larger page cache keeps the index pages that random user ids touch in memory (16 MiB)
-    db.pragma('cache_size = -16384');
+    // a worker can only start from a built .js file; the test suite runs the TypeScript sources in this thread
+    out = WRITER_URL.endsWith('.js') ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, options) : new InThreadSink(new ConsentBatchWriter(options, ids));
   } catch (e) {
     throw storageError(file, e);
   }
-  // INDEXED BY: without statistics SQLite may pick the statistics index here and scan a whole data point per row
-  const exists = db.prepare(`select 1 from consent indexed by consent_tenant_user where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? and granted_at = ? limit 1`).pluck();
-  const existsAnyTime = db.prepare(`select 1 from consent indexed by consent_tenant_user where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? limit 1`).pluck();
-  const insConsent = db.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insHistory = db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  let inBatch = 0;
-  let open = false;
-  const begin = () => {
-    if (!open && !opts.dry_run) {
-      db.exec('BEGIN IMMEDIATE');
-      open = true;
-    }
-  };
-  const commit = () => {
-    if (open) {
-      db.exec('COMMIT');
-      open = false;
-    }
-    inBatch = 0;
-  };
-  const now = isoZ(clock.now());
-
+  let piece: BatchValue[] = [];
+  let pieceChars = 0;
   const sink: Sink = {
     reject(line, reason) {
       summary.read++;
       summary.rejected++;
       if (summary.rejections.length < MAX_LISTED) summary.rejections.push({ line, reason });
+      input.onReject?.(line, reason);
     },
     row(line, record) {
       for (const v of Object.values(record)) {
@@ -184,36 +309,25 @@ export async function importConsents(
       if (!parsed.success) return sink.reject(line, detailsFromZod(parsed.error).map((d) => `${d.path}: ${d.message}`).join('; '));
       summary.read++;
       const c = parsed.data;
-      const grantedAt = c.granted_at ? new Date(c.granted_at).toISOString() : undefined;
-      const dup = grantedAt
-        ? exists.get(tenant, c.user_id, c.data_point_id, c.granted ? 1 : 0, c.consent_version, grantedAt)
-        : existsAnyTime.get(tenant, c.user_id, c.data_point_id, c.granted ? 1 : 0, c.consent_version);
-      if (dup) {
-        summary.unchanged++;
-        return;
+      piece.push(c.user_id, c.data_point_id, c.granted ? 1 : 0, iso(c.granted_at), iso(c.revoked_at), c.consent_version, c.source ?? null, c.ip_address ?? null, c.user_agent ?? null);
+      pieceChars += c.user_id.length + c.data_point_id.length + (c.user_agent?.length ?? 0) + (c.source?.length ?? 0) + 80;
+      if (piece.length >= PIECE_ROWS * ROW_WIDTH || pieceChars >= PIECE_CHARS) {
+        out.post(piece);
+        piece = [];
+        pieceChars = 0;
       }
-      summary.created++;
-      if (opts.dry_run) return;
-      begin();
-      const { consent: k, history } = newConsent(tenant, c, now, ids);
-      insConsent.run(k.id, tenant, k.user_id, k.data_point_id, k.granted ? 1 : 0, k.granted_at, k.revoked_at, k.consent_version, k.source, k.ip_address, k.user_agent, k.created_at);
-      for (const h of history) insHistory.run(h.id, tenant, h.consent_id, h.action, h.consent_version, h.ip_address, h.user_agent, h.source, h.created_at);
-      if (++inBatch >= BATCH) commit();
     },
   };
 
   try {
-    const text = decode(input.body);
+    const text = decode(input.body, () => out.ready());
     if (kind === 'ndjson') await readNdjson(text, map, sink);
     else await readCsv(text, opts, map, sink);
-    commit();
-    // fresh statistics keep the query planner on the right indexes after a large import
-    if (summary.created > 10_000) db.exec('PRAGMA analysis_limit = 1000; ANALYZE consent;');
+    if (piece.length) out.post(piece);
+    Object.assign(summary, await out.finish());
   } catch (e) {
-    if (open) db.exec('ROLLBACK');
-    throw e instanceof DomainError ? e : typeof (e as { code?: unknown }).code === 'string' && String((e as { code: string }).code).startsWith('SQLITE') ? storageError(file, e) : e;
-  } finally {
-    db.close();
+    await out.abort().catch(() => undefined);
+    throw e instanceof DomainError ? e : isSqliteError(e) ? storageError(file, e) : e;
   }
   summary.seconds = Math.round((performance.now() - started) / 10) / 100;
   return summary;

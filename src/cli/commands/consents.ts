@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../../domain/consents/consent.schema.js';
+import type { ImportStream } from '../../backend/local/consents.import.js';
 import type { CliContext } from '../context.js';
 import { collect, defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
@@ -54,13 +55,28 @@ async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterabl
   }
 }
 
-async function writeRejects(file: string, summary: ImportSummary): Promise<void> {
+const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+/**
+ * The `--rejects` file, `line,reason`. On a local store every refused row arrives as it is found (no limit); over HTTP
+ * only the summary travels, which lists the first 10,000.
+ */
+function openRejects(file: string) {
   const out = createWriteStream(file, { encoding: 'utf8' });
-  const cell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  let written = 0;
   out.write('line,reason\n');
-  for (const r of summary.rejections) if (!out.write(`${r.line},${cell(r.reason)}\n`)) await once(out, 'drain');
-  out.end();
-  await once(out, 'finish');
+  return {
+    add(line: number, reason: string) {
+      written++;
+      out.write(`${line},${csvCell(reason)}\n`);
+    },
+    async close(summary: ImportSummary | undefined): Promise<number> {
+      if (summary && written === 0) for (const r of summary.rejections) this.add(r.line, r.reason);
+      out.end();
+      await once(out, 'finish');
+      return written;
+    },
+  };
 }
 
 export function createConsentsCommand(ctx: CliContext): Command {
@@ -146,26 +162,41 @@ export function createConsentsCommand(ctx: CliContext): Command {
       let input: AsyncIterable<Buffer>;
       if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
       else {
+        let isFile: boolean;
         try {
-          if (!statSync(file).isFile()) throw new Error('not a file');
-        } catch {
-          throw new DomainError('bad_request', `cannot read ${file}: no such file`);
+          isFile = statSync(file).isFile();
+        } catch (e) {
+          throw new DomainError('bad_request', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
         }
+        if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
         input = createReadStream(file);
       }
       const delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
-      const summary = await (await ctx.backend()).consents.import({
-        ...req(ctx),
-        query: defined({ dry_run: o.dryRun ? 'true' : undefined, delimiter, map: o.map?.join(',') }),
-        stream: { body: withProgress(ctx, file, input), content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson' },
-      });
-      if (o.rejects) await writeRejects(o.rejects, summary);
+      const rejects = o.rejects ? openRejects(o.rejects) : undefined;
+      let summary: ImportSummary | undefined;
+      try {
+        const stream: ImportStream = {
+          body: withProgress(ctx, file, input),
+          content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+          ...(rejects ? { onReject: (line: number, reason: string) => rejects.add(line, reason) } : {}),
+        };
+        summary = await (await ctx.backend()).consents.import({
+          ...req(ctx),
+          query: defined({ dry_run: o.dryRun ? 'true' : undefined, delimiter, map: o.map?.join(',') }),
+          stream,
+        });
+      } finally {
+        const written = await rejects?.close(summary);
+        if (summary && written !== undefined && written < summary.rejected)
+          note(ctx, `${o.rejects} lists the first ${written} of ${summary.rejected} refused rows (the server sends no more)`);
+      }
+      // refused rows go to stderr (the first 20) unless --rejects takes them, with --json too: stdout stays the summary
+      if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
+      if (!o.rejects && summary.rejected > 20) note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
       if (ctx.config().json) {
         const { rejections: _r, dry_run: _d, ...plain } = summary;
         printJson(ctx, plain);
       } else {
-        if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
-        if (!o.rejects && summary.rejected > 20) note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
         writeOut(ctx, `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`);
       }
       if (summary.rejected > 0) ctx.exitCode = 6;

@@ -64,7 +64,7 @@ export class LegalDocumentService {
       if (!v) throw notFound('version', id);
       const { from, to } = TRANSITIONS[t];
       if (v.status !== from)
-        throw conflict(`cannot ${t} version ${v.version_number} (${id}): it is ${v.status}, and only a ${from} version can be ${t === 'submit' ? 'submitted' : t + (t.endsWith('e') ? 'd' : 'ed')}`);
+        throw conflict(`cannot ${t} version ${v.version_number} (${id}): it is ${v.status}, and only ${/^[aeiou]/.test(from) ? 'an' : 'a'} ${from} version can be ${t === 'submit' ? 'submitted' : t + (t.endsWith('e') ? 'd' : 'ed')}`);
       const now = isoZ(this.clock.now());
       const next: Version = { ...v, status: to, updated_at: now };
       if (t === 'approve') Object.assign(next, { approved_by: extra.approved_by ?? actor ?? null, approved_at: now, comment: extra.comment ?? v.comment });

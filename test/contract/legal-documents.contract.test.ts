@@ -1,20 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, useServer, type BackendUnderTest } from '../support/helpers.js';
 
-const T = { tenant: 'kanzlei', actor: 'editor' };
 const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected failure'); }, (e: DomainError) => e);
-
-const banner = {
-  categories: [
-    { id: 'necessary', name: 'Notwendig', isRequired: true, defaultEnabled: true },
-    { id: 'analytics', name: 'Statistik', isRequired: false, defaultEnabled: false },
-  ],
-  config: {
-    position: 'bottom-right', style: 'box', primaryColor: '#0b5cab', showDeclineAll: true, showSettings: false,
-    banner_texts: { title: 'Cookies', description: 'Wir nutzen Statistik-Cookies nur mit Ihrer Einwilligung.', privacyLink: 'https://example.com/datenschutz' },
-  },
-};
+const T = { tenant: 'kanzlei', actor: 'editor' };
 
 describe.each(BACKEND_NAMES)('legal documents on the %s backend', (name) => {
   let b: BackendUnderTest;
@@ -75,37 +64,33 @@ describe.each(BACKEND_NAMES)('legal documents on the %s backend', (name) => {
   });
 });
 
-describe.each(BACKEND_NAMES)('cookie banner on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => { b = await openBackend(name); });
-  afterAll(async () => { await b.close(); });
-  const api = () => b.backend.cookieBanner;
-
-  it('answers the default before any PUT, then stores and returns the whole configuration', async () => {
-    const d = await api().get(T);
-    expect(d).toMatchObject({ tenant_id: 'kanzlei', updated_at: null, config: { position: 'bottom', style: 'bar', showDeclineAll: true, showSettings: true } });
-    expect(d.categories.map((c) => [c.id, c.isRequired, c.defaultEnabled])).toEqual([['necessary', true, true], ['functional', false, false], ['analytics', false, false], ['marketing', false, false]]);
-    const saved = await api().put({ ...T, body: banner });
-    expect(saved).toMatchObject({ ...banner, tenant_id: 'kanzlei' });
-    expect(saved.updated_at).toMatch(/Z$/);
-    expect(await api().get(T)).toEqual(saved);
-    expect((await api().get({ tenant: 'other' })).updated_at).toBeNull();
-  });
+describe('legal-document routes over HTTP', () => {
+  const srv = useServer();
 
   it.each([
-    [{ ...banner, categories: [banner.categories[0], banner.categories[0]] }, 'categories.1.id', 'duplicate'],
-    [{ ...banner, config: { ...banner.config, primaryColor: 'red' } }, 'config.primaryColor', '#rgb or #rrggbb'],
-    [{ ...banner, config: { ...banner.config, position: 'left' } }, 'config.position', 'bottom, top, center, bottom-left, bottom-right'],
-    [{ ...banner, config: { ...banner.config, style: 'popup' } }, 'config.style', 'bar, box, modal'],
-    [{ ...banner, categories: [{ id: 'necessary', name: 'N', isRequired: true, defaultEnabled: false }] }, 'categories.0.defaultEnabled', 'required category'],
-    [{ categories: banner.categories }, 'config', 'required'],
-  ])('refuses a bad configuration (%#) and keeps the stored one', async (body, path, hint) => {
-    const before = await api().get(T);
-    const e = await failure(api().put({ ...T, body }));
-    expect(e.code).toBe('validation');
-    const d = e.details.find((x) => x.path === path);
-    expect(d, JSON.stringify(e.details)).toBeDefined();
-    expect(d!.message).toContain(hint);
-    expect(await api().get(T)).toEqual(before);
+    ['GET', '/legal-documents/documents'],
+    ['POST', '/legal-documents/documents'],
+    ['GET', '/legal-documents/documents/0195a000-0000-7000-8000-000000000000/versions'],
+    ['POST', '/legal-documents/documents/0195a000-0000-7000-8000-000000000000/versions'],
+    ['POST', '/legal-documents/versions/0195a000-0000-7000-8000-000000000000/publish'],
+  ])('%s %s without X-Tenant-ID is a 400', async (method, path) => {
+    const res = await fetch(`${srv.url}/sdk/v1${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: 'bad_request', error: expect.stringContaining('X-Tenant-ID') });
+  });
+
+  it('answers 201 on create, a direct array of versions, 409 for publishing a draft and 404 for an unknown version', async () => {
+    const h = { 'x-tenant-id': 'web', 'content-type': 'application/json' };
+    const doc = await fetch(`${srv.url}/sdk/v1/legal-documents/documents`, { method: 'POST', headers: h, body: JSON.stringify({ title: 'Impressum', document_type: 'imprint' }) });
+    expect(doc.status).toBe(201);
+    const { id } = (await doc.json()) as { id: string };
+    const v = await fetch(`${srv.url}/sdk/v1/legal-documents/documents/${id}/versions`, { method: 'POST', headers: h, body: JSON.stringify({ title: 'v1', content: 'x' }) });
+    expect(v.status).toBe(201);
+    const list = await (await fetch(`${srv.url}/sdk/v1/legal-documents/documents/${id}/versions`, { headers: h })).json();
+    expect(Array.isArray(list)).toBe(true);
+    const publish = await fetch(`${srv.url}/sdk/v1/legal-documents/versions/${(list as Array<{ id: string }>)[0]!.id}/publish`, { method: 'POST', headers: h });
+    expect(publish.status).toBe(409);
+    const unknown = await fetch(`${srv.url}/sdk/v1/legal-documents/versions/0195a000-0000-7000-8000-000000000000/publish`, { method: 'POST', headers: h });
+    expect(unknown.status).toBe(404);
   });
 });
