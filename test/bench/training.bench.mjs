@@ -41,6 +41,11 @@ const node0 = timeProcess(process.execPath, ['-e', '0'], { runs: 7 });
 const overdue = timeProcess(process.execPath, [BIN, 'training', 'overdue', '--json'], { runs: 7, env, ok: [0, 6] });
 row('node -e 0 (reference)', `${node0.toFixed(0)} ms`);
 row('training overdue --json (25,000 overdue rows printed)', `${overdue.toFixed(0)} ms`, `${ratio(overdue, node0)} of node -e 0 (target <= 3x)`);
+// the fixed part of that figure: the same command on an empty store (start-up, config, store, one query)
+const emptyDb = join(dir, 'empty.db');
+spawnSync(process.execPath, [BIN, '--db', emptyDb, 'training', 'overdue']);
+const empty = timeProcess(process.execPath, [BIN, 'training', 'overdue', '--json'], { runs: 7, env: { ...process.env, COMPLIANCE_DB: emptyDb } });
+row('training overdue --json on an empty store (floor)', `${empty.toFixed(0)} ms`, `${ratio(empty, node0)} of node -e 0`);
 
 const lines = ['user_id,user_name,user_email,roles'];
 for (let i = 0; i < 10_000; i++) lines.push(`staff${i},Person ${i},p${i}@example.com,R9;R${1 + (i % 8)};R10`);

@@ -10,6 +10,37 @@ const write = (name: string, content: string) => {
   writeFileSync(f, content);
   return f;
 };
+interface XmlNode { name: string; attrs: Record<string, string>; children: XmlNode[]; text: string }
+/** A strict little XML reader for the JUnit report: fails on unbalanced tags, stray `<`/`&`, or unknown entities. */
+function parseXml(xml: string): XmlNode {
+  const entity = (t: string) => t.replace(/&(\w+);|&/g, (m, e: string | undefined) => {
+    const v = e && ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[e];
+    if (!v) throw new Error(`bad entity ${m}`);
+    return v;
+  });
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const root: XmlNode = { name: '#root', attrs: {}, children: [], text: '' };
+  const stack = [root];
+  const re = /<(\/?)([\w:-]+)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|([^<]+)|(<)/g;
+  for (const m of body.matchAll(re)) {
+    const [, close, name, attrText, selfClose, text, stray] = m;
+    const top = stack[stack.length - 1]!;
+    if (stray) throw new Error(`stray < at ${m.index}`);
+    if (text !== undefined) { top.text += entity(text); continue; }
+    if (close) {
+      if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
+      stack.pop();
+      continue;
+    }
+    const attrs = Object.fromEntries([...attrText!.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, entity(v!)]));
+    const node: XmlNode = { name: name!, attrs, children: [], text: '' };
+    top.children.push(node);
+    if (!selfClose) stack.push(node);
+  }
+  if (stack.length !== 1 || root.children.length !== 1) throw new Error('unbalanced document');
+  return root.children[0]!;
+}
+
 const USERS = 'user_id,user_name,user_email,roles\nu1,Anna Schmidt,anna@example.com,R9;R1\nu2,Ben Meier,ben@example.com,R9|R8\n"u3","Cem\nYılmaz",cem@example.com,R11\nu4,Dora,dora@example.com,R5\n';
 
 describe('training on the command line', () => {
@@ -54,10 +85,22 @@ describe('training on the command line', () => {
     const r = await run('training', 'overdue', '--as-of', '2099-01-01', '--format', 'junit');
     expect(r.code).toBe(6);
     expect(r.stdout).toMatch(/^<\?xml/);
-    const failures = [...r.stdout.matchAll(/<testcase [^>]*>\s*<failure message="overdue by (\d+) day/g)];
     const count = JSON.parse((await run('training', 'assignments', 'list', '--json', '--limit', '500')).stdout).length;
-    expect(failures).toHaveLength(count);
-    expect(r.stdout).toContain(`failures="${count}"`);
+    const doc = parseXml(r.stdout);
+    expect(doc.name).toBe('testsuites');
+    expect(doc.attrs.failures).toBe(String(count));
+    const suite = doc.children[0]!;
+    expect(suite).toMatchObject({ name: 'testsuite', attrs: { tests: String(count), failures: String(count) } });
+    expect(suite.children).toHaveLength(count);
+    for (const tc of suite.children) {
+      expect(tc.name).toBe('testcase');
+      expect(tc.children.map((f) => f.name)).toEqual(['failure']);
+      expect(tc.children[0]!.attrs.message).toMatch(/^overdue by \d+ day\(s\), escalation level [0-4]$/);
+      expect(tc.children[0]!.text).toMatch(/^assignment [0-9a-f-]{36}, deadline /);
+    }
+    const clean = parseXml((await run('training', 'overdue', '--format', 'junit')).stdout);
+    expect(clean.attrs.failures).toBe('0');
+    expect(clean.children[0]!.children.map((t) => t.children.length)).toEqual([0]); // one passing case
     expect((await run('training', 'overdue', '--as-of', '2099-01-01', '--min-level', '4', '--json')).code).toBe(6);
     expect((await run('training', 'overdue', '--min-level', '9')).code).toBe(2);
     const dry = JSON.parse((await run('training', 'escalation', 'check', '--as-of', '2099-01-01', '--dry-run', '--json')).stdout);
@@ -86,7 +129,10 @@ describe('training on the command line', () => {
     const png = join(tmp(), 'cert');
     execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', pdf, png]);
     const zbar = spawnSync('zbarimg', ['--raw', '-q', `${png}.png`], { encoding: 'utf8' });
-    if (zbar.error === undefined) expect(zbar.stdout.trim()).toBe(c.verification_code);
+    expect(zbar.error).toBeUndefined(); // zbar-tools is installed by .ci/run
+    expect(zbar.stdout.trim()).toBe(c.verification_code);
+    expect(text).toMatch(/Ergebnis \/ Score\s+100 %/);
+    expect(text).toContain(c.valid_until.slice(0, 10).split('-').reverse().join('.'));
     expect((await run('training', 'certificates', 'verify', c.id)).code).toBe(0);
     expect((await run('training', 'quiz', 'take', a.id)).code).toBe(2); // no terminal, no answers file
   });

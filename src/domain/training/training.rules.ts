@@ -25,6 +25,15 @@ export function escalationLevel(days: number): number {
 
 export const escalationLabel = (level: number): string => ESCALATION_STAGES.find((s) => s.level === level)?.label ?? 'none';
 
+/**
+ * One escalation step: the level an overdue assignment moves to, or null when it stays where it is. A level never goes
+ * down, so a deadline moved later (or an earlier `as_of`) leaves a raised level alone.
+ */
+export function escalationStep(currentLevel: number, days: number): { level: number; label: string } | null {
+  const level = escalationLevel(days);
+  return level > currentLevel ? { level, label: escalationLabel(level) } : null;
+}
+
 export const addDays = (iso: string | Date, days: number): string => new Date((typeof iso === 'string' ? Date.parse(iso) : iso.getTime()) + days * DAY).toISOString();
 
 /**

@@ -46,13 +46,15 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
       if (!Number.isInteger(min) || min < 0 || min > 4) throw new DomainError('validation', `--min-level ${o.minLevel}: expected 0 to 4`, [{ path: 'min_level', message: '0 to 4' }]);
       const at = asOf(o.asOf) ?? new Date(ctx.clock.now()).toISOString();
       const { escalationLevel } = await import('../../../domain/training/training.rules.js');
+      // in place: a CI gate on a large staff reads tens of thousands of rows
       const rows = (await (await ctx.backend()).training.overdue({ ...req(ctx), query: { as_of: at } }))
-        .map((a) => ({ ...a, level: Math.max(a.escalation_level, escalationLevel(a.days_overdue)) }))
+        .map((a) => Object.assign(a, { level: Math.max(a.escalation_level, escalationLevel(a.days_overdue)) }))
         .filter((a) => a.level >= min);
       const format = o.format ?? (ctx.config().json ? 'json' : 'table');
       let text: string | undefined;
       if (format === 'junit') text = junit(rows, at);
-      else if (format === 'json') text = JSON.stringify(rows, null, 2) + '\n';
+      // one line: the report can be tens of megabytes, and indentation would cost a third more time and size
+      else if (format === 'json') text = JSON.stringify(rows) + '\n';
       if (text !== undefined) {
         if (o.output) await writeFile(o.output, text);
         else ctx.io.stdout.write(text);
