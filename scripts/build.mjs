@@ -7,6 +7,24 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const bundled = new Set(['commander', 'kysely', 'zod', 'chalk', 'cli-table3']);
 const external = Object.keys(pkg.dependencies).filter((d) => !bundled.has(d));
 
+/**
+ * zod's namespace object re-exports all of its ~60 message locales, which no bundler can drop once `z` is used as an
+ * object: two thirds of the zod chunk that every command loads. Messages here are English (the default zod registers
+ * itself), so the locale index resolves to English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'en', namespace: 'zod-locales', pluginData: args.resolveDir } : undefined);
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js';",
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: { main: 'src/main.ts', version: 'src/version.ts' },
@@ -17,6 +35,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external,
+  plugins: [zodEnglishOnly],
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
