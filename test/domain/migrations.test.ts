@@ -41,6 +41,34 @@ describe('migrations', () => {
     }
   });
 
+  it('keep consents and their history when 0007 rebuilds them as clustered tables', async () => {
+    const file = tmpDb();
+    const sqlite = new Database(file);
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo('0006_training_blocks')).error).toBeUndefined();
+    sqlite.pragma('user_version = 6');
+    const ins = sqlite.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
+      values (?, ?, ?, 'newsletter', 1, '2026-01-01T00:00:00.000Z', ?, '1.0', 'web', '10.0.0.1', 'UA', '2026-01-01T00:00:00.000Z')`);
+    ins.run('c1', 't1', 'alice', null);
+    ins.run('c2', 't2', 'bob', '2026-02-01T00:00:00.000Z');
+    const hist = sqlite.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at) values (?, ?, ?, ?, '1.0', null, null, null, ?)`);
+    hist.run('h1', 't1', 'c1', 'granted', '2026-01-01T00:00:00.000Z');
+    hist.run('h2', 't2', 'c2', 'granted', '2026-01-01T00:00:00.000Z');
+    hist.run('h3', 't2', 'c2', 'revoked', '2026-02-01T00:00:00.000Z');
+    const before = {
+      consents: sqlite.prepare('select * from consent order by id').all(),
+      history: sqlite.prepare('select * from consent_history order by id').all(),
+    };
+    await db.destroy();
+    await (await openStore(file)).close();
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare('select * from consent order by id').all()).toEqual(before.consents);
+    expect(after.prepare('select * from consent_history order by id').all()).toEqual(before.history);
+    expect(after.prepare("select sql from sqlite_master where name = 'consent'").pluck().get()).toMatch(/without rowid/i);
+    after.close();
+  });
+
   it('refuse a store written by a newer version', async () => {
     const file = tmpDb();
     await (await openStore(file)).close();
