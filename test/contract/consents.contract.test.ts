@@ -119,6 +119,39 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     expect(await api().stats({ tenant: 'bulk2' })).toEqual(await api().stats(t));
   });
 
+  it('writes an imported consent and its history as the API writes a created one', async () => {
+    const t = { tenant: 'same-rules', actor: 'a' };
+    const body = { user_id: 'ann', data_point_id: 'newsletter', granted: true, granted_at: '2026-03-01T08:00:00Z', consent_version: '2.0', source: 'shop', ip_address: '10.1.2.3', user_agent: 'UA 1' };
+    const created = await api().create({ ...t, body });
+    const csv = 'user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address,user_agent\n' +
+      'bob,newsletter,true,2026-03-01T08:00:00Z,,2.0,shop,10.1.2.3,UA 1\n' +
+      'eve,newsletter,true,2026-03-01T08:00:00Z,2026-04-01T00:00:00Z,2.0,shop,10.1.2.3,UA 1\n' +
+      'ned,newsletter,true,,,2.0,shop,,\n' +
+      'ned,newsletter,true,,,2.0,shop,,\n';
+    const r = await api().import({ ...t, stream: { body: (async function* () { yield csv; })(), content_type: 'text/csv' } });
+    // the repeated row without granted_at equals the first one of any time
+    expect(r).toMatchObject({ read: 4, created: 3, unchanged: 1, rejected: 0 });
+    const list = (await api().list({ ...t, query: { limit: 10, offset: 0 } })).consents;
+    const byUser = Object.fromEntries(list.map((c) => [c.user_id, c]));
+    const shape = ({ id: _i, user_id: _u, created_at: _c, history, ...rest }: (typeof list)[number]) =>
+      ({ ...rest, history: history.map(({ id: _h, consent_id: _k, ...h }) => h) });
+    expect(shape(byUser.bob!)).toEqual(shape(byUser.ann!));
+    expect(byUser.ann!.id).toBe(created.id);
+    expect(byUser.eve!.revoked_at).toBe('2026-04-01T00:00:00.000Z');
+    expect(byUser.eve!.history.map((h) => [h.action, h.created_at, h.ip_address, h.source])).toEqual([
+      ['granted', '2026-03-01T08:00:00.000Z', '10.1.2.3', 'shop'],
+      ['revoked', '2026-04-01T00:00:00.000Z', null, null],
+    ]);
+    expect(byUser.ned!.granted_at).toMatch(Z_TS);
+    expect(byUser.ned!.history).toEqual([expect.objectContaining({ action: 'granted', created_at: byUser.ned!.granted_at })]);
+    // ids are UUIDv7, unique, and a consent's history belongs to it
+    const ids = list.flatMap((c) => [c.id, ...c.history.map((h) => h.id)]);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const c of list) for (const h of c.history) expect(h.consent_id).toBe(c.id);
+    for (const c of list) expect(await api().history({ ...t, params: { id: c.id } })).toEqual(c.history);
+  });
+
   it('refuses an import without the required columns before writing anything', async () => {
     const e = await failure(api().import({ tenant: 'cols', stream: { body: (async function* () { yield 'user_id,granted\nu,true\n'; })(), content_type: 'text/csv' } }));
     expect(e.code).toBe('bad_request');

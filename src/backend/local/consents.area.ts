@@ -17,7 +17,7 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
       return { success: true, id: c.id, user_id: c.user_id, data_point_id: c.data_point_id, granted: c.granted, granted_at: c.granted_at };
     },
     stats: (r) => svc.stats(r.tenant),
-    import: (r) => importConsents(store.file, r.tenant, r.stream!, r.query, clock, ids),
+    import: (r) => importConsents(store.file, r.tenant, r.stream!, r.query, clock),
     export: async (r) => ({
       content_type: r.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       body: exportConsents(store.file, r.tenant, r.query),

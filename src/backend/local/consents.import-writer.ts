@@ -1,7 +1,5 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { IdSource } from '../../domain/clock.js';
-import { newConsent } from '../../domain/consents/consent.service.js';
 import { uuidv7Source } from './ids.js';
 
 /**
@@ -29,31 +27,82 @@ export interface BatchResult {
 /** What one transaction wrote: `pieces` handed over, of which `created` rows were new. */
 export type WriteResult = BatchResult & { pieces: number };
 
+/** Rows per statement when a batch is copied into the staging table. */
+const STAGE_ROWS = 100;
+
+/** Columns of the staging table, in ROW_FIELDS order, after the row's position `n`. */
+const STAGE_COLUMNS = `n integer primary key, ${ROW_FIELDS.join(', ')}`;
+
+/**
+ * A staged row `s` equal to a stored consent of the tenant: the same user_id, data_point_id, granted and
+ * consent_version, and the same granted_at when the row has one (a row without granted_at, which takes the import's
+ * time, equals such a consent of any time).
+ */
+const NOT_STORED = `not exists (select 1 from consent c indexed by consent_tenant_user
+    where c.tenant_id = @tenant and c.user_id = s.user_id and c.data_point_id = s.data_point_id and c.granted = s.granted
+      and c.consent_version = s.consent_version and (s.granted_at is null or c.granted_at = s.granted_at))`;
+/** ... or equal, in the same sense, to an earlier row of the same batch (which is written first). */
+const NOT_EARLIER = `not exists (select 1 from temp.import_stage p
+    where p.user_id = s.user_id and p.data_point_id = s.data_point_id and p.n < s.n and p.granted = s.granted
+      and p.consent_version = s.consent_version and (s.granted_at is null or coalesce(p.granted_at, @now) = s.granted_at))`;
+
+/**
+ * Ids are UUIDv7 with a dedicated counter (RFC 9562, 6.2 method 1): each batch takes the first 24 characters of a
+ * fresh time-ordered id (timestamp, sequence, variant) and counts in the last 48 bits, three ids per row (the consent,
+ * its `granted` entry, its `revoked` entry), so a batch's ids are unique, ordered, and made inside SQLite.
+ */
+const id = (k: 0 | 1 | 2) => `printf('%s%012x', @prefix, 3 * s.n + ${k})`;
+
 /**
  * Writes batches of validated consent rows with their history, one transaction per batch, on a connection of its own.
- * Each batch is written in one synchronous stretch (BEGIN IMMEDIATE … COMMIT), so a transaction never stays open
- * across an await: a killed run leaves whole batches, and a server sharing the file never waits on a half-done one.
+ * A batch is copied into a staging table and written with three set-based statements (consents, `granted` entries,
+ * `revoked` entries) that keep to the rules of a consent created through the API (`newConsent`); the contract suite
+ * compares the two. Each batch is written in one synchronous stretch (BEGIN IMMEDIATE … COMMIT), so a transaction
+ * never stays open across an await: a killed run leaves whole batches, and a server sharing the file never waits on a
+ * half-done one.
  */
 export class ConsentBatchWriter {
   private readonly db: Database.Database;
-  private readonly exists: Database.Statement;
-  private readonly existsAnyTime: Database.Statement;
-  private readonly insConsent: Database.Statement;
-  private readonly insHistory: Database.Statement;
+  private readonly stage: Database.Statement;
+  private readonly stageMany: Database.Statement;
+  private readonly countNew: Database.Statement;
+  private readonly insConsents: Database.Statement;
+  private readonly insGranted: Database.Statement;
+  private readonly insRevoked: Database.Statement;
+  private readonly clearStage: Database.Statement;
+  /** Prefixes come from time-ordered ids whatever source the caller uses: the id layout above depends on it. */
+  private readonly ids = uuidv7Source();
   private created = 0;
   private pending: BatchValue[][] = [];
 
-  constructor(private readonly o: WriterOptions, private readonly ids: IdSource) {
+  constructor(private readonly o: WriterOptions) {
     this.db = new Database(o.file, { timeout: 30_000 });
     try {
       this.db.pragma('synchronous = NORMAL');
       // 8 MiB of page cache: more buys little speed (measured) and counts against the import's memory
       this.db.pragma('cache_size = -8192');
-      // INDEXED BY: without statistics SQLite may pick the statistics index and scan a whole data point per row
-      this.exists = this.db.prepare(`select 1 from consent indexed by consent_tenant_user where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? and granted_at = ? limit 1`).pluck();
-      this.existsAnyTime = this.db.prepare(`select 1 from consent indexed by consent_tenant_user where tenant_id = ? and user_id = ? and data_point_id = ? and granted = ? and consent_version = ? limit 1`).pluck();
-      this.insConsent = this.db.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-      this.insHistory = this.db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      // checkpoint every 10,000 pages (40 MiB of WAL) instead of 1,000: pages that every batch touches (the user index)
+      // reach the database file once per checkpoint, not once per transaction (measured: 11.4 s -> 9.6 s for 1M rows)
+      this.db.pragma('wal_autocheckpoint = 10000');
+      this.db.pragma('temp_store = memory');
+      this.db.exec(`create temp table import_stage (${STAGE_COLUMNS});
+        create index temp.import_stage_key on import_stage (user_id, data_point_id, n);`);
+      const tuple = `(${Array(ROW_WIDTH + 1).fill('?').join(', ')})`;
+      this.stage = this.db.prepare(`insert into temp.import_stage (n, ${ROW_FIELDS.join(', ')}) values ${tuple}`);
+      this.stageMany = this.db.prepare(`insert into temp.import_stage (n, ${ROW_FIELDS.join(', ')}) values ${Array(STAGE_ROWS).fill(tuple).join(', ')}`);
+      // a dry run writes nothing, so it compares with the store only (rows repeated inside the file count as created)
+      this.countNew = this.db.prepare(`select count(*) from temp.import_stage s where ${NOT_STORED}`).pluck();
+      this.insConsents = this.db.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
+        select ${id(0)}, @tenant, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, @now), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, @now
+        from temp.import_stage s where ${NOT_STORED} and ${NOT_EARLIER} order by s.n`);
+      // a staged row was written when a consent with its id exists now (the ids are new in this batch); CROSS JOIN
+      // keeps SQLite on the staged rows first, each looked up by primary key
+      const written = `from temp.import_stage s cross join consent c on c.tenant_id = @tenant and c.id = ${id(0)}`;
+      this.insGranted = this.db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
+        select ${id(1)}, @tenant, c.id, 'granted', c.consent_version, c.ip_address, c.user_agent, c.source, c.granted_at ${written}`);
+      this.insRevoked = this.db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
+        select ${id(2)}, @tenant, c.id, 'revoked', c.consent_version, null, null, null, c.revoked_at ${written} where s.revoked_at is not null`);
+      this.clearStage = this.db.prepare('delete from temp.import_stage');
     } catch (e) {
       this.db.close();
       throw e;
@@ -74,40 +123,42 @@ export class ConsentBatchWriter {
     return { pieces: pieces.length, ...this.write(pieces) };
   }
 
-  /** Rows equal to a stored one (or to an earlier row of this import) count as unchanged; the others are inserted. */
+  /** Rows equal to a stored one (or to an earlier row of this batch) count as unchanged; the others are inserted. */
   private write(pieces: BatchValue[][]): BatchResult {
     const { tenant, now, dryRun } = this.o;
-    let created = 0, unchanged = 0;
-    if (!dryRun) this.db.exec('BEGIN IMMEDIATE');
+    let rows = 0;
+    this.db.exec(dryRun ? 'BEGIN' : 'BEGIN IMMEDIATE');
     try {
-      for (const batch of pieces) for (let i = 0; i < batch.length; i += ROW_WIDTH) {
-        const user = batch[i] as string, dp = batch[i + 1] as string, granted = batch[i + 2] as number;
-        const grantedAt = batch[i + 3] as string | null, version = batch[i + 5] as string;
-        const dup = grantedAt
-          ? this.exists.get(tenant, user, dp, granted, version, grantedAt)
-          : this.existsAnyTime.get(tenant, user, dp, granted, version);
-        if (dup) {
-          unchanged++;
-          continue;
+      // STAGE_ROWS rows per statement: one call into SQLite per hundred rows instead of per row
+      const many = STAGE_ROWS * ROW_WIDTH;
+      const args: BatchValue[] = new Array(STAGE_ROWS * (ROW_WIDTH + 1));
+      for (const batch of pieces) {
+        let i = 0;
+        for (; i + many <= batch.length; i += many) {
+          for (let r = 0, a = 0; r < STAGE_ROWS; r++) {
+            args[a++] = rows++;
+            for (let f = 0, b = i + r * ROW_WIDTH; f < ROW_WIDTH; f++) args[a++] = batch[b + f]!;
+          }
+          this.stageMany.run(args);
         }
-        created++;
-        if (dryRun) continue;
-        const { consent: k, history } = newConsent(tenant, {
-          user_id: user, data_point_id: dp, granted: granted === 1, consent_version: version,
-          granted_at: grantedAt ?? undefined, revoked_at: (batch[i + 4] as string | null) ?? undefined,
-          source: (batch[i + 6] as string | null) ?? undefined, ip_address: (batch[i + 7] as string | null) ?? undefined,
-          user_agent: (batch[i + 8] as string | null) ?? undefined,
-        }, now, this.ids);
-        this.insConsent.run(k.id, tenant, k.user_id, k.data_point_id, granted, k.granted_at, k.revoked_at, k.consent_version, k.source, k.ip_address, k.user_agent, k.created_at);
-        for (const h of history) this.insHistory.run(h.id, tenant, h.consent_id, h.action, h.consent_version, h.ip_address, h.user_agent, h.source, h.created_at);
+        for (; i < batch.length; i += ROW_WIDTH) this.stage.run(rows++, ...batch.slice(i, i + ROW_WIDTH));
       }
-      if (!dryRun) this.db.exec('COMMIT');
+      let created: number;
+      if (dryRun) created = this.countNew.get({ tenant, now }) as number;
+      else {
+        const prefix = this.ids.next().slice(0, 24);
+        created = this.insConsents.run({ tenant, now, prefix }).changes;
+        this.insGranted.run({ tenant, prefix });
+        this.insRevoked.run({ tenant, prefix });
+      }
+      this.clearStage.run();
+      this.db.exec(dryRun ? 'ROLLBACK' : 'COMMIT');
+      this.created += created;
+      return { created, unchanged: rows - created };
     } catch (e) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw e;
     }
-    this.created += created;
-    return { created, unchanged };
   }
 
   /** Writes what is left and closes the connection. */
@@ -147,7 +198,7 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)
   const fail = (e: unknown) => port.postMessage({ type: 'error', message: (e as Error).message ?? String(e), code: (e as { code?: string }).code } satisfies FromWriter);
   let writer: ConsentBatchWriter | undefined;
   try {
-    writer = new ConsentBatchWriter((workerData as { options: WriterOptions }).options, uuidv7Source());
+    writer = new ConsentBatchWriter((workerData as { options: WriterOptions }).options);
     port.postMessage({ type: 'ready' } satisfies FromWriter);
   } catch (e) {
     fail(e);

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
+import { isoZ, type Clock } from '../../domain/clock.js';
 import {
   CONSENT_FIELDS, ConsentInput, REQUIRED_IMPORT_FIELDS, type ImportOptions, type ImportSummary,
 } from '../../domain/consents/consent.schema.js';
@@ -275,7 +275,6 @@ export async function importConsents(
   input: ImportStream,
   opts: ImportOptions,
   clock: Clock,
-  ids: IdSource,
 ): Promise<ImportSummary> {
   const started = performance.now();
   const map = parseMap(opts.map);
@@ -288,7 +287,7 @@ export async function importConsents(
   let out: RowSink;
   try {
     // a worker can only start from a built .js file; the test suite runs the TypeScript sources in this thread
-    out = WRITER_URL.endsWith('.js') ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, options) : new InThreadSink(new ConsentBatchWriter(options, ids));
+    out = WRITER_URL.endsWith('.js') ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, options) : new InThreadSink(new ConsentBatchWriter(options));
   } catch (e) {
     throw storageError(file, e);
   }
