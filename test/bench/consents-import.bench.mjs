@@ -43,6 +43,35 @@ const peakMb = Number(imp.stderr.trim().split('\n').at(-1)) / 1024;
 const summary = JSON.parse(imp.stdout);
 row('compliance consents import (consent + history rows)', `${Math.round(ROWS / sec).toLocaleString('en')} rows/s`, `${ratio(refSec, sec)} of sqlite3 .import into a file (target >= 0.3x); created ${summary.created}`);
 row('  peak memory of the import process', `${peakMb.toFixed(0)} MB`, '(target < 200 MB)');
+// the floor for any import written from Node: the same rows, already parsed and valid, inserted with prepared statements
+// into bare consent and history tables (no secondary index, no duplicate check) in transactions of 10,000 rows
+{
+  const { default: Database } = await import('better-sqlite3');
+  const floor = new Database(join(dir, 'floor.db'));
+  floor.pragma('journal_mode = WAL');
+  floor.pragma('synchronous = NORMAL');
+  floor.exec(`create table consent (id text, tenant_id text, user_id text, data_point_id text, granted integer, granted_at text, revoked_at text,
+      consent_version text, source text, ip_address text, user_agent text, created_at text, primary key (tenant_id, id)) without rowid;
+    create table consent_history (id text, tenant_id text, consent_id text, action text, consent_version text, ip_address text, user_agent text,
+      source text, created_at text, primary key (consent_id, created_at, id)) without rowid;`);
+  const c = floor.prepare('insert into consent values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const h = floor.prepare('insert into consent_history values (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const hex = (n) => n.toString(16).padStart(12, '0');
+  t = performance.now();
+  for (let s = 0; s < ROWS; s += 10_000) {
+    floor.exec('BEGIN');
+    for (let i = s; i < Math.min(ROWS, s + 10_000); i++) {
+      const at = `2026-0${1 + (i % 9)}-01T10:00:00.000Z`, ip = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+      const id = `019a0000-0000-7000-8000-${hex(2 * i)}`;
+      c.run(id, 'default', `user${i % 400_000}@example.com`, `dp${i % 12}`, i % 5 ? 1 : 0, at, null, `1.${i % 3}`, 'web_banner', ip, 'Mozilla/5.0', at);
+      h.run(`019a0000-0000-7000-8000-${hex(2 * i + 1)}`, 'default', id, 'granted', `1.${i % 3}`, ip, 'Mozilla/5.0', 'web_banner', at);
+    }
+    floor.exec('COMMIT');
+  }
+  const floorSec = (performance.now() - t) / 1000;
+  floor.close();
+  row('  floor: bare consent + history inserts from Node', `${Math.round(ROWS / floorSec).toLocaleString('en')} rows/s`, `${ratio(refSec, floorSec)} of sqlite3 .import (no index, no check, no parsing)`);
+}
 t = performance.now();
 spawnSync(process.execPath, [BIN, '--db', join(dir, 'dry.db'), 'consents', 'import', csv, '--dry-run', '--json'], { encoding: 'utf8' });
 row('  --dry-run into an empty store (read, parse, validate)', `${Math.round(ROWS / ((performance.now() - t) / 1000)).toLocaleString('en')} rows/s`);

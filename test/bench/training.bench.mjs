@@ -45,7 +45,25 @@ row('training overdue --json (25,000 overdue rows printed)', `${overdue.toFixed(
 const emptyDb = join(dir, 'empty.db');
 spawnSync(process.execPath, [BIN, '--db', emptyDb, 'training', 'overdue']);
 const empty = timeProcess(process.execPath, [BIN, 'training', 'overdue', '--json'], { runs: 7, env: { ...process.env, COMPLIANCE_DB: emptyDb } });
-row('training overdue --json on an empty store (floor)', `${empty.toFixed(0)} ms`, `${ratio(empty, node0)} of node -e 0`);
+// the floor for any Node process answering this: open the store, one query in which SQLite itself builds the JSON
+// (no CLI, no validation, no JavaScript objects per row), write it out
+const floorScript = join(dir, 'overdue-floor.mjs');
+writeFileSync(floorScript, `import Database from ${JSON.stringify(new URL(import.meta.resolve('better-sqlite3')).pathname)};
+const db = new Database(${JSON.stringify(db)}, { readonly: true });
+const now = new Date().toISOString();
+const json = db.prepare(\`select cast(json_group_array(json_object('id', a.id, 'tenant_id', a.tenant_id, 'module_id', a.module_id,
+  'user_id', a.user_id, 'user_name', a.user_name, 'user_email', a.user_email, 'role_code', a.role_code, 'status', 'overdue',
+  'progress_percent', a.progress_percent, 'deadline', a.deadline, 'escalation_level', a.escalation_level,
+  'quiz_passed', json(iif(a.quiz_passed, 'true', 'false')), 'certificate_id', a.certificate_id, 'started_at', a.started_at,
+  'completed_at', a.completed_at, 'valid_until', a.valid_until, 'created_at', a.created_at, 'updated_at', a.updated_at,
+  'module_code', m.module_code, 'module_title', m.title, 'days_overdue', cast(julianday(@now) - julianday(a.deadline) as integer))) as blob)
+  from training_assignment a join training_module m on m.id = a.module_id
+  where a.tenant_id = 'default' and a.status in ('pending', 'in_progress') and a.deadline < @now order by a.deadline\`).pluck().get({ now });
+process.stdout.write(json);
+`);
+const floor = timeProcess(process.execPath, [floorScript], { runs: 7 });
+row('  floor: one query with JSON built by SQLite, no CLI', `${floor.toFixed(0)} ms`, `${ratio(floor, node0)} of node -e 0`);
+row('training overdue --json on an empty store (fixed cost)', `${empty.toFixed(0)} ms`, `${ratio(empty, node0)} of node -e 0`);
 
 const lines = ['user_id,user_name,user_email,roles'];
 for (let i = 0; i < 10_000; i++) lines.push(`staff${i},Person ${i},p${i}@example.com,R9;R${1 + (i % 8)};R10`);
