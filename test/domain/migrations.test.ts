@@ -3,7 +3,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/backend/local/database.js';
 import { migrations } from '../../migrations/index.js';
-import { tmpDb } from '../support/helpers.js';
+import { cli, tmpDb } from '../support/helpers.js';
 
 const schemaOf = (file: string): string[] => {
   const db = new Database(file, { readonly: true });
@@ -67,6 +67,24 @@ describe('migrations', () => {
     expect(after.prepare('select * from consent_history order by id').all()).toEqual(before.history);
     expect(after.prepare("select sql from sqlite_master where name = 'consent'").pluck().get()).toMatch(/without rowid/i);
     after.close();
+  });
+
+  it('say on stderr when an existing store is upgraded, and only then', async () => {
+    const file = tmpDb();
+    const sqlite = new Database(file);
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo('0006_training_blocks')).error).toBeUndefined();
+    sqlite.pragma('user_version = 6');
+    await db.destroy();
+    const first = await cli(['--db', file, 'consents', 'stats', '--json']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/upgrading the store .* from schema 6 to \d+ \(0007_consents_without_rowid/);
+    expect(JSON.parse(first.stdout).total_consents).toBe(0);
+    const again = await cli(['--db', file, 'consents', 'stats', '--json']);
+    expect(again.stderr).toBe('');
+    const fresh = await cli(['--db', tmpDb(), 'consents', 'stats', '--json']);
+    expect(fresh.stderr).toBe('');
   });
 
   it('refuse a store written by a newer version', async () => {

@@ -38,12 +38,16 @@ export const isSqliteError = (e: unknown): boolean => {
 
 export const MIGRATION_COUNT = Object.keys(migrations).length;
 
+/** Told before an existing store is upgraded (not when a new one is created): from, to, and the migrations' names. */
+export type UpgradeListener = (from: number, to: number, names: string[]) => void;
+
 /** Applies pending migrations; `PRAGMA user_version` mirrors their count so an up-to-date store costs one pragma. */
-async function migrate(db: Kysely<DB>, sqlite: Database.Database): Promise<void> {
+async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: UpgradeListener): Promise<void> {
   const version = sqlite.pragma('user_version', { simple: true }) as number;
   if (version === MIGRATION_COUNT) return;
   if (version > MIGRATION_COUNT)
     throw new DomainError('storage', `the database was written by a newer version of compliance (schema ${version}, this version knows ${MIGRATION_COUNT}); upgrade compliance`);
+  if (version > 0) onUpgrade?.(version, MIGRATION_COUNT, Object.keys(migrations).slice(version));
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
@@ -51,7 +55,7 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database): Promise<void>
 }
 
 /** Opens (and creates) the SQLite store: WAL, a busy timeout so a CLI and a server can share the file, migrations. */
-export async function openStore(fileArg: string, opts: { migrate?: boolean } = {}): Promise<Store> {
+export async function openStore(fileArg: string, opts: { migrate?: boolean; onUpgrade?: UpgradeListener } = {}): Promise<Store> {
   const file = fileArg === ':memory:' ? fileArg : resolve(fileArg);
   let sqlite: Database.Database;
   try {
@@ -67,7 +71,7 @@ export async function openStore(fileArg: string, opts: { migrate?: boolean } = {
     // 32 MiB of page cache: large transactions (a staff list, an escalation run) stay in memory instead of spilling
     sqlite.pragma('cache_size = -32768');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-    if (opts.migrate !== false) await migrate(db, sqlite);
+    if (opts.migrate !== false) await migrate(db, sqlite, opts.onUpgrade);
     return {
       file,
       db,

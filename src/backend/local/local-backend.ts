@@ -3,7 +3,7 @@ import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
-import { isSqliteError, openStore, storageError, type Store } from './database.js';
+import { isSqliteError, openStore, storageError, type Store, type UpgradeListener } from './database.js';
 import type { LlmSettings } from './training.area.js';
 import { dirname, join } from 'node:path';
 import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
@@ -54,6 +54,8 @@ export interface LocalOptions {
   llm?: LlmSettings;
   /** Folder of the media store (default: `media/` beside the database). */
   mediaRoot?: string;
+  /** Told before an existing store is upgraded to this version's schema (large stores take a moment). */
+  onUpgrade?: UpgradeListener;
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
@@ -87,5 +89,5 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
 }
 
 export async function createLocalBackend(file: string, opts: LocalOptions = {}): Promise<LocalBackend> {
-  return createLocalBackendFromStore(await openStore(file), opts);
+  return createLocalBackendFromStore(await openStore(file, { onUpgrade: opts.onUpgrade }), opts);
 }
