@@ -1,35 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The binary on a pseudo-terminal (util-linux `script`): waits for each prompt, then types its keys. */
-async function onTerminal(args: string, steps: Array<[string, string]>): Promise<string> {
-  const p = spawn('script', ['-qec', `${process.execPath} bin/compliance.js ${args}`, '/dev/null'], { env: { ...process.env, COLUMNS: '120', NO_COLOR: '1' } });
-  let out = '';
-  p.stdout.on('data', (c) => (out += c));
-  const exited = new Promise((r) => p.on('exit', r));
-  let from = 0;
-  for (const [prompt, keys] of steps) {
-    for (let waited = 0; !out.includes(prompt, from); waited += 50) {
-      if (waited > 15_000) throw new Error(`prompt "${prompt}" did not appear: ${out}`);
-      await sleep(50);
-    }
-    from = out.indexOf(prompt, from) + prompt.length;
-    await sleep(100);
-    for (const ch of keys.match(/\u001b\[.|./gsu) ?? []) {
-      p.stdin.write(ch);
-      await sleep(20);
-    }
-  }
-  await Promise.race([exited, sleep(10_000)]);
-  p.kill();
-  return out;
-}
+import { hasScript, onTerminal } from '../support/terminal.js';
 
 describe.skipIf(!hasScript)('training quiz take on a terminal', () => {
   it('asks each question, then shows the result and the explanations', async () => {

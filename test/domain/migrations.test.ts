@@ -12,6 +12,17 @@ const schemaOf = (file: string): string[] => {
   return rows.map((r) => `${r.type} ${r.name}: ${(r.sql ?? '').replace(/\s+/g, ' ')}`);
 };
 
+/** A store as version 6 of compliance left it (before 0007), open for writing rows the old way. */
+async function storeAtSchema6() {
+  const file = tmpDb();
+  const sqlite = new Database(file);
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  expect((await migrator.migrateTo('0006_training_blocks')).error).toBeUndefined();
+  sqlite.pragma('user_version = 6');
+  return { file, sqlite, db };
+}
+
 describe('migrations', () => {
   it('are named in order and each has up and down', () => {
     const names = Object.keys(migrations);
@@ -42,12 +53,7 @@ describe('migrations', () => {
   });
 
   it('keep consents and their history when 0007 rebuilds them as clustered tables', async () => {
-    const file = tmpDb();
-    const sqlite = new Database(file);
-    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo('0006_training_blocks')).error).toBeUndefined();
-    sqlite.pragma('user_version = 6');
+    const { file, sqlite, db } = await storeAtSchema6();
     const ins = sqlite.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
       values (?, ?, ?, 'newsletter', 1, '2026-01-01T00:00:00.000Z', ?, '1.0', 'web', '10.0.0.1', 'UA', '2026-01-01T00:00:00.000Z')`);
     ins.run('c1', 't1', 'alice', null);
@@ -70,12 +76,7 @@ describe('migrations', () => {
   });
 
   it('say on stderr when an existing store is upgraded, and only then', async () => {
-    const file = tmpDb();
-    const sqlite = new Database(file);
-    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    expect((await migrator.migrateTo('0006_training_blocks')).error).toBeUndefined();
-    sqlite.pragma('user_version = 6');
+    const { file, db } = await storeAtSchema6();
     await db.destroy();
     const first = await cli(['--db', file, 'consents', 'stats', '--json']);
     expect(first.code).toBe(0);
