@@ -9,6 +9,13 @@ import { DomainError } from '../domain/errors.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
 
+/** An error of the HTTP exchange itself whose status says more than its code's (413 for a body over the limit). */
+class TransportError extends DomainError {
+  constructor(readonly status: number, code: ConstructorParameters<typeof DomainError>[0], message: string) {
+    super(code, message);
+  }
+}
+
 /** What the server needs to know about API keys. */
 export interface KeyCheck {
   activeCount(): Promise<number>;
@@ -47,7 +54,7 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
       else if (size > 10 * max) req.destroy();
     });
     req.on('end', () => {
-      if (size > max) reject(new DomainError('bad_request', `request body larger than ${max} bytes`));
+      if (size > max) reject(new TransportError(413, 'bad_request', `request body larger than ${max} bytes (stream bulk data to the import routes instead)`));
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);
@@ -175,7 +182,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     handle(req, res)
       .catch((e: unknown) => {
         if (e instanceof DomainError) {
-          const status = STATUS_BY_CODE[e.code];
+          const status = e instanceof TransportError ? e.status : STATUS_BY_CODE[e.code];
           if (status >= 500) log(`error: ${e.message}`);
           send(res, status, errorBody(e));
           return status;

@@ -84,9 +84,12 @@ describe('the /sdk/v1 server', () => {
     await expectError(res, 405, 'bad_request');
   });
 
-  it('refuses a body above the size limit', async () => {
+  it('refuses a body above the size limit with 413, storing nothing', async () => {
+    const before = ((await (await fetch(api('/dsfa/stats'))).json()) as { total: number }).total;
     const res = await fetch(api('/dsfa'), json({ title: 'x', description: 'y'.repeat(11 * 1024 * 1024) }));
-    expect(res.status).toBe(400);
+    const body = await expectError(res, 413, 'bad_request');
+    expect(body.error).toMatch(/larger than 10485760 bytes/);
+    expect(((await (await fetch(api('/dsfa/stats'))).json()) as { total: number }).total).toBe(before);
   });
 
   it('logs one line per request', async () => {
