@@ -23,4 +23,4 @@ export const looseBoolean = () =>
     if (['true', '1', 'yes'].includes(t)) return true;
     if (['false', '0', 'no'].includes(t)) return false;
     return v;
-  }, z.boolean());
+  }, z.boolean({ error: (i) => (i.input === undefined ? undefined : `expected a boolean (true/false, 1/0, yes/no), got ${JSON.stringify(i.input)}`) }));

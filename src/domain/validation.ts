@@ -15,7 +15,8 @@ export const detailsFromZod = (error: z.ZodError, prefix = ''): ErrorDetail[] =>
     if (i.code === 'invalid_value' && Array.isArray(i.values)) {
       const got = i.input === undefined ? '' : `${describe(i.input)} is not allowed; `;
       message = `${got}allowed values: ${i.values.map(String).join(', ')}`;
-    } else if (i.code === 'invalid_type') {
+    } else if (i.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
+      // zod's own wording; a schema's own message (which lists accepted spellings) stays
       message = i.input === undefined ? `required (${i.expected})` : `expected ${i.expected}, got ${describe(i.input)}`;
     } else if ((i.code === 'too_small' || i.code === 'too_big') && i.origin === 'number' && !issue.message.startsWith('must')) {
       const bound = i.code === 'too_small' ? i.minimum : i.maximum;
