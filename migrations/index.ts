@@ -5,7 +5,7 @@ import * as m0003 from './0003_canonical_controls.js';
 import * as m0004 from './0004_training.js';
 import * as m0005 from './0005_training_media.js';
 import * as m0006 from './0006_training_blocks.js';
-import * as m0007 from './0007_consents_without_rowid.js';
+import * as m0007 from './0007_consents_for_bulk_writes.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -15,5 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_training': m0004,
   '0005_training_media': m0005,
   '0006_training_blocks': m0006,
-  '0007_consents_without_rowid': m0007,
+  '0007_consents_for_bulk_writes': m0007,
 };

@@ -52,7 +52,7 @@ describe('migrations', () => {
     }
   });
 
-  it('keep consents and their history when 0007 rebuilds them as clustered tables', async () => {
+  it('keep consents and their history when 0007 rebuilds their tables', async () => {
     const { file, sqlite, db } = await storeAtSchema6();
     const ins = sqlite.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
       values (?, ?, ?, 'newsletter', 1, '2026-01-01T00:00:00.000Z', ?, '1.0', 'web', '10.0.0.1', 'UA', '2026-01-01T00:00:00.000Z')`);
@@ -71,7 +71,8 @@ describe('migrations', () => {
     const after = new Database(file, { readonly: true });
     expect(after.prepare('select * from consent order by id').all()).toEqual(before.consents);
     expect(after.prepare('select * from consent_history order by id').all()).toEqual(before.history);
-    expect(after.prepare("select sql from sqlite_master where name = 'consent'").pluck().get()).toMatch(/without rowid/i);
+    expect(after.prepare("select sql from sqlite_master where name = 'consent_history'").pluck().get()).toMatch(/without rowid/i);
+    expect(after.prepare("select sql from sqlite_master where name = 'consent_tenant_id'").pluck().get()).toMatch(/unique index/i);
     after.close();
   });
 
@@ -80,7 +81,7 @@ describe('migrations', () => {
     await db.destroy();
     const first = await cli(['--db', file, 'consents', 'stats', '--json']);
     expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/upgrading the store .* from schema 6 to \d+ \(0007_consents_without_rowid/);
+    expect(first.stderr).toMatch(/upgrading the store .* from schema 6 to \d+ \(0007_consents_for_bulk_writes/);
     expect(JSON.parse(first.stdout).total_consents).toBe(0);
     const again = await cli(['--db', file, 'consents', 'stats', '--json']);
     expect(again.stderr).toBe('');

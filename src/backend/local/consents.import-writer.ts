@@ -96,12 +96,12 @@ export class ConsentBatchWriter {
         select ${id(0)}, @tenant, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, @now), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, @now
         from temp.import_stage s where ${NOT_STORED} and ${NOT_EARLIER} order by s.n`);
       // a staged row was written when a consent with its id exists now (the ids are new in this batch); CROSS JOIN
-      // keeps SQLite on the staged rows first, each looked up by primary key
+      // keeps SQLite on the staged rows first, each looked up in the (tenant_id, id) index, which covers the join
       const written = `from temp.import_stage s cross join consent c on c.tenant_id = @tenant and c.id = ${id(0)}`;
       this.insGranted = this.db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-        select ${id(1)}, @tenant, c.id, 'granted', c.consent_version, c.ip_address, c.user_agent, c.source, c.granted_at ${written}`);
+        select ${id(1)}, @tenant, c.id, 'granted', s.consent_version, s.ip_address, s.user_agent, s.source, coalesce(s.granted_at, @now) ${written}`);
       this.insRevoked = this.db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-        select ${id(2)}, @tenant, c.id, 'revoked', c.consent_version, null, null, null, c.revoked_at ${written} where s.revoked_at is not null`);
+        select ${id(2)}, @tenant, c.id, 'revoked', s.consent_version, null, null, null, s.revoked_at ${written} where s.revoked_at is not null`);
       this.clearStage = this.db.prepare('delete from temp.import_stage');
     } catch (e) {
       this.db.close();
@@ -148,7 +148,7 @@ export class ConsentBatchWriter {
       else {
         const prefix = this.ids.next().slice(0, 24);
         created = this.insConsents.run({ tenant, now, prefix }).changes;
-        this.insGranted.run({ tenant, prefix });
+        this.insGranted.run({ tenant, now, prefix });
         this.insRevoked.run({ tenant, prefix });
       }
       this.clearStage.run();

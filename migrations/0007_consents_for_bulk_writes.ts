@@ -1,10 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Consents and their history as clustered tables (WITHOUT ROWID), keyed the way they are read: a consent by
- * (tenant_id, id), a history entry by (consent_id, created_at, id). A row is then stored once in the b-tree that
- * serves lists and lookups, instead of in a rowid table plus a primary-key index plus a tenant index: a bulk import
- * writes four b-trees per consent instead of eight (measured: +20 % rows/s on a million-row import).
+ * Consents and their history laid out for bulk writes, keyed the way they are read.
+ * - consent: a rowid table whose only unique key is (tenant_id, id), instead of a global primary key on id plus a
+ *   tenant index; the user and statistics indexes end in the 8-byte rowid instead of the 36-character id, so the
+ *   user index (filled in random order by an import) is half the size.
+ * - consent_history: a clustered table (WITHOUT ROWID) keyed (consent_id, created_at, id), the order it is read in.
+ * A bulk import writes five b-trees per consent instead of eight, and only one of them out of order.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`create table consent_next (
@@ -19,15 +21,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     source text,
     ip_address text,
     user_agent text,
-    created_at text not null,
-    primary key (tenant_id, id)
-  ) without rowid`.execute(db);
+    created_at text not null
+  )`.execute(db);
   await sql`insert into consent_next (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
-    select id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at from consent`.execute(db);
+    select id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at from consent order by id`.execute(db);
   await db.schema.dropTable('consent').execute();
   await sql`alter table consent_next rename to consent`.execute(db);
-  // lookups by user (lists and the import's duplicate check; the primary key follows in every index entry) and a
-  // covering index for the statistics
+  // lookups and newest-first lists of a tenant; lookups by user (lists and the import's duplicate check); a covering
+  // index for the statistics
+  await db.schema.createIndex('consent_tenant_id').on('consent').columns(['tenant_id', 'id']).unique().execute();
   await db.schema.createIndex('consent_tenant_user').on('consent').columns(['tenant_id', 'user_id', 'data_point_id']).execute();
   await db.schema.createIndex('consent_tenant_stats').on('consent').columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at']).execute();
 
