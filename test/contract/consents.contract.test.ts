@@ -152,6 +152,26 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     for (const c of list) expect(await api().history({ ...t, params: { id: c.id } })).toEqual(c.history);
   });
 
+  it('lists a common and a rare data point newest first, page after page', async () => {
+    const t = { tenant: 'dp-lists', actor: 'a' };
+    const lines = ['user_id,data_point_id,granted'];
+    for (let i = 0; i < 5_300; i++) lines.push(`u${i},${i % 200 === 0 ? 'rare' : 'common'},true`);
+    const r = await api().import({ ...t, stream: { body: (async function* () { yield lines.join('\n') + '\n'; })(), content_type: 'text/csv' } });
+    expect(r.created).toBe(5_300);
+    for (const [dp, total] of [['rare', 27], ['common', 5_273]] as const) {
+      const first = await api().list({ ...t, query: { data_point_id: dp, limit: 20, offset: 0 } });
+      const second = await api().list({ ...t, query: { data_point_id: dp, limit: 20, offset: 20 } });
+      expect([first.total, second.total]).toEqual([total, total]);
+      const ids = [...first.consents, ...second.consents].map((c) => c.id);
+      expect(ids).toHaveLength(Math.min(40, total));
+      expect(ids).toEqual([...ids].sort().reverse());
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const c of [...first.consents, ...second.consents]) expect(c.data_point_id).toBe(dp);
+    }
+    // the newest rare consent is the newest rare row of the file
+    expect((await api().list({ ...t, query: { data_point_id: 'rare', limit: 1, offset: 0 } })).consents[0]!.user_id).toBe('u5200');
+  });
+
   it('refuses an import without the required columns before writing anything', async () => {
     const e = await failure(api().import({ tenant: 'cols', stream: { body: (async function* () { yield 'user_id,granted\nu,true\n'; })(), content_type: 'text/csv' } }));
     expect(e.code).toBe('bad_request');

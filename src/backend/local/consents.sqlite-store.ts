@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
 import { writeTransaction } from './database.js';
@@ -6,6 +6,9 @@ import type { DB } from './db-types.js';
 import type { ConsentTables } from './db-types-consents.js';
 
 type ConsentRow = ConsentTables['consent'];
+
+/** Up to this many matching consents, a list filtered by data point sorts them instead of walking the id index. */
+const FEW = 5_000;
 
 export const consentFromRow = (r: ConsentRow): Consent => ({ ...r, granted: r.granted === 1 });
 export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.granted ? 1 : 0 });
@@ -45,11 +48,13 @@ export class SqliteConsentStore implements ConsentStore {
     if (q.user_id) base = base.where('user_id', '=', q.user_id);
     if (q.data_point_id) base = base.where('data_point_id', '=', q.data_point_id);
     if (q.granted !== undefined) base = base.where('granted', '=', q.granted ? 1 : 0);
-    const [{ n }, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      base.selectAll().orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute(),
-    ]);
-    return { total: Number(n), rows: rows.map(consentFromRow) };
+    const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    // Newest first walks the (tenant_id, id) index and skips rows of other data points: quick for a common data point,
+    // a scan of the whole tenant for a rare one. A data point with few consents is read through its own index and
+    // sorted instead (`+id` keeps SQLite from ordering by the id index).
+    const sortFew = q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
+    const rows = await base.selectAll().orderBy(sortFew ? sql`+id` : 'id', 'desc').limit(q.limit).offset(q.offset).execute();
+    return { total, rows: rows.map(consentFromRow) };
   }
 
   async histories(tenant: string, ids: string[]): Promise<Map<string, ConsentHistoryEntry[]>> {
