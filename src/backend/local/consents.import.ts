@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { z } from 'zod';
 import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import {
   CONSENT_FIELDS, ConsentInput, REQUIRED_IMPORT_FIELDS, type ImportOptions, type ImportSummary,
