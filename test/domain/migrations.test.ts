@@ -68,12 +68,21 @@ describe('migrations', () => {
     };
     await db.destroy();
     await (await openStore(file)).close();
-    const after = new Database(file, { readonly: true });
+    const after = new Database(file);
     expect(after.prepare('select * from consent order by id').all()).toEqual(before.consents);
     expect(after.prepare('select * from consent_history order by id').all()).toEqual(before.history);
     expect(after.prepare("select sql from sqlite_master where name = 'consent_history'").pluck().get()).toMatch(/without rowid/i);
     expect(after.prepare("select sql from sqlite_master where name = 'consent_tenant_id'").pluck().get()).toMatch(/unique index/i);
     after.close();
+    // and back: 0007's down restores the rows into the 0002 layout
+    const back = new Database(file);
+    const kdb = new Kysely<unknown>({ dialect: new SqliteDialect({ database: back }) });
+    const m = new Migrator({ db: kdb, provider: { getMigrations: async () => migrations } });
+    expect((await m.migrateTo('0006_training_blocks')).error).toBeUndefined();
+    expect(back.prepare('select * from consent order by id').all()).toEqual(before.consents);
+    expect(back.prepare('select * from consent_history order by id').all()).toEqual(before.history);
+    expect(back.prepare("select sql from sqlite_master where name = 'consent_history'").pluck().get()).not.toMatch(/without rowid/i);
+    await kdb.destroy();
   });
 
   it('say on stderr when an existing store is upgraded, and only then', async () => {
