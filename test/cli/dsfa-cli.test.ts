@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { cli, useServer, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { requirePrograms } from '../support/programs.js';
 
 const aiModules = [{ use_case_type: 'adm_scoring', name: 'Bewerber-Scoring', ai_act_risk_class: 'high', risks: [{ title: 'Diskriminierung', severity: 'high' }] }];
 
@@ -153,11 +154,12 @@ describe('dsfa report', () => {
     expect(r.stdout).toMatch(/STATUS_CHANGE \| tester \| draft → in-review/);
   });
 
-  it('writes a PDF whose text reads back with umlauts', async () => {
+  it('writes a PDF whose text reads back with umlauts', async (ctx) => {
     const out = join(tmp(), 'report.pdf');
     const r = await cli(['--db', db, 'dsfa', 'report', id, '--format', 'pdf', '-o', out]);
     expect(r.code).toBe(0);
     expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
+    requirePrograms(ctx, 'pdftotext');
     const text = execFileSync('pdftotext', ['-layout', out, '-']).toString();
     expect(text).toContain('Gesundheitsdaten-Plattform für Ärzte');
     expect(text).toContain('Verschlüsselung');

@@ -5,6 +5,7 @@ import type { Backend } from '../../src/backend/backend.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, startServer, tmpDb } from '../support/helpers.js';
+import { requirePrograms } from '../support/programs.js';
 
 const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected failure'); }, (e: DomainError) => e);
 const T = { tenant: 'medien', actor: 'redaktion' };
@@ -37,7 +38,8 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     expect((await failure(api.trainingMedia.generateAudio({ ...T, params: { moduleId: 'nope' }, body: {} }))).code).toBe('not_found');
   });
 
-  it('previews the script, speaks and films the published content, and serves it through signed URLs', async () => {
+  it('previews the script, speaks and films the published content, and serves it through signed URLs', async (ctx) => {
+    requirePrograms(ctx, 'espeak-ng', 'ffmpeg', 'ffprobe');
     ollama.reply({ text: MD });
     const c = await api.trainingContent.generate({ ...T, body: { module_id: moduleId } });
     await api.trainingContent.publish({ ...T, params: { contentId: c.id }, body: {} });

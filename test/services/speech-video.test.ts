@@ -4,6 +4,7 @@ import { EspeakSpeech, encodeAudio, speakableText } from '../../src/services/spe
 import { probe, run } from '../../src/services/speech/tools.js';
 import { renderVideo, videoScript } from '../../src/services/speech/video.js';
 import { tmp } from '../support/helpers.js';
+import { requirePrograms } from '../support/programs.js';
 
 const md = '# Phishing erkennen\n\n## Lernziele\n- Merkmale kennen\n- Richtig melden\n\nPhishing-Mails erzeugen Zeitdruck.\n\n## Zusammenfassung\n- Nie Passwörter eingeben\n';
 
@@ -15,7 +16,8 @@ describe('speech and video', () => {
     expect(s.sections.map((x) => [x.heading, x.bullet_points])).toEqual([['Lernziele', ['Merkmale kennen', 'Richtig melden']], ['Zusammenfassung', ['Nie Passwörter eingeben']]]);
   });
 
-  it('speaks German with espeak-ng and encodes AAC that ffprobe reads', async () => {
+  it('speaks German with espeak-ng and encodes AAC that ffprobe reads', async (ctx) => {
+    requirePrograms(ctx, 'espeak-ng', 'ffmpeg', 'ffprobe');
     const dir = tmp();
     const wav = join(dir, 'a.wav');
     await new EspeakSpeech().synthesize('Guten Tag. Diese Schulung behandelt den Datenschutz im Büro.', 'de', wav);
@@ -27,7 +29,8 @@ describe('speech and video', () => {
     expect(p.duration).toBeLessThan(10);
   });
 
-  it('renders a narrated 1280x720 H.264 + AAC video whose length follows the narration', async () => {
+  it('renders a narrated 1280x720 H.264 + AAC video whose length follows the narration', async (ctx) => {
+    requirePrograms(ctx, 'espeak-ng', 'ffmpeg', 'ffprobe');
     const dir = tmp();
     const out = join(dir, 'v.mp4');
     const { duration } = await renderVideo(videoScript(md, 'x'), 'de', new EspeakSpeech(), dir, out);
