@@ -35,7 +35,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('new_values', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('dsfa_audit_tenant_created').on('dsfa_audit').columns(['tenant_id', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('dsfa_audit_tenant_created')
+    .on('dsfa_audit')
+    .columns(['tenant_id', 'created_at', 'id'])
+    .execute();
   await db.schema.createIndex('dsfa_audit_tenant_dsfa').on('dsfa_audit').columns(['tenant_id', 'dsfa_id']).execute();
 
   await db.schema

@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   // list newest first, lookups by user (also the import's duplicate check), and a covering index for statistics
   await db.schema.createIndex('consent_tenant_id').on('consent').columns(['tenant_id', 'id']).execute();
   await db.schema.createIndex('consent_tenant_user').on('consent').columns(['tenant_id', 'user_id', 'id']).execute();
-  await db.schema.createIndex('consent_tenant_stats').on('consent').columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at']).execute();
+  await db.schema
+    .createIndex('consent_tenant_stats')
+    .on('consent')
+    .columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at'])
+    .execute();
 
   await db.schema
     .createTable('consent_history')
@@ -34,7 +38,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('source', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('consent_history_consent').on('consent_history').columns(['consent_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('consent_history_consent')
+    .on('consent_history')
+    .columns(['consent_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('legal_document')
@@ -79,5 +87,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['cookie_banner', 'legal_document_version', 'legal_document', 'consent_history', 'consent']) await db.schema.dropTable(t).execute();
+  for (const t of ['cookie_banner', 'legal_document_version', 'legal_document', 'consent_history', 'consent'])
+    await db.schema.dropTable(t).execute();
 }

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 // Training: modules with quiz questions and content, role matrix, assignments, quiz attempts, certificates, audit log.
 export async function up(db: Kysely<any>): Promise<void> {
   const s = db.schema;
-  await s.createTable('training_module')
+  await s
+    .createTable('training_module')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('module_code', 'text', (c) => c.notNull())
@@ -18,7 +19,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('training_module_code', ['tenant_id', 'module_code'])
     .execute();
-  await s.createTable('training_question')
+  await s
+    .createTable('training_question')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('module_id', 'text', (c) => c.notNull().references('training_module.id').onDelete('cascade'))
@@ -29,7 +31,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('explanation', 'text', (c) => c.notNull())
     .execute();
   await s.createIndex('training_question_module').on('training_question').columns(['module_id', 'position']).execute();
-  await s.createTable('training_content')
+  await s
+    .createTable('training_content')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('module_id', 'text', (c) => c.notNull().references('training_module.id').onDelete('cascade'))
@@ -41,7 +44,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('published_at', 'text')
     .execute();
   await s.createIndex('training_content_module').on('training_content').columns(['module_id', 'version']).execute();
-  await s.createTable('training_matrix')
+  await s
+    .createTable('training_matrix')
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('role_code', 'text', (c) => c.notNull())
     .addColumn('module_id', 'text', (c) => c.notNull().references('training_module.id').onDelete('cascade'))
@@ -50,7 +54,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('training_matrix_pk', ['tenant_id', 'role_code', 'module_id'])
     .execute();
-  await s.createTable('training_assignment')
+  await s
+    .createTable('training_assignment')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('module_id', 'text', (c) => c.notNull().references('training_module.id'))
@@ -70,10 +75,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await s.createIndex('training_assignment_user').on('training_assignment').columns(['tenant_id', 'user_id', 'module_id']).execute();
-  await s.createIndex('training_assignment_open').on('training_assignment').columns(['tenant_id', 'status', 'deadline']).execute();
+  await s
+    .createIndex('training_assignment_user')
+    .on('training_assignment')
+    .columns(['tenant_id', 'user_id', 'module_id'])
+    .execute();
+  await s
+    .createIndex('training_assignment_open')
+    .on('training_assignment')
+    .columns(['tenant_id', 'status', 'deadline'])
+    .execute();
   await s.createIndex('training_assignment_module').on('training_assignment').columns(['module_id']).execute();
-  await s.createTable('training_quiz_attempt')
+  await s
+    .createTable('training_quiz_attempt')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('assignment_id', 'text', (c) => c.notNull())
@@ -87,8 +101,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('duration_seconds', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await s.createIndex('training_quiz_attempt_assignment').on('training_quiz_attempt').columns(['assignment_id']).execute();
-  await s.createTable('training_certificate')
+  await s
+    .createIndex('training_quiz_attempt_assignment')
+    .on('training_quiz_attempt')
+    .columns(['assignment_id'])
+    .execute();
+  await s
+    .createTable('training_certificate')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('assignment_id', 'text', (c) => c.notNull().unique())
@@ -102,7 +121,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('valid_until', 'text', (c) => c.notNull())
     .addColumn('signature', 'text', (c) => c.notNull())
     .execute();
-  await s.createTable('training_audit')
+  await s
+    .createTable('training_audit')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('action', 'text', (c) => c.notNull())
@@ -113,13 +133,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await s.createIndex('training_audit_tenant').on('training_audit').columns(['tenant_id', 'id']).execute();
-  await s.createTable('setting')
+  await s
+    .createTable('setting')
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['setting', 'training_audit', 'training_certificate', 'training_quiz_attempt', 'training_assignment', 'training_matrix', 'training_content', 'training_question', 'training_module'])
+  for (const t of [
+    'setting',
+    'training_audit',
+    'training_certificate',
+    'training_quiz_attempt',
+    'training_assignment',
+    'training_matrix',
+    'training_content',
+    'training_question',
+    'training_module',
+  ])
     await db.schema.dropTable(t).execute();
 }

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 // Training blocks: configurations that generate modules from canonical controls, and the links they create.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createTable('training_block')
+  await db.schema
+    .createTable('training_block')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -22,7 +23,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_generated_at', 'text')
     .execute();
   await db.schema.createIndex('training_block_tenant').on('training_block').columns(['tenant_id', 'id']).execute();
-  await db.schema.createTable('training_block_control')
+  await db.schema
+    .createTable('training_block_control')
     .addColumn('block_id', 'text', (c) => c.notNull().references('training_block.id').onDelete('cascade'))
     .addColumn('control_id', 'text', (c) => c.notNull())
     .addColumn('module_id', 'text', (c) => c.notNull().references('training_module.id').onDelete('cascade'))

@@ -24,14 +24,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     created_at text not null
   )`.execute(db);
   await sql`insert into consent_next (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
-    select id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at from consent order by id`.execute(db);
+    select id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at from consent order by id`.execute(
+    db,
+  );
   await db.schema.dropTable('consent').execute();
   await sql`alter table consent_next rename to consent`.execute(db);
   // lookups and newest-first lists of a tenant; lookups by user (lists and the import's duplicate check); a covering
   // index for the statistics
   await db.schema.createIndex('consent_tenant_id').on('consent').columns(['tenant_id', 'id']).unique().execute();
-  await db.schema.createIndex('consent_tenant_user').on('consent').columns(['tenant_id', 'user_id', 'data_point_id']).execute();
-  await db.schema.createIndex('consent_tenant_stats').on('consent').columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at']).execute();
+  await db.schema
+    .createIndex('consent_tenant_user')
+    .on('consent')
+    .columns(['tenant_id', 'user_id', 'data_point_id'])
+    .execute();
+  await db.schema
+    .createIndex('consent_tenant_stats')
+    .on('consent')
+    .columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at'])
+    .execute();
 
   await sql`create table consent_history_next (
     id text not null,
@@ -46,7 +56,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     primary key (consent_id, created_at, id)
   ) without rowid`.execute(db);
   await sql`insert into consent_history_next (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-    select id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at from consent_history`.execute(db);
+    select id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at from consent_history`.execute(
+    db,
+  );
   await db.schema.dropTable('consent_history').execute();
   await sql`alter table consent_history_next rename to consent_history`.execute(db);
 }
@@ -55,7 +67,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   // back to the rowid tables of 0002, with their indexes
   await sql`create table consent_prev as select * from consent`.execute(db);
   await db.schema.dropTable('consent').execute();
-  await db.schema.createTable('consent')
+  await db.schema
+    .createTable('consent')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'text', (c) => c.notNull())
@@ -69,15 +82,22 @@ export async function down(db: Kysely<any>): Promise<void> {
     .addColumn('user_agent', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await sql`insert into consent select id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at from consent_prev`.execute(db);
+  await sql`insert into consent select id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at from consent_prev`.execute(
+    db,
+  );
   await db.schema.dropTable('consent_prev').execute();
   await db.schema.createIndex('consent_tenant_id').on('consent').columns(['tenant_id', 'id']).execute();
   await db.schema.createIndex('consent_tenant_user').on('consent').columns(['tenant_id', 'user_id', 'id']).execute();
-  await db.schema.createIndex('consent_tenant_stats').on('consent').columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at']).execute();
+  await db.schema
+    .createIndex('consent_tenant_stats')
+    .on('consent')
+    .columns(['tenant_id', 'data_point_id', 'granted', 'revoked_at'])
+    .execute();
 
   await sql`create table consent_history_prev as select * from consent_history`.execute(db);
   await db.schema.dropTable('consent_history').execute();
-  await db.schema.createTable('consent_history')
+  await db.schema
+    .createTable('consent_history')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('tenant_id', 'text', (c) => c.notNull())
     .addColumn('consent_id', 'text', (c) => c.notNull())
@@ -88,7 +108,13 @@ export async function down(db: Kysely<any>): Promise<void> {
     .addColumn('source', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await sql`insert into consent_history select id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at from consent_history_prev`.execute(db);
+  await sql`insert into consent_history select id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at from consent_history_prev`.execute(
+    db,
+  );
   await db.schema.dropTable('consent_history_prev').execute();
-  await db.schema.createIndex('consent_history_consent').on('consent_history').columns(['consent_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('consent_history_consent')
+    .on('consent_history')
+    .columns(['consent_id', 'created_at'])
+    .execute();
 }

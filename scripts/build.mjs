@@ -16,7 +16,10 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'en', namespace: 'zod-locales', pluginData: args.resolveDir } : undefined);
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: 'en', namespace: 'zod-locales', pluginData: args.resolveDir }
+        : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
       contents: "export { default as en } from '../locales/en.js';",
       resolveDir: args.pluginData,

@@ -28,7 +28,12 @@ function pathWithout(names) {
 }
 
 function run(cmd, args, env) {
-  const r = spawnSync(cmd, args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(cmd, args, {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return { code: r.status ?? 1, out: `${r.stdout}\n${r.stderr}` };
 }
 
@@ -49,7 +54,9 @@ try {
   if (lenient.code !== 0 || !notices) {
     failed++;
     process.stdout.write(lenient.out.slice(-6000));
-    console.log(`FAIL: npm test without ${HIDDEN.join(', ')} exited ${lenient.code}${notices ? '' : ' without the notice'}`);
+    console.log(
+      `FAIL: npm test without ${HIDDEN.join(', ')} exited ${lenient.code}${notices ? '' : ' without the notice'}`,
+    );
   } else console.log(`ok: npm test without the programs passes and names them: ${notices[1]}`);
 
   const strict = run('npx', ['vitest', 'run', ...needing], { ...env, CI: 'true' });

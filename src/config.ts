@@ -1,6 +1,7 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { TENANT_PATTERN, TENANT_RULE } from './domain/tenant.js';
 import { parseOrThrow } from './domain/validation.js';
 
 /** Global flags as commander hands them over. */
@@ -17,7 +18,7 @@ const Config = z.object({
   dbFile: z.string().min(1),
   remote: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
-  tenant: z.string().regex(/^[^\u0000-\u001f\u007f]{1,200}$/, '1 to 200 characters without control characters'),
+  tenant: z.string().regex(TENANT_PATTERN, TENANT_RULE),
   user: z.string().min(1),
   json: z.boolean(),
 });

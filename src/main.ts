@@ -37,7 +37,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     return ctx.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return EXIT.ok;
       return e.exitCode === 0 ? EXIT.ok : EXIT.usage; // commander has printed the message
     }
     try {
@@ -46,8 +47,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       /* configuration itself was invalid */
     }
     const err =
-      e instanceof DomainError ? e
-      : new DomainError('internal', `unexpected error: ${(e as Error)?.message ?? String(e)}`);
+      e instanceof DomainError
+        ? e
+        : new DomainError('internal', `unexpected error: ${(e as Error)?.message ?? String(e)}`);
     if (jsonErrors) {
       io.stderr.write(JSON.stringify({ error: err.message, code: err.code, details: err.details }) + '\n');
     } else {

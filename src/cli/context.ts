@@ -62,14 +62,20 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
           clock,
           llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
           // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
-          onUpgrade: (from, to, names) => io.stderr.write(`upgrading the store ${c.dbFile} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`),
+          onUpgrade: (from, to, names) =>
+            io.stderr.write(
+              `upgrading the store ${c.dbFile} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`,
+            ),
         });
       })();
       return opened;
     },
     async localBackend(command) {
       if (ctx.config().remote)
-        throw new DomainError('bad_request', `\`compliance ${command}\` works on the embedded store only; drop --remote / COMPLIANCE_REMOTE`);
+        throw new DomainError(
+          'bad_request',
+          `\`compliance ${command}\` works on the embedded store only; drop --remote / COMPLIANCE_REMOTE`,
+        );
       return (await ctx.backend()) as LocalBackend;
     },
     async close() {

@@ -1,7 +1,15 @@
 import type { ErrorCode } from '../domain/errors.js';
 
 /** Exit codes, documented in README: 0 ok · 1 unexpected or unavailable · 2 usage/validation · 3 not found · 4 unauthorized · 5 conflict · 6 check found problems. */
-export const EXIT = { ok: 0, unexpected: 1, usage: 2, notFound: 3, unauthorized: 4, conflict: 5, checkFailed: 6 } as const;
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  notFound: 3,
+  unauthorized: 4,
+  conflict: 5,
+  checkFailed: 6,
+} as const;
 
 export const EXIT_BY_CODE: Record<ErrorCode, number> = {
   validation: EXIT.usage,

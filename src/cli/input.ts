@@ -15,7 +15,14 @@ export async function readText(ctx: CliContext, file: string): Promise<string> {
     return await readFile(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a folder'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message;
     throw new DomainError('bad_request', `cannot read ${file}: ${why}`);
   }
 }
@@ -32,7 +39,10 @@ export async function readJson(ctx: CliContext, file: string): Promise<unknown> 
 
 /** Splits repeated or comma-separated flag values: `--measure a --measure b,c` gives [a, b, c]. */
 export const listFlag = (values: string[] | undefined): string[] | undefined =>
-  values?.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  values
+    ?.flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 

@@ -35,11 +35,22 @@ async function table(head: string[], rows: string[][]): Promise<string> {
 }
 
 /** A list: exactly the wire shape with --json, a table on a TTY, tab-separated lines (no header) when piped. */
-export async function printList<T>(ctx: CliContext, rows: T[], columns: Column<T>[], opts: { empty?: string } = {}): Promise<void> {
+export async function printList<T>(
+  ctx: CliContext,
+  rows: T[],
+  columns: Column<T>[],
+  opts: { empty?: string } = {},
+): Promise<void> {
   if (ctx.config().json) return printJson(ctx, rows);
   if (ctx.io.stdoutIsTTY) {
     if (rows.length === 0) return note(ctx, opts.empty ?? 'nothing found');
-    writeOut(ctx, await table(columns.map((c) => c.header), rows.map((r) => columns.map((c) => cell(c.value(r), true)))));
+    writeOut(
+      ctx,
+      await table(
+        columns.map((c) => c.header),
+        rows.map((r) => columns.map((c) => cell(c.value(r), true))),
+      ),
+    );
     return;
   }
   for (const r of rows) writeOut(ctx, columns.map((c) => tsv(c.value(r))).join('\t'));

@@ -14,7 +14,9 @@ import type { CliContext } from './context.js';
 /** The whole command tree. Commands load their heavy modules only when they run. */
 export function createProgram(ctx: CliContext): Command {
   const program = new Command('compliance')
-    .description('Privacy and compliance back office: impact assessments, consents, legal documents, cookie banner, training')
+    .description(
+      'Privacy and compliance back office: impact assessments, consents, legal documents, cookie banner, training',
+    )
     .version(VERSION, '-V, --version')
     .option('--db <file>', 'SQLite store (env COMPLIANCE_DB; default $XDG_DATA_HOME/compliance/compliance.db)')
     .option('--remote <url>', 'run against a /sdk/v1 server instead of the local store (env COMPLIANCE_REMOTE)')
@@ -33,7 +35,17 @@ export function createProgram(ctx: CliContext): Command {
     await ctx.configure(action.optsWithGlobals());
   });
 
-  for (const make of [createDsfaCommand, createConsentsCommand, createLegalDocsCommand, createCookieBannerCommand, createTrainingCommand, createRedactCommand, createDbCommand, createKeysCommand, createServeCommand]) {
+  for (const make of [
+    createDsfaCommand,
+    createConsentsCommand,
+    createLegalDocsCommand,
+    createCookieBannerCommand,
+    createTrainingCommand,
+    createRedactCommand,
+    createDbCommand,
+    createKeysCommand,
+    createServeCommand,
+  ]) {
     const cmd = make(ctx);
     program.addCommand(cmd);
   }

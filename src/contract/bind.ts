@@ -14,7 +14,11 @@ export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   const typeError = r.error.issues.some(
     (i) => i.code === 'invalid_type' && (i as { input?: unknown }).input !== undefined,
   );
-  throw new DomainError(typeError ? 'bad_request' : 'validation', `invalid query parameter ${summarize(details)}`, details);
+  throw new DomainError(
+    typeError ? 'bad_request' : 'validation',
+    `invalid query parameter ${summarize(details)}`,
+    details,
+  );
 }
 
 /**
@@ -29,12 +33,15 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
       const req = {
         tenant: raw.tenant,
         actor: raw.actor,
-        params: o.params ? parseOrThrow(o.params, raw.params ?? {}, { what: 'path parameter', code: 'bad_request' }) : undefined,
+        params: o.params
+          ? parseOrThrow(o.params, raw.params ?? {}, { what: 'path parameter', code: 'bad_request' })
+          : undefined,
         query: o.query ? parseQuery(o.query, raw.query ?? {}) : undefined,
         body: o.body && o.requestKind !== 'stream' ? parseOrThrow(o.body, raw.body ?? {}, { what: 'body' }) : undefined,
         stream: raw.stream,
       } as Req<typeof o>;
-      if (o.requestKind === 'stream' && !raw.stream) throw new DomainError('bad_request', 'this operation needs a request body');
+      if (o.requestKind === 'stream' && !raw.stream)
+        throw new DomainError('bad_request', 'this operation needs a request body');
       return handler(req);
     };
   }

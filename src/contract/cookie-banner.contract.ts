@@ -3,6 +3,21 @@ import { op } from './operation.js';
 
 /** The cookie-banner configuration, one per tenant (spec 4.4). */
 export const cookieBannerContract = {
-  get: op({ method: 'GET', path: '/einwilligungen/cookies', summary: 'The configuration (the default before the first PUT)', tenant: 'header', output: CookieBanner, status: 200 }),
-  put: op({ method: 'PUT', path: '/einwilligungen/cookies', summary: 'Replace the whole configuration', tenant: 'header', body: CookieBannerInput, output: CookieBanner, status: 200 }),
+  get: op({
+    method: 'GET',
+    path: '/einwilligungen/cookies',
+    summary: 'The configuration (the default before the first PUT)',
+    tenant: 'header',
+    output: CookieBanner,
+    status: 200,
+  }),
+  put: op({
+    method: 'PUT',
+    path: '/einwilligungen/cookies',
+    summary: 'Replace the whole configuration',
+    tenant: 'header',
+    body: CookieBannerInput,
+    output: CookieBanner,
+    status: 200,
+  }),
 };

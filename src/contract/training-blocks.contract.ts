@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { IdParams } from '../domain/dsfa/dsfa.schema.js';
-import { Block, BlockControl, BlockCreate, BlockGenerate, BlockGenerateResult, BlockPreview, BlockUpdate } from '../domain/training-blocks/block.schema.js';
+import {
+  Block,
+  BlockControl,
+  BlockCreate,
+  BlockGenerate,
+  BlockGenerateResult,
+  BlockPreview,
+  BlockUpdate,
+} from '../domain/training-blocks/block.schema.js';
 import { op } from './operation.js';
 
 const H = 'header' as const;
@@ -8,12 +16,78 @@ const Deleted = z.object({ success: z.boolean(), message: z.string() });
 
 /** Training blocks (spec 4.5 blocks routes): modules generated from canonical controls. */
 export const trainingBlocksContract = {
-  list: op({ method: 'GET', path: '/training/blocks', summary: 'All block configurations', tenant: H, output: z.array(Block), status: 200 }),
-  create: op({ method: 'POST', path: '/training/blocks', summary: 'Create a block', tenant: H, body: BlockCreate, output: Block, status: 201 }),
-  get: op({ method: 'GET', path: '/training/blocks/{id}', summary: 'One block', tenant: H, params: IdParams, output: Block, status: 200 }),
-  update: op({ method: 'PUT', path: '/training/blocks/{id}', summary: 'Change block fields', tenant: H, params: IdParams, body: BlockUpdate, output: Block, status: 200 }),
-  delete: op({ method: 'DELETE', path: '/training/blocks/{id}', summary: 'Delete a block (its modules stay)', tenant: H, params: IdParams, output: Deleted, status: 200 }),
-  preview: op({ method: 'POST', path: '/training/blocks/{id}/preview', summary: 'Which controls would go into which modules (writes nothing)', tenant: H, params: IdParams, body: z.object({}), output: BlockPreview, status: 200 }),
-  generate: op({ method: 'POST', path: '/training/blocks/{id}/generate', summary: 'Create or update the modules, link controls, content and matrix', tenant: H, params: IdParams, body: BlockGenerate, output: BlockGenerateResult, status: 200 }),
-  controls: op({ method: 'GET', path: '/training/blocks/{id}/controls', summary: 'Controls linked to the block', tenant: H, params: IdParams, output: z.array(BlockControl), status: 200 }),
+  list: op({
+    method: 'GET',
+    path: '/training/blocks',
+    summary: 'All block configurations',
+    tenant: H,
+    output: z.array(Block),
+    status: 200,
+  }),
+  create: op({
+    method: 'POST',
+    path: '/training/blocks',
+    summary: 'Create a block',
+    tenant: H,
+    body: BlockCreate,
+    output: Block,
+    status: 201,
+  }),
+  get: op({
+    method: 'GET',
+    path: '/training/blocks/{id}',
+    summary: 'One block',
+    tenant: H,
+    params: IdParams,
+    output: Block,
+    status: 200,
+  }),
+  update: op({
+    method: 'PUT',
+    path: '/training/blocks/{id}',
+    summary: 'Change block fields',
+    tenant: H,
+    params: IdParams,
+    body: BlockUpdate,
+    output: Block,
+    status: 200,
+  }),
+  delete: op({
+    method: 'DELETE',
+    path: '/training/blocks/{id}',
+    summary: 'Delete a block (its modules stay)',
+    tenant: H,
+    params: IdParams,
+    output: Deleted,
+    status: 200,
+  }),
+  preview: op({
+    method: 'POST',
+    path: '/training/blocks/{id}/preview',
+    summary: 'Which controls would go into which modules (writes nothing)',
+    tenant: H,
+    params: IdParams,
+    body: z.object({}),
+    output: BlockPreview,
+    status: 200,
+  }),
+  generate: op({
+    method: 'POST',
+    path: '/training/blocks/{id}/generate',
+    summary: 'Create or update the modules, link controls, content and matrix',
+    tenant: H,
+    params: IdParams,
+    body: BlockGenerate,
+    output: BlockGenerateResult,
+    status: 200,
+  }),
+  controls: op({
+    method: 'GET',
+    path: '/training/blocks/{id}/controls',
+    summary: 'Controls linked to the block',
+    tenant: H,
+    params: IdParams,
+    output: z.array(BlockControl),
+    status: 200,
+  }),
 };

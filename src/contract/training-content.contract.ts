@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { Content, GenerateAll, GenerateAllResult, GenerateContent, GeneratedContent, GeneratedQuiz, GenerateQuiz } from '../domain/training/content.schema.js';
+import {
+  Content,
+  GenerateAll,
+  GenerateAllResult,
+  GenerateContent,
+  GeneratedContent,
+  GeneratedQuiz,
+  GenerateQuiz,
+} from '../domain/training/content.schema.js';
 import { ModuleIdParams } from '../domain/training/training.schema.js';
 import { op } from './operation.js';
 
@@ -7,10 +15,59 @@ const H = 'header' as const;
 
 /** Content generation through a language model (spec 4.5 content routes; `model`, `dry_run` and `concurrency` are ours). */
 export const trainingContentContract = {
-  generate: op({ method: 'POST', path: '/training/content/generate', summary: 'Generate learning content (Markdown) for a module', tenant: H, body: GenerateContent, output: GeneratedContent, status: 201 }),
-  generateQuiz: op({ method: 'POST', path: '/training/content/generate-quiz', summary: 'Generate quiz questions (replaces the module questions)', tenant: H, body: GenerateQuiz, output: GeneratedQuiz, status: 201 }),
-  generateAll: op({ method: 'POST', path: '/training/content/generate-all', summary: 'Content for every module without content', tenant: H, body: GenerateAll, output: GenerateAllResult, status: 200 }),
-  generateAllQuiz: op({ method: 'POST', path: '/training/content/generate-all-quiz', summary: 'Quizzes for every module without questions', tenant: H, body: GenerateAll, output: GenerateAllResult, status: 200 }),
-  published: op({ method: 'GET', path: '/training/content/{moduleId}', summary: 'The published content of a module', tenant: H, params: ModuleIdParams, output: Content, status: 200 }),
-  publish: op({ method: 'POST', path: '/training/content/{contentId}/publish', summary: 'Publish a content version (archives the previous one)', tenant: H, params: z.object({ contentId: z.string().min(1) }), body: z.object({}), output: Content, status: 200 }),
+  generate: op({
+    method: 'POST',
+    path: '/training/content/generate',
+    summary: 'Generate learning content (Markdown) for a module',
+    tenant: H,
+    body: GenerateContent,
+    output: GeneratedContent,
+    status: 201,
+  }),
+  generateQuiz: op({
+    method: 'POST',
+    path: '/training/content/generate-quiz',
+    summary: 'Generate quiz questions (replaces the module questions)',
+    tenant: H,
+    body: GenerateQuiz,
+    output: GeneratedQuiz,
+    status: 201,
+  }),
+  generateAll: op({
+    method: 'POST',
+    path: '/training/content/generate-all',
+    summary: 'Content for every module without content',
+    tenant: H,
+    body: GenerateAll,
+    output: GenerateAllResult,
+    status: 200,
+  }),
+  generateAllQuiz: op({
+    method: 'POST',
+    path: '/training/content/generate-all-quiz',
+    summary: 'Quizzes for every module without questions',
+    tenant: H,
+    body: GenerateAll,
+    output: GenerateAllResult,
+    status: 200,
+  }),
+  published: op({
+    method: 'GET',
+    path: '/training/content/{moduleId}',
+    summary: 'The published content of a module',
+    tenant: H,
+    params: ModuleIdParams,
+    output: Content,
+    status: 200,
+  }),
+  publish: op({
+    method: 'POST',
+    path: '/training/content/{contentId}/publish',
+    summary: 'Publish a content version (archives the previous one)',
+    tenant: H,
+    params: z.object({ contentId: z.string().min(1) }),
+    body: z.object({}),
+    output: Content,
+    status: 200,
+  }),
 };

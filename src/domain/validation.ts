@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { DomainError, type ErrorCode, type ErrorDetail } from './errors.js';
 
-const describe = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : JSON.stringify(v) ?? String(v));
+const describe = (v: unknown): string => (typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v)));
 
 /** Turns zod issues into details that name the field and, for enumerations, list the allowed values. */
 export const detailsFromZod = (error: z.ZodError, prefix = ''): ErrorDetail[] =>
@@ -9,8 +9,15 @@ export const detailsFromZod = (error: z.ZodError, prefix = ''): ErrorDetail[] =>
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
     let message = issue.message;
     const i = issue as unknown as {
-      code: string; values?: unknown[]; input?: unknown; expected?: string; keys?: string[];
-      minimum?: number | bigint; maximum?: number | bigint; origin?: string; inclusive?: boolean;
+      code: string;
+      values?: unknown[];
+      input?: unknown;
+      expected?: string;
+      keys?: string[];
+      minimum?: number | bigint;
+      maximum?: number | bigint;
+      origin?: string;
+      inclusive?: boolean;
     };
     if (i.code === 'invalid_value' && Array.isArray(i.values)) {
       const got = i.input === undefined ? '' : `${describe(i.input)} is not allowed; `;
@@ -18,9 +25,20 @@ export const detailsFromZod = (error: z.ZodError, prefix = ''): ErrorDetail[] =>
     } else if (i.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
       // zod's own wording; a schema's own message (which lists accepted spellings) stays
       message = i.input === undefined ? `required (${i.expected})` : `expected ${i.expected}, got ${describe(i.input)}`;
-    } else if ((i.code === 'too_small' || i.code === 'too_big') && i.origin === 'number' && !issue.message.startsWith('must')) {
+    } else if (
+      (i.code === 'too_small' || i.code === 'too_big') &&
+      i.origin === 'number' &&
+      !issue.message.startsWith('must')
+    ) {
       const bound = i.code === 'too_small' ? i.minimum : i.maximum;
-      const word = i.code === 'too_small' ? (i.inclusive === false ? 'greater than' : 'at least') : (i.inclusive === false ? 'less than' : 'at most');
+      const word =
+        i.code === 'too_small'
+          ? i.inclusive === false
+            ? 'greater than'
+            : 'at least'
+          : i.inclusive === false
+            ? 'less than'
+            : 'at most';
       message = `must be ${word} ${String(bound)}${i.input === undefined ? '' : `, got ${describe(i.input)}`}`;
     } else if (i.code === 'unrecognized_keys' && i.keys) {
       message = `unknown field(s): ${i.keys.join(', ')}`;
@@ -30,7 +48,9 @@ export const detailsFromZod = (error: z.ZodError, prefix = ''): ErrorDetail[] =>
 
 /** One line for one problem; a count when there are several (the details list them). */
 export const summarize = (details: ErrorDetail[]): string =>
-  details.length === 1 ? `${details[0]!.path}: ${details[0]!.message}` : `${details.length} problems: ${details.map((d) => d.path).join(', ')}`;
+  details.length === 1
+    ? `${details[0]!.path}: ${details[0]!.message}`
+    : `${details.length} problems: ${details.map((d) => d.path).join(', ')}`;
 
 /** Parses `value` with `schema` or throws a DomainError whose message names every failing field. */
 export function parseOrThrow<S extends z.ZodType>(

@@ -16,19 +16,33 @@ function parameters(op: Operation) {
   const props = (s?: z.ZodType) => {
     if (!s) return [] as Array<[string, unknown, boolean]>;
     const js = schemaOf(s, 'input') as { properties?: Record<string, unknown>; required?: string[] };
-    return Object.entries(js.properties ?? {}).map(([k, v]) => [k, v, (js.required ?? []).includes(k)] as [string, unknown, boolean]);
+    return Object.entries(js.properties ?? {}).map(
+      ([k, v]) => [k, v, (js.required ?? []).includes(k)] as [string, unknown, boolean],
+    );
   };
   for (const [name, schema] of props(op.params)) out.push({ name, in: 'path', required: true, schema });
   for (const [name, schema] of props(op.query)) out.push({ name, in: 'query', required: false, schema });
   if (op.tenant === 'query') {
     out.push({ name: 'tenant_id', in: 'query', required: false, schema: { type: 'string', default: 'default' } });
-    out.push({ name: 'X-Tenant-ID', in: 'header', required: false, description: 'used when tenant_id is absent', schema: { type: 'string' } });
+    out.push({
+      name: 'X-Tenant-ID',
+      in: 'header',
+      required: false,
+      description: 'used when tenant_id is absent',
+      schema: { type: 'string' },
+    });
   } else if (op.tenant === 'signed') {
     out.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } });
   } else {
     out.push({ name: 'X-Tenant-ID', in: 'header', required: true, schema: { type: 'string' } });
   }
-  out.push({ name: 'X-User-ID', in: 'header', required: false, description: 'actor recorded in audit entries', schema: { type: 'string' } });
+  out.push({
+    name: 'X-User-ID',
+    in: 'header',
+    required: false,
+    description: 'actor recorded in audit entries',
+    schema: { type: 'string' },
+  });
   return out;
 }
 
@@ -58,12 +72,28 @@ export function buildOpenApi(version: string): Record<string, unknown> {
         },
       };
       if (op.responseKind === 'binary')
-        (entry.responses as Record<string, unknown>)[String(op.status)] = { description: 'a file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+        (entry.responses as Record<string, unknown>)[String(op.status)] = {
+          description: 'a file',
+          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+        };
       if (op.responseKind === 'redirect')
-        entry.responses = { ...(entry.responses as object), '307': { description: 'redirect to a time-limited signed URL', headers: { Location: { schema: { type: 'string' } } } } };
+        entry.responses = {
+          ...(entry.responses as object),
+          '307': {
+            description: 'redirect to a time-limited signed URL',
+            headers: { Location: { schema: { type: 'string' } } },
+          },
+        };
       if (op.requestKind === 'stream')
-        entry.requestBody = { required: true, content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } } };
-      else if (op.body) entry.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } };
+        entry.requestBody = {
+          required: true,
+          content: {
+            'text/csv': { schema: { type: 'string' } },
+            'application/x-ndjson': { schema: { type: 'string' } },
+          },
+        };
+      else if (op.body)
+        entry.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } };
       (paths[op.path] ??= {})[op.method.toLowerCase()] = entry;
     }
   }
@@ -73,7 +103,9 @@ export function buildOpenApi(version: string): Record<string, unknown> {
     servers: [{ url: SDK_PREFIX }],
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'created with `compliance keys create`' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'created with `compliance keys create`' },
+      },
       schemas: { Error: schemaOf(ErrorBody, 'output') },
     },
     paths,

@@ -19,10 +19,13 @@ export class Router {
   constructor(areas: Record<string, Record<string, Operation>>) {
     for (const [area, contract] of Object.entries(areas)) {
       for (const [name, op] of Object.entries(contract)) {
-        const segments = op.path.split('/').filter(Boolean).map((s) => {
-          const m = /^\{(\w+)\}$/.exec(s);
-          return m ? { param: m[1]! } : s;
-        });
+        const segments = op.path
+          .split('/')
+          .filter(Boolean)
+          .map((s) => {
+            const m = /^\{(\w+)\}$/.exec(s);
+            return m ? { param: m[1]! } : s;
+          });
         this.routes.push({ area, name, op, segments });
       }
     }
@@ -60,6 +63,8 @@ export class Router {
     }
     const hit = candidates.find((c) => c.route.op.method === method);
     if (hit) return { kind: 'route', ...hit };
-    return candidates.length ? { kind: 'method', allowed: [...new Set(candidates.map((c) => c.route.op.method))] } : { kind: 'none' };
+    return candidates.length
+      ? { kind: 'method', allowed: [...new Set(candidates.map((c) => c.route.op.method))] }
+      : { kind: 'none' };
   }
 }

@@ -8,10 +8,15 @@ import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
+import { TENANT_PATTERN, TENANT_RULE } from '../domain/tenant.js';
 
 /** An error of the HTTP exchange itself whose status says more than its code's (413 for a body over the limit). */
 class TransportError extends DomainError {
-  constructor(readonly status: number, code: ConstructorParameters<typeof DomainError>[0], message: string) {
+  constructor(
+    readonly status: number,
+    code: ConstructorParameters<typeof DomainError>[0],
+    message: string,
+  ) {
     super(code, message);
   }
 }
@@ -30,8 +35,6 @@ export interface ApiServerOptions {
   log?: (line: string) => void;
   maxBodyBytes?: number;
 }
-
-const TENANT_RE = /^[^\u0000-\u001f\u007f]{1,200}$/;
 
 function send(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -54,7 +57,14 @@ function readBody(req: IncomingMessage, max: number): Promise<string> {
       else if (size > 10 * max) req.destroy();
     });
     req.on('end', () => {
-      if (size > max) reject(new TransportError(413, 'bad_request', `request body larger than ${max} bytes (stream bulk data to the import routes instead)`));
+      if (size > max)
+        reject(
+          new TransportError(
+            413,
+            'bad_request',
+            `request body larger than ${max} bytes (stream bulk data to the import routes instead)`,
+          ),
+        );
       else resolve(Buffer.concat(chunks).toString('utf8'));
     });
     req.on('error', reject);
@@ -66,7 +76,11 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-function tenantFrom(req: IncomingMessage, placement: 'query' | 'header' | 'signed', query: Record<string, string>): string {
+function tenantFrom(
+  req: IncomingMessage,
+  placement: 'query' | 'header' | 'signed',
+  query: Record<string, string>,
+): string {
   let tenant: string | undefined;
   if (placement === 'signed') {
     tenant = query.tenant;
@@ -76,10 +90,12 @@ function tenantFrom(req: IncomingMessage, placement: 'query' | 'header' | 'signe
   } else {
     tenant = header(req, 'x-tenant-id');
     if (tenant === undefined || tenant === '')
-      throw new DomainError('bad_request', 'missing header X-Tenant-ID (required on this route)', [{ path: 'X-Tenant-ID', message: 'required' }]);
+      throw new DomainError('bad_request', 'missing header X-Tenant-ID (required on this route)', [
+        { path: 'X-Tenant-ID', message: 'required' },
+      ]);
   }
-  if (!TENANT_RE.test(tenant))
-    throw new DomainError('bad_request', 'invalid tenant: 1 to 200 characters without control characters', [{ path: 'tenant_id', message: 'invalid' }]);
+  if (!TENANT_PATTERN.test(tenant))
+    throw new DomainError('bad_request', `invalid tenant: ${TENANT_RULE}`, [{ path: 'tenant_id', message: 'invalid' }]);
   return tenant;
 }
 
@@ -118,7 +134,10 @@ export function createApiServer(opts: ApiServerOptions): Server {
     }
     if (m.kind === 'none') throw new DomainError('not_found', `no route ${method} ${url.pathname}`);
     if (m.kind === 'method') {
-      const e = new DomainError('bad_request', `method ${method} not allowed on ${url.pathname}; allowed: ${m.allowed.join(', ')}`);
+      const e = new DomainError(
+        'bad_request',
+        `method ${method} not allowed on ${url.pathname}; allowed: ${m.allowed.join(', ')}`,
+      );
       send(res, 405, errorBody(e), { allow: m.allowed.join(', ') });
       return 405;
     }
@@ -144,7 +163,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
       }
     }
     const raw: RawRequest = { tenant, actor: header(req, 'x-user-id') || undefined, params, query, body, stream };
-    const area = (opts.backend as unknown as Record<string, Record<string, (r: RawRequest) => Promise<unknown>>>)[route.area]!;
+    const area = (opts.backend as unknown as Record<string, Record<string, (r: RawRequest) => Promise<unknown>>>)[
+      route.area
+    ]!;
     const result = await area[route.name]!(raw);
     if (route.op.responseKind === 'binary') {
       const b = result as BinaryPayload;

@@ -36,12 +36,20 @@ row('sqlite3 file .import into a plain table (reference)', `${Math.round(ROWS / 
 const db = join(dir, 'store.db');
 spawnSync(process.execPath, [BIN, '--db', db, 'db', 'status'], { stdio: 'ignore' });
 t = performance.now();
-const imp = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, BIN, '--db', db, 'consents', 'import', csv, '--json'], { encoding: 'utf8' });
+const imp = spawnSync(
+  '/usr/bin/time',
+  ['-f', '%M', process.execPath, BIN, '--db', db, 'consents', 'import', csv, '--json'],
+  { encoding: 'utf8' },
+);
 const sec = (performance.now() - t) / 1000;
 if (imp.status !== 0) throw new Error(imp.stderr);
 const peakMb = Number(imp.stderr.trim().split('\n').at(-1)) / 1024;
 const summary = JSON.parse(imp.stdout);
-row('compliance consents import (consent + history rows)', `${Math.round(ROWS / sec).toLocaleString('en')} rows/s`, `${ratio(refSec, sec)} of sqlite3 .import into a file (target >= 0.3x); created ${summary.created}`);
+row(
+  'compliance consents import (consent + history rows)',
+  `${Math.round(ROWS / sec).toLocaleString('en')} rows/s`,
+  `${ratio(refSec, sec)} of sqlite3 .import into a file (target >= 0.3x); created ${summary.created}`,
+);
 row('  peak memory of the import process', `${peakMb.toFixed(0)} MB`, '(target < 200 MB)');
 // floors for any import written from Node, with the writer's own method (rows staged 100 per statement, then copied
 // by set-based inserts with ids made in SQLite) and the same rows already parsed, valid and free of duplicates:
@@ -62,15 +70,31 @@ row('  peak memory of the import process', `${peakMb.toFixed(0)} MB`, '(target <
         source text, created_at text, primary key (consent_id, created_at, id)) without rowid;
       ${indexes ? 'create index consent_tenant_user on consent (tenant_id, user_id, data_point_id); create index consent_tenant_stats on consent (tenant_id, data_point_id, granted, revoked_at);' : ''}
       create temp table stage (n integer primary key, user_id, data_point_id, granted, granted_at, consent_version, source, ip_address, user_agent);`);
-    const many = f.prepare(`insert into temp.stage values ${Array(100).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
-    const c = f.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at) select printf('%s%012x', @p, 2 * n), 'default', user_id, data_point_id, granted, granted_at, null, consent_version, source, ip_address, user_agent, granted_at from temp.stage order by n`);
-    const h = f.prepare(`insert into consent_history select printf('%s%012x', @p, 2 * n + 1), 'default', printf('%s%012x', @p, 2 * n), 'granted', consent_version, ip_address, user_agent, source, granted_at from temp.stage order by n`);
+    const many = f.prepare(
+      `insert into temp.stage values ${Array(100).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    );
+    const c = f.prepare(
+      `insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at) select printf('%s%012x', @p, 2 * n), 'default', user_id, data_point_id, granted, granted_at, null, consent_version, source, ip_address, user_agent, granted_at from temp.stage order by n`,
+    );
+    const h = f.prepare(
+      `insert into consent_history select printf('%s%012x', @p, 2 * n + 1), 'default', printf('%s%012x', @p, 2 * n), 'granted', consent_version, ip_address, user_agent, source, granted_at from temp.stage order by n`,
+    );
     const args = [];
     const t0 = performance.now();
     for (let s = 0, b = 0; s < ROWS; s += 10_000, b++) {
       f.exec('BEGIN IMMEDIATE');
       for (let i = s; i < Math.min(ROWS, s + 10_000); i++) {
-        args.push(i - s, `user${i % 400_000}@example.com`, `dp${i % 12}`, i % 5 ? 1 : 0, `2026-0${1 + (i % 9)}-01T10:00:00.000Z`, `1.${i % 3}`, 'web_banner', `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 'Mozilla/5.0');
+        args.push(
+          i - s,
+          `user${i % 400_000}@example.com`,
+          `dp${i % 12}`,
+          i % 5 ? 1 : 0,
+          `2026-0${1 + (i % 9)}-01T10:00:00.000Z`,
+          `1.${i % 3}`,
+          'web_banner',
+          `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+          'Mozilla/5.0',
+        );
         if (args.length === 900) many.run(args.splice(0));
       }
       const p = `019a0000-0000-7${b.toString(16).padStart(3, '0')}-8000-`;
@@ -83,24 +107,54 @@ row('  peak memory of the import process', `${peakMb.toFixed(0)} MB`, '(target <
     return sec;
   };
   const bare = floor('floor-bare', false);
-  row('  floor: staged inserts into consent + history, keys only', `${Math.round(ROWS / bare).toLocaleString('en')} rows/s`, `${ratio(refSec, bare)} of sqlite3 .import`);
+  row(
+    '  floor: staged inserts into consent + history, keys only',
+    `${Math.round(ROWS / bare).toLocaleString('en')} rows/s`,
+    `${ratio(refSec, bare)} of sqlite3 .import`,
+  );
   const indexed = floor('floor-indexed', true);
-  row('  floor: the same with the user and statistics indexes', `${Math.round(ROWS / indexed).toLocaleString('en')} rows/s`, `${ratio(refSec, indexed)} of sqlite3 .import (no duplicate check, parsing or validation)`);
+  row(
+    '  floor: the same with the user and statistics indexes',
+    `${Math.round(ROWS / indexed).toLocaleString('en')} rows/s`,
+    `${ratio(refSec, indexed)} of sqlite3 .import (no duplicate check, parsing or validation)`,
+  );
 }
 t = performance.now();
-spawnSync(process.execPath, [BIN, '--db', join(dir, 'dry.db'), 'consents', 'import', csv, '--dry-run', '--json'], { encoding: 'utf8' });
-row('  --dry-run into an empty store (read, parse, validate)', `${Math.round(ROWS / ((performance.now() - t) / 1000)).toLocaleString('en')} rows/s`);
+spawnSync(process.execPath, [BIN, '--db', join(dir, 'dry.db'), 'consents', 'import', csv, '--dry-run', '--json'], {
+  encoding: 'utf8',
+});
+row(
+  '  --dry-run into an empty store (read, parse, validate)',
+  `${Math.round(ROWS / ((performance.now() - t) / 1000)).toLocaleString('en')} rows/s`,
+);
 t = performance.now();
-const again = JSON.parse(spawnSync(process.execPath, [BIN, '--db', db, 'consents', 'import', csv, '--json'], { encoding: 'utf8' }).stdout);
-row('  the same file again (everything unchanged)', `${((performance.now() - t) / 1000).toFixed(1)} s`, `created ${again.created}, unchanged ${again.unchanged}`);
+const again = JSON.parse(
+  spawnSync(process.execPath, [BIN, '--db', db, 'consents', 'import', csv, '--json'], { encoding: 'utf8' }).stdout,
+);
+row(
+  '  the same file again (everything unchanged)',
+  `${((performance.now() - t) / 1000).toFixed(1)} s`,
+  `created ${again.created}, unchanged ${again.unchanged}`,
+);
 
 const env = { ...process.env, COMPLIANCE_DB: db };
 const node0 = timeProcess(process.execPath, ['-e', '0'], { runs: 5 });
 const stats = timeProcess(process.execPath, [BIN, 'consents', 'stats', '--json'], { runs: 5, env });
-const list = timeProcess(process.execPath, [BIN, 'consents', 'list', '--user-id', 'user4711@example.com', '--json'], { runs: 5, env });
+const list = timeProcess(process.execPath, [BIN, 'consents', 'list', '--user-id', 'user4711@example.com', '--json'], {
+  runs: 5,
+  env,
+});
 row('node -e 0 (reference for process start)', `${node0.toFixed(0)} ms`);
-row('consents stats on 1M (whole process)', `${stats.toFixed(0)} ms`, `query part ≈ ${(stats - node0).toFixed(0)} ms beyond node start (target < 200 ms)`);
-row('consents list --user-id X on 1M (whole process)', `${list.toFixed(0)} ms`, `≈ ${(list - node0).toFixed(0)} ms beyond node start (target < 20 ms query)`);
+row(
+  'consents stats on 1M (whole process)',
+  `${stats.toFixed(0)} ms`,
+  `query part ≈ ${(stats - node0).toFixed(0)} ms beyond node start (target < 200 ms)`,
+);
+row(
+  'consents list --user-id X on 1M (whole process)',
+  `${list.toFixed(0)} ms`,
+  `≈ ${(list - node0).toFixed(0)} ms beyond node start (target < 20 ms query)`,
+);
 
 // the operations themselves, without process start, through a running server
 const { spawn } = await import('node:child_process');
@@ -127,6 +181,14 @@ const median = async (url, n) => {
   return ts[Math.floor(n / 2)];
 };
 await median(`${base}/einwilligungen/consents/stats`, 1);
-row('GET /einwilligungen/consents/stats on 1M (server)', `${(await median(`${base}/einwilligungen/consents/stats`, 7)).toFixed(0)} ms`, '(target < 200 ms)');
-row('GET /einwilligungen/consents?user_id=X on 1M (server)', `${(await median(`${base}/einwilligungen/consents?user_id=user4711@example.com`, 21)).toFixed(1)} ms`, '(target < 20 ms)');
+row(
+  'GET /einwilligungen/consents/stats on 1M (server)',
+  `${(await median(`${base}/einwilligungen/consents/stats`, 7)).toFixed(0)} ms`,
+  '(target < 200 ms)',
+);
+row(
+  'GET /einwilligungen/consents?user_id=X on 1M (server)',
+  `${(await median(`${base}/einwilligungen/consents?user_id=user4711@example.com`, 21)).toFixed(1)} ms`,
+  '(target < 20 ms)',
+);
 srv.kill('SIGTERM');

@@ -12,7 +12,8 @@ spawnSync(process.execPath, [BIN, '--db', db, 'db', 'status'], { stdio: 'ignore'
 
 // 10,000 assessments written straight into the table (the setup is not what is measured)
 const sqlite = new Database(db);
-const ins = sqlite.prepare(`insert into dsfa (id, tenant_id, title, description, status, risk_level, processing_activity,
+const ins =
+  sqlite.prepare(`insert into dsfa (id, tenant_id, title, description, status, risk_level, processing_activity,
   data_categories, recipients, measures, approved_by, approved_at, created_by, created_at, updated_at, ai_use_case_modules)
   values (?, 'default', ?, ?, ?, ?, ?, ?, '[]', ?, null, null, 'bench', ?, ?, '[]')`);
 const statuses = ['draft', 'in-review', 'approved', 'needs-update'];
@@ -20,8 +21,18 @@ const risks = ['low', 'medium', 'high', 'critical'];
 sqlite.transaction(() => {
   for (let i = 0; i < 10_000; i++) {
     const ts = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().slice(0, -1);
-    ins.run(`00000000-0000-7000-8000-${String(i).padStart(12, '0')}`, `Verarbeitung Nr. ${i}`, 'Beschreibung '.repeat(10), statuses[i % 4], risks[i % 4],
-      'Personalverwaltung', JSON.stringify(['Stammdaten', 'Gesundheitsdaten']), JSON.stringify(['Verschlüsselung', 'Zugriffskontrolle']), ts, ts);
+    ins.run(
+      `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+      `Verarbeitung Nr. ${i}`,
+      'Beschreibung '.repeat(10),
+      statuses[i % 4],
+      risks[i % 4],
+      'Personalverwaltung',
+      JSON.stringify(['Stammdaten', 'Gesundheitsdaten']),
+      JSON.stringify(['Verschlüsselung', 'Zugriffskontrolle']),
+      ts,
+      ts,
+    );
   }
 })();
 sqlite.close();
@@ -32,7 +43,11 @@ const version = timeProcess(process.execPath, [BIN, '--version'], { env });
 const list = timeProcess(process.execPath, [BIN, 'dsfa', 'list', '--json', '--limit', '100'], { env });
 row('node -e 0 (reference)', `${node0.toFixed(1)} ms`);
 row('compliance --version', `${version.toFixed(1)} ms`, `${ratio(version, node0)} of node -e 0 (target <= 1.3x)`);
-row('compliance dsfa list --json --limit 100 (10,000 stored)', `${list.toFixed(1)} ms`, `${ratio(list, node0)} of node -e 0 (target <= 2.5x)`);
+row(
+  'compliance dsfa list --json --limit 100 (10,000 stored)',
+  `${list.toFixed(1)} ms`,
+  `${ratio(list, node0)} of node -e 0 (target <= 2.5x)`,
+);
 
 // --- serve throughput
 async function startServe() {
@@ -86,4 +101,8 @@ const serveRps = await load(served.url);
 bare.p.kill();
 served.p.kill('SIGTERM');
 row('bare node:http, fixed 100-record JSON (reference)', `${bareRps.toFixed(0)} req/s`);
-row('compliance serve GET /sdk/v1/dsfa?limit=100', `${serveRps.toFixed(0)} req/s`, `${ratio(serveRps, bareRps)} of the bare server`);
+row(
+  'compliance serve GET /sdk/v1/dsfa?limit=100',
+  `${serveRps.toFixed(0)} req/s`,
+  `${ratio(serveRps, bareRps)} of the bare server`,
+);

@@ -6,7 +6,9 @@ import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
-const files = readdirSync(here).filter((f) => f.endsWith('.bench.mjs') && (!wanted.length || wanted.some((w) => f.includes(w)))).sort();
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.mjs') && (!wanted.length || wanted.some((w) => f.includes(w))))
+  .sort();
 let failed = 0;
 for (const f of files) {
   console.log(`\n== ${f}`);

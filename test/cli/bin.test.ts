@@ -9,7 +9,10 @@ import { tmpDb } from '../support/helpers.js';
 const BIN = 'bin/compliance.js';
 
 /** Starts `compliance serve` as a real process and waits for its address on stderr. */
-async function serve(args: string[], env: Record<string, string> = {}): Promise<{ proc: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
+async function serve(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ proc: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
   const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
   let err = '';
   proc.stderr.on('data', (c) => (err += c));
@@ -27,7 +30,8 @@ async function serve(args: string[], env: Record<string, string> = {}): Promise<
   return { proc, url, stderr: () => err };
 }
 
-const exited = (p: ChildProcessWithoutNullStreams) => new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+const exited = (p: ChildProcessWithoutNullStreams) =>
+  new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
 
 describe('the compliance binary', () => {
   it('prints its version', async () => {
@@ -45,7 +49,11 @@ describe('the compliance binary', () => {
     const db = tmpDb();
     const s = await serve(['--db', db]);
     expect(s.stderr()).toMatch(/no API keys configured: listening on 127\.0\.0\.1 only/);
-    const res = await fetch(`${s.url}/sdk/v1/dsfa`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'über HTTP' }) });
+    const res = await fetch(`${s.url}/sdk/v1/dsfa`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'über HTTP' }),
+    });
     expect(res.status).toBe(201);
     // a CLI writes to the same file while the server runs
     const cliRun = await execa(process.execPath, [BIN, '--db', db, 'dsfa', 'list', '--json']);
@@ -73,7 +81,18 @@ describe('the compliance binary', () => {
     try {
       const denied = await execa(process.execPath, [BIN, '--remote', s.url, 'dsfa', 'list'], { reject: false });
       expect(denied.exitCode).toBe(4);
-      const ok = await execa(process.execPath, [BIN, '--remote', s.url, '--api-key', key, 'dsfa', 'create', '--title', 'remote', '--json']);
+      const ok = await execa(process.execPath, [
+        BIN,
+        '--remote',
+        s.url,
+        '--api-key',
+        key,
+        'dsfa',
+        'create',
+        '--title',
+        'remote',
+        '--json',
+      ]);
       expect(JSON.parse(ok.stdout).title).toBe('remote');
     } finally {
       s.proc.kill('SIGTERM');
@@ -84,7 +103,11 @@ describe('the compliance binary', () => {
   it('says clearly that a read-only store is read-only, without a stack trace', async (t) => {
     // root ignores file modes, so as root the command runs as nobody, which needs to reach the checkout
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const reachable = spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(join(process.cwd(), 'dist', 'main.js'))})`], asUser);
+    const reachable = spawnSync(
+      process.execPath,
+      ['-e', `require('fs').accessSync(${JSON.stringify(join(process.cwd(), 'dist', 'main.js'))})`],
+      asUser,
+    );
     if (reachable.status !== 0) t.skip();
     const dir = mkdtempSync(join(tmpdir(), 'compliance-ro-'));
     chmodSync(dir, 0o755);
@@ -92,7 +115,11 @@ describe('the compliance binary', () => {
     await execa(process.execPath, [BIN, '--db', db, 'dsfa', 'create', '--title', 'kept']);
     chmodSync(db, 0o444);
     const before = readFileSync(db);
-    const r = spawnSync(process.execPath, [BIN, '--db', db, 'dsfa', 'create', '--title', 'refused'], { ...asUser, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } });
+    const r = spawnSync(process.execPath, [BIN, '--db', db, 'dsfa', 'create', '--title', 'refused'], {
+      ...asUser,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: dir },
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/is read-only/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -104,7 +131,10 @@ describe('the compliance binary', () => {
     const s = await serve(['--db', tmpDb()]);
     try {
       const port = new URL(s.url).port;
-      const r = await execa(process.execPath, [BIN, '--db', tmpDb(), 'serve', '--port', port], { reject: false, timeout: 10_000 });
+      const r = await execa(process.execPath, [BIN, '--db', tmpDb(), 'serve', '--port', port], {
+        reject: false,
+        timeout: 10_000,
+      });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toMatch(/already in use/);
     } finally {

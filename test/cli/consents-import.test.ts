@@ -2,9 +2,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
-import { cli, useServer, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
 const file = (name: string, content: string | Buffer) => {
@@ -13,7 +13,8 @@ const file = (name: string, content: string | Buffer) => {
   return f;
 };
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);
-const summaryOf = (stdout: string) => JSON.parse(stdout) as { read: number; created: number; unchanged: number; rejected: number; seconds: number };
+const summaryOf = (stdout: string) =>
+  JSON.parse(stdout) as { read: number; created: number; unchanged: number; rejected: number; seconds: number };
 
 describe('consents import from files', () => {
   it('imports the sample, then creates nothing the second time', async () => {
@@ -25,7 +26,12 @@ describe('consents import from files', () => {
     expect(Object.keys(summaryOf(r.stdout)).sort()).toEqual(['created', 'read', 'rejected', 'seconds', 'unchanged']);
     const again = await cli(['--db', db, 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
     expect(summaryOf(again.stdout)).toMatchObject({ created: 0, unchanged: 4 });
-    expect(await stats(db)).toMatchObject({ total_consents: 4, active_consents: 2, revoked_consents: 1, unique_users: 3 });
+    expect(await stats(db)).toMatchObject({
+      total_consents: 4,
+      active_consents: 2,
+      revoked_consents: 1,
+      unique_users: 3,
+    });
   });
 
   it('exits 2 before writing anything when a required column is missing, or the delimiter is wrong', async () => {
@@ -54,9 +60,19 @@ describe('consents import from files', () => {
   it('writes every refused row to --rejects, beyond the 10,000 the summary lists', async () => {
     const db = tmpDb();
     const lines = [HEADER];
-    for (let i = 0; i < 12_500; i++) lines.push(i % 5 ? `u${i},dp,true,2026-01-01T00:00:00Z,1.0,` : `u${i},dp,true,2026-01-01T00:00:00Z,1.0,10.0.0.1`);
+    for (let i = 0; i < 12_500; i++)
+      lines.push(i % 5 ? `u${i},dp,true,2026-01-01T00:00:00Z,1.0,` : `u${i},dp,true,2026-01-01T00:00:00Z,1.0,10.0.0.1`);
     const rejects = join(tmp(), 'r.csv');
-    const r = await cli(['--db', db, 'consents', 'import', file('many.csv', lines.join('\n').replaceAll('true', 'vielleicht')), '--rejects', rejects, '--json']);
+    const r = await cli([
+      '--db',
+      db,
+      'consents',
+      'import',
+      file('many.csv', lines.join('\n').replaceAll('true', 'vielleicht')),
+      '--rejects',
+      rejects,
+      '--json',
+    ]);
     expect(r.code).toBe(6);
     expect(summaryOf(r.stdout)).toMatchObject({ read: 12_500, created: 0, rejected: 12_500 });
     const out = readFileSync(rejects, 'utf8').trim().split('\n');
@@ -72,13 +88,26 @@ describe('consents import from files', () => {
       Buffer.from('\uFEFF' + HEADER + ',user_agent\n'),
       Buffer.from('ok1,newsletter,true,2026-01-01T00:00:00Z,1.0,,"line one\nline two"\n'), // lines 2-3
       Buffer.from(`ok2,newsletter,true,2026-01-01T00:00:00Z,1.0,,${long}\n`), // line 4: too long for user_agent (max 1000)
-      Buffer.concat([Buffer.from('bad'), Buffer.from([0xff, 0xfe]), Buffer.from(',newsletter,true,2026-01-01T00:00:00Z,1.0,,\n')]), // line 5
+      Buffer.concat([
+        Buffer.from('bad'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(',newsletter,true,2026-01-01T00:00:00Z,1.0,,\n'),
+      ]), // line 5
       Buffer.from('ok3,newsletter,true,2026-01-01T00:00:00Z,1.0,999.1.1.1,\n'), // line 6: bad IP
       Buffer.from('ok4,newsletter,true,2026-01-01T00:00:00Z,1.0,::1,\n'), // line 7
       Buffer.from('ok5,newsletter\n'), // line 8: too few fields
     ];
     const rejects = join(tmp(), 'rejects.csv');
-    const r = await cli(['--db', db, 'consents', 'import', file('mixed.csv', Buffer.concat(parts)), '--rejects', rejects, '--json']);
+    const r = await cli([
+      '--db',
+      db,
+      'consents',
+      'import',
+      file('mixed.csv', Buffer.concat(parts)),
+      '--rejects',
+      rejects,
+      '--json',
+    ]);
     expect(r.code).toBe(6);
     expect(summaryOf(r.stdout)).toMatchObject({ read: 6, created: 2, rejected: 4 });
     const lines = readFileSync(rejects, 'utf8').trim().split('\n');
@@ -95,20 +124,57 @@ describe('consents import from files', () => {
   it('maps other column names with --map, validates without writing on --dry-run, reads NDJSON', async () => {
     const db = tmpDb();
     const f = file('crm.csv', 'Email,Zweck,Zustimmung\nm@example.com,newsletter,ja\nn@example.com,newsletter,no\n');
-    const dry = await cli(['--db', db, 'consents', 'import', f, '--map', 'email=user_id', '--map', 'zweck=data_point_id,zustimmung=granted', '--dry-run', '--json']);
+    const dry = await cli([
+      '--db',
+      db,
+      'consents',
+      'import',
+      f,
+      '--map',
+      'email=user_id',
+      '--map',
+      'zweck=data_point_id,zustimmung=granted',
+      '--dry-run',
+      '--json',
+    ]);
     expect(dry.code).toBe(6); // "ja" is not a boolean
     expect(summaryOf(dry.stdout)).toMatchObject({ read: 2, created: 1, rejected: 1 });
     expect((await stats(db)).total_consents).toBe(0);
-    const nd = file('c.ndjson', '{"user_id":"p","data_point_id":"x","granted":true}\nnot json\n{"user_id":"q","data_point_id":"x","granted":"no"}\n');
+    const nd = file(
+      'c.ndjson',
+      '{"user_id":"p","data_point_id":"x","granted":true}\nnot json\n{"user_id":"q","data_point_id":"x","granted":"no"}\n',
+    );
     const r = await cli(['--db', db, 'consents', 'import', nd, '--json']);
     expect(summaryOf(r.stdout)).toMatchObject({ read: 3, created: 2, rejected: 1 });
     expect((await cli(['--db', db, 'consents', 'import', f, '--map', 'email=nonsense'])).code).toBe(2);
-    const crm = await cli(['--db', db, 'consents', 'import', 'fixtures/consents/crm-export.csv', '--delimiter', ';', '--json', '--map', 'Email=user_id,Zweck=data_point_id,Zustimmung=granted', '--map', 'Datum=granted_at', '--map', 'Version=consent_version', '--map', 'Kanal=source']);
+    const crm = await cli([
+      '--db',
+      db,
+      'consents',
+      'import',
+      'fixtures/consents/crm-export.csv',
+      '--delimiter',
+      ';',
+      '--json',
+      '--map',
+      'Email=user_id,Zweck=data_point_id,Zustimmung=granted',
+      '--map',
+      'Datum=granted_at',
+      '--map',
+      'Version=consent_version',
+      '--map',
+      'Kanal=source',
+    ]);
     expect(crm.code).toBe(6);
     expect(summaryOf(crm.stdout)).toMatchObject({ read: 4, created: 3, rejected: 1 });
     expect(crm.stderr).toMatch(/line 5: granted/);
-    const jm = JSON.parse((await cli(['--db', db, 'consents', 'list', '--user-id', 'müller; jürgen', '--json'])).stdout).consents[0];
-    expect(jm).toMatchObject({ source: 'Filiale "Nord"', granted_at: '2026-03-02T13:00:00.000Z', consent_version: '2.0' });
+    const jm = JSON.parse((await cli(['--db', db, 'consents', 'list', '--user-id', 'müller; jürgen', '--json'])).stdout)
+      .consents[0];
+    expect(jm).toMatchObject({
+      source: 'Filiale "Nord"',
+      granted_at: '2026-03-02T13:00:00.000Z',
+      consent_version: '2.0',
+    });
   });
 
   it('exports CSV that imports into an empty store with the same statistics', async () => {
@@ -129,7 +195,16 @@ describe('consents import in remote mode', () => {
 
   it('streams the file to one bulk route and prints the same summary', async () => {
     const n = srv.logs.length;
-    const r = await cli(['--remote', srv.url, '--tenant', 'r', 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
+    const r = await cli([
+      '--remote',
+      srv.url,
+      '--tenant',
+      'r',
+      'consents',
+      'import',
+      'fixtures/consents/sample.csv',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(summaryOf(r.stdout)).toMatchObject({ read: 4, created: 4 });
     expect(srv.logs.slice(n).filter((l) => l.includes('/consents/import'))).toHaveLength(1);
@@ -159,11 +234,15 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
 
   it('gives the same summaries, rejects and store as the in-process import', async () => {
     const rows = [HEADER + ',user_agent'];
-    for (let i = 0; i < 25_000; i++) rows.push(`u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"ua ""${i}"""`);
+    for (let i = 0; i < 25_000; i++)
+      rows.push(
+        `u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"ua ""${i}"""`,
+      );
     const badUtf8 = Buffer.from([0x62, 0xff, 0x2c, 0x64, 0x2c, 0x31, 0x0a]); // b\xff,d,1
     const f = file('worker.csv', Buffer.concat([Buffer.from(rows.join('\n') + '\n'), badUtf8]));
     const [viaBin, inProcess] = [tmpDb(), tmpDb()];
-    const rejBin = join(tmp(), 'a.csv'), rejHere = join(tmp(), 'b.csv');
+    const rejBin = join(tmp(), 'a.csv'),
+      rejHere = join(tmp(), 'b.csv');
     const dry = bin(['--db', viaBin, 'consents', 'import', f, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(6);
     // a dry run has nothing written to compare with, so rows repeated inside the file count as created
@@ -178,7 +257,10 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
     expect(a).toMatchObject({ created: 8991, unchanged: 24_975 - 8991 }); // rows repeated inside the file are unchanged
     expect(readFileSync(rejBin, 'utf8')).toBe(readFileSync(rejHere, 'utf8'));
     expect(await stats(viaBin)).toEqual(await stats(inProcess));
-    expect(summaryOf(bin(['--db', viaBin, 'consents', 'import', f, '--json']).stdout)).toMatchObject({ created: 0, unchanged: 24_975 });
+    expect(summaryOf(bin(['--db', viaBin, 'consents', 'import', f, '--json']).stdout)).toMatchObject({
+      created: 0,
+      unchanged: 24_975,
+    });
   }, 60_000);
 });
 
@@ -189,10 +271,16 @@ describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress b
     const f = file('tty.csv', rows.join('\n') + '\n');
     const db = tmpDb();
     // util-linux `script` runs the binary on a pseudo-terminal
-    const onTty = spawnSync('script', ['-qec', `${process.execPath} bin/compliance.js --db ${db} consents import ${f}`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const onTty = spawnSync(
+      'script',
+      ['-qec', `${process.execPath} bin/compliance.js --db ${db} consents import ${f}`, '/dev/null'],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
     expect(onTty.stdout).toMatch(/\d+ rows \| \d+ rows\/s \| ETA/);
     expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, rejected 0/);
-    const piped = spawnSync(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], { encoding: 'utf8' });
+    const piped = spawnSync(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], {
+      encoding: 'utf8',
+    });
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe('');
     expect(piped.stdout).toMatch(/^read 30000, created 0, unchanged 30000, rejected 0 in [\d.]+ s\n$/);
@@ -203,7 +291,10 @@ describe('an import killed halfway', () => {
   it('leaves a consistent store and completes without duplicates when run again', async () => {
     const rows = 150_000;
     const lines = [HEADER];
-    for (let i = 0; i < rows; i++) lines.push(`user${i}@example.com,dp${i % 7},${i % 3 ? 'true' : 'false'},2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`);
+    for (let i = 0; i < rows; i++)
+      lines.push(
+        `user${i}@example.com,dp${i % 7},${i % 3 ? 'true' : 'false'},2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`,
+      );
     const f = file('big.csv', lines.join('\n') + '\n');
     const db = tmpDb();
     await cli(['--db', db, 'db', 'status']);
@@ -224,7 +315,13 @@ describe('an import killed halfway', () => {
     await new Promise((r) => p.on('exit', r));
     const s = new Database(db, { readonly: true });
     const partial = (s.prepare('select count(*) as n from consent').get() as { n: number }).n;
-    const orphans = (s.prepare("select count(*) as n from consent c where not exists (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')").get() as { n: number }).n;
+    const orphans = (
+      s
+        .prepare(
+          "select count(*) as n from consent c where not exists (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')",
+        )
+        .get() as { n: number }
+    ).n;
     s.close();
     expect(partial).toBeGreaterThan(0);
     expect(partial % IMPORT_BATCH === 0 || partial === rows).toBe(true); // whole batches only

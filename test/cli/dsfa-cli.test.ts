@@ -2,22 +2,47 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { cli, useServer, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 
-const aiModules = [{ use_case_type: 'adm_scoring', name: 'Bewerber-Scoring', ai_act_risk_class: 'high', risks: [{ title: 'Diskriminierung', severity: 'high' }] }];
+const aiModules = [
+  {
+    use_case_type: 'adm_scoring',
+    name: 'Bewerber-Scoring',
+    ai_act_risk_class: 'high',
+    risks: [{ title: 'Diskriminierung', severity: 'high' }],
+  },
+];
 
 describe('dsfa commands on the embedded store', () => {
   const db = tmpDb();
   const run = (args: string[], stdin?: string) => cli(['--db', db, ...args], { stdin });
 
   it('creates from flags and prints the wire shape with --json', async () => {
-    const r = await run(['dsfa', 'create', '--json', '--title', 'Mitarbeiterüberwachung', '--risk-level', 'high', '--data-category', 'Zeiten,Standorte', '--measure', 'Pseudonymisierung']);
+    const r = await run([
+      'dsfa',
+      'create',
+      '--json',
+      '--title',
+      'Mitarbeiterüberwachung',
+      '--risk-level',
+      'high',
+      '--data-category',
+      'Zeiten,Standorte',
+      '--measure',
+      'Pseudonymisierung',
+    ]);
     expect(r.code).toBe(0);
     const d = JSON.parse(r.stdout);
-    expect(d).toMatchObject({ title: 'Mitarbeiterüberwachung', risk_level: 'high', data_categories: ['Zeiten', 'Standorte'], measures: ['Pseudonymisierung'], created_by: 'tester' });
+    expect(d).toMatchObject({
+      title: 'Mitarbeiterüberwachung',
+      risk_level: 'high',
+      data_categories: ['Zeiten', 'Standorte'],
+      measures: ['Pseudonymisierung'],
+      created_by: 'tester',
+    });
     expect(r.stderr).toBe('');
   });
 
@@ -25,7 +50,11 @@ describe('dsfa commands on the embedded store', () => {
     const body = { title: 'aus Datei', description: 'von stdin', ai_use_case_modules: aiModules };
     const r = await run(['dsfa', 'create', '--json', '-f', '-', '--status', 'in-review'], JSON.stringify(body));
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ title: 'aus Datei', status: 'in-review', ai_use_case_modules: [{ name: 'Bewerber-Scoring' }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      title: 'aus Datei',
+      status: 'in-review',
+      ai_use_case_modules: [{ name: 'Bewerber-Scoring' }],
+    });
   });
 
   it('prints tab-separated lines without a header when piped', async () => {
@@ -45,7 +74,11 @@ describe('dsfa commands on the embedded store', () => {
   });
 
   it.each([
-    [['dsfa', 'create', '--title', 'x', '--status', 'closed'], 2, /allowed values: draft, in-review, approved, needs-update/],
+    [
+      ['dsfa', 'create', '--title', 'x', '--status', 'closed'],
+      2,
+      /allowed values: draft, in-review, approved, needs-update/,
+    ],
     [['dsfa', 'create', '--title', 'x', '--risk-level', 'huge'], 2, /allowed values: low, medium, high, critical/],
     [['dsfa', 'create', '--title', ''], 2, /title: must not be empty/],
     [['dsfa', 'list', '--limit', '0'], 2, /limit: must be at least 1/],
@@ -85,16 +118,21 @@ describe('dsfa commands on the embedded store', () => {
   it('walks the status workflow, updates, deletes with --yes, and keeps the audit trail', async () => {
     const id = JSON.parse((await run(['dsfa', 'create', '--json', '--title', 'Workflow'])).stdout).id as string;
     expect((await run(['dsfa', 'update', id, '--description', 'neu', '--json'])).code).toBe(0);
-    const approved = JSON.parse((await run(['dsfa', 'set-status', id, 'approved', '--approved-by', 'dpo@example.com', '--json'])).stdout);
+    const approved = JSON.parse(
+      (await run(['dsfa', 'set-status', id, 'approved', '--approved-by', 'dpo@example.com', '--json'])).stdout,
+    );
     expect(approved).toMatchObject({ status: 'approved', approved_by: 'dpo@example.com' });
     const del = await run(['dsfa', 'delete', id, '--yes']);
     expect(del.stdout).toContain(id);
-    const log = JSON.parse((await run(['dsfa', 'audit-log', '--dsfa', id, '--json'])).stdout) as Array<{ action: string }>;
+    const log = JSON.parse((await run(['dsfa', 'audit-log', '--dsfa', id, '--json'])).stdout) as Array<{
+      action: string;
+    }>;
     expect(log.map((e) => e.action)).toEqual(['DELETE', 'STATUS_CHANGE', 'UPDATE', 'CREATE']);
   });
 
   it('keeps tenants apart on the command line', async () => {
-    const id = JSON.parse((await run(['dsfa', 'create', '--json', '--tenant', 't1', '--title', 'nur t1'])).stdout).id as string;
+    const id = JSON.parse((await run(['dsfa', 'create', '--json', '--tenant', 't1', '--title', 'nur t1'])).stdout)
+      .id as string;
     expect((await run(['dsfa', 'get', id, '--tenant', 't2'])).code).toBe(3);
     expect((await cli(['--db', db, 'dsfa', 'get', id], { env: { COMPLIANCE_TENANT: 't1' } })).code).toBe(0);
   });
@@ -103,7 +141,17 @@ describe('dsfa commands on the embedded store', () => {
 describe('dsfa screen', () => {
   const db = tmpDb();
   it('explains a required verdict and creates a draft recording the answers', async () => {
-    const r = await cli(['--db', db, 'dsfa', 'screen', '--criteria', 'scoring,vulnerable_subjects', '--create', '--title', 'Bewerberauswahl']);
+    const r = await cli([
+      '--db',
+      db,
+      'dsfa',
+      'screen',
+      '--criteria',
+      'scoring,vulnerable_subjects',
+      '--create',
+      '--title',
+      'Bewerberauswahl',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/DSFA required: yes/);
     expect(r.stdout).toMatch(/2 of the 9 WP248 criteria/);
@@ -137,7 +185,23 @@ describe('dsfa report', () => {
   const db = tmpDb();
   let id = '';
   beforeAll(async () => {
-    id = JSON.parse((await cli(['--db', db, 'dsfa', 'create', '--json', '--title', 'Gesundheitsdaten-Plattform für Ärzte', '--measure', 'Verschlüsselung (AES-256)', '--ai-modules', writeJson(aiModules)])).stdout).id;
+    id = JSON.parse(
+      (
+        await cli([
+          '--db',
+          db,
+          'dsfa',
+          'create',
+          '--json',
+          '--title',
+          'Gesundheitsdaten-Plattform für Ärzte',
+          '--measure',
+          'Verschlüsselung (AES-256)',
+          '--ai-modules',
+          writeJson(aiModules),
+        ])
+      ).stdout,
+    ).id;
     await cli(['--db', db, 'dsfa', 'set-status', id, 'in-review']);
   });
   function writeJson(v: unknown) {
@@ -176,7 +240,10 @@ describe('dsfa report', () => {
 describe('remote mode gives the same output and exit codes as the local store', () => {
   const srv = useServer();
   const localDb = tmpDb();
-  const scrub = (s: string) => s.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID').replace(/\d{4}-\d\d-\d\dT[\d:.]+/g, 'TS');
+  const scrub = (s: string) =>
+    s
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID')
+      .replace(/\d{4}-\d\d-\d\dT[\d:.]+/g, 'TS');
 
   it('runs the same session on both faces', async () => {
     const session: string[][] = [
@@ -195,7 +262,12 @@ describe('remote mode gives the same output and exit codes as the local store', 
     for (const args of session) {
       const l = await cli(['--db', localDb, ...args]);
       const r = await cli(['--remote', srv.url, ...args]);
-      expect({ args, code: r.code, out: scrub(r.stdout), err: scrub(r.stderr) }).toEqual({ args, code: l.code, out: scrub(l.stdout), err: scrub(l.stderr) });
+      expect({ args, code: r.code, out: scrub(r.stdout), err: scrub(r.stderr) }).toEqual({
+        args,
+        code: l.code,
+        out: scrub(l.stdout),
+        err: scrub(l.stderr),
+      });
     }
   });
 
@@ -265,7 +337,11 @@ describe('the store file', () => {
     const db = tmpDb();
     await cli(['--db', db, 'dsfa', 'create', '--title', 'gesichert']);
     const status = JSON.parse((await cli(['--db', db, 'db', 'status', '--json'])).stdout);
-    expect(status).toMatchObject({ journal_mode: 'wal', schema_version: status.migrations_known, tables: { dsfa: 1, dsfa_audit: 1 } });
+    expect(status).toMatchObject({
+      journal_mode: 'wal',
+      schema_version: status.migrations_known,
+      tables: { dsfa: 1, dsfa_audit: 1 },
+    });
     const target = join(tmp(), 'backup.db');
     expect((await cli(['--db', db, 'db', 'backup', target])).code).toBe(0);
     const copy = new Database(target, { readonly: true });

@@ -22,7 +22,16 @@ describe('start-up', () => {
     const all = [...graph.values()].join('\n');
     expect(all).not.toMatch(/\$ZodType|ZodError/); // zod
     expect(all).not.toMatch(/SqliteDialect|class Kysely/); // kysely
-    for (const pkg of ['better-sqlite3', 'pdfkit', 'ollama', 'papaparse', 'qrcode', 'execa', '@inquirer/prompts', 'cli-progress']) {
+    for (const pkg of [
+      'better-sqlite3',
+      'pdfkit',
+      'ollama',
+      'papaparse',
+      'qrcode',
+      'execa',
+      '@inquirer/prompts',
+      'cli-progress',
+    ]) {
       expect(all, pkg).not.toMatch(new RegExp(`from ["']${pkg.replace('/', '\\/')}["']`));
     }
     const bytes = [...graph.values()].reduce((n, t) => n + t.length, 0);

@@ -1,9 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, useServer, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 
 const write = (name: string, content: string) => {
@@ -11,14 +10,20 @@ const write = (name: string, content: string) => {
   writeFileSync(f, content);
   return f;
 };
-interface XmlNode { name: string; attrs: Record<string, string>; children: XmlNode[]; text: string }
+interface XmlNode {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+  text: string;
+}
 /** A strict little XML reader for the JUnit report: fails on unbalanced tags, stray `<`/`&`, or unknown entities. */
 function parseXml(xml: string): XmlNode {
-  const entity = (t: string) => t.replace(/&(\w+);|&/g, (m, e: string | undefined) => {
-    const v = e && ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[e];
-    if (!v) throw new Error(`bad entity ${m}`);
-    return v;
-  });
+  const entity = (t: string) =>
+    t.replace(/&(\w+);|&/g, (m, e: string | undefined) => {
+      const v = e && ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[e];
+      if (!v) throw new Error(`bad entity ${m}`);
+      return v;
+    });
   const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
   const root: XmlNode = { name: '#root', attrs: {}, children: [], text: '' };
   const stack = [root];
@@ -27,13 +32,18 @@ function parseXml(xml: string): XmlNode {
     const [, close, name, attrText, selfClose, text, stray] = m;
     const top = stack[stack.length - 1]!;
     if (stray) throw new Error(`stray < at ${m.index}`);
-    if (text !== undefined) { top.text += entity(text); continue; }
+    if (text !== undefined) {
+      top.text += entity(text);
+      continue;
+    }
     if (close) {
       if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
       stack.pop();
       continue;
     }
-    const attrs = Object.fromEntries([...attrText!.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, entity(v!)]));
+    const attrs = Object.fromEntries(
+      [...attrText!.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, entity(v!)]),
+    );
     const node: XmlNode = { name: name!, attrs, children: [], text: '' };
     top.children.push(node);
     if (!selfClose) stack.push(node);
@@ -42,7 +52,8 @@ function parseXml(xml: string): XmlNode {
   return root.children[0]!;
 }
 
-const USERS = 'user_id,user_name,user_email,roles\nu1,Anna Schmidt,anna@example.com,R9;R1\nu2,Ben Meier,ben@example.com,R9|R8\n"u3","Cem\nYılmaz",cem@example.com,R11\nu4,Dora,dora@example.com,R5\n';
+const USERS =
+  'user_id,user_name,user_email,roles\nu1,Anna Schmidt,anna@example.com,R9;R1\nu2,Ben Meier,ben@example.com,R9|R8\n"u3","Cem\nYılmaz",cem@example.com,R11\nu4,Dora,dora@example.com,R5\n';
 
 describe('training on the command line', () => {
   const db = tmpDb();
@@ -54,7 +65,9 @@ describe('training on the command line', () => {
   it('installs a catalogue of at least 24 modules over all six areas, idempotently', async () => {
     const mods = JSON.parse((await run('training', 'modules', 'list', '--json')).stdout);
     expect(mods.length).toBeGreaterThanOrEqual(24);
-    expect(new Set(mods.map((m: { regulation_area: string }) => m.regulation_area))).toEqual(new Set(['dsgvo', 'nis2', 'iso27001', 'ai_act', 'geschgehg', 'hinschg']));
+    expect(new Set(mods.map((m: { regulation_area: string }) => m.regulation_area))).toEqual(
+      new Set(['dsgvo', 'nis2', 'iso27001', 'ai_act', 'geschgehg', 'hinschg']),
+    );
     expect(mods.every((m: { question_count: number }) => m.question_count >= 5)).toBe(true);
     const again = JSON.parse((await run('training', 'catalog', 'install', '--json')).stdout);
     expect(again).toMatchObject({ created: 0 });
@@ -76,7 +89,14 @@ describe('training on the command line', () => {
     expect(csv.split('\n')[0]).toBe('role_code,module_code,module_title,is_mandatory,priority');
     const other = tmpDb();
     await cli(['--db', other, 'training', 'catalog', 'install']);
-    const r = await cli(['--db', other, 'training', 'matrix', 'import', write('m.csv', csv + 'R12,DSGVO-BASIS,x,true,1\n')]);
+    const r = await cli([
+      '--db',
+      other,
+      'training',
+      'matrix',
+      'import',
+      write('m.csv', csv + 'R12,DSGVO-BASIS,x,true,1\n'),
+    ]);
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/line \d+: .*role_code/);
   });
@@ -104,7 +124,9 @@ describe('training on the command line', () => {
     expect(clean.children[0]!.children.map((t) => t.children.length)).toEqual([0]); // one passing case
     expect((await run('training', 'overdue', '--as-of', '2099-01-01', '--min-level', '4', '--json')).code).toBe(6);
     expect((await run('training', 'overdue', '--min-level', '9')).code).toBe(2);
-    const dry = JSON.parse((await run('training', 'escalation', 'check', '--as-of', '2099-01-01', '--dry-run', '--json')).stdout);
+    const dry = JSON.parse(
+      (await run('training', 'escalation', 'check', '--as-of', '2099-01-01', '--dry-run', '--json')).stdout,
+    );
     expect(dry.escalated).toBe(count);
     expect(JSON.parse((await run('training', 'stats', '--json')).stdout).total_assignments).toBe(count);
   });
@@ -112,9 +134,19 @@ describe('training on the command line', () => {
   it('takes a quiz from an answers file, completes, and issues a certificate whose PDF and QR read back', async (ctx) => {
     const [a] = JSON.parse((await run('training', 'assignments', 'list', '--user-id', 'u4', '--json')).stdout);
     const detail = JSON.parse((await run('training', 'modules', 'show', a.module_id, '--json')).stdout);
-    const answers = detail.questions.map((q: { id: string; correct_index: number }) => ({ question_id: q.id, selected_index: q.correct_index }));
+    const answers = detail.questions.map((q: { id: string; correct_index: number }) => ({
+      question_id: q.id,
+      selected_index: q.correct_index,
+    }));
     expect((await run('training', 'assignments', 'start', a.id)).code).toBe(0);
-    const quiz = await run('training', 'quiz', 'take', a.id, '--answers', write('answers.json', JSON.stringify(answers)));
+    const quiz = await run(
+      'training',
+      'quiz',
+      'take',
+      a.id,
+      '--answers',
+      write('answers.json', JSON.stringify(answers)),
+    );
     expect(quiz.stdout).toMatch(/^Passed: 100%/);
     expect((await run('training', 'certificates', 'generate', a.id)).code).toBe(5); // not completed yet
     expect((await run('training', 'assignments', 'complete', a.id)).code).toBe(0);
@@ -144,7 +176,16 @@ describe('training in remote mode', () => {
 
   it('installs the catalogue, computes and gates overdue the same way', async () => {
     expect((await cli(['--remote', srv.url, 'training', 'catalog', 'install'])).code).toBe(0);
-    const r = await cli(['--remote', srv.url, 'training', 'assignments', 'compute', '--users', write('u.csv', USERS), '--json']);
+    const r = await cli([
+      '--remote',
+      srv.url,
+      'training',
+      'assignments',
+      'compute',
+      '--users',
+      write('u.csv', USERS),
+      '--json',
+    ]);
     expect(JSON.parse(r.stdout)).toMatchObject({ users: 3, refused: 1 });
     expect((await cli(['--remote', srv.url, 'training', 'overdue', '--as-of', '2099-01-01'])).code).toBe(6);
     const res = await fetch(`${srv.url}/sdk/v1/training/modules`);
@@ -155,12 +196,18 @@ describe('training in remote mode', () => {
 describe('canonical controls on the command line', () => {
   it('lists, aggregates and imports an own catalogue, refusing bad rows with their line numbers', async () => {
     const db = tmpDb();
-    const list = JSON.parse((await cli(['--db', db, 'training', 'canonical', 'list', '--domain', 'AUTH', '--severity', 'critical', '--json'])).stdout);
+    const list = JSON.parse(
+      (await cli(['--db', db, 'training', 'canonical', 'list', '--domain', 'AUTH', '--severity', 'critical', '--json']))
+        .stdout,
+    );
     expect(list.length).toBeGreaterThan(0);
-    expect(list.every((c: { domain: string; severity: string }) => c.domain === 'AUTH' && c.severity === 'critical')).toBe(true);
+    expect(
+      list.every((c: { domain: string; severity: string }) => c.domain === 'AUTH' && c.severity === 'critical'),
+    ).toBe(true);
     const meta = JSON.parse((await cli(['--db', db, 'training', 'canonical', 'meta', '--json'])).stdout);
     expect(meta.total).toBeGreaterThanOrEqual(150);
-    const csv = 'id,title,objective,domain,category,severity,target_audience,iso27001\n' +
+    const csv =
+      'id,title,objective,domain,category,severity,target_audience,iso27001\n' +
       'ORG-001,Eigene Regel,"Zweck\nüber zwei Zeilen",ORG,own,high,all,A.5.1;A.5.2\n' +
       'ORG-001,Doppelt,Zweck,ORG,own,high,all,\n' +
       'ORG-002,Ohne Zweck,,ORG,own,low,all,\n';
@@ -171,7 +218,15 @@ describe('canonical controls on the command line', () => {
     expect(r.stdout).toMatch(/created 1, updated 0, unchanged 0, rejected 2/);
     const again = await cli(['--db', db, 'training', 'canonical', 'import', write('own.csv', csv), '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, unchanged: 1, rejected: 2 });
-    const own = JSON.parse((await cli(['--db', db, 'training', 'canonical', 'list', '--domain', 'ORG', '--json'])).stdout);
-    expect(own).toEqual([expect.objectContaining({ id: 'ORG-001', objective: 'Zweck\nüber zwei Zeilen', references: { iso27001: ['A.5.1', 'A.5.2'], nis2: [], bsi: [], nist: [] } })]);
+    const own = JSON.parse(
+      (await cli(['--db', db, 'training', 'canonical', 'list', '--domain', 'ORG', '--json'])).stdout,
+    );
+    expect(own).toEqual([
+      expect.objectContaining({
+        id: 'ORG-001',
+        objective: 'Zweck\nüber zwei Zeilen',
+        references: { iso27001: ['A.5.1', 'A.5.2'], nis2: [], bsi: [], nist: [] },
+      }),
+    ]);
   });
 });

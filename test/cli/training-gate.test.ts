@@ -13,9 +13,13 @@ const staff = () => {
 
 async function scenario(run: (...a: string[]) => Promise<{ code: number; stdout: string; stderr: string }>) {
   expect((await run('training', 'catalog', 'install')).code).toBe(0);
-  const computed = JSON.parse((await run('training', 'assignments', 'compute', '--users', staff(), '--deadline-days', '10', '--json')).stdout);
+  const computed = JSON.parse(
+    (await run('training', 'assignments', 'compute', '--users', staff(), '--deadline-days', '10', '--json')).stdout,
+  );
   expect(computed).toMatchObject({ users: 2, refused: 0 });
-  const list = JSON.parse((await run('training', 'assignments', 'list', '--limit', '500', '--json')).stdout) as Array<{ deadline: string }>;
+  const list = JSON.parse((await run('training', 'assignments', 'list', '--limit', '500', '--json')).stdout) as Array<{
+    deadline: string;
+  }>;
   expect(list.length).toBe(computed.created);
   const deadline = Date.parse(list[0]!.deadline);
   expect(list.every((a) => Date.parse(a.deadline) === deadline)).toBe(true);
@@ -25,15 +29,35 @@ async function scenario(run: (...a: string[]) => Promise<{ code: number; stdout:
   const none = await run('training', 'overdue', '--json');
   out.none = [none.code, none.stdout.trim()];
   const week = await run('training', 'overdue', '--as-of', asOf(8), '--json');
-  out.week = [week.code, (JSON.parse(week.stdout) as Array<{ days_overdue: number; level: number; status: string }>).map((a) => [a.days_overdue, a.level, a.status])];
+  out.week = [
+    week.code,
+    (JSON.parse(week.stdout) as Array<{ days_overdue: number; level: number; status: string }>).map((a) => [
+      a.days_overdue,
+      a.level,
+      a.status,
+    ]),
+  ];
   out.weekLevel2 = (await run('training', 'overdue', '--as-of', asOf(8), '--min-level', '2', '--json')).code;
-  const dry = JSON.parse((await run('training', 'escalation', 'check', '--as-of', asOf(15), '--dry-run', '--json')).stdout);
-  out.dry = [dry.total_checked, dry.escalated, dry.dry_run, [...new Set(dry.results.map((r: { new_level: number; escalation_label: string }) => `${r.new_level}:${r.escalation_label}`))]];
+  const dry = JSON.parse(
+    (await run('training', 'escalation', 'check', '--as-of', asOf(15), '--dry-run', '--json')).stdout,
+  );
+  out.dry = [
+    dry.total_checked,
+    dry.escalated,
+    dry.dry_run,
+    [
+      ...new Set(
+        dry.results.map((r: { new_level: number; escalation_label: string }) => `${r.new_level}:${r.escalation_label}`),
+      ),
+    ],
+  ];
   out.afterDry = JSON.parse((await run('training', 'audit-log', '--action', 'escalated', '--json')).stdout).length;
   const real = JSON.parse((await run('training', 'escalation', 'check', '--as-of', asOf(15), '--json')).stdout);
   out.real = [real.escalated, real.as_of];
   out.down = JSON.parse((await run('training', 'escalation', 'check', '--as-of', asOf(8), '--json')).stdout).escalated;
-  out.afterReal = JSON.parse((await run('training', 'audit-log', '--action', 'escalated', '--limit', '500', '--json')).stdout).length;
+  out.afterReal = JSON.parse(
+    (await run('training', 'audit-log', '--action', 'escalated', '--limit', '500', '--json')).stdout,
+  ).length;
   // stored level 2 counts at --min-level 2 even when judged at a date that alone reaches only level 1
   out.stored = (await run('training', 'overdue', '--as-of', asOf(8), '--min-level', '2')).code;
   out.level4 = (await run('training', 'overdue', '--as-of', asOf(45), '--min-level', '4', '--format', 'junit')).code;
@@ -62,6 +86,9 @@ describe('training overdue and escalation with --as-of', () => {
       level4: 6,
       badDate: 2,
     });
-    expect({ ...remote, real: (remote.real as unknown[])[0] }).toEqual({ ...local, real: (local.real as unknown[])[0] });
+    expect({ ...remote, real: (remote.real as unknown[])[0] }).toEqual({
+      ...local,
+      real: (local.real as unknown[])[0],
+    });
   });
 });

@@ -7,15 +7,24 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     const db = tmpDb();
     const down = '\u001b[B';
     const out = await onTerminal(`--db ${db} dsfa create`, [
-      ['Title', 'Löschkonzept HR\r'], ['Processing activity', 'Personalakte\r'], ['Description', 'Aufbewahrung\r'],
-      ['Risk level', `${down}\r`], ['Data categories', 'Stammdaten, Gesundheit\r'], ['Recipients', 'Steuerberater\r'],
+      ['Title', 'Löschkonzept HR\r'],
+      ['Processing activity', 'Personalakte\r'],
+      ['Description', 'Aufbewahrung\r'],
+      ['Risk level', `${down}\r`],
+      ['Data categories', 'Stammdaten, Gesundheit\r'],
+      ['Recipients', 'Steuerberater\r'],
       ['Measures', 'Verschlüsselung\r'],
     ]);
     expect(out).toContain('Title');
     const [d] = JSON.parse((await cli(['--db', db, 'dsfa', 'list', '--json'])).stdout);
     expect(d).toMatchObject({
-      title: 'Löschkonzept HR', processing_activity: 'Personalakte', description: 'Aufbewahrung', risk_level: 'high',
-      data_categories: ['Stammdaten', 'Gesundheit'], recipients: ['Steuerberater'], measures: ['Verschlüsselung'],
+      title: 'Löschkonzept HR',
+      processing_activity: 'Personalakte',
+      description: 'Aufbewahrung',
+      risk_level: 'high',
+      data_categories: ['Stammdaten', 'Gesundheit'],
+      recipients: ['Steuerberater'],
+      measures: ['Verschlüsselung'],
     });
   });
 
@@ -23,7 +32,10 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     const db = tmpDb();
     // first list: tick the fourth case (high-risk AI); second list: tick the first criterion
     const down = '\u001b[B';
-    const out = await onTerminal(`--db ${db} dsfa screen`, [['mandatory cases', `${down}${down}${down} \r`], ['WP248 criteria', ' \r']]);
+    const out = await onTerminal(`--db ${db} dsfa screen`, [
+      ['mandatory cases', `${down}${down}${down} \r`],
+      ['WP248 criteria', ' \r'],
+    ]);
     expect(out).toMatch(/DSFA required: yes/);
     expect(out).toMatch(/High-risk AI system/);
   });

@@ -4,15 +4,32 @@ import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/he
 
 const T = { tenant: 'acme', actor: 'ciso' };
 const control = (id: string, over: Record<string, unknown> = {}) => ({
-  id, title: `Control ${id}`, objective: 'Keep things safe.', domain: id.split('-')[0], category: 'own_rules',
-  severity: 'high', target_audience: 'enterprise', references: { iso27001: ['A.5.1'], nis2: [], bsi: [], nist: [] }, ...over,
+  id,
+  title: `Control ${id}`,
+  objective: 'Keep things safe.',
+  domain: id.split('-')[0],
+  category: 'own_rules',
+  severity: 'high',
+  target_audience: 'enterprise',
+  references: { iso27001: ['A.5.1'], nis2: [], bsi: [], nist: [] },
+  ...over,
 });
-const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected failure'); }, (e: DomainError) => e);
+const failure = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected failure');
+    },
+    (e: DomainError) => e,
+  );
 
 describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
   let b: BackendUnderTest;
-  beforeAll(async () => { b = await openBackend(name); });
-  afterAll(async () => { await b.close(); });
+  beforeAll(async () => {
+    b = await openBackend(name);
+  });
+  afterAll(async () => {
+    await b.close();
+  });
   const api = () => b.backend.canonical;
 
   it('ships a catalogue of at least 150 controls with stable ids', async () => {
@@ -41,7 +58,9 @@ describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
     const e = await failure(api().controls({ ...T, query: { severity: 'extreme' } }));
     expect(e.code).toBe('validation');
     expect(e.message).toContain('low, medium, high, critical');
-    expect((await failure(api().controls({ ...T, query: { target_audience: 'everyone' } }))).message).toContain('enterprise, authority, provider, all');
+    expect((await failure(api().controls({ ...T, query: { target_audience: 'everyone' } }))).message).toContain(
+      'enterprise, authority, provider, all',
+    );
   });
 
   it('aggregates metadata that adds up to the total', async () => {
@@ -55,10 +74,19 @@ describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
   });
 
   it('imports own controls idempotently, refuses bad rows with their lines, and keeps tenants apart', async () => {
-    const body = { controls: [control('ORG-001'), control('ORG-002'), control('ORG-001'), { id: 'ORG-003', title: 'no rest' }, control('bad id')], lines: [2, 3, 4, 5, 6] };
+    const body = {
+      controls: [
+        control('ORG-001'),
+        control('ORG-002'),
+        control('ORG-001'),
+        { id: 'ORG-003', title: 'no rest' },
+        control('bad id'),
+      ],
+      lines: [2, 3, 4, 5, 6],
+    };
     const dry = await api().import({ ...T, body: { ...body, dry_run: true } });
     expect(dry).toMatchObject({ read: 5, created: 2, rejected: 3, dry_run: true });
-    expect((await api().controls({ ...T, query: { domain: 'ORG' } }))).toEqual([]);
+    expect(await api().controls({ ...T, query: { domain: 'ORG' } })).toEqual([]);
     const r = await api().import({ ...T, body });
     expect(r).toMatchObject({ read: 5, created: 2, updated: 0, unchanged: 0, rejected: 3 });
     expect(r.rejections.map((x) => x.line)).toEqual([4, 5, 6]);
@@ -70,14 +98,20 @@ describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
     const changed = await api().import({ ...T, body: { controls: [control('ORG-002', { severity: 'low' })] } });
     expect(changed).toMatchObject({ created: 0, updated: 1 });
     const own = await api().controls({ ...T, query: { domain: 'ORG' } });
-    expect(own.map((c) => [c.id, c.severity, c.source])).toEqual([['ORG-001', 'high', 'tenant'], ['ORG-002', 'low', 'tenant']]);
+    expect(own.map((c) => [c.id, c.severity, c.source])).toEqual([
+      ['ORG-001', 'high', 'tenant'],
+      ['ORG-002', 'low', 'tenant'],
+    ]);
     expect(await api().controls({ tenant: 'other', query: { domain: 'ORG' } })).toEqual([]);
     expect((await api().meta({ tenant: 'other' })).total).toBe((await api().meta(T)).total - 2);
   });
 
   it('lets an organisation override a shipped control by id', async () => {
     const [first] = await api().controls({ tenant: 'override', query: { domain: 'AUTH' } });
-    await api().import({ tenant: 'override', body: { controls: [{ ...first, source: undefined, title: 'Unsere Fassung' }] } });
+    await api().import({
+      tenant: 'override',
+      body: { controls: [{ ...first, source: undefined, title: 'Unsere Fassung' }] },
+    });
     const [again] = await api().controls({ tenant: 'override', query: { domain: 'AUTH' } });
     expect(again).toMatchObject({ id: first!.id, title: 'Unsere Fassung', source: 'tenant' });
   });

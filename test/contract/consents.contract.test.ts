@@ -3,21 +3,55 @@ import type { DomainError } from '../../src/domain/errors.js';
 import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
 
 const T = { tenant: 'shop', actor: 'admin' };
-const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected failure'); }, (e: DomainError) => e);
+const failure = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected failure');
+    },
+    (e: DomainError) => e,
+  );
 const Z_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
   let b: BackendUnderTest;
-  beforeAll(async () => { b = await openBackend(name); });
-  afterAll(async () => { await b.close(); });
+  beforeAll(async () => {
+    b = await openBackend(name);
+  });
+  afterAll(async () => {
+    await b.close();
+  });
   const api = () => b.backend.consents;
 
   it('records a consent with a granted history entry', async () => {
-    const r = await api().create({ ...T, body: { user_id: 'jürgen@example.com', data_point_id: 'newsletter', granted: true, source: 'web_banner', ip_address: '2001:db8::1', user_agent: 'Firefox' } });
-    expect(r).toMatchObject({ success: true, user_id: 'jürgen@example.com', data_point_id: 'newsletter', granted: true });
+    const r = await api().create({
+      ...T,
+      body: {
+        user_id: 'jürgen@example.com',
+        data_point_id: 'newsletter',
+        granted: true,
+        source: 'web_banner',
+        ip_address: '2001:db8::1',
+        user_agent: 'Firefox',
+      },
+    });
+    expect(r).toMatchObject({
+      success: true,
+      user_id: 'jürgen@example.com',
+      data_point_id: 'newsletter',
+      granted: true,
+    });
     expect(r.granted_at).toMatch(Z_TS);
     const h = await api().history({ ...T, params: { id: r.id } });
-    expect(h).toEqual([expect.objectContaining({ consent_id: r.id, action: 'granted', consent_version: '1.0', ip_address: '2001:db8::1', source: 'web_banner', user_agent: 'Firefox' })]);
+    expect(h).toEqual([
+      expect.objectContaining({
+        consent_id: r.id,
+        action: 'granted',
+        consent_version: '1.0',
+        ip_address: '2001:db8::1',
+        source: 'web_banner',
+        user_agent: 'Firefox',
+      }),
+    ]);
   });
 
   it.each([
@@ -42,13 +76,19 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     expect(r).toMatchObject({ success: true, id });
     expect(r.revoked_at).toMatch(Z_TS);
     expect((await failure(api().revoke({ ...T, params: { id } }))).code).toBe('conflict');
-    expect((await api().history({ ...T, params: { id } })).map((h) => [h.action, h.ip_address])).toEqual([['granted', null], ['revoked', null]]);
+    expect((await api().history({ ...T, params: { id } })).map((h) => [h.action, h.ip_address])).toEqual([
+      ['granted', null],
+      ['revoked', null],
+    ]);
     const refusal = await api().create({ ...T, body: { user_id: 'u1', data_point_id: 'ads', granted: false } });
     expect((await failure(api().revoke({ ...T, params: { id: refusal.id } }))).code).toBe('conflict');
   });
 
   it('renews with the same version (renewed) or a new one (version_update); revoked ones are a conflict', async () => {
-    const { id } = await api().create({ ...T, body: { user_id: 'u2', data_point_id: 'newsletter', granted: true, consent_version: '1.0' } });
+    const { id } = await api().create({
+      ...T,
+      body: { user_id: 'u2', data_point_id: 'newsletter', granted: true, consent_version: '1.0' },
+    });
     expect((await api().renew({ ...T, params: { id }, body: {} })).history.at(-1)!.action).toBe('renewed');
     const v2 = await api().renew({ ...T, params: { id }, body: { consent_version: '2.0' } });
     expect(v2.consent_version).toBe('2.0');
@@ -59,7 +99,11 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
 
   it('lists with filters, paging and history; limits are checked', async () => {
     const t = { tenant: 'paging', actor: 'a' };
-    for (let i = 0; i < 6; i++) await api().create({ ...t, body: { user_id: `user${i % 2}`, data_point_id: i < 3 ? 'a' : 'b', granted: i !== 5 } });
+    for (let i = 0; i < 6; i++)
+      await api().create({
+        ...t,
+        body: { user_id: `user${i % 2}`, data_point_id: i < 3 ? 'a' : 'b', granted: i !== 5 },
+      });
     const all = await api().list(t);
     expect(all).toMatchObject({ total: 6, offset: 0, limit: 50 });
     expect(all.consents[0]!.history).toHaveLength(1);
@@ -67,20 +111,37 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     expect((await api().list({ ...t, query: { data_point_id: 'b', granted: 'false' } })).total).toBe(1);
     const page = await api().list({ ...t, query: { limit: 2, offset: 4 } });
     expect(page.consents.map((c) => c.id)).toEqual(all.consents.slice(4).map((c) => c.id));
-    for (const [q, code] of [[{ limit: 0 }, 'validation'], [{ limit: 501 }, 'validation'], [{ limit: 'x' }, 'bad_request'], [{ offset: -1 }, 'validation'], [{ granted: 'perhaps' }, 'bad_request']] as const) {
+    for (const [q, code] of [
+      [{ limit: 0 }, 'validation'],
+      [{ limit: 501 }, 'validation'],
+      [{ limit: 'x' }, 'bad_request'],
+      [{ offset: -1 }, 'validation'],
+      [{ granted: 'perhaps' }, 'bad_request'],
+    ] as const) {
       expect((await failure(api().list({ ...t, query: q }))).code, JSON.stringify(q)).toBe(code);
     }
   });
 
   it('computes statistics as decided (conversion rate over all consents)', async () => {
     const t = { tenant: 'stats', actor: 'a' };
-    expect(await api().stats(t)).toEqual({ total_consents: 0, active_consents: 0, revoked_consents: 0, unique_users: 0, conversion_rate: 0, by_data_point: {} });
+    expect(await api().stats(t)).toEqual({
+      total_consents: 0,
+      active_consents: 0,
+      revoked_consents: 0,
+      unique_users: 0,
+      conversion_rate: 0,
+      by_data_point: {},
+    });
     const a = await api().create({ ...t, body: { user_id: 'x', data_point_id: 'newsletter', granted: true } });
     await api().create({ ...t, body: { user_id: 'y', data_point_id: 'newsletter', granted: true } });
     await api().create({ ...t, body: { user_id: 'x', data_point_id: 'ads', granted: false } });
     await api().revoke({ ...t, params: { id: a.id } });
     expect(await api().stats(t)).toEqual({
-      total_consents: 3, active_consents: 1, revoked_consents: 1, unique_users: 2, conversion_rate: 66.7,
+      total_consents: 3,
+      active_consents: 1,
+      revoked_consents: 1,
+      unique_users: 2,
+      conversion_rate: 66.7,
       by_data_point: { ads: { total: 1, active: 0, revoked: 0 }, newsletter: { total: 2, active: 1, revoked: 1 } },
     });
   });
@@ -92,49 +153,97 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     expect((await failure(api().history(other))).code).toBe('not_found');
     expect((await failure(api().renew({ ...other, body: {} }))).code).toBe('not_found');
     expect((await api().list({ tenant: 'elsewhere' })).total).toBe(0);
-    expect((await api().history({ ...T, params: { id } }))).toHaveLength(1);
+    expect(await api().history({ ...T, params: { id } })).toHaveLength(1);
   });
 
   it('imports CSV in bulk, idempotently, and exports what an import reads back', async () => {
     const t = { tenant: 'bulk', actor: 'a' };
-    const csv = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address\n' +
+    const csv =
+      'user_id,data_point_id,granted,granted_at,consent_version,ip_address\n' +
       'a@example.com,newsletter,yes,2026-01-01T10:00:00Z,1.0,10.0.0.1\n' +
       'b@example.com,newsletter,0,2026-01-02T10:00:00Z,1.0,\n' +
       'c@example.com,newsletter,maybe,2026-01-02T10:00:00Z,1.0,\n';
-    const stream = (s: string) => ({ body: (async function* () { yield new TextEncoder().encode(s); })(), content_type: 'text/csv' });
+    const stream = (s: string) => ({
+      body: (async function* () {
+        yield new TextEncoder().encode(s);
+      })(),
+      content_type: 'text/csv',
+    });
     const first = await api().import({ ...t, stream: stream(csv) });
-    expect(first).toMatchObject({ read: 3, created: 2, unchanged: 0, rejected: 1, rejections: [{ line: 4, reason: expect.stringContaining('granted') }] });
+    expect(first).toMatchObject({
+      read: 3,
+      created: 2,
+      unchanged: 0,
+      rejected: 1,
+      rejections: [{ line: 4, reason: expect.stringContaining('granted') }],
+    });
     const second = await api().import({ ...t, stream: stream(csv) });
     expect(second).toMatchObject({ created: 0, unchanged: 2, rejected: 1 });
     const exported = await api().export({ ...t, query: { format: 'ndjson' } });
     let text = '';
     for await (const c of exported.body) text += typeof c === 'string' ? c : new TextDecoder().decode(c);
-    const rows = text.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toEqual([
-      expect.objectContaining({ user_id: 'a@example.com', granted: true, granted_at: '2026-01-01T10:00:00.000Z', ip_address: '10.0.0.1' }),
+      expect.objectContaining({
+        user_id: 'a@example.com',
+        granted: true,
+        granted_at: '2026-01-01T10:00:00.000Z',
+        ip_address: '10.0.0.1',
+      }),
       expect.objectContaining({ user_id: 'b@example.com', granted: false }),
     ]);
-    const back = await api().import({ tenant: 'bulk2', stream: { body: (async function* () { yield text; })(), content_type: 'application/x-ndjson' } });
+    const back = await api().import({
+      tenant: 'bulk2',
+      stream: {
+        body: (async function* () {
+          yield text;
+        })(),
+        content_type: 'application/x-ndjson',
+      },
+    });
     expect(back).toMatchObject({ created: 2, rejected: 0 });
     expect(await api().stats({ tenant: 'bulk2' })).toEqual(await api().stats(t));
   });
 
   it('writes an imported consent and its history as the API writes a created one', async () => {
     const t = { tenant: 'same-rules', actor: 'a' };
-    const body = { user_id: 'ann', data_point_id: 'newsletter', granted: true, granted_at: '2026-03-01T08:00:00Z', consent_version: '2.0', source: 'shop', ip_address: '10.1.2.3', user_agent: 'UA 1' };
+    const body = {
+      user_id: 'ann',
+      data_point_id: 'newsletter',
+      granted: true,
+      granted_at: '2026-03-01T08:00:00Z',
+      consent_version: '2.0',
+      source: 'shop',
+      ip_address: '10.1.2.3',
+      user_agent: 'UA 1',
+    };
     const created = await api().create({ ...t, body });
-    const csv = 'user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address,user_agent\n' +
+    const csv =
+      'user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address,user_agent\n' +
       'bob,newsletter,true,2026-03-01T08:00:00Z,,2.0,shop,10.1.2.3,UA 1\n' +
       'eve,newsletter,true,2026-03-01T08:00:00Z,2026-04-01T00:00:00Z,2.0,shop,10.1.2.3,UA 1\n' +
       'ned,newsletter,true,,,2.0,shop,,\n' +
       'ned,newsletter,true,,,2.0,shop,,\n';
-    const r = await api().import({ ...t, stream: { body: (async function* () { yield csv; })(), content_type: 'text/csv' } });
+    const r = await api().import({
+      ...t,
+      stream: {
+        body: (async function* () {
+          yield csv;
+        })(),
+        content_type: 'text/csv',
+      },
+    });
     // the repeated row without granted_at equals the first one of any time
     expect(r).toMatchObject({ read: 4, created: 3, unchanged: 1, rejected: 0 });
     const list = (await api().list({ ...t, query: { limit: 10, offset: 0 } })).consents;
     const byUser = Object.fromEntries(list.map((c) => [c.user_id, c]));
-    const shape = ({ id: _i, user_id: _u, created_at: _c, history, ...rest }: (typeof list)[number]) =>
-      ({ ...rest, history: history.map(({ id: _h, consent_id: _k, ...h }) => h) });
+    const shape = ({ id: _i, user_id: _u, created_at: _c, history, ...rest }: (typeof list)[number]) => ({
+      ...rest,
+      history: history.map(({ id: _h, consent_id: _k, ...h }) => h),
+    });
     expect(shape(byUser.bob!)).toEqual(shape(byUser.ann!));
     expect(byUser.ann!.id).toBe(created.id);
     expect(byUser.eve!.revoked_at).toBe('2026-04-01T00:00:00.000Z');
@@ -143,7 +252,9 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
       ['revoked', '2026-04-01T00:00:00.000Z', null, null],
     ]);
     expect(byUser.ned!.granted_at).toMatch(Z_TS);
-    expect(byUser.ned!.history).toEqual([expect.objectContaining({ action: 'granted', created_at: byUser.ned!.granted_at })]);
+    expect(byUser.ned!.history).toEqual([
+      expect.objectContaining({ action: 'granted', created_at: byUser.ned!.granted_at }),
+    ]);
     // ids are UUIDv7, unique, and a consent's history belongs to it
     const ids = list.flatMap((c) => [c.id, ...c.history.map((h) => h.id)]);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -156,9 +267,20 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     const t = { tenant: 'dp-lists', actor: 'a' };
     const lines = ['user_id,data_point_id,granted'];
     for (let i = 0; i < 5_300; i++) lines.push(`u${i},${i % 200 === 0 ? 'rare' : 'common'},true`);
-    const r = await api().import({ ...t, stream: { body: (async function* () { yield lines.join('\n') + '\n'; })(), content_type: 'text/csv' } });
+    const r = await api().import({
+      ...t,
+      stream: {
+        body: (async function* () {
+          yield lines.join('\n') + '\n';
+        })(),
+        content_type: 'text/csv',
+      },
+    });
     expect(r.created).toBe(5_300);
-    for (const [dp, total] of [['rare', 27], ['common', 5_273]] as const) {
+    for (const [dp, total] of [
+      ['rare', 27],
+      ['common', 5_273],
+    ] as const) {
       const first = await api().list({ ...t, query: { data_point_id: dp, limit: 20, offset: 0 } });
       const second = await api().list({ ...t, query: { data_point_id: dp, limit: 20, offset: 20 } });
       expect([first.total, second.total]).toEqual([total, total]);
@@ -169,11 +291,23 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
       for (const c of [...first.consents, ...second.consents]) expect(c.data_point_id).toBe(dp);
     }
     // the newest rare consent is the newest rare row of the file
-    expect((await api().list({ ...t, query: { data_point_id: 'rare', limit: 1, offset: 0 } })).consents[0]!.user_id).toBe('u5200');
+    expect(
+      (await api().list({ ...t, query: { data_point_id: 'rare', limit: 1, offset: 0 } })).consents[0]!.user_id,
+    ).toBe('u5200');
   });
 
   it('refuses an import without the required columns before writing anything', async () => {
-    const e = await failure(api().import({ tenant: 'cols', stream: { body: (async function* () { yield 'user_id,granted\nu,true\n'; })(), content_type: 'text/csv' } }));
+    const e = await failure(
+      api().import({
+        tenant: 'cols',
+        stream: {
+          body: (async function* () {
+            yield 'user_id,granted\nu,true\n';
+          })(),
+          content_type: 'text/csv',
+        },
+      }),
+    );
     expect(e.code).toBe('bad_request');
     expect(e.message).toMatch(/missing required column\(s\) data_point_id/);
     expect((await api().stats({ tenant: 'cols' })).total_consents).toBe(0);

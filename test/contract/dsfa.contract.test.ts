@@ -36,7 +36,9 @@ const aiModule = {
   wp248_criteria_met: ['innovative_technology'],
   risks: [{ description: 'wrong answers', severity: 'medium' }],
   mitigations: [{ description: 'human escalation', implemented: true }],
-  privacy_by_design_measures: [{ category: 'minimisation', description: 'no chat logs after 30 days', implemented: true }],
+  privacy_by_design_measures: [
+    { category: 'minimisation', description: 'no chat logs after 30 days', implemented: true },
+  ],
   review_triggers: [{ type: 'model_change', description: 'new model version', monitoring_interval: 'quarterly' }],
 };
 
@@ -53,9 +55,19 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
   it('creates with the decided defaults and local timestamps', async () => {
     const d = await api().create({ ...T, body: { title: 'Videoüberwachung Lager' } });
     expect(d).toMatchObject({
-      tenant_id: 'acme', title: 'Videoüberwachung Lager', description: '', status: 'draft', risk_level: 'medium',
-      processing_activity: '', data_categories: [], recipients: [], measures: [], approved_by: null, approved_at: null,
-      created_by: 'alice@example.com', ai_use_case_modules: [],
+      tenant_id: 'acme',
+      title: 'Videoüberwachung Lager',
+      description: '',
+      status: 'draft',
+      risk_level: 'medium',
+      processing_activity: '',
+      data_categories: [],
+      recipients: [],
+      measures: [],
+      approved_by: null,
+      approved_at: null,
+      created_by: 'alice@example.com',
+      ai_use_case_modules: [],
     });
     expect(d.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(d.created_at).toMatch(LOCAL_TS);
@@ -71,14 +83,21 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
   });
 
   it('stores the full AI use-case appendix with ids and timestamps assigned', async () => {
-    const d = await api().create({ ...T, body: { title: 'Chatbot', risk_level: 'high', ai_use_case_modules: [aiModule] } });
+    const d = await api().create({
+      ...T,
+      body: { title: 'Chatbot', risk_level: 'high', ai_use_case_modules: [aiModule] },
+    });
     expect(d.ai_use_case_modules).toHaveLength(1);
     const m = d.ai_use_case_modules[0]!;
     expect(m).toMatchObject(aiModule);
     expect(m.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(m.created_at).toMatch(LOCAL_TS);
     // a second PUT with the same module keeps its id and created_at
-    const again = await api().update({ ...T, params: { id: d.id }, body: { ai_use_case_modules: [{ ...m, name: 'Bot v2' }] } });
+    const again = await api().update({
+      ...T,
+      params: { id: d.id },
+      body: { ai_use_case_modules: [{ ...m, name: 'Bot v2' }] },
+    });
     expect(again.ai_use_case_modules[0]).toMatchObject({ id: m.id, created_at: m.created_at, name: 'Bot v2' });
   });
 
@@ -89,9 +108,21 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     [{ title: '   ' }, 'title', 'must not be empty'],
     [{ title: 42 }, 'title', 'expected string'],
     [{ title: 'x', data_categories: 'Gesundheit' }, 'data_categories', 'expected array'],
-    [{ title: 'x', ai_use_case_modules: [{ use_case_type: 'robot' }] }, 'ai_use_case_modules.0.use_case_type', 'generative_ai'],
-    [{ title: 'x', ai_use_case_modules: [{ use_case_type: 'custom', ai_act_risk_class: 'medium' }] }, 'ai_use_case_modules.0.ai_act_risk_class', 'prohibited, high, limited, minimal'],
-    [{ title: 'x', ai_use_case_modules: [{ use_case_type: 'custom', risk_criteria: [{ id: 'a', applies: 'yes' }] }] }, 'ai_use_case_modules.0.risk_criteria.0.applies', 'expected boolean'],
+    [
+      { title: 'x', ai_use_case_modules: [{ use_case_type: 'robot' }] },
+      'ai_use_case_modules.0.use_case_type',
+      'generative_ai',
+    ],
+    [
+      { title: 'x', ai_use_case_modules: [{ use_case_type: 'custom', ai_act_risk_class: 'medium' }] },
+      'ai_use_case_modules.0.ai_act_risk_class',
+      'prohibited, high, limited, minimal',
+    ],
+    [
+      { title: 'x', ai_use_case_modules: [{ use_case_type: 'custom', risk_criteria: [{ id: 'a', applies: 'yes' }] }] },
+      'ai_use_case_modules.0.risk_criteria.0.applies',
+      'expected boolean',
+    ],
   ])('refuses %j on create, naming %s, and stores nothing', async (body, path, hint) => {
     const before = (await api().stats(T)).total;
     const e = await failure(api().create({ ...T, body }));
@@ -103,16 +134,32 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
   });
 
   it('updates only the fields present; null leaves a field unchanged; audit has only changed fields', async () => {
-    const d = await api().create({ ...T, body: { title: 'Bewerbermanagement', measures: ['Verschlüsselung'], description: 'alt' } });
-    const u = await api().update({ ...T, params: { id: d.id }, body: { description: 'neu', title: null, measures: ['Verschlüsselung'] } });
+    const d = await api().create({
+      ...T,
+      body: { title: 'Bewerbermanagement', measures: ['Verschlüsselung'], description: 'alt' },
+    });
+    const u = await api().update({
+      ...T,
+      params: { id: d.id },
+      body: { description: 'neu', title: null, measures: ['Verschlüsselung'] },
+    });
     expect(u).toMatchObject({ title: 'Bewerbermanagement', description: 'neu', measures: ['Verschlüsselung'] });
     const [entry] = await api().auditLog({ ...T, query: { dsfa_id: d.id, limit: 1 } });
-    expect(entry).toMatchObject({ action: 'UPDATE', changed_by: 'alice@example.com', old_values: { description: 'alt' }, new_values: { description: 'neu' } });
+    expect(entry).toMatchObject({
+      action: 'UPDATE',
+      changed_by: 'alice@example.com',
+      old_values: { description: 'alt' },
+      new_values: { description: 'neu' },
+    });
   });
 
   it('approving by PATCH sets approved_at and approved_by, and keeps them when the status moves on', async () => {
     const d = await api().create({ ...T, body: { title: 'HR-Analytics' } });
-    const a = await api().setStatus({ ...T, params: { id: d.id }, body: { status: 'approved', approved_by: 'dpo@example.com' } });
+    const a = await api().setStatus({
+      ...T,
+      params: { id: d.id },
+      body: { status: 'approved', approved_by: 'dpo@example.com' },
+    });
     expect(a.status).toBe('approved');
     expect(a.approved_by).toBe('dpo@example.com');
     expect(a.approved_at).toMatch(LOCAL_TS);
@@ -120,7 +167,10 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     expect(n).toMatchObject({ status: 'needs-update', approved_by: 'dpo@example.com', approved_at: a.approved_at });
     const log = await api().auditLog({ ...T, query: { dsfa_id: d.id } });
     expect(log.map((e) => e.action)).toEqual(['STATUS_CHANGE', 'STATUS_CHANGE', 'CREATE']);
-    expect(log[1]).toMatchObject({ old_values: { status: 'draft' }, new_values: { status: 'approved', approved_by: 'dpo@example.com' } });
+    expect(log[1]).toMatchObject({
+      old_values: { status: 'draft' },
+      new_values: { status: 'approved', approved_by: 'dpo@example.com' },
+    });
   });
 
   it('approving by PUT also sets approved_at', async () => {
@@ -148,7 +198,7 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     expect(entry).toMatchObject({ action: 'DELETE', old_values: { title: 'weg damit' }, new_values: {} });
   });
 
-  it('keeps tenants apart: another tenant\'s id is not found for every operation', async () => {
+  it("keeps tenants apart: another tenant's id is not found for every operation", async () => {
     const d = await api().create({ ...T, body: { title: 'geheim' } });
     const other = { ...OTHER, params: { id: d.id } };
     expect((await failure(api().get(other))).code).toBe('not_found');
@@ -165,12 +215,25 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     const t = { tenant: 'paging', actor: 'p' };
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      ids.push((await api().create({ ...t, body: { title: `D${i}`, risk_level: i % 2 ? 'high' : 'low', status: i < 3 ? 'in-review' : 'draft' } })).id);
+      ids.push(
+        (
+          await api().create({
+            ...t,
+            body: { title: `D${i}`, risk_level: i % 2 ? 'high' : 'low', status: i < 3 ? 'in-review' : 'draft' },
+          })
+        ).id,
+      );
     }
     const all = await api().list(t);
     expect(all.map((d) => d.id)).toEqual([...ids].reverse());
-    expect((await api().list({ ...t, query: { status: 'in-review' } })).map((d) => d.title).sort()).toEqual(['D0', 'D1', 'D2']);
-    expect((await api().list({ ...t, query: { risk_level: 'high', status: 'draft' } })).map((d) => d.title).sort()).toEqual(['D3', 'D5']);
+    expect((await api().list({ ...t, query: { status: 'in-review' } })).map((d) => d.title).sort()).toEqual([
+      'D0',
+      'D1',
+      'D2',
+    ]);
+    expect(
+      (await api().list({ ...t, query: { risk_level: 'high', status: 'draft' } })).map((d) => d.title).sort(),
+    ).toEqual(['D3', 'D5']);
     const page = await api().list({ ...t, query: { skip: 2, limit: 3 } });
     expect(page.map((d) => d.id)).toEqual([ids[4], ids[3], ids[2]]);
     expect(await api().list({ ...t, query: { limit: 500 } })).toHaveLength(7);
@@ -196,7 +259,10 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     const all = await api().auditLog(t);
     expect(all).toHaveLength(4);
     expect(all.map((e) => e.new_values.title)).toEqual(['A3', 'A2', 'A1', 'A0']);
-    expect((await api().auditLog({ ...t, query: { limit: 2, offset: 1 } })).map((e) => e.new_values.title)).toEqual(['A2', 'A1']);
+    expect((await api().auditLog({ ...t, query: { limit: 2, offset: 1 } })).map((e) => e.new_values.title)).toEqual([
+      'A2',
+      'A1',
+    ]);
     expect((await failure(api().auditLog({ ...t, query: { limit: 501 } }))).code).toBe('validation');
     expect((await failure(api().auditLog({ ...t, query: { offset: 'x' } }))).code).toBe('bad_request');
     expect(all[0]!.created_at).toMatch(LOCAL_TS);
@@ -205,20 +271,36 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
   it('statistics leave zero counts out of the maps and always carry the four counts', async () => {
     const t = { tenant: 'stats', actor: 's' };
     expect(await api().stats(t)).toEqual({
-      total: 0, by_status: {}, by_risk_level: {}, draft_count: 0, in_review_count: 0, approved_count: 0, needs_update_count: 0,
+      total: 0,
+      by_status: {},
+      by_risk_level: {},
+      draft_count: 0,
+      in_review_count: 0,
+      approved_count: 0,
+      needs_update_count: 0,
     });
     await api().create({ ...t, body: { title: 'a', risk_level: 'high' } });
     await api().create({ ...t, body: { title: 'b', risk_level: 'high', status: 'approved' } });
     await api().create({ ...t, body: { title: 'c', risk_level: 'low', status: 'approved' } });
     expect(await api().stats(t)).toEqual({
-      total: 3, by_status: { draft: 1, approved: 2 }, by_risk_level: { low: 1, high: 2 },
-      draft_count: 1, in_review_count: 0, approved_count: 2, needs_update_count: 0,
+      total: 3,
+      by_status: { draft: 1, approved: 2 },
+      by_risk_level: { low: 1, high: 2 },
+      draft_count: 1,
+      in_review_count: 0,
+      approved_count: 2,
+      needs_update_count: 0,
     });
   });
 
   it('unknown ids are not found on every id route', async () => {
     const p = { ...T, params: { id: '00000000-0000-4000-8000-000000000000' } };
-    const calls = [() => api().get(p), () => api().update({ ...p, body: {} }), () => api().setStatus({ ...p, body: { status: 'draft' } }), () => api().delete(p)];
+    const calls = [
+      () => api().get(p),
+      () => api().update({ ...p, body: {} }),
+      () => api().setStatus({ ...p, body: { status: 'draft' } }),
+      () => api().delete(p),
+    ];
     for (const call of calls) expect((await failure(call())).code).toBe('not_found');
   });
 });

@@ -6,7 +6,13 @@ import type { DomainError } from '../../src/domain/errors.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, cli, freePort, startServer, tmpDb } from '../support/helpers.js';
 
-const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected failure'); }, (e: DomainError) => e);
+const failure = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected failure');
+    },
+    (e: DomainError) => e,
+  );
 const T = { tenant: 'bloecke', actor: 'ciso' };
 
 describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
@@ -19,7 +25,10 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
     local = await createLocalBackend(tmpDb(), { llm: { host: ollama.url } });
     const srv = await startServer(local);
     api = name === 'local' ? local : createHttpBackend({ url: srv.url });
-    close = async () => { await srv.close(); await local.close(); };
+    close = async () => {
+      await srv.close();
+      await local.close();
+    };
   });
   afterAll(async () => {
     await close();
@@ -30,8 +39,14 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
     [{ regulation_area: 'nis2', module_code_prefix: 'SEC' }, 'name'],
     [{ name: 'x', module_code_prefix: 'SEC' }, 'regulation_area'],
     [{ name: 'x', regulation_area: 'nis2' }, 'module_code_prefix'],
-    [{ name: 'x', regulation_area: 'nis2', module_code_prefix: 'SEC', target_audience_filter: 'everyone' }, 'target_audience_filter'],
-    [{ name: 'x', regulation_area: 'nis2', module_code_prefix: 'SEC', max_controls_per_module: 0 }, 'max_controls_per_module'],
+    [
+      { name: 'x', regulation_area: 'nis2', module_code_prefix: 'SEC', target_audience_filter: 'everyone' },
+      'target_audience_filter',
+    ],
+    [
+      { name: 'x', regulation_area: 'nis2', module_code_prefix: 'SEC', max_controls_per_module: 0 },
+      'max_controls_per_module',
+    ],
   ])('refuses %j (422 naming %s)', async (body, path) => {
     const e = await failure(api.trainingBlocks.create({ ...T, body }));
     expect(e.code).toBe('validation');
@@ -40,28 +55,64 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
   });
 
   it('previews without writing, generates modules with links, content and matrix, and updates on a second run', async () => {
-    const b = await api.trainingBlocks.create({ ...T, body: { name: 'Zugang', regulation_area: 'nis2', module_code_prefix: 'SEC-AUTH', domain_filter: 'AUTH', max_controls_per_module: 5 } });
-    expect(b).toMatchObject({ frequency_type: 'annual', duration_minutes: 30, pass_threshold: 70, max_controls_per_module: 5, last_generated_at: null });
+    const b = await api.trainingBlocks.create({
+      ...T,
+      body: {
+        name: 'Zugang',
+        regulation_area: 'nis2',
+        module_code_prefix: 'SEC-AUTH',
+        domain_filter: 'AUTH',
+        max_controls_per_module: 5,
+      },
+    });
+    expect(b).toMatchObject({
+      frequency_type: 'annual',
+      duration_minutes: 30,
+      pass_threshold: 70,
+      max_controls_per_module: 5,
+      last_generated_at: null,
+    });
     const p = await api.trainingBlocks.preview({ ...T, params: { id: b.id }, body: {} });
     expect(p.total_controls).toBeGreaterThan(5);
     expect(p.modules.every((m) => m.control_ids.length <= 5 && m.module_code.startsWith('SEC-AUTH-'))).toBe(true);
     expect(await api.training.listModules(T)).toEqual([]);
     ollama.reply(...p.modules.map(() => ({ text: '# Modul\n\n## Lernziele\n- sicher anmelden' })));
     const g = await api.trainingBlocks.generate({ ...T, params: { id: b.id }, body: {} });
-    expect(g).toMatchObject({ modules_created: p.modules.length, modules_updated: 0, controls_linked: p.total_controls, content_generated: p.modules.length, errors: [] });
+    expect(g).toMatchObject({
+      modules_created: p.modules.length,
+      modules_updated: 0,
+      controls_linked: p.total_controls,
+      content_generated: p.modules.length,
+      errors: [],
+    });
     expect(g.matrix_entries_created).toBe(p.modules.length * p.roles.length);
     expect((await api.training.listModules(T)).map((m) => m.module_code)).toEqual(p.modules.map((m) => m.module_code));
     const linked = await api.trainingBlocks.controls({ ...T, params: { id: b.id } });
     expect(linked).toHaveLength(p.total_controls);
     expect(linked[0]!.module_code).toBe('SEC-AUTH-001');
     const again = await api.trainingBlocks.generate({ ...T, params: { id: b.id }, body: { skip_content: true } });
-    expect(again).toMatchObject({ modules_created: 0, modules_updated: p.modules.length, matrix_entries_created: 0, content_generated: 0 });
+    expect(again).toMatchObject({
+      modules_created: 0,
+      modules_updated: p.modules.length,
+      matrix_entries_created: 0,
+      content_generated: 0,
+    });
     expect(await api.training.listModules(T)).toHaveLength(p.modules.length);
     expect((await api.trainingBlocks.get({ ...T, params: { id: b.id } })).last_generated_at).not.toBeNull();
   });
 
   it('creates the modules and reports a per-module error when the language model is unavailable', async () => {
-    const b = await api.trainingBlocks.create({ ...T, body: { name: 'Krypto', regulation_area: 'iso27001', module_code_prefix: 'SEC-CRYP', domain_filter: 'CRYP', severity_filter: 'critical,high', target_audience_filter: 'provider' } });
+    const b = await api.trainingBlocks.create({
+      ...T,
+      body: {
+        name: 'Krypto',
+        regulation_area: 'iso27001',
+        module_code_prefix: 'SEC-CRYP',
+        domain_filter: 'CRYP',
+        severity_filter: 'critical,high',
+        target_audience_filter: 'provider',
+      },
+    });
     ollama.reply({ status: 500, error: 'busy' }, { status: 500, error: 'busy' });
     const g = await api.trainingBlocks.generate({ ...T, params: { id: b.id }, body: { auto_matrix: false } });
     expect(g.modules_created).toBeGreaterThan(0);
@@ -71,15 +122,23 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
   });
 
   it('says so when the filters match no control, and creates nothing', async () => {
-    const b = await api.trainingBlocks.create({ ...T, body: { name: 'Leer', regulation_area: 'dsgvo', module_code_prefix: 'NONE', domain_filter: 'NOPE' } });
+    const b = await api.trainingBlocks.create({
+      ...T,
+      body: { name: 'Leer', regulation_area: 'dsgvo', module_code_prefix: 'NONE', domain_filter: 'NOPE' },
+    });
     const p = await api.trainingBlocks.preview({ ...T, params: { id: b.id }, body: {} });
     expect(p).toMatchObject({ total_controls: 0, modules: [], message: expect.stringMatching(/no control matches/) });
     const before = (await api.training.listModules(T)).length;
     const g = await api.trainingBlocks.generate({ ...T, params: { id: b.id }, body: {} });
-    expect(g).toMatchObject({ modules_created: 0, errors: [{ module_code: null, message: expect.stringMatching(/no control matches/) }] });
+    expect(g).toMatchObject({
+      modules_created: 0,
+      errors: [{ module_code: null, message: expect.stringMatching(/no control matches/) }],
+    });
     expect((await api.training.listModules(T)).length).toBe(before);
     expect((await failure(api.trainingBlocks.get({ tenant: 'andere', params: { id: b.id } }))).code).toBe('not_found');
-    expect((await api.trainingBlocks.update({ ...T, params: { id: b.id }, body: { domain_filter: 'HR' } })).domain_filter).toBe('HR');
+    expect(
+      (await api.trainingBlocks.update({ ...T, params: { id: b.id }, body: { domain_filter: 'HR' } })).domain_filter,
+    ).toBe('HR');
     expect((await api.trainingBlocks.delete({ ...T, params: { id: b.id } })).success).toBe(true);
   });
 });
@@ -89,7 +148,26 @@ describe('blocks on the command line', () => {
     const db = tmpDb();
     const env = { OLLAMA_HOST: `http://127.0.0.1:${await freePort()}` };
     const run = (...a: string[]) => cli(['--db', db, ...a], { env });
-    const b = JSON.parse((await run('training', 'blocks', 'create', '--name', 'Netz', '--area', 'nis2', '--prefix', 'NET', '--domain', 'NET', '--max-controls', '4', '--json')).stdout);
+    const b = JSON.parse(
+      (
+        await run(
+          'training',
+          'blocks',
+          'create',
+          '--name',
+          'Netz',
+          '--area',
+          'nis2',
+          '--prefix',
+          'NET',
+          '--domain',
+          'NET',
+          '--max-controls',
+          '4',
+          '--json',
+        )
+      ).stdout,
+    );
     const p = await run('training', 'blocks', 'preview', b.id);
     expect(p.stdout.split('\n')[0]).toMatch(/^NET-001\t/);
     const g = await run('training', 'blocks', 'generate', b.id, '--skip-content');
@@ -98,8 +176,41 @@ describe('blocks on the command line', () => {
     const noLlm = await run('training', 'blocks', 'generate', b.id);
     expect(noLlm.code).toBe(6);
     expect(noLlm.stderr).toMatch(/NET-001: content not generated: Ollama is not reachable/);
-    const empty = JSON.parse((await run('training', 'blocks', 'create', '--name', 'x', '--area', 'nis2', '--prefix', 'X', '--domain', 'NONE', '--json')).stdout);
+    const empty = JSON.parse(
+      (
+        await run(
+          'training',
+          'blocks',
+          'create',
+          '--name',
+          'x',
+          '--area',
+          'nis2',
+          '--prefix',
+          'X',
+          '--domain',
+          'NONE',
+          '--json',
+        )
+      ).stdout,
+    );
     expect((await run('training', 'blocks', 'preview', empty.id)).code).toBe(6);
-    expect((await run('training', 'blocks', 'create', '--name', 'x', '--area', 'nis2', '--prefix', 'X', '--max-controls', '0')).code).toBe(2);
+    expect(
+      (
+        await run(
+          'training',
+          'blocks',
+          'create',
+          '--name',
+          'x',
+          '--area',
+          'nis2',
+          '--prefix',
+          'X',
+          '--max-controls',
+          '0',
+        )
+      ).code,
+    ).toBe(2);
   });
 });

@@ -7,9 +7,16 @@ import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, startServer, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 
-const failure = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected failure'); }, (e: DomainError) => e);
+const failure = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected failure');
+    },
+    (e: DomainError) => e,
+  );
 const T = { tenant: 'medien', actor: 'redaktion' };
-const MD = '# Sicher im Netz\n\n## Lernziele\n- Phishing erkennen\n- Vorfälle melden\n\nAngreifer nutzen Zeitdruck.\n\n## Zusammenfassung\n- Erst prüfen, dann klicken\n';
+const MD =
+  '# Sicher im Netz\n\n## Lernziele\n- Phishing erkennen\n- Vorfälle melden\n\nAngreifer nutzen Zeitdruck.\n\n## Zusammenfassung\n- Erst prüfen, dann klicken\n';
 
 describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
   let ollama: FakeOllama;
@@ -25,8 +32,16 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     const srv = await startServer(local);
     url = srv.url;
     api = name === 'local' ? local : createHttpBackend({ url: srv.url });
-    close = async () => { await srv.close(); await local.close(); };
-    moduleId = (await api.training.createModule({ ...T, body: { module_code: 'NET-1', title: 'Sicher im Netz', regulation_area: 'nis2', frequency_type: 'micro' } })).id;
+    close = async () => {
+      await srv.close();
+      await local.close();
+    };
+    moduleId = (
+      await api.training.createModule({
+        ...T,
+        body: { module_code: 'NET-1', title: 'Sicher im Netz', regulation_area: 'nis2', frequency_type: 'micro' },
+      })
+    ).id;
   });
   afterAll(async () => {
     await close();
@@ -34,8 +49,12 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
   });
 
   it('refuses audio for a module without published content (409)', async () => {
-    expect((await failure(api.trainingMedia.generateAudio({ ...T, params: { moduleId }, body: {} }))).code).toBe('conflict');
-    expect((await failure(api.trainingMedia.generateAudio({ ...T, params: { moduleId: 'nope' }, body: {} }))).code).toBe('not_found');
+    expect((await failure(api.trainingMedia.generateAudio({ ...T, params: { moduleId }, body: {} }))).code).toBe(
+      'conflict',
+    );
+    expect(
+      (await failure(api.trainingMedia.generateAudio({ ...T, params: { moduleId: 'nope' }, body: {} }))).code,
+    ).toBe('not_found');
   });
 
   it('previews the script, speaks and films the published content, and serves it through signed URLs', async (ctx) => {
@@ -44,24 +63,46 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     const c = await api.trainingContent.generate({ ...T, body: { module_id: moduleId } });
     await api.trainingContent.publish({ ...T, params: { contentId: c.id }, body: {} });
     const script = await api.trainingMedia.previewScript({ ...T, params: { moduleId }, body: {} });
-    expect(script).toEqual({ title: 'Sicher im Netz', sections: [
-      { heading: 'Lernziele', text: expect.stringContaining('Angreifer'), bullet_points: ['Phishing erkennen', 'Vorfälle melden'] },
-      { heading: 'Zusammenfassung', text: expect.any(String), bullet_points: ['Erst prüfen, dann klicken'] },
-    ] });
+    expect(script).toEqual({
+      title: 'Sicher im Netz',
+      sections: [
+        {
+          heading: 'Lernziele',
+          text: expect.stringContaining('Angreifer'),
+          bullet_points: ['Phishing erkennen', 'Vorfälle melden'],
+        },
+        { heading: 'Zusammenfassung', text: expect.any(String), bullet_points: ['Erst prüfen, dann klicken'] },
+      ],
+    });
     const audio = await api.trainingMedia.generateAudio({ ...T, params: { moduleId }, body: {} });
-    expect(audio).toMatchObject({ kind: 'audio', content_type: 'audio/mp4', bucket: 'training-media', status: 'draft' });
+    expect(audio).toMatchObject({
+      kind: 'audio',
+      content_type: 'audio/mp4',
+      bucket: 'training-media',
+      status: 'draft',
+    });
     expect(audio.duration_seconds).toBeGreaterThan(1);
     const video = await api.trainingMedia.generateVideo({ ...T, params: { moduleId }, body: {} });
     expect(video).toMatchObject({ kind: 'video', content_type: 'video/mp4' });
-    expect((await api.trainingMedia.list({ ...T, params: { moduleId } })).map((m) => m.kind)).toEqual(['video', 'audio']);
-    expect((await api.trainingMedia.publish({ ...T, params: { mediaId: audio.id }, body: {} })).status).toBe('published');
-    expect((await api.trainingMedia.publish({ ...T, params: { mediaId: audio.id }, body: { published: false } })).status).toBe('withdrawn');
+    expect((await api.trainingMedia.list({ ...T, params: { moduleId } })).map((m) => m.kind)).toEqual([
+      'video',
+      'audio',
+    ]);
+    expect((await api.trainingMedia.publish({ ...T, params: { mediaId: audio.id }, body: {} })).status).toBe(
+      'published',
+    );
+    expect(
+      (await api.trainingMedia.publish({ ...T, params: { mediaId: audio.id }, body: { published: false } })).status,
+    ).toBe('withdrawn');
     const file = await api.trainingMedia.download({ ...T, params: { mediaId: audio.id } });
     expect(file.data.byteLength).toBe(audio.size_bytes);
 
     const u = await api.trainingMedia.url({ ...T, params: { mediaId: audio.id } });
     expect(u).toMatchObject({ bucket: 'training-media', object_key: audio.object_key });
-    const stream = await fetch(`${url}/sdk/v1/training/media/${audio.id}/stream`, { headers: { 'x-tenant-id': T.tenant }, redirect: 'manual' });
+    const stream = await fetch(`${url}/sdk/v1/training/media/${audio.id}/stream`, {
+      headers: { 'x-tenant-id': T.tenant },
+      redirect: 'manual',
+    });
     expect(stream.status).toBe(307);
     const location = new URL(stream.headers.get('location')!, url).toString();
     const got = await fetch(location);
@@ -76,6 +117,8 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     expect(expired.status).toBe(403);
     expect(await expired.json()).toMatchObject({ code: 'forbidden', error: expect.stringMatching(/expired/) });
     now = new Date('2026-05-01T10:00:00Z');
-    expect((await failure(api.trainingMedia.url({ tenant: 'andere', params: { mediaId: audio.id } }))).code).toBe('not_found');
+    expect((await failure(api.trainingMedia.url({ tenant: 'andere', params: { mediaId: audio.id } }))).code).toBe(
+      'not_found',
+    );
   }, 60_000);
 });

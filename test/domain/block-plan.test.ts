@@ -4,12 +4,33 @@ import { blockFilter, planModules, rolesFor } from '../../src/domain/training-bl
 import type { CanonicalControl } from '../../src/domain/training-blocks/canonical.schema.js';
 
 const block = (over: Partial<Block> = {}): Block => ({
-  id: 'b', tenant_id: 't', name: 'Sicherheit', description: '', domain_filter: null, category_filter: null, severity_filter: null,
-  target_audience_filter: null, regulation_area: 'nis2', module_code_prefix: 'SEC', frequency_type: 'annual', duration_minutes: 30,
-  pass_threshold: 70, max_controls_per_module: 3, created_at: '', updated_at: '', last_generated_at: null, ...over,
+  id: 'b',
+  tenant_id: 't',
+  name: 'Sicherheit',
+  description: '',
+  domain_filter: null,
+  category_filter: null,
+  severity_filter: null,
+  target_audience_filter: null,
+  regulation_area: 'nis2',
+  module_code_prefix: 'SEC',
+  frequency_type: 'annual',
+  duration_minutes: 30,
+  pass_threshold: 70,
+  max_controls_per_module: 3,
+  created_at: '',
+  updated_at: '',
+  last_generated_at: null,
+  ...over,
 });
 const c = (id: string): CanonicalControl => ({
-  id, title: `T ${id}`, objective: 'o', domain: id.split('-')[0]!, category: 'x', severity: 'high', target_audience: 'all',
+  id,
+  title: `T ${id}`,
+  objective: 'o',
+  domain: id.split('-')[0]!,
+  category: 'x',
+  severity: 'high',
+  target_audience: 'all',
   references: { iso27001: [], nis2: [], bsi: [], nist: [] },
 });
 
@@ -39,8 +60,15 @@ describe('planModules', () => {
 
 describe('blockFilter and rolesFor', () => {
   it('turns comma lists into filters', () => {
-    expect(blockFilter(block({ domain_filter: 'AUTH, NET', severity_filter: 'high,critical', target_audience_filter: 'provider' }))).toEqual({
-      domain: ['AUTH', 'NET'], category: undefined, severity: ['high', 'critical'], target_audience: ['provider'],
+    expect(
+      blockFilter(
+        block({ domain_filter: 'AUTH, NET', severity_filter: 'high,critical', target_audience_filter: 'provider' }),
+      ),
+    ).toEqual({
+      domain: ['AUTH', 'NET'],
+      category: undefined,
+      severity: ['high', 'critical'],
+      target_audience: ['provider'],
     });
   });
 

@@ -7,7 +7,11 @@ import { cli, tmpDb } from '../support/helpers.js';
 
 const schemaOf = (file: string): string[] => {
   const db = new Database(file, { readonly: true });
-  const rows = db.prepare("select type, name, sql from sqlite_master where name not like 'sqlite_%' and name not like 'kysely_%' order by type, name").all() as Array<{ type: string; name: string; sql: string | null }>;
+  const rows = db
+    .prepare(
+      "select type, name, sql from sqlite_master where name not like 'sqlite_%' and name not like 'kysely_%' order by type, name",
+    )
+    .all() as Array<{ type: string; name: string; sql: string | null }>;
   db.close();
   return rows.map((r) => `${r.type} ${r.name}: ${(r.sql ?? '').replace(/\s+/g, ' ')}`);
 };
@@ -54,11 +58,14 @@ describe('migrations', () => {
 
   it('keep consents and their history when 0007 rebuilds their tables', async () => {
     const { file, sqlite, db } = await storeAtSchema6();
-    const ins = sqlite.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
+    const ins =
+      sqlite.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
       values (?, ?, ?, 'newsletter', 1, '2026-01-01T00:00:00.000Z', ?, '1.0', 'web', '10.0.0.1', 'UA', '2026-01-01T00:00:00.000Z')`);
     ins.run('c1', 't1', 'alice', null);
     ins.run('c2', 't2', 'bob', '2026-02-01T00:00:00.000Z');
-    const hist = sqlite.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at) values (?, ?, ?, ?, '1.0', null, null, null, ?)`);
+    const hist = sqlite.prepare(
+      `insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at) values (?, ?, ?, ?, '1.0', null, null, null, ?)`,
+    );
     hist.run('h1', 't1', 'c1', 'granted', '2026-01-01T00:00:00.000Z');
     hist.run('h2', 't2', 'c2', 'granted', '2026-01-01T00:00:00.000Z');
     hist.run('h3', 't2', 'c2', 'revoked', '2026-02-01T00:00:00.000Z');
@@ -71,8 +78,12 @@ describe('migrations', () => {
     const after = new Database(file);
     expect(after.prepare('select * from consent order by id').all()).toEqual(before.consents);
     expect(after.prepare('select * from consent_history order by id').all()).toEqual(before.history);
-    expect(after.prepare("select sql from sqlite_master where name = 'consent_history'").pluck().get()).toMatch(/without rowid/i);
-    expect(after.prepare("select sql from sqlite_master where name = 'consent_tenant_id'").pluck().get()).toMatch(/unique index/i);
+    expect(after.prepare("select sql from sqlite_master where name = 'consent_history'").pluck().get()).toMatch(
+      /without rowid/i,
+    );
+    expect(after.prepare("select sql from sqlite_master where name = 'consent_tenant_id'").pluck().get()).toMatch(
+      /unique index/i,
+    );
     after.close();
     // and back: 0007's down restores the rows into the 0002 layout
     const back = new Database(file);
@@ -81,7 +92,9 @@ describe('migrations', () => {
     expect((await m.migrateTo('0006_training_blocks')).error).toBeUndefined();
     expect(back.prepare('select * from consent order by id').all()).toEqual(before.consents);
     expect(back.prepare('select * from consent_history order by id').all()).toEqual(before.history);
-    expect(back.prepare("select sql from sqlite_master where name = 'consent_history'").pluck().get()).not.toMatch(/without rowid/i);
+    expect(back.prepare("select sql from sqlite_master where name = 'consent_history'").pluck().get()).not.toMatch(
+      /without rowid/i,
+    );
     await kdb.destroy();
   });
 
@@ -113,7 +126,8 @@ describe('migrations', () => {
     const sqlite = new Database(file);
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-    for (let i = 0; i < Object.keys(migrations).length; i++) expect((await migrator.migrateDown()).error).toBeUndefined();
+    for (let i = 0; i < Object.keys(migrations).length; i++)
+      expect((await migrator.migrateDown()).error).toBeUndefined();
     await db.destroy();
     expect(schemaOf(file)).toEqual([]);
   });

@@ -27,8 +27,13 @@ describe('redaction', () => {
   });
 
   it('replaces people known to the store, full names and surnames, with stable placeholders', () => {
-    const r = redact('Erika Mustermann hat die Schulung nicht beendet. Frau Mustermann wird erinnert, ebenso Max Meier. mustermann@x.de', ['Erika Mustermann', 'Max Meier']);
-    expect(r.text).toBe('[PERSON_1] hat die Schulung nicht beendet. Frau [PERSON_1] wird erinnert, ebenso [PERSON_2]. [EMAIL_1]');
+    const r = redact(
+      'Erika Mustermann hat die Schulung nicht beendet. Frau Mustermann wird erinnert, ebenso Max Meier. mustermann@x.de',
+      ['Erika Mustermann', 'Max Meier'],
+    );
+    expect(r.text).toBe(
+      '[PERSON_1] hat die Schulung nicht beendet. Frau [PERSON_1] wird erinnert, ebenso [PERSON_2]. [EMAIL_1]',
+    );
     expect(r.counts).toEqual({ email: 1, person: 2 });
     expect(restore(r.text, r.mapping)).toContain('Frau Erika Mustermann wird erinnert');
   });
@@ -47,7 +52,8 @@ describe('redaction', () => {
   });
 
   it('redacts 1 MB of text in well under a second', () => {
-    const chunk = 'Kontakt: anna.schmidt@example.com, Tel. +49 89 12345678, IBAN DE89 3704 0044 0532 0130 00, Musterweg 5, 80331 München. Text ohne Daten folgt hier. ';
+    const chunk =
+      'Kontakt: anna.schmidt@example.com, Tel. +49 89 12345678, IBAN DE89 3704 0044 0532 0130 00, Musterweg 5, 80331 München. Text ohne Daten folgt hier. ';
     const text = chunk.repeat(Math.ceil(1_000_000 / chunk.length));
     const t = performance.now();
     const r = redact(text, ['Anna Schmidt']);
@@ -60,7 +66,9 @@ describe('redaction', () => {
 describe('compliance redact', () => {
   it('prints the redacted text on stdout and the counts on stderr', async () => {
     const { cli } = await import('../support/helpers.js');
-    const r = await cli(['redact', '-', '--names', 'Erika Mustermann'], { stdin: 'Erika Mustermann, erika@example.com, Tel. 0171 2345678' });
+    const r = await cli(['redact', '-', '--names', 'Erika Mustermann'], {
+      stdin: 'Erika Mustermann, erika@example.com, Tel. 0171 2345678',
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('[PERSON_1], [EMAIL_1], Tel. [PHONE_1]');
     expect(r.stderr).toMatch(/redacted: email 1, phone 1, person 1/);

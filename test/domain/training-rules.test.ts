@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
 import {
-  addDays, certificatePayload, daysOverdue, derivedStatus, escalationLabel, escalationLevel, escalationStep, scoreQuiz, verificationCode,
+  addDays,
+  certificatePayload,
+  daysOverdue,
+  derivedStatus,
+  escalationLabel,
+  escalationLevel,
+  escalationStep,
+  scoreQuiz,
+  verificationCode,
 } from '../../src/domain/training/training.rules.js';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
@@ -41,8 +49,15 @@ describe('daysOverdue: whole days since the deadline', () => {
 
 describe('escalation stages 7/14/30/45', () => {
   it.each([
-    [0, 0, 'none'], [6, 0, 'none'], [7, 1, 'reminder_employee'], [13, 1, 'reminder_employee'], [14, 2, 'notify_team_lead'],
-    [29, 2, 'notify_team_lead'], [30, 3, 'notify_management'], [44, 3, 'notify_management'], [45, 4, 'notify_compliance_officer'],
+    [0, 0, 'none'],
+    [6, 0, 'none'],
+    [7, 1, 'reminder_employee'],
+    [13, 1, 'reminder_employee'],
+    [14, 2, 'notify_team_lead'],
+    [29, 2, 'notify_team_lead'],
+    [30, 3, 'notify_management'],
+    [44, 3, 'notify_management'],
+    [45, 4, 'notify_compliance_officer'],
     [400, 4, 'notify_compliance_officer'],
   ])('%i days overdue -> level %i (%s)', (days, level, label) => {
     expect(escalationLevel(days)).toBe(level);
@@ -64,9 +79,14 @@ describe('escalation stages 7/14/30/45', () => {
 });
 
 describe('scoreQuiz', () => {
-  const q = (id: string, correct: number, n = 3) => ({ id, options: Array.from({ length: n }, (_, i) => `o${i}`), correct_index: correct });
+  const q = (id: string, correct: number, n = 3) => ({
+    id,
+    options: Array.from({ length: n }, (_, i) => `o${i}`),
+    correct_index: correct,
+  });
   const three = [q('a', 0), q('b', 1), q('c', 2)];
-  const ans = (...pairs: Array<[string, number]>) => pairs.map(([question_id, selected_index]) => ({ question_id, selected_index }));
+  const ans = (...pairs: Array<[string, number]>) =>
+    pairs.map(([question_id, selected_index]) => ({ question_id, selected_index }));
 
   it.each([
     // questions, answers, threshold, score, passed, correct
@@ -75,12 +95,32 @@ describe('scoreQuiz', () => {
     [three, ans(['a', 0]), 30, 33.3, true, 1], // unanswered count as wrong
     [three, [], 0, 0, true, 0], // threshold 0 passes everyone
     [three, ans(['a', 1], ['b', 0], ['c', 0]), 0, 0, true, 0],
-    [[q('a', 0), q('b', 0), q('c', 0), q('d', 0), q('e', 0)], ans(['a', 0], ['b', 0], ['c', 0], ['d', 1]), 60, 60, true, 3], // equal to threshold passes
+    [
+      [q('a', 0), q('b', 0), q('c', 0), q('d', 0), q('e', 0)],
+      ans(['a', 0], ['b', 0], ['c', 0], ['d', 1]),
+      60,
+      60,
+      true,
+      3,
+    ], // equal to threshold passes
     [[q('a', 0), q('b', 0), q('c', 0), q('d', 0), q('e', 0)], ans(['a', 0], ['b', 0], ['c', 1]), 60, 40, false, 2],
-    [Array.from({ length: 7 }, (_, i) => q(`q${i}`, 0)), ans(['q0', 0], ['q1', 0], ['q2', 0], ['q3', 0], ['q4', 0]), 70, 71.4, true, 5],
+    [
+      Array.from({ length: 7 }, (_, i) => q(`q${i}`, 0)),
+      ans(['q0', 0], ['q1', 0], ['q2', 0], ['q3', 0], ['q4', 0]),
+      70,
+      71.4,
+      true,
+      5,
+    ],
     [[q('a', 0)], ans(['a', 0]), 100, 100, true, 1],
   ] as const)('case %#: score %d', (questions, answers, threshold, score, passed, correct) => {
-    expect(scoreQuiz([...questions], [...answers], threshold)).toEqual({ score, passed, correct_count: correct, total_count: questions.length, threshold });
+    expect(scoreQuiz([...questions], [...answers], threshold)).toEqual({
+      score,
+      passed,
+      correct_count: correct,
+      total_count: questions.length,
+      threshold,
+    });
   });
 
   it.each([
@@ -106,7 +146,19 @@ describe('scoreQuiz', () => {
 });
 
 describe('certificates', () => {
-  const cert = { id: 'c', tenant_id: 't', assignment_id: 'a', user_id: 'u', user_name: 'Erika', module_id: 'm', module_code: 'X', module_title: 'Y', score: 90, issued_at: 'i', valid_until: 'v' };
+  const cert = {
+    id: 'c',
+    tenant_id: 't',
+    assignment_id: 'a',
+    user_id: 'u',
+    user_name: 'Erika',
+    module_id: 'm',
+    module_code: 'X',
+    module_title: 'Y',
+    score: 90,
+    issued_at: 'i',
+    valid_until: 'v',
+  };
   it.each(Object.keys(cert))('the signed payload covers %s', (field) => {
     expect(certificatePayload({ ...cert, [field]: 'changed' })).not.toBe(certificatePayload(cert));
   });

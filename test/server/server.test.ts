@@ -1,14 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiKeyStore } from '../../src/backend/local/api-keys.js';
 import { uuidv7Source } from '../../src/backend/local/ids.js';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { contracts } from '../../src/contract/index.js';
 import { startServer, tmpDb, useServer } from '../support/helpers.js';
 
 const srv = useServer();
 const api = (path: string) => `${srv.url}/sdk/v1${path}`;
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -32,7 +35,11 @@ describe('the /sdk/v1 server', () => {
 
   it('answers malformed JSON with 400 and a JSON error body, storing nothing', async () => {
     const before = ((await (await fetch(api('/dsfa/stats'))).json()) as { total: number }).total;
-    const res = await fetch(api('/dsfa'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title": "x",' });
+    const res = await fetch(api('/dsfa'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"title": "x",',
+    });
     const body = await expectError(res, 400, 'bad_request');
     expect(body.error).toMatch(/malformed JSON/);
     expect(((await (await fetch(api('/dsfa/stats'))).json()) as { total: number }).total).toBe(before);
@@ -40,33 +47,53 @@ describe('the /sdk/v1 server', () => {
 
   it('answers validation failures with 422 naming the field and the allowed values', async () => {
     const body = await expectError(await fetch(api('/dsfa'), json({ title: 'x', status: 'nope' })), 422, 'validation');
-    expect(body.details).toEqual([{ path: 'status', message: expect.stringContaining('draft, in-review, approved, needs-update') }]);
+    expect(body.details).toEqual([
+      { path: 'status', message: expect.stringContaining('draft, in-review, approved, needs-update') },
+    ]);
     await expectError(await fetch(api('/dsfa'), json(['not', 'an', 'object'])), 422, 'validation');
     await expectError(await fetch(api('/dsfa'), json(null)), 422, 'validation');
   });
 
   it.each([
-    ['limit=0', 422], ['limit=-1', 422], ['limit=501', 422], ['limit=abc', 400], ['limit=1.5', 400], ['skip=x', 400], ['status=closed', 422],
+    ['limit=0', 422],
+    ['limit=-1', 422],
+    ['limit=501', 422],
+    ['limit=abc', 400],
+    ['limit=1.5', 400],
+    ['skip=x', 400],
+    ['status=closed', 422],
   ])('answers GET /dsfa?%s with %i', async (q, status) => {
     const res = await fetch(api(`/dsfa?${q}`));
     await expectError(res, status, status === 400 ? 'bad_request' : 'validation');
   });
 
   it('uses tenant_id from the query, else X-Tenant-ID, and the query wins when both are sent', async () => {
-    const created = (await (await fetch(api('/dsfa'), { ...json({ title: 'by header' }), headers: { 'content-type': 'application/json', 'x-tenant-id': 'hdr' } })).json()) as { id: string; tenant_id: string };
+    const created = (await (
+      await fetch(api('/dsfa'), {
+        ...json({ title: 'by header' }),
+        headers: { 'content-type': 'application/json', 'x-tenant-id': 'hdr' },
+      })
+    ).json()) as { id: string; tenant_id: string };
     expect(created.tenant_id).toBe('hdr');
     const viaQuery = (await (await fetch(api('/dsfa?tenant_id=hdr'))).json()) as unknown[];
     expect(viaQuery).toHaveLength(1);
-    const both = (await (await fetch(api('/dsfa?tenant_id=other'), { headers: { 'x-tenant-id': 'hdr' } })).json()) as unknown[];
+    const both = (await (
+      await fetch(api('/dsfa?tenant_id=other'), { headers: { 'x-tenant-id': 'hdr' } })
+    ).json()) as unknown[];
     expect(both).toHaveLength(0);
     await expectError(await fetch(api(`/dsfa/${created.id}`)), 404, 'not_found');
     expect((await fetch(api(`/dsfa/${created.id}?tenant_id=hdr`))).status).toBe(200);
   });
 
   it('records X-User-ID as the actor', async () => {
-    const res = await fetch(api('/dsfa?tenant_id=actor'), { ...json({ title: 'who' }), headers: { 'content-type': 'application/json', 'x-user-id': 'carol' } });
+    const res = await fetch(api('/dsfa?tenant_id=actor'), {
+      ...json({ title: 'who' }),
+      headers: { 'content-type': 'application/json', 'x-user-id': 'carol' },
+    });
     expect(((await res.json()) as { created_by: string }).created_by).toBe('carol');
-    const [entry] = (await (await fetch(api('/dsfa/audit-log?tenant_id=actor'))).json()) as Array<{ changed_by: string }>;
+    const [entry] = (await (await fetch(api('/dsfa/audit-log?tenant_id=actor'))).json()) as Array<{
+      changed_by: string;
+    }>;
     expect(entry!.changed_by).toBe('carol');
   });
 
@@ -100,14 +127,19 @@ describe('the /sdk/v1 server', () => {
   });
 
   it('serves an OpenAPI 3.1 document generated from the contract', async () => {
-    const doc = (await (await fetch(api('/openapi.json'))).json()) as { openapi: string; paths: Record<string, Record<string, { operationId: string }>> };
+    const doc = (await (await fetch(api('/openapi.json'))).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     for (const [area, contract] of Object.entries(contracts)) {
       for (const [name, op] of Object.entries(contract)) {
         expect(doc.paths[op.path]?.[op.method.toLowerCase()]?.operationId).toBe(`${area}.${name}`);
       }
     }
-    const list = doc.paths['/dsfa']!.get as unknown as { parameters: Array<{ name: string; schema: { maximum?: number } }> };
+    const list = doc.paths['/dsfa']!.get as unknown as {
+      parameters: Array<{ name: string; schema: { maximum?: number } }>;
+    };
     expect(list.parameters.find((p) => p.name === 'limit')!.schema.maximum).toBe(500);
   });
 
@@ -140,13 +172,25 @@ describe('API keys', () => {
       await new Promise((r) => setTimeout(r, 1100)); // the server caches the key count for a second
       await expectError(await fetch(`${s.url}/sdk/v1/dsfa`), 401, 'unauthorized');
       await expectError(await fetch(`${s.url}/sdk/v1/openapi.json`), 401, 'unauthorized');
-      await expectError(await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}x` } }), 401, 'unauthorized');
-      await expectError(await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: 'Bearer cmp_000000000000_abc' } }), 401, 'unauthorized');
+      await expectError(
+        await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}x` } }),
+        401,
+        'unauthorized',
+      );
+      await expectError(
+        await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: 'Bearer cmp_000000000000_abc' } }),
+        401,
+        'unauthorized',
+      );
       expect((await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}` } })).status).toBe(200);
       const rows = l.store.sqlite.prepare('select hash from api_key').all() as Array<{ hash: string }>;
       expect(rows[0]!.hash).not.toContain(k.key.slice(-10));
       await keys.revoke(k.prefix);
-      await expectError(await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}` } }), 401, 'unauthorized');
+      await expectError(
+        await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}` } }),
+        401,
+        'unauthorized',
+      );
     } finally {
       await s.close();
       await l.close();

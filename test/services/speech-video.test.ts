@@ -6,14 +6,18 @@ import { renderVideo, videoScript } from '../../src/services/speech/video.js';
 import { tmp } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 
-const md = '# Phishing erkennen\n\n## Lernziele\n- Merkmale kennen\n- Richtig melden\n\nPhishing-Mails erzeugen Zeitdruck.\n\n## Zusammenfassung\n- Nie Passwörter eingeben\n';
+const md =
+  '# Phishing erkennen\n\n## Lernziele\n- Merkmale kennen\n- Richtig melden\n\nPhishing-Mails erzeugen Zeitdruck.\n\n## Zusammenfassung\n- Nie Passwörter eingeben\n';
 
 describe('speech and video', () => {
   it('turns Markdown into narration and a video script', () => {
     expect(speakableText(md)).not.toMatch(/[#*]/);
     const s = videoScript(md, 'x');
     expect(s.title).toBe('Phishing erkennen');
-    expect(s.sections.map((x) => [x.heading, x.bullet_points])).toEqual([['Lernziele', ['Merkmale kennen', 'Richtig melden']], ['Zusammenfassung', ['Nie Passwörter eingeben']]]);
+    expect(s.sections.map((x) => [x.heading, x.bullet_points])).toEqual([
+      ['Lernziele', ['Merkmale kennen', 'Richtig melden']],
+      ['Zusammenfassung', ['Nie Passwörter eingeben']],
+    ]);
   });
 
   it('speaks German with espeak-ng and encodes AAC that ffprobe reads', async (ctx) => {
@@ -43,7 +47,11 @@ describe('speech and video', () => {
   });
 
   it('names the package to install when a tool is missing', async () => {
-    await expect(run('espeak-ng', ['--version'], { env: { PATH: '/nonexistent' } })).rejects.toThrow(/apt-get install espeak-ng/);
-    await expect(run('ffmpeg', ['-version'], { env: { PATH: '/nonexistent' } })).rejects.toThrow(/apt-get install ffmpeg/);
+    await expect(run('espeak-ng', ['--version'], { env: { PATH: '/nonexistent' } })).rejects.toThrow(
+      /apt-get install espeak-ng/,
+    );
+    await expect(run('ffmpeg', ['-version'], { env: { PATH: '/nonexistent' } })).rejects.toThrow(
+      /apt-get install ffmpeg/,
+    );
   });
 });

@@ -39,9 +39,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** A real server on 127.0.0.1 over a local store, with its URL. */
-export async function startServer(local: LocalBackend, opts: { keys?: boolean } = {}): Promise<{ url: string; server: Server; logs: string[]; close(): Promise<void> }> {
+export async function startServer(
+  local: LocalBackend,
+  opts: { keys?: boolean } = {},
+): Promise<{ url: string; server: Server; logs: string[]; close(): Promise<void> }> {
   const logs: string[] = [];
-  const keys = opts.keys === false ? undefined : new ApiKeyStore(local.store.db, { now: () => new Date() }, uuidv7Source());
+  const keys =
+    opts.keys === false ? undefined : new ApiKeyStore(local.store.db, { now: () => new Date() }, uuidv7Source());
   const server = createApiServer({ backend: local, keys, log: (l) => logs.push(l) });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
@@ -49,7 +53,11 @@ export async function startServer(local: LocalBackend, opts: { keys?: boolean } 
     url: `http://127.0.0.1:${port}`,
     server,
     logs,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -83,14 +91,24 @@ export interface BackendUnderTest {
 }
 
 /** Every backend the contract suite runs on; `BACKENDS=local` or `BACKENDS=http` narrows it. */
-export const BACKEND_NAMES = (process.env.BACKENDS ?? 'local,http').split(',').filter(Boolean) as Array<'local' | 'http'>;
+export const BACKEND_NAMES = (process.env.BACKENDS ?? 'local,http').split(',').filter(Boolean) as Array<
+  'local' | 'http'
+>;
 
 export async function openBackend(name: 'local' | 'http', opts: { clock?: Clock } = {}): Promise<BackendUnderTest> {
   const local = await createLocalBackend(tmpDb(), { clock: opts.clock });
   if (name === 'local') return { name, backend: local, local, close: () => local.close() };
   const srv = await startServer(local);
   const http = createHttpBackend({ url: srv.url });
-  return { name, backend: http, local, close: async () => { await srv.close(); await local.close(); } };
+  return {
+    name,
+    backend: http,
+    local,
+    close: async () => {
+      await srv.close();
+      await local.close();
+    },
+  };
 }
 
 export interface CliResult {
@@ -100,7 +118,10 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process with memory streams (not a TTY) and returns what it printed. */
-export async function cli(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; clock?: Clock } = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; stdin?: string; clock?: Clock } = {},
+): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -108,7 +129,15 @@ export async function cli(args: string[], opts: { env?: Record<string, string | 
   stdout.on('data', (c) => (out += c));
   stderr.on('data', (c) => (err += c));
   const code = await main(['node', 'compliance', ...args], {
-    io: { stdin: Readable.from([opts.stdin ?? '']), stdout, stderr, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, color: false },
+    io: {
+      stdin: Readable.from([opts.stdin ?? '']),
+      stdout,
+      stderr,
+      stdinIsTTY: false,
+      stdoutIsTTY: false,
+      stderrIsTTY: false,
+      color: false,
+    },
     env: { HOME: tmp(), COMPLIANCE_USER: 'tester', ...opts.env },
     clock: opts.clock,
   });

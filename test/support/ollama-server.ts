@@ -31,7 +31,8 @@ export class FakeOllama {
       req.on('end', () => {
         const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
         this.requests.push({ path: req.url ?? '', body });
-        if (req.url === '/api/tags') return this.json(res, 200, { models: [{ name: 'llama3.1:8b', model: 'llama3.1:8b' }] });
+        if (req.url === '/api/tags')
+          return this.json(res, 200, { models: [{ name: 'llama3.1:8b', model: 'llama3.1:8b' }] });
         if (req.url === '/api/version') return this.json(res, 200, { version: '0.0.0-test' });
         if (req.url === '/api/show') return this.json(res, 200, { modelfile: '', parameters: '', template: '' });
         if (req.url !== '/api/generate' && req.url !== '/api/chat') return this.json(res, 404, { error: 'not found' });
@@ -44,13 +45,15 @@ export class FakeOllama {
           return;
         }
         const chunks = r.text.match(/[\s\S]{1,40}/g) ?? [''];
-        if (body.stream === false) return this.json(res, 200, { ...this.part(req.url, r.text, true), prompt_eval_count: 11, eval_count: 22 });
+        if (body.stream === false)
+          return this.json(res, 200, { ...this.part(req.url, r.text, true), prompt_eval_count: 11, eval_count: 22 });
         res.writeHead(200, { 'content-type': 'application/x-ndjson' });
         const limit = 'stopAfterChunks' in r ? r.stopAfterChunks : Infinity;
         chunks.forEach((c, i) => {
           if (i < limit) res.write(JSON.stringify(this.part(req.url, c, false)) + '\n');
         });
-        if (limit === Infinity) res.write(JSON.stringify({ ...this.part(req.url, '', true), prompt_eval_count: 11, eval_count: 22 }) + '\n');
+        if (limit === Infinity)
+          res.write(JSON.stringify({ ...this.part(req.url, '', true), prompt_eval_count: 11, eval_count: 22 }) + '\n');
         res.end();
       });
     });
@@ -61,7 +64,9 @@ export class FakeOllama {
 
   private part(url: string | undefined, text: string, done: boolean) {
     const base = { model: 'llama3.1:8b', created_at: new Date().toISOString(), done };
-    return url === '/api/chat' ? { ...base, message: { role: 'assistant', content: text } } : { ...base, response: text };
+    return url === '/api/chat'
+      ? { ...base, message: { role: 'assistant', content: text } }
+      : { ...base, response: text };
   }
 
   private json(res: import('node:http').ServerResponse, status: number, body: unknown) {

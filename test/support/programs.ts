@@ -61,7 +61,8 @@ export function requirePrograms(ctx: TestContext, ...programs: Program[]): void 
   const missing = programs.filter((p) => !onPath(p));
   if (!missing.length) return;
   const note = `needs ${missing.join(', ')}: ${installHint(missing)}`;
-  if (strictPrograms()) throw new Error(`missing program ${missing.join(', ')} (strict mode, CI=true): ${installHint(missing)}`);
+  if (strictPrograms())
+    throw new Error(`missing program ${missing.join(', ')} (strict mode, CI=true): ${installHint(missing)}`);
   const log = inject('skippedLog');
   if (log) appendFileSync(log, JSON.stringify({ test: testName(ctx), file: ctx.task.file?.name, missing }) + '\n');
   ctx.skip(note);

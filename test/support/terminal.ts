@@ -9,7 +9,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * keys one by one (escape sequences such as arrow keys count as one). Answers everything the terminal showed.
  */
 export async function onTerminal(args: string, steps: Array<[string, string]>): Promise<string> {
-  const p = spawn('script', ['-qec', `${process.execPath} bin/compliance.js ${args}`, '/dev/null'], { env: { ...process.env, COLUMNS: '120', NO_COLOR: '1' } });
+  const p = spawn('script', ['-qec', `${process.execPath} bin/compliance.js ${args}`, '/dev/null'], {
+    env: { ...process.env, COLUMNS: '120', NO_COLOR: '1' },
+  });
   let out = '';
   p.stdout.on('data', (c) => (out += c));
   const exited = new Promise((r) => p.on('exit', r));
@@ -21,6 +23,7 @@ export async function onTerminal(args: string, steps: Array<[string, string]>): 
     }
     from = out.indexOf(prompt, from) + prompt.length;
     await sleep(100);
+    // eslint-disable-next-line no-control-regex -- an escape sequence (arrow keys) is sent as one piece
     for (const ch of keys.match(/\u001b\[.|./gsu) ?? []) {
       p.stdin.write(ch);
       await sleep(20);

@@ -40,10 +40,13 @@ function describeNetworkError(base: string, e: unknown): DomainError {
   const cause = (e as { cause?: { code?: string; message?: string } }).cause;
   const code = cause?.code ?? (e as { name?: string }).name;
   const why =
-    code === 'ECONNREFUSED' ? 'connection refused (is `compliance serve` running there?)'
-    : code === 'ENOTFOUND' ? 'host not found'
-    : code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT' ? 'no answer before the timeout'
-    : cause?.message ?? (e as Error).message;
+    code === 'ECONNREFUSED'
+      ? 'connection refused (is `compliance serve` running there?)'
+      : code === 'ENOTFOUND'
+        ? 'host not found'
+        : code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT'
+          ? 'no answer before the timeout'
+          : (cause?.message ?? (e as Error).message);
   return new DomainError('unavailable', `cannot reach remote server ${base}: ${why}`);
 }
 
@@ -73,7 +76,8 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
         body = JSON.stringify(raw.body ?? {});
       }
       // bulk uploads may take long; everything else gets the normal timeout
-      const timeout = o.requestKind === 'stream' || o.responseKind === 'stream' ? 24 * 3600_000 : opts.timeoutMs ?? 30_000;
+      const timeout =
+        o.requestKind === 'stream' || o.responseKind === 'stream' ? 24 * 3600_000 : (opts.timeoutMs ?? 30_000);
       let res: Response;
       try {
         res = await doFetch(url, { ...init, body, signal: AbortSignal.timeout(timeout) });
@@ -84,10 +88,17 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
         const data = new Uint8Array(await res.arrayBuffer());
         const cd = res.headers.get('content-disposition') ?? '';
         const filename = /filename="([^"]*)"/.exec(cd)?.[1];
-        return { content_type: res.headers.get('content-type') ?? 'application/octet-stream', data, ...(filename ? { filename } : {}) };
+        return {
+          content_type: res.headers.get('content-type') ?? 'application/octet-stream',
+          data,
+          ...(filename ? { filename } : {}),
+        };
       }
       if (res.ok && o.responseKind === 'stream' && res.body) {
-        return { content_type: res.headers.get('content-type') ?? 'application/octet-stream', body: Readable.fromWeb(res.body as never) };
+        return {
+          content_type: res.headers.get('content-type') ?? 'application/octet-stream',
+          body: Readable.fromWeb(res.body as never),
+        };
       }
       if (res.status === 307 && o.responseKind === 'redirect') {
         const location = res.headers.get('location') ?? '';

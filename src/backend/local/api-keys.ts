@@ -29,10 +29,21 @@ export class ApiKeyStore {
   ) {}
 
   async create(name: string): Promise<ApiKeyInfo & { key: string }> {
-    if (!name.trim()) throw new DomainError('validation', 'invalid key name: must not be empty', [{ path: 'name', message: 'must not be empty' }]);
+    if (!name.trim())
+      throw new DomainError('validation', 'invalid key name: must not be empty', [
+        { path: 'name', message: 'must not be empty' },
+      ]);
     const prefix = randomBytes(6).toString('hex');
     const key = `cmp_${prefix}_${randomBytes(24).toString('base64url')}`;
-    const row = { id: this.ids.next(), name: name.trim(), prefix, hash: sha256(key).toString('hex'), created_at: isoZ(this.clock.now()), last_used_at: null, revoked_at: null };
+    const row = {
+      id: this.ids.next(),
+      name: name.trim(),
+      prefix,
+      hash: sha256(key).toString('hex'),
+      created_at: isoZ(this.clock.now()),
+      last_used_at: null,
+      revoked_at: null,
+    };
     await this.db.insertInto('api_key').values(row).execute();
     this.cache = undefined;
     const { hash: _h, ...info } = row;

@@ -15,7 +15,8 @@ export function builtinControls(): Promise<CanonicalControl[]> {
   builtin ??= (async () => {
     const file = fixturePath('training', 'canonical-controls.json');
     const parsed = CanonicalControl.array().safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (!parsed.success) throw new DomainError('internal', `the shipped control catalogue ${file} is invalid: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new DomainError('internal', `the shipped control catalogue ${file} is invalid: ${parsed.error.message}`);
     return parsed.data;
   })();
   return builtin;
@@ -29,8 +30,15 @@ export class SqliteCanonicalStore implements CanonicalStore {
   ) {}
 
   async tenantControls(tenant: string): Promise<CanonicalControl[]> {
-    const rows = await this.db.selectFrom('training_canonical_control').selectAll().where('tenant_id', '=', tenant).execute();
-    return rows.map(({ tenant_id: _t, references, updated_at: _u, ...c }) => ({ ...c, references: JSON.parse(references) }) as CanonicalControl);
+    const rows = await this.db
+      .selectFrom('training_canonical_control')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .execute();
+    return rows.map(
+      ({ tenant_id: _t, references, updated_at: _u, ...c }) =>
+        ({ ...c, references: JSON.parse(references) }) as CanonicalControl,
+    );
   }
 
   async upsert(tenant: string, controls: CanonicalControl[]): Promise<void> {

@@ -14,7 +14,14 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
       const c = await svc.create(r.tenant, r.body);
-      return { success: true, id: c.id, user_id: c.user_id, data_point_id: c.data_point_id, granted: c.granted, granted_at: c.granted_at };
+      return {
+        success: true,
+        id: c.id,
+        user_id: c.user_id,
+        data_point_id: c.data_point_id,
+        granted: c.granted,
+        granted_at: c.granted_at,
+      };
     },
     stats: (r) => svc.stats(r.tenant),
     import: (r) => importConsents(store.file, r.tenant, r.stream!, r.query, clock),

@@ -22,10 +22,16 @@ export async function* exportConsents(file: string, tenant: string, q: ExportQue
   try {
     const where = ['tenant_id = ?'];
     const args: unknown[] = [tenant];
-    if (q.user_id) where.push('user_id = ?'), args.push(q.user_id);
-    if (q.data_point_id) where.push('data_point_id = ?'), args.push(q.data_point_id);
-    if (q.granted !== undefined) where.push('granted = ?'), args.push(q.granted ? 1 : 0);
-    const stmt = db.prepare(`select ${CONSENT_FIELDS.join(', ')} from consent where ${where.join(' and ')} order by id`);
+    const filter = (condition: string, value: unknown) => {
+      where.push(condition);
+      args.push(value);
+    };
+    if (q.user_id) filter('user_id = ?', q.user_id);
+    if (q.data_point_id) filter('data_point_id = ?', q.data_point_id);
+    if (q.granted !== undefined) filter('granted = ?', q.granted ? 1 : 0);
+    const stmt = db.prepare(
+      `select ${CONSENT_FIELDS.join(', ')} from consent where ${where.join(' and ')} order by id`,
+    );
     let out: string[] = [];
     if (q.format === 'csv') out.push(CONSENT_FIELDS.join(','));
     for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {

@@ -6,7 +6,17 @@ import { uuidv7Source } from './ids.js';
  * The values of one validated import row, in this order, flattened into a batch array (a flat array of primitives is
  * the cheapest thing to hand to a worker thread). `granted` is 0 or 1; absent values are null.
  */
-export const ROW_FIELDS = ['user_id', 'data_point_id', 'granted', 'granted_at', 'revoked_at', 'consent_version', 'source', 'ip_address', 'user_agent'] as const;
+export const ROW_FIELDS = [
+  'user_id',
+  'data_point_id',
+  'granted',
+  'granted_at',
+  'revoked_at',
+  'consent_version',
+  'source',
+  'ip_address',
+  'user_agent',
+] as const;
 export const ROW_WIDTH = ROW_FIELDS.length;
 export type BatchValue = string | number | null;
 
@@ -87,20 +97,27 @@ export class ConsentBatchWriter {
       this.db.pragma('temp_store = memory');
       this.db.exec(`create temp table import_stage (${STAGE_COLUMNS});
         create index temp.import_stage_key on import_stage (user_id, data_point_id, n);`);
-      const tuple = `(${Array(ROW_WIDTH + 1).fill('?').join(', ')})`;
+      const tuple = `(${Array(ROW_WIDTH + 1)
+        .fill('?')
+        .join(', ')})`;
       this.stage = this.db.prepare(`insert into temp.import_stage (n, ${ROW_FIELDS.join(', ')}) values ${tuple}`);
-      this.stageMany = this.db.prepare(`insert into temp.import_stage (n, ${ROW_FIELDS.join(', ')}) values ${Array(STAGE_ROWS).fill(tuple).join(', ')}`);
+      this.stageMany = this.db.prepare(
+        `insert into temp.import_stage (n, ${ROW_FIELDS.join(', ')}) values ${Array(STAGE_ROWS).fill(tuple).join(', ')}`,
+      );
       // a dry run writes nothing, so it compares with the store only (rows repeated inside the file count as created)
       this.countNew = this.db.prepare(`select count(*) from temp.import_stage s where ${NOT_STORED}`).pluck();
-      this.insConsents = this.db.prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
+      this.insConsents = this.db
+        .prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
         select ${id(0)}, @tenant, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, @now), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, @now
         from temp.import_stage s where ${NOT_STORED} and ${NOT_EARLIER} order by s.n`);
       // a staged row was written when a consent with its id exists now (the ids are new in this batch); CROSS JOIN
       // keeps SQLite on the staged rows first, each looked up in the (tenant_id, id) index, which covers the join
       const written = `from temp.import_stage s cross join consent c on c.tenant_id = @tenant and c.id = ${id(0)}`;
-      this.insGranted = this.db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
+      this.insGranted = this.db
+        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
         select ${id(1)}, @tenant, c.id, 'granted', s.consent_version, s.ip_address, s.user_agent, s.source, coalesce(s.granted_at, @now) ${written}`);
-      this.insRevoked = this.db.prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
+      this.insRevoked = this.db
+        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
         select ${id(2)}, @tenant, c.id, 'revoked', s.consent_version, null, null, null, s.revoked_at ${written} where s.revoked_at is not null`);
       this.clearStage = this.db.prepare('delete from temp.import_stage');
     } catch (e) {
@@ -195,7 +212,12 @@ export const WRITER_ROLE = 'compliance-consents-import-writer';
 // Started as a worker thread: gather the pieces the import thread sends and write them, one reply per transaction.
 if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)?.role === WRITER_ROLE) {
   const port = parentPort;
-  const fail = (e: unknown) => port.postMessage({ type: 'error', message: (e as Error).message ?? String(e), code: (e as { code?: string }).code } satisfies FromWriter);
+  const fail = (e: unknown) =>
+    port.postMessage({
+      type: 'error',
+      message: (e as Error).message ?? String(e),
+      code: (e as { code?: string }).code,
+    } satisfies FromWriter);
   let writer: ConsentBatchWriter | undefined;
   try {
     writer = new ConsentBatchWriter((workerData as { options: WriterOptions }).options);

@@ -3,13 +3,24 @@ import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import {
-  CONSENT_FIELDS, ConsentInput, REQUIRED_IMPORT_FIELDS, type ImportOptions, type ImportSummary,
+  CONSENT_FIELDS,
+  ConsentInput,
+  REQUIRED_IMPORT_FIELDS,
+  type ImportOptions,
+  type ImportSummary,
 } from '../../domain/consents/consent.schema.js';
 import { DomainError } from '../../domain/errors.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import type { StreamBody } from '../../contract/operation.js';
 import { storageError } from './database.js';
-import type { BatchResult, BatchValue, ConsentBatchWriter, FromWriter, ToWriter, WriterOptions } from './consents.import-writer.js';
+import type {
+  BatchResult,
+  BatchValue,
+  ConsentBatchWriter,
+  FromWriter,
+  ToWriter,
+  WriterOptions,
+} from './consents.import-writer.js';
 
 /** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
 const PIECE_ROWS = 1_000;
@@ -43,10 +54,17 @@ async function* decode(body: AsyncIterable<Uint8Array | string>, ready: () => Pr
 export function parseMap(map: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
   if (!map) return out;
-  for (const pair of map.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of map
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [col, field] = pair.split(/[:=]/).map((s) => s?.trim());
     if (!col || !field || !(CONSENT_FIELDS as readonly string[]).includes(field))
-      throw new DomainError('validation', `invalid map entry "${pair}": expected column=field with field one of ${CONSENT_FIELDS.join(', ')}`, [{ path: 'map', message: `allowed fields: ${CONSENT_FIELDS.join(', ')}` }]);
+      throw new DomainError(
+        'validation',
+        `invalid map entry "${pair}": expected column=field with field one of ${CONSENT_FIELDS.join(', ')}`,
+        [{ path: 'map', message: `allowed fields: ${CONSENT_FIELDS.join(', ')}` }],
+      );
     out.set(col.toLowerCase(), field);
   }
   return out;
@@ -57,7 +75,12 @@ interface Sink {
   reject(line: number, reason: string): void;
 }
 
-async function readCsv(text: AsyncIterable<string>, opts: ImportOptions, map: Map<string, string>, sink: Sink): Promise<void> {
+async function readCsv(
+  text: AsyncIterable<string>,
+  opts: ImportOptions,
+  map: Map<string, string>,
+  sink: Sink,
+): Promise<void> {
   const { default: Papa } = await import('papaparse');
   let fields: Array<string | undefined> | undefined;
   let line = 1;
@@ -76,17 +99,25 @@ async function readCsv(text: AsyncIterable<string>, opts: ImportOptions, map: Ma
         try {
           if (!fields) {
             const names = row.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim().toLowerCase());
-            fields = names.map((h) => map.get(h) ?? ((CONSENT_FIELDS as readonly string[]).includes(h) ? h : undefined));
+            fields = names.map(
+              (h) => map.get(h) ?? ((CONSENT_FIELDS as readonly string[]).includes(h) ? h : undefined),
+            );
             const missing = REQUIRED_IMPORT_FIELDS.filter((f) => !fields!.includes(f));
             if (missing.length) {
-              const hint = names.length === 1 && /[;,\t|]/.test(names[0]!) ? ' (is the delimiter right? see --delimiter)' : '';
-              throw new DomainError('bad_request', `missing required column(s) ${missing.join(', ')} in the header row; found: ${names.join(', ')}${hint}; map other names with --map column=field`, missing.map((m) => ({ path: m, message: 'required column' })));
+              const hint =
+                names.length === 1 && /[;,\t|]/.test(names[0]!) ? ' (is the delimiter right? see --delimiter)' : '';
+              throw new DomainError(
+                'bad_request',
+                `missing required column(s) ${missing.join(', ')} in the header row; found: ${names.join(', ')}${hint}; map other names with --map column=field`,
+                missing.map((m) => ({ path: m, message: 'required column' })),
+              );
             }
             return;
           }
           if (row.length === 1 && row[0] === '') return; // blank line
           if (r.errors.length) return sink.reject(here, `malformed CSV: ${r.errors.map((e) => e.message).join('; ')}`);
-          if (row.length !== fields.length) return sink.reject(here, `expected ${fields.length} fields, found ${row.length}`);
+          if (row.length !== fields.length)
+            return sink.reject(here, `expected ${fields.length} fields, found ${row.length}`);
           const record: Record<string, unknown> = {};
           for (let i = 0; i < fields.length; i++) {
             const f = fields[i];
@@ -103,7 +134,11 @@ async function readCsv(text: AsyncIterable<string>, opts: ImportOptions, map: Ma
     } as never);
   });
   if (failure) throw failure;
-  if (!fields) throw new DomainError('bad_request', 'the file is empty: expected a header row with user_id, data_point_id, granted');
+  if (!fields)
+    throw new DomainError(
+      'bad_request',
+      'the file is empty: expected a header row with user_id, data_point_id, granted',
+    );
 }
 
 async function readNdjson(text: AsyncIterable<string>, map: Map<string, string>, sink: Sink): Promise<void> {
@@ -172,7 +207,8 @@ class InThreadSink implements RowSink {
   }
 }
 
-const writerError = (m: { message: string; code?: string }) => Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
+const writerError = (m: { message: string; code?: string }) =>
+  Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
 
 /**
  * Parsing and validating (JavaScript) and writing (SQLite) take about the same time per row, so the writer runs in a
@@ -186,7 +222,10 @@ class WorkerSink implements RowSink {
   private readonly total: BatchResult = { created: 0, unchanged: 0 };
   private readonly exited: Promise<void>;
 
-  private constructor(private readonly worker: Worker, private readonly batchPieces: number) {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly batchPieces: number,
+  ) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (m: FromWriter) => {
       if (m.type === 'done') {
@@ -209,7 +248,10 @@ class WorkerSink implements RowSink {
   static async start(url: string, role: string, options: WriterOptions): Promise<WorkerSink> {
     // small heap limits make the writer collect garbage early (rows arrive in pieces and die young); a transaction
     // holds at most 10 pieces of 256K characters, far below the limit (measured: 172 MB peak for 1M rows, 207 MB without)
-    const worker = new Worker(new URL(url), { workerData: { role, options }, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48 } });
+    const worker = new Worker(new URL(url), {
+      workerData: { role, options },
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48 },
+    });
     const first = await new Promise<FromWriter | Error>((resolve) => {
       worker.once('message', resolve);
       worker.once('error', resolve);
@@ -280,15 +322,31 @@ export async function importConsents(
   const started = performance.now();
   const map = parseMap(opts.map);
   const kind = /ndjson|jsonl|json/i.test(input.content_type) ? 'ndjson' : 'csv';
-  const summary: ImportSummary = { read: 0, created: 0, unchanged: 0, rejected: 0, seconds: 0, dry_run: opts.dry_run, rejections: [] };
-  const options: WriterOptions = { file, tenant, batchPieces: BATCH_PIECES, now: isoZ(clock.now()), dryRun: opts.dry_run };
+  const summary: ImportSummary = {
+    read: 0,
+    created: 0,
+    unchanged: 0,
+    rejected: 0,
+    seconds: 0,
+    dry_run: opts.dry_run,
+    rejections: [],
+  };
+  const options: WriterOptions = {
+    file,
+    tenant,
+    batchPieces: BATCH_PIECES,
+    now: isoZ(clock.now()),
+    dryRun: opts.dry_run,
+  };
 
   // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
   const { ConsentBatchWriter, ROW_WIDTH, WRITER_ROLE, WRITER_URL } = await import('./consents.import-writer.js');
   let out: RowSink;
   try {
     // a worker can only start from a built .js file; the test suite runs the TypeScript sources in this thread
-    out = WRITER_URL.endsWith('.js') ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, options) : new InThreadSink(new ConsentBatchWriter(options));
+    out = WRITER_URL.endsWith('.js')
+      ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, options)
+      : new InThreadSink(new ConsentBatchWriter(options));
   } catch (e) {
     throw storageError(file, e);
   }
@@ -309,11 +367,28 @@ export async function importConsents(
         if (typeof v === 'string' && v.includes('\uFFFD')) return sink.reject(line, 'invalid UTF-8 in this row');
       }
       const parsed = rowSchema.safeParse(record, { reportInput: true });
-      if (!parsed.success) return sink.reject(line, detailsFromZod(parsed.error).map((d) => `${d.path}: ${d.message}`).join('; '));
+      if (!parsed.success)
+        return sink.reject(
+          line,
+          detailsFromZod(parsed.error)
+            .map((d) => `${d.path}: ${d.message}`)
+            .join('; '),
+        );
       summary.read++;
       const c = parsed.data;
-      piece.push(c.user_id, c.data_point_id, c.granted ? 1 : 0, iso(c.granted_at), iso(c.revoked_at), c.consent_version, c.source ?? null, c.ip_address ?? null, c.user_agent ?? null);
-      pieceChars += c.user_id.length + c.data_point_id.length + (c.user_agent?.length ?? 0) + (c.source?.length ?? 0) + 80;
+      piece.push(
+        c.user_id,
+        c.data_point_id,
+        c.granted ? 1 : 0,
+        iso(c.granted_at),
+        iso(c.revoked_at),
+        c.consent_version,
+        c.source ?? null,
+        c.ip_address ?? null,
+        c.user_agent ?? null,
+      );
+      pieceChars +=
+        c.user_id.length + c.data_point_id.length + (c.user_agent?.length ?? 0) + (c.source?.length ?? 0) + 80;
       if (piece.length >= PIECE_ROWS * ROW_WIDTH || pieceChars >= PIECE_CHARS) {
         out.post(piece);
         piece = [];

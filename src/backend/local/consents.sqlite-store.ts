@@ -12,7 +12,8 @@ const FEW = 5_000;
 
 export const consentFromRow = (r: ConsentRow): Consent => ({ ...r, granted: r.granted === 1 });
 export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.granted ? 1 : 0 });
-const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history']): ConsentHistoryEntry => h as ConsentHistoryEntry;
+const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history']): ConsentHistoryEntry =>
+  h as ConsentHistoryEntry;
 
 /** ConsentStore on SQLite through kysely. */
 export class SqliteConsentStore implements ConsentStore {
@@ -25,12 +26,21 @@ export class SqliteConsentStore implements ConsentStore {
   async insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void> {
     await writeTransaction(this.db, async (trx) => {
       await trx.insertInto('consent').values(consentToRow(consent)).execute();
-      for (const h of history) await trx.insertInto('consent_history').values({ ...h, tenant_id: consent.tenant_id }).execute();
+      for (const h of history)
+        await trx
+          .insertInto('consent_history')
+          .values({ ...h, tenant_id: consent.tenant_id })
+          .execute();
     });
   }
 
   async get(tenant: string, id: string): Promise<Consent | undefined> {
-    const r = await this.db.selectFrom('consent').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('consent')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return r && consentFromRow(r);
   }
 
@@ -40,7 +50,10 @@ export class SqliteConsentStore implements ConsentStore {
   }
 
   async appendHistory(tenant: string, h: ConsentHistoryEntry): Promise<void> {
-    await this.db.insertInto('consent_history').values({ ...h, tenant_id: tenant }).execute();
+    await this.db
+      .insertInto('consent_history')
+      .values({ ...h, tenant_id: tenant })
+      .execute();
   }
 
   async list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }> {
@@ -53,7 +66,12 @@ export class SqliteConsentStore implements ConsentStore {
     // a scan of the whole tenant for a rare one. A data point with few consents is read through its own index and
     // sorted instead (`+id` keeps SQLite from ordering by the id index).
     const sortFew = q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
-    const rows = await base.selectAll().orderBy(sortFew ? sql`+id` : 'id', 'desc').limit(q.limit).offset(q.offset).execute();
+    const rows = await base
+      .selectAll()
+      .orderBy(sortFew ? sql`+id` : 'id', 'desc')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute();
     return { total, rows: rows.map(consentFromRow) };
   }
 
@@ -81,7 +99,12 @@ export class SqliteConsentStore implements ConsentStore {
     // grouped in the order of the statistics index, so SQLite walks it once without a temporary b-tree
     const rows = await this.db
       .selectFrom('consent')
-      .select((eb) => ['data_point_id', 'granted', eb.fn.countAll<number>().as('n'), eb.fn.count<number>('revoked_at').as('revoked')])
+      .select((eb) => [
+        'data_point_id',
+        'granted',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.count<number>('revoked_at').as('revoked'),
+      ])
       .where('tenant_id', '=', tenant)
       .groupBy(['data_point_id', 'granted'])
       .execute();

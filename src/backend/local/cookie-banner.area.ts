@@ -10,13 +10,27 @@ export function createCookieBannerArea(db: Kysely<DB>, clock: Clock) {
   const read = async (tenant: string): Promise<CookieBanner> => {
     const r = await db.selectFrom('cookie_banner').selectAll().where('tenant_id', '=', tenant).executeTakeFirst();
     if (!r) return defaultCookieBanner(tenant);
-    return { tenant_id: tenant, categories: JSON.parse(r.categories), config: JSON.parse(r.config), updated_at: r.updated_at };
+    return {
+      tenant_id: tenant,
+      categories: JSON.parse(r.categories),
+      config: JSON.parse(r.config),
+      updated_at: r.updated_at,
+    };
   };
   return bindHandlers(cookieBannerContract, {
     get: (r) => read(r.tenant),
     put: async (r) => {
-      const row = { tenant_id: r.tenant, categories: JSON.stringify(r.body.categories), config: JSON.stringify(r.body.config), updated_at: isoZ(clock.now()) };
-      await db.insertInto('cookie_banner').values(row).onConflict((oc) => oc.column('tenant_id').doUpdateSet(row)).execute();
+      const row = {
+        tenant_id: r.tenant,
+        categories: JSON.stringify(r.body.categories),
+        config: JSON.stringify(r.body.config),
+        updated_at: isoZ(clock.now()),
+      };
+      await db
+        .insertInto('cookie_banner')
+        .values(row)
+        .onConflict((oc) => oc.column('tenant_id').doUpdateSet(row))
+        .execute();
       return read(r.tenant);
     },
   });

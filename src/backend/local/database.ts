@@ -19,7 +19,10 @@ export function storageError(file: string, e: unknown): DomainError {
   const code = (e as { code?: string }).code ?? '';
   const msg = (e as Error).message ?? String(e);
   if (code === 'SQLITE_NOTADB' || /not a database/i.test(msg))
-    return new DomainError('storage', `${file} is not an SQLite database (choose another file with --db or COMPLIANCE_DB)`);
+    return new DomainError(
+      'storage',
+      `${file} is not an SQLite database (choose another file with --db or COMPLIANCE_DB)`,
+    );
   if (code.startsWith('SQLITE_READONLY') || /readonly/i.test(msg))
     return new DomainError('storage', `${file} is read-only: the store needs write access to the file and its folder`);
   if (code.startsWith('SQLITE_CANTOPEN') || code === 'EACCES' || code === 'ENOTDIR' || code === 'EROFS')
@@ -46,7 +49,10 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
   const version = sqlite.pragma('user_version', { simple: true }) as number;
   if (version === MIGRATION_COUNT) return;
   if (version > MIGRATION_COUNT)
-    throw new DomainError('storage', `the database was written by a newer version of compliance (schema ${version}, this version knows ${MIGRATION_COUNT}); upgrade compliance`);
+    throw new DomainError(
+      'storage',
+      `the database was written by a newer version of compliance (schema ${version}, this version knows ${MIGRATION_COUNT}); upgrade compliance`,
+    );
   if (version > 0) onUpgrade?.(version, MIGRATION_COUNT, Object.keys(migrations).slice(version));
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error } = await migrator.migrateToLatest();
@@ -55,7 +61,10 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
 }
 
 /** Opens (and creates) the SQLite store: WAL, a busy timeout so a CLI and a server can share the file, migrations. */
-export async function openStore(fileArg: string, opts: { migrate?: boolean; onUpgrade?: UpgradeListener } = {}): Promise<Store> {
+export async function openStore(
+  fileArg: string,
+  opts: { migrate?: boolean; onUpgrade?: UpgradeListener } = {},
+): Promise<Store> {
   const file = fileArg === ':memory:' ? fileArg : resolve(fileArg);
   let sqlite: Database.Database;
   try {

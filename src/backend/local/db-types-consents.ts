@@ -1,22 +1,56 @@
 /** Rows of the consent, legal-document and cookie-banner tables. */
 export interface ConsentTables {
   consent: {
-    id: string; tenant_id: string; user_id: string; data_point_id: string; granted: number; granted_at: string;
-    revoked_at: string | null; consent_version: string; source: string | null; ip_address: string | null;
-    user_agent: string | null; created_at: string;
+    id: string;
+    tenant_id: string;
+    user_id: string;
+    data_point_id: string;
+    granted: number;
+    granted_at: string;
+    revoked_at: string | null;
+    consent_version: string;
+    source: string | null;
+    ip_address: string | null;
+    user_agent: string | null;
+    created_at: string;
   };
   consent_history: {
-    id: string; tenant_id: string; consent_id: string; action: string; consent_version: string; ip_address: string | null;
-    user_agent: string | null; source: string | null; created_at: string;
+    id: string;
+    tenant_id: string;
+    consent_id: string;
+    action: string;
+    consent_version: string;
+    ip_address: string | null;
+    user_agent: string | null;
+    source: string | null;
+    created_at: string;
   };
   legal_document: {
-    id: string; tenant_id: string; title: string; document_type: string; language: string; status: string;
-    created_at: string; updated_at: string;
+    id: string;
+    tenant_id: string;
+    title: string;
+    document_type: string;
+    language: string;
+    status: string;
+    created_at: string;
+    updated_at: string;
   };
   legal_document_version: {
-    id: string; tenant_id: string; document_id: string; version_number: number; title: string; content: string;
-    change_summary: string | null; status: string; created_by: string | null; approved_by: string | null;
-    approved_at: string | null; comment: string | null; created_at: string; updated_at: string; published_at: string | null;
+    id: string;
+    tenant_id: string;
+    document_id: string;
+    version_number: number;
+    title: string;
+    content: string;
+    change_summary: string | null;
+    status: string;
+    created_by: string | null;
+    approved_by: string | null;
+    approved_at: string | null;
+    comment: string | null;
+    created_at: string;
+    updated_at: string;
+    published_at: string | null;
   };
   cookie_banner: { tenant_id: string; categories: string; config: string; updated_at: string };
 }

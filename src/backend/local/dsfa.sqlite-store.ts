@@ -42,7 +42,12 @@ export class SqliteDsfaStore implements DsfaStore {
   }
 
   async get(tenant: string, id: string): Promise<Dsfa | undefined> {
-    const row = await this.db.selectFrom('dsfa').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('dsfa')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row && dsfaFromRow(row);
   }
 

@@ -23,36 +23,64 @@ class SqliteLegalDocumentStore implements LegalDocumentStore {
   }
 
   async get(tenant: string, id: string): Promise<LegalDocument | undefined> {
-    return (await this.db.selectFrom('legal_document').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst()) as LegalDocument | undefined;
+    return (await this.db
+      .selectFrom('legal_document')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .executeTakeFirst()) as LegalDocument | undefined;
   }
 
   async insert(doc: LegalDocument): Promise<void> {
     await this.db.insertInto('legal_document').values(doc).execute();
   }
 
-  async updateDocument(tenant: string, id: string, set: Partial<Pick<LegalDocument, 'status' | 'updated_at'>>): Promise<void> {
+  async updateDocument(
+    tenant: string,
+    id: string,
+    set: Partial<Pick<LegalDocument, 'status' | 'updated_at'>>,
+  ): Promise<void> {
     await this.db.updateTable('legal_document').set(set).where('tenant_id', '=', tenant).where('id', '=', id).execute();
   }
 
   async versions(tenant: string, documentId: string): Promise<Version[]> {
-    const rows = await this.db.selectFrom('legal_document_version').selectAll().where('tenant_id', '=', tenant).where('document_id', '=', documentId).orderBy('version_number', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('legal_document_version')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('document_id', '=', documentId)
+      .orderBy('version_number', 'desc')
+      .execute();
     return rows.map(({ tenant_id: _t, ...v }) => v as Version);
   }
 
   async getVersion(tenant: string, id: string): Promise<Version | undefined> {
-    const r = await this.db.selectFrom('legal_document_version').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('legal_document_version')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!r) return undefined;
     const { tenant_id: _t, ...v } = r;
     return v as Version;
   }
 
   async insertVersion(tenant: string, v: Version): Promise<void> {
-    await this.db.insertInto('legal_document_version').values({ ...v, tenant_id: tenant }).execute();
+    await this.db
+      .insertInto('legal_document_version')
+      .values({ ...v, tenant_id: tenant })
+      .execute();
   }
 
   async updateVersion(tenant: string, v: Version): Promise<void> {
     const { id, ...rest } = v;
-    await this.db.updateTable('legal_document_version').set(rest).where('tenant_id', '=', tenant).where('id', '=', id).execute();
+    await this.db
+      .updateTable('legal_document_version')
+      .set(rest)
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .execute();
   }
 }
 

@@ -32,7 +32,10 @@ function guard<T extends Record<string, (...a: never[]) => Promise<unknown>>>(fi
  * An area whose modules (schemas, services) load on its first call, so a command that uses one area does not pay
  * for all of them at start-up. Each method resolves the area once and forwards the call.
  */
-function lazy<T extends object>(file: string, load: () => Promise<Record<string, (...a: never[]) => Promise<unknown>>>): T {
+function lazy<T extends object>(
+  file: string,
+  load: () => Promise<Record<string, (...a: never[]) => Promise<unknown>>>,
+): T {
   let area: Promise<Record<string, (...a: never[]) => Promise<unknown>>> | undefined;
   return new Proxy({} as T, {
     get(_target, name) {
@@ -66,24 +69,44 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   return {
     location: store.file,
     store,
-    dsfa: guard(store.file, bindHandlers(dsfaContract, {
-      list: (r) => dsfa.list(r.tenant, r.query),
-      create: (r) => dsfa.create(r.tenant, r.actor, r.body),
-      stats: (r) => dsfa.stats(r.tenant),
-      auditLog: (r) => dsfa.auditLog(r.tenant, r.query),
-      get: (r) => dsfa.get(r.tenant, r.params.id),
-      update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body),
-      setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
-      delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
-    })),
+    dsfa: guard(
+      store.file,
+      bindHandlers(dsfaContract, {
+        list: (r) => dsfa.list(r.tenant, r.query),
+        create: (r) => dsfa.create(r.tenant, r.actor, r.body),
+        stats: (r) => dsfa.stats(r.tenant),
+        auditLog: (r) => dsfa.auditLog(r.tenant, r.query),
+        get: (r) => dsfa.get(r.tenant, r.params.id),
+        update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body),
+        setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
+        delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
+      }),
+    ),
     consents: lazy(store.file, async () => (await import('./consents.area.js')).createConsentsArea(store, clock, ids)),
-    legalDocuments: lazy(store.file, async () => (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids)),
-    cookieBanner: lazy(store.file, async () => (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock)),
-    training: lazy(store.file, async () => (await import('./training.area.js')).createTrainingArea(store.db, clock, ids)),
-    trainingContent: lazy(store.file, async () => (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm)),
+    legalDocuments: lazy(store.file, async () =>
+      (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids),
+    ),
+    cookieBanner: lazy(store.file, async () =>
+      (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
+    ),
+    training: lazy(store.file, async () =>
+      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids),
+    ),
+    trainingContent: lazy(store.file, async () =>
+      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm),
+    ),
     canonical: lazy(store.file, async () => (await import('./canonical.area.js')).createCanonicalArea(store.db, clock)),
-    trainingBlocks: lazy(store.file, async () => (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm)),
-    trainingMedia: lazy(store.file, async () => (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, opts.mediaRoot ?? join(dirname(store.file), 'media'))),
+    trainingBlocks: lazy(store.file, async () =>
+      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
+    ),
+    trainingMedia: lazy(store.file, async () =>
+      (await import('./training.area.js')).createTrainingMediaArea(
+        store.db,
+        clock,
+        ids,
+        opts.mediaRoot ?? join(dirname(store.file), 'media'),
+      ),
+    ),
     close: () => store.close(),
   };
 }

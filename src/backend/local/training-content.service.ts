@@ -31,77 +31,197 @@ export class TrainingContentService {
   ) {}
 
   private async knownPeople(tenant: string): Promise<string[]> {
-    return this.db.selectFrom('training_assignment').select('user_name').distinct().where('tenant_id', '=', tenant).execute().then((r) => r.map((x) => x.user_name));
+    return this.db
+      .selectFrom('training_assignment')
+      .select('user_name')
+      .distinct()
+      .where('tenant_id', '=', tenant)
+      .execute()
+      .then((r) => r.map((x) => x.user_name));
   }
 
   private async ask(tenant: string, p: { system: string; prompt: string }, model: string, json: boolean) {
     const people = await this.knownPeople(tenant);
     const sent = redact(p.prompt, people);
     const system = redact(p.system, people);
-    const r = await this.llm().generate({ model, system: system.text, prompt: sent.text, format: json ? 'json' : undefined });
+    const r = await this.llm().generate({
+      model,
+      system: system.text,
+      prompt: sent.text,
+      format: json ? 'json' : undefined,
+    });
     const back = redact(r.text, people);
-    return { text: back.text, redacted: addCounts(addCounts(sent.counts, system.counts), back.counts), prompt_tokens: r.prompt_tokens, completion_tokens: r.completion_tokens };
+    return {
+      text: back.text,
+      redacted: addCounts(addCounts(sent.counts, system.counts), back.counts),
+      prompt_tokens: r.prompt_tokens,
+      completion_tokens: r.completion_tokens,
+    };
   }
 
   private async brief(tenant: string, moduleId: string): Promise<ModuleBrief & { id: string }> {
-    const m = await this.db.selectFrom('training_module').selectAll().where('tenant_id', '=', tenant).where('id', '=', moduleId).executeTakeFirst();
+    const m = await this.db
+      .selectFrom('training_module')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', moduleId)
+      .executeTakeFirst();
     if (!m) throw notFound('training module', moduleId);
     return m;
   }
 
-  private async logGenerated(tenant: string, actor: string | undefined, moduleId: string, details: Record<string, unknown>) {
-    await this.db.insertInto('training_audit').values({ id: this.ids.next(), tenant_id: tenant, action: 'content_generated', entity_type: 'module', entity_id: moduleId, actor: actor ?? 'system', details: JSON.stringify(details), created_at: isoZ(this.clock.now()) }).execute();
+  private async logGenerated(
+    tenant: string,
+    actor: string | undefined,
+    moduleId: string,
+    details: Record<string, unknown>,
+  ) {
+    await this.db
+      .insertInto('training_audit')
+      .values({
+        id: this.ids.next(),
+        tenant_id: tenant,
+        action: 'content_generated',
+        entity_type: 'module',
+        entity_id: moduleId,
+        actor: actor ?? 'system',
+        details: JSON.stringify(details),
+        created_at: isoZ(this.clock.now()),
+      })
+      .execute();
   }
 
-  async generate(tenant: string, actor: string | undefined, body: { module_id: string; language: 'de' | 'en'; model?: string }) {
+  async generate(
+    tenant: string,
+    actor: string | undefined,
+    body: { module_id: string; language: 'de' | 'en'; model?: string },
+  ) {
     const m = await this.brief(tenant, body.module_id);
     const model = body.model ?? this.defaultModel;
     const r = await this.ask(tenant, contentPrompt(m, body.language), model, false);
     if (!r.text.trim()) throw new DomainError('unavailable', `the model ${model} answered with an empty text`);
     const now = isoZ(this.clock.now());
     const content = await writeTransaction(this.db, async (db) => {
-      const last = await db.selectFrom('training_content').select((eb) => eb.fn.max('version').as('v')).where('module_id', '=', m.id).executeTakeFirst();
-      const row = { id: this.ids.next(), tenant_id: tenant, module_id: m.id, version: Number(last?.v ?? 0) + 1, language: body.language, markdown: r.text, status: 'draft', created_at: now, published_at: null };
+      const last = await db
+        .selectFrom('training_content')
+        .select((eb) => eb.fn.max('version').as('v'))
+        .where('module_id', '=', m.id)
+        .executeTakeFirst();
+      const row = {
+        id: this.ids.next(),
+        tenant_id: tenant,
+        module_id: m.id,
+        version: Number(last?.v ?? 0) + 1,
+        language: body.language,
+        markdown: r.text,
+        status: 'draft',
+        created_at: now,
+        published_at: null,
+      };
       await db.insertInto('training_content').values(row).execute();
       const { tenant_id: _t, ...c } = row;
       return c as Content;
     });
-    await this.logGenerated(tenant, actor, m.id, { kind: 'content', content_id: content.id, model, redacted: r.redacted, prompt_tokens: r.prompt_tokens, completion_tokens: r.completion_tokens });
-    return { ...content, redacted: r.redacted as Record<string, number>, prompt_tokens: r.prompt_tokens, completion_tokens: r.completion_tokens };
+    await this.logGenerated(tenant, actor, m.id, {
+      kind: 'content',
+      content_id: content.id,
+      model,
+      redacted: r.redacted,
+      prompt_tokens: r.prompt_tokens,
+      completion_tokens: r.completion_tokens,
+    });
+    return {
+      ...content,
+      redacted: r.redacted as Record<string, number>,
+      prompt_tokens: r.prompt_tokens,
+      completion_tokens: r.completion_tokens,
+    };
   }
 
-  async generateQuiz(tenant: string, actor: string | undefined, body: { module_id: string; count: number; language: 'de' | 'en'; model?: string }) {
+  async generateQuiz(
+    tenant: string,
+    actor: string | undefined,
+    body: { module_id: string; count: number; language: 'de' | 'en'; model?: string },
+  ) {
     const m = await this.brief(tenant, body.module_id);
     const model = body.model ?? this.defaultModel;
-    const published = await this.db.selectFrom('training_content').select('markdown').where('module_id', '=', m.id).where('status', '=', 'published').executeTakeFirst();
+    const published = await this.db
+      .selectFrom('training_content')
+      .select('markdown')
+      .where('module_id', '=', m.id)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
     const base = quizPrompt(m, body.count, body.language, published?.markdown);
     let redacted: Counts = {};
     let tokens = { prompt_tokens: 0, completion_tokens: 0 };
     let problems: string[] = [];
     for (let attempt = 0; attempt < 2; attempt++) {
-      const p = attempt === 0 ? base : { ...base, prompt: `${base.prompt}\n\nYour previous answer was refused: ${problems.join('; ')}. Answer again with valid JSON in exactly the format above.` };
+      const p =
+        attempt === 0
+          ? base
+          : {
+              ...base,
+              prompt: `${base.prompt}\n\nYour previous answer was refused: ${problems.join('; ')}. Answer again with valid JSON in exactly the format above.`,
+            };
       const r = await this.ask(tenant, p, model, true);
       redacted = addCounts(redacted, r.redacted);
-      tokens = { prompt_tokens: tokens.prompt_tokens + r.prompt_tokens, completion_tokens: tokens.completion_tokens + r.completion_tokens };
+      tokens = {
+        prompt_tokens: tokens.prompt_tokens + r.prompt_tokens,
+        completion_tokens: tokens.completion_tokens + r.completion_tokens,
+      };
       const parsed = parseQuiz(r.text, body.count);
       if (parsed.ok) {
         await writeTransaction(this.db, async (db) => {
           await db.deleteFrom('training_question').where('module_id', '=', m.id).execute();
           let position = 0;
           for (const q of parsed.questions)
-            await db.insertInto('training_question').values({ id: this.ids.next(), tenant_id: tenant, module_id: m.id, position: position++, question: q.question, options: JSON.stringify(q.options), correct_index: q.correct_index, explanation: q.explanation }).execute();
+            await db
+              .insertInto('training_question')
+              .values({
+                id: this.ids.next(),
+                tenant_id: tenant,
+                module_id: m.id,
+                position: position++,
+                question: q.question,
+                options: JSON.stringify(q.options),
+                correct_index: q.correct_index,
+                explanation: q.explanation,
+              })
+              .execute();
         });
-        await this.logGenerated(tenant, actor, m.id, { kind: 'quiz', model, questions: parsed.questions.length, attempts: attempt + 1, redacted, ...tokens });
-        return { module_id: m.id, questions: await this.training.questions(tenant, m.id), redacted: redacted as Record<string, number>, ...tokens };
+        await this.logGenerated(tenant, actor, m.id, {
+          kind: 'quiz',
+          model,
+          questions: parsed.questions.length,
+          attempts: attempt + 1,
+          redacted,
+          ...tokens,
+        });
+        return {
+          module_id: m.id,
+          questions: await this.training.questions(tenant, m.id),
+          redacted: redacted as Record<string, number>,
+          ...tokens,
+        };
       }
       problems = parsed.problems;
     }
-    throw new DomainError('unavailable', `the model ${model} did not answer with a valid quiz, also after one retry: ${problems.slice(0, 5).join('; ')}`, problems.slice(0, 20).map((message) => ({ path: 'quiz', message })));
+    throw new DomainError(
+      'unavailable',
+      `the model ${model} did not answer with a valid quiz, also after one retry: ${problems.slice(0, 5).join('; ')}`,
+      problems.slice(0, 20).map((message) => ({ path: 'quiz', message })),
+    );
   }
 
   async published(tenant: string, moduleId: string): Promise<Content> {
     await this.brief(tenant, moduleId);
-    const c = await this.db.selectFrom('training_content').selectAll().where('tenant_id', '=', tenant).where('module_id', '=', moduleId).where('status', '=', 'published').executeTakeFirst();
+    const c = await this.db
+      .selectFrom('training_content')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('module_id', '=', moduleId)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
     if (!c) throw notFound('published content of module', moduleId);
     const { tenant_id: _t, ...rest } = c;
     return rest as Content;
@@ -109,35 +229,81 @@ export class TrainingContentService {
 
   publish(tenant: string, contentId: string): Promise<Content> {
     return writeTransaction(this.db, async (db) => {
-      const c = await db.selectFrom('training_content').selectAll().where('tenant_id', '=', tenant).where('id', '=', contentId).executeTakeFirst();
+      const c = await db
+        .selectFrom('training_content')
+        .selectAll()
+        .where('tenant_id', '=', tenant)
+        .where('id', '=', contentId)
+        .executeTakeFirst();
       if (!c) throw notFound('content', contentId);
       if (c.status === 'published') throw conflict(`content ${contentId} is already published`);
       const now = isoZ(this.clock.now());
-      await db.updateTable('training_content').set({ status: 'archived' }).where('module_id', '=', c.module_id).where('status', '=', 'published').execute();
-      await db.updateTable('training_content').set({ status: 'published', published_at: now }).where('id', '=', contentId).execute();
+      await db
+        .updateTable('training_content')
+        .set({ status: 'archived' })
+        .where('module_id', '=', c.module_id)
+        .where('status', '=', 'published')
+        .execute();
+      await db
+        .updateTable('training_content')
+        .set({ status: 'published', published_at: now })
+        .where('id', '=', contentId)
+        .execute();
       const { tenant_id: _t, ...rest } = c;
       return { ...rest, status: 'published', published_at: now } as Content;
     });
   }
 
   /** Content (or a quiz) for every module that has none, a few at a time. */
-  async generateAll(tenant: string, actor: string | undefined, kind: 'content' | 'quiz', o: { language: 'de' | 'en'; model?: string; dry_run: boolean; concurrency: number; count: number }): Promise<GenerateAllResult> {
-    const modules = await this.db.selectFrom('training_module as m').select(['m.id', 'm.module_code']).where('m.tenant_id', '=', tenant)
-      .where((eb) => eb.not(eb.exists(kind === 'content'
-        ? eb.selectFrom('training_content as c').select('c.id').whereRef('c.module_id', '=', 'm.id')
-        : eb.selectFrom('training_question as q').select('q.id').whereRef('q.module_id', '=', 'm.id'))))
-      .orderBy('m.module_code').execute();
-    const results: GenerateAllResult['results'] = modules.map((m) => ({ module_id: m.id, module_code: m.module_code, status: 'planned', error: null, prompt_tokens: 0, completion_tokens: 0 }));
+  async generateAll(
+    tenant: string,
+    actor: string | undefined,
+    kind: 'content' | 'quiz',
+    o: { language: 'de' | 'en'; model?: string; dry_run: boolean; concurrency: number; count: number },
+  ): Promise<GenerateAllResult> {
+    const modules = await this.db
+      .selectFrom('training_module as m')
+      .select(['m.id', 'm.module_code'])
+      .where('m.tenant_id', '=', tenant)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            kind === 'content'
+              ? eb.selectFrom('training_content as c').select('c.id').whereRef('c.module_id', '=', 'm.id')
+              : eb.selectFrom('training_question as q').select('q.id').whereRef('q.module_id', '=', 'm.id'),
+          ),
+        ),
+      )
+      .orderBy('m.module_code')
+      .execute();
+    const results: GenerateAllResult['results'] = modules.map((m) => ({
+      module_id: m.id,
+      module_code: m.module_code,
+      status: 'planned',
+      error: null,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+    }));
     if (!o.dry_run) {
       let next = 0;
       const worker = async () => {
         while (next < results.length) {
           const r = results[next++]!;
           try {
-            const g = kind === 'content'
-              ? await this.generate(tenant, actor, { module_id: r.module_id, language: o.language, model: o.model })
-              : await this.generateQuiz(tenant, actor, { module_id: r.module_id, count: o.count, language: o.language, model: o.model });
-            Object.assign(r, { status: 'generated', prompt_tokens: g.prompt_tokens, completion_tokens: g.completion_tokens });
+            const g =
+              kind === 'content'
+                ? await this.generate(tenant, actor, { module_id: r.module_id, language: o.language, model: o.model })
+                : await this.generateQuiz(tenant, actor, {
+                    module_id: r.module_id,
+                    count: o.count,
+                    language: o.language,
+                    model: o.model,
+                  });
+            Object.assign(r, {
+              status: 'generated',
+              prompt_tokens: g.prompt_tokens,
+              completion_tokens: g.completion_tokens,
+            });
           } catch (e) {
             Object.assign(r, { status: 'failed', error: (e as Error).message });
           }
@@ -146,6 +312,13 @@ export class TrainingContentService {
       await Promise.all(Array.from({ length: Math.min(o.concurrency, results.length) }, worker));
     }
     const sum = (k: 'prompt_tokens' | 'completion_tokens') => results.reduce((n, r) => n + r[k], 0);
-    return { results, generated: results.filter((r) => r.status === 'generated').length, failed: results.filter((r) => r.status === 'failed').length, prompt_tokens: sum('prompt_tokens'), completion_tokens: sum('completion_tokens'), dry_run: o.dry_run };
+    return {
+      results,
+      generated: results.filter((r) => r.status === 'generated').length,
+      failed: results.filter((r) => r.status === 'failed').length,
+      prompt_tokens: sum('prompt_tokens'),
+      completion_tokens: sum('completion_tokens'),
+      dry_run: o.dry_run,
+    };
   }
 }

@@ -44,9 +44,19 @@ export class TrainingMediaService {
   ) {}
 
   private async published(tenant: string, moduleId: string) {
-    const m = await this.db.selectFrom('training_module').selectAll().where('tenant_id', '=', tenant).where('id', '=', moduleId).executeTakeFirst();
+    const m = await this.db
+      .selectFrom('training_module')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', moduleId)
+      .executeTakeFirst();
     if (!m) throw notFound('training module', moduleId);
-    const c = await this.db.selectFrom('training_content').selectAll().where('module_id', '=', moduleId).where('status', '=', 'published').executeTakeFirst();
+    const c = await this.db
+      .selectFrom('training_content')
+      .selectAll()
+      .where('module_id', '=', moduleId)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
     if (!c) throw conflict(`module ${m.module_code} has no published content: generate and publish content first`);
     return { module: m, content: c };
   }
@@ -84,7 +94,21 @@ export class TrainingMediaService {
       const tenantDir = createHash('sha256').update(tenant).digest('hex').slice(0, 16);
       const key = `${tenantDir}/${module.id}/${id}.${kind === 'audio' ? 'm4a' : 'mp4'}`;
       const size = await this.store.put(MEDIA_BUCKET, key, file);
-      const row = { id, tenant_id: tenant, module_id: module.id, content_id: content.id, kind, bucket: MEDIA_BUCKET, object_key: key, content_type: contentType, size_bytes: size, duration_seconds: Math.round(duration * 100) / 100, status: 'draft', created_at: isoZ(this.clock.now()), published_at: null };
+      const row = {
+        id,
+        tenant_id: tenant,
+        module_id: module.id,
+        content_id: content.id,
+        kind,
+        bucket: MEDIA_BUCKET,
+        object_key: key,
+        content_type: contentType,
+        size_bytes: size,
+        duration_seconds: Math.round(duration * 100) / 100,
+        status: 'draft',
+        created_at: isoZ(this.clock.now()),
+        published_at: null,
+      };
       await this.db.insertInto('training_media').values(row).execute();
       const { tenant_id: _t, ...media } = row;
       return media as Media;
@@ -94,12 +118,23 @@ export class TrainingMediaService {
   }
 
   async list(tenant: string, moduleId: string): Promise<Media[]> {
-    const rows = await this.db.selectFrom('training_media').selectAll().where('tenant_id', '=', tenant).where('module_id', '=', moduleId).orderBy('id', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('training_media')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('module_id', '=', moduleId)
+      .orderBy('id', 'desc')
+      .execute();
     return rows.map(({ tenant_id: _t, ...m }) => m as Media);
   }
 
   async get(tenant: string, id: string): Promise<Media> {
-    const r = await this.db.selectFrom('training_media').selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('training_media')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!r) throw notFound('media', id);
     const { tenant_id: _t, ...m } = r;
     return m as Media;
@@ -107,19 +142,33 @@ export class TrainingMediaService {
 
   async setPublished(tenant: string, id: string, published: boolean): Promise<Media> {
     await this.get(tenant, id);
-    await this.db.updateTable('training_media').set({ status: published ? 'published' : 'withdrawn', published_at: published ? isoZ(this.clock.now()) : null }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('training_media')
+      .set({ status: published ? 'published' : 'withdrawn', published_at: published ? isoZ(this.clock.now()) : null })
+      .where('id', '=', id)
+      .execute();
     return this.get(tenant, id);
   }
 
   private async key(): Promise<Buffer> {
-    const row = await this.db.selectFrom('setting').select('value').where('key', '=', 'media_url_key').executeTakeFirst();
+    const row = await this.db
+      .selectFrom('setting')
+      .select('value')
+      .where('key', '=', 'media_url_key')
+      .executeTakeFirst();
     if (row) return Buffer.from(row.value, 'hex');
-    await this.db.insertInto('setting').values({ key: 'media_url_key', value: randomBytes(32).toString('hex') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await this.db
+      .insertInto('setting')
+      .values({ key: 'media_url_key', value: randomBytes(32).toString('hex') })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     return this.key();
   }
 
   private async sign(tenant: string, id: string, expires: number): Promise<string> {
-    return createHmac('sha256', await this.key()).update(`${tenant}\n${id}\n${expires}`).digest('hex');
+    return createHmac('sha256', await this.key())
+      .update(`${tenant}\n${id}\n${expires}`)
+      .digest('hex');
   }
 
   /** A URL valid for 15 minutes, relative to the server, that needs no API key. */
@@ -128,7 +177,15 @@ export class TrainingMediaService {
     const expires = Math.floor(this.clock.now().getTime() / 1000) + URL_LIFETIME_S;
     const sig = await this.sign(tenant, id, expires);
     const url = `${SDK_PREFIX}/training/media/${encodeURIComponent(id)}/object?tenant=${encodeURIComponent(tenant)}&expires=${expires}&sig=${sig}`;
-    return { id, bucket: m.bucket, object_key: m.object_key, content_type: m.content_type, size_bytes: m.size_bytes, url, expires_at: new Date(expires * 1000).toISOString() };
+    return {
+      id,
+      bucket: m.bucket,
+      object_key: m.object_key,
+      content_type: m.content_type,
+      size_bytes: m.size_bytes,
+      url,
+      expires_at: new Date(expires * 1000).toISOString(),
+    };
   }
 
   /** The bytes behind a signed URL; a wrong signature or an expired URL is refused (403). */
@@ -138,12 +195,17 @@ export class TrainingMediaService {
     const given = Buffer.from(/^[0-9a-f]{64}$/.test(q.sig) ? q.sig : '', 'hex');
     if (!Number.isInteger(expires) || given.length !== expected.length || !timingSafeEqual(given, expected))
       throw new DomainError('forbidden', 'the media URL is not valid (wrong signature)');
-    if (expires < Math.floor(this.clock.now().getTime() / 1000)) throw new DomainError('forbidden', 'the media URL has expired: ask for a new one');
+    if (expires < Math.floor(this.clock.now().getTime() / 1000))
+      throw new DomainError('forbidden', 'the media URL has expired: ask for a new one');
     return this.download(tenant, id);
   }
 
   async download(tenant: string, id: string) {
     const m = await this.get(tenant, id);
-    return { content_type: m.content_type, filename: m.object_key.split('/').at(-1), data: await this.store.read(m.bucket, m.object_key) };
+    return {
+      content_type: m.content_type,
+      filename: m.object_key.split('/').at(-1),
+      data: await this.store.read(m.bucket, m.object_key),
+    };
   }
 }

@@ -25,7 +25,14 @@ export interface LlmSettings {
 /** Content generation bound to the SQLite store and a language model. */
 export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
   let client: LlmClient | undefined = llm.client;
-  const svc = new TrainingContentService(db, new TrainingService(db, clock, ids), clock, ids, () => (client ??= new OllamaClient({ host: llm.host })), llm.model || DEFAULT_MODEL);
+  const svc = new TrainingContentService(
+    db,
+    new TrainingService(db, clock, ids),
+    clock,
+    ids,
+    () => (client ??= new OllamaClient({ host: llm.host })),
+    llm.model || DEFAULT_MODEL,
+  );
   return bindHandlers(trainingContentContract, {
     generate: (r) => svc.generate(r.tenant, r.actor, r.body),
     generateQuiz: (r) => svc.generateQuiz(r.tenant, r.actor, r.body),
@@ -68,7 +75,11 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
     certificatePdf: async (r) => {
       const c = await t.certificate(r.tenant, r.params.id);
       const { renderCertificatePdf } = await import('../../services/certificate/certificate-pdf.js');
-      return { content_type: 'application/pdf', filename: `certificate-${c.id}.pdf`, data: await renderCertificatePdf(c) };
+      return {
+        content_type: 'application/pdf',
+        filename: `certificate-${c.id}.pdf`,
+        data: await renderCertificatePdf(c),
+      };
     },
     verify: (r) => t.verify(r.tenant, r.params.id),
     auditLog: (r) => t.auditLog(r.tenant, r.query),
@@ -77,8 +88,20 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
 }
 
 /** Speech, video and media bound to the SQLite store and a media folder. */
-export function createTrainingMediaArea(db: Kysely<DB>, clock: Clock, ids: IdSource, mediaRoot: string, speech?: Speech) {
-  const svc = new TrainingMediaService(db, new FolderMediaStore(mediaRoot), clock, ids, async () => speech ?? (await import('../../services/speech/speech.js')).platformSpeech());
+export function createTrainingMediaArea(
+  db: Kysely<DB>,
+  clock: Clock,
+  ids: IdSource,
+  mediaRoot: string,
+  speech?: Speech,
+) {
+  const svc = new TrainingMediaService(
+    db,
+    new FolderMediaStore(mediaRoot),
+    clock,
+    ids,
+    async () => speech ?? (await import('../../services/speech/speech.js')).platformSpeech(),
+  );
   return bindHandlers(trainingMediaContract, {
     generateAudio: (r) => svc.generate(r.tenant, r.params.moduleId, 'audio'),
     generateVideo: (r) => svc.generate(r.tenant, r.params.moduleId, 'video'),
@@ -95,7 +118,14 @@ export function createTrainingMediaArea(db: Kysely<DB>, clock: Clock, ids: IdSou
 /** Training blocks bound to the SQLite store, the control catalogue and content generation. */
 export function createTrainingBlocksArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
   let client: LlmClient | undefined = llm.client;
-  const content = new TrainingContentService(db, new TrainingService(db, clock, ids), clock, ids, () => (client ??= new OllamaClient({ host: llm.host })), llm.model || DEFAULT_MODEL);
+  const content = new TrainingContentService(
+    db,
+    new TrainingService(db, clock, ids),
+    clock,
+    ids,
+    () => (client ??= new OllamaClient({ host: llm.host })),
+    llm.model || DEFAULT_MODEL,
+  );
   const svc = new TrainingBlockService(db, createCanonicalService(db, clock), content, clock, ids);
   return bindHandlers(trainingBlocksContract, {
     list: (r) => svc.list(r.tenant),

@@ -36,11 +36,17 @@ async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterabl
   const total = file === '-' ? 0 : statSync(file).size;
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
-    { stream: ctx.io.stderr as NodeJS.WriteStream, format: '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}', hideCursor: true, etaBuffer: 50 },
+    {
+      stream: ctx.io.stderr as NodeJS.WriteStream,
+      format: '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}',
+      hideCursor: true,
+      etaBuffer: 50,
+    },
     cliProgress.Presets.shades_classic,
   );
   const start = Date.now();
-  let bytes = 0, rows = 0;
+  let bytes = 0,
+    rows = 0;
   bar.start(total || 1, 0, { rows: 0, rate: 0 });
   try {
     for await (const chunk of stream) {
@@ -82,7 +88,8 @@ function openRejects(file: string) {
 export function createConsentsCommand(ctx: CliContext): Command {
   const cmd = new Command('consents').description('consents per user and data point, with history');
 
-  cmd.command('list')
+  cmd
+    .command('list')
     .description('list consents, newest first')
     .option('--user-id <id>', 'only this user')
     .option('--data-point <id>', 'only this data point')
@@ -90,13 +97,19 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--limit <n>', '1 to 500 (default 50)')
     .option('--offset <n>', 'default 0')
     .action(async (o: { userId?: string; dataPoint?: string; granted?: string; limit?: string; offset?: string }) => {
-      const r = await (await ctx.backend()).consents.list({ ...req(ctx), query: { user_id: o.userId, data_point_id: o.dataPoint, granted: o.granted, limit: o.limit, offset: o.offset } });
+      const r = await (
+        await ctx.backend()
+      ).consents.list({
+        ...req(ctx),
+        query: { user_id: o.userId, data_point_id: o.dataPoint, granted: o.granted, limit: o.limit, offset: o.offset },
+      });
       if (ctx.config().json) return printJson(ctx, r);
       await printList(ctx, r.consents, columns, { empty: 'no consents' });
       if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
     });
 
-  cmd.command('grant')
+  cmd
+    .command('grant')
     .description('record a consent (use --refused to record a refusal)')
     .requiredOption('--user-id <id>', 'user id or e-mail')
     .requiredOption('--data-point <id>', 'data point id')
@@ -106,50 +119,102 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--ip <address>', 'IPv4 or IPv6')
     .option('--user-agent <ua>')
     .option('--granted-at <iso>', 'when it was given (default now)')
-    .action(async (o: { userId: string; dataPoint: string; refused?: boolean; consentVersion?: string; source?: string; ip?: string; userAgent?: string; grantedAt?: string }) => {
-      const r = await (await ctx.backend()).consents.create({
-        ...req(ctx),
-        body: defined({ user_id: o.userId, data_point_id: o.dataPoint, granted: !o.refused, consent_version: o.consentVersion, source: o.source, ip_address: o.ip, user_agent: o.userAgent, granted_at: o.grantedAt }),
-      });
-      await printRecord(ctx, r, [['id', r.id], ['user_id', r.user_id], ['data_point_id', r.data_point_id], ['granted', r.granted], ['granted_at', r.granted_at]]);
-    });
+    .action(
+      async (o: {
+        userId: string;
+        dataPoint: string;
+        refused?: boolean;
+        consentVersion?: string;
+        source?: string;
+        ip?: string;
+        userAgent?: string;
+        grantedAt?: string;
+      }) => {
+        const r = await (
+          await ctx.backend()
+        ).consents.create({
+          ...req(ctx),
+          body: defined({
+            user_id: o.userId,
+            data_point_id: o.dataPoint,
+            granted: !o.refused,
+            consent_version: o.consentVersion,
+            source: o.source,
+            ip_address: o.ip,
+            user_agent: o.userAgent,
+            granted_at: o.grantedAt,
+          }),
+        });
+        await printRecord(ctx, r, [
+          ['id', r.id],
+          ['user_id', r.user_id],
+          ['data_point_id', r.data_point_id],
+          ['granted', r.granted],
+          ['granted_at', r.granted_at],
+        ]);
+      },
+    );
 
-  cmd.command('revoke')
+  cmd
+    .command('revoke')
     .description('revoke an active consent (irreversible)')
     .argument('<id>')
     .action(async (id: string) => {
       const r = await (await ctx.backend()).consents.revoke({ ...req(ctx), params: { id } });
-      await printRecord(ctx, r, [['id', r.id], ['revoked_at', r.revoked_at]]);
+      await printRecord(ctx, r, [
+        ['id', r.id],
+        ['revoked_at', r.revoked_at],
+      ]);
     });
 
-  cmd.command('renew')
+  cmd
+    .command('renew')
     .description('renew an active consent; with --consent-version a new version is recorded')
     .argument('<id>')
     .option('--consent-version <v>')
     .action(async (id: string, o: { consentVersion?: string }) => {
-      const r = await (await ctx.backend()).consents.renew({ ...req(ctx), params: { id }, body: defined({ consent_version: o.consentVersion }) });
-      await printRecord(ctx, r, [['id', r.id], ['consent_version', r.consent_version], ['last action', r.history.at(-1)?.action]]);
+      const r = await (
+        await ctx.backend()
+      ).consents.renew({ ...req(ctx), params: { id }, body: defined({ consent_version: o.consentVersion }) });
+      await printRecord(ctx, r, [
+        ['id', r.id],
+        ['consent_version', r.consent_version],
+        ['last action', r.history.at(-1)?.action],
+      ]);
     });
 
-  cmd.command('history')
+  cmd
+    .command('history')
     .description('history of a consent, oldest first')
     .argument('<id>')
     .action(async (id: string) => {
-      await printList(ctx, await (await ctx.backend()).consents.history({ ...req(ctx), params: { id } }), historyColumns);
+      await printList(
+        ctx,
+        await (await ctx.backend()).consents.history({ ...req(ctx), params: { id } }),
+        historyColumns,
+      );
     });
 
-  cmd.command('stats')
+  cmd
+    .command('stats')
     .description('totals, active, revoked, unique users, conversion rate, per data point')
     .action(async () => {
       const s = await (await ctx.backend()).consents.stats(req(ctx));
       await printRecord(ctx, s, [
-        ['total_consents', s.total_consents], ['active_consents', s.active_consents], ['revoked_consents', s.revoked_consents],
-        ['unique_users', s.unique_users], ['conversion_rate', `${s.conversion_rate} %`],
-        ...Object.entries(s.by_data_point).map(([k, v]) => [`data point ${k}`, `${v.total} total, ${v.active} active, ${v.revoked} revoked`] as [string, unknown]),
+        ['total_consents', s.total_consents],
+        ['active_consents', s.active_consents],
+        ['revoked_consents', s.revoked_consents],
+        ['unique_users', s.unique_users],
+        ['conversion_rate', `${s.conversion_rate} %`],
+        ...Object.entries(s.by_data_point).map(
+          ([k, v]) =>
+            [`data point ${k}`, `${v.total} total, ${v.active} active, ${v.revoked} revoked`] as [string, unknown],
+        ),
       ]);
     });
 
-  cmd.command('import')
+  cmd
+    .command('import')
     .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
     .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
     .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
@@ -157,52 +222,70 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
     .option('--rejects <file>', 'write refused rows (line number and reason) to this CSV')
     .option('--dry-run', 'validate and count without writing')
-    .action(async (file: string, o: { map?: string[]; delimiter?: string; format?: 'csv' | 'ndjson'; rejects?: string; dryRun?: boolean }) => {
-      const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
-      let input: AsyncIterable<Buffer>;
-      if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
-      else {
-        let isFile: boolean;
-        try {
-          isFile = statSync(file).isFile();
-        } catch (e) {
-          throw new DomainError('bad_request', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    .action(
+      async (
+        file: string,
+        o: { map?: string[]; delimiter?: string; format?: 'csv' | 'ndjson'; rejects?: string; dryRun?: boolean },
+      ) => {
+        const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
+        let input: AsyncIterable<Buffer>;
+        if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
+        else {
+          let isFile: boolean;
+          try {
+            isFile = statSync(file).isFile();
+          } catch (e) {
+            throw new DomainError(
+              'bad_request',
+              `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+            );
+          }
+          if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
+          input = createReadStream(file);
         }
-        if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
-        input = createReadStream(file);
-      }
-      const delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
-      const rejects = o.rejects ? openRejects(o.rejects) : undefined;
-      let summary: ImportSummary | undefined;
-      try {
-        const stream: ImportStream = {
-          body: withProgress(ctx, file, input),
-          content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
-          ...(rejects ? { onReject: (line: number, reason: string) => rejects.add(line, reason) } : {}),
-        };
-        summary = await (await ctx.backend()).consents.import({
-          ...req(ctx),
-          query: defined({ dry_run: o.dryRun ? 'true' : undefined, delimiter, map: o.map?.join(',') }),
-          stream,
-        });
-      } finally {
-        const written = await rejects?.close(summary);
-        if (summary && written !== undefined && written < summary.rejected)
-          note(ctx, `${o.rejects} lists the first ${written} of ${summary.rejected} refused rows (the server sends no more)`);
-      }
-      // refused rows go to stderr (the first 20) unless --rejects takes them, with --json too: stdout stays the summary
-      if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
-      if (!o.rejects && summary.rejected > 20) note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
-      if (ctx.config().json) {
-        const { rejections: _r, dry_run: _d, ...plain } = summary;
-        printJson(ctx, plain);
-      } else {
-        writeOut(ctx, `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`);
-      }
-      if (summary.rejected > 0) ctx.exitCode = 6;
-    });
+        const delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
+        const rejects = o.rejects ? openRejects(o.rejects) : undefined;
+        let summary: ImportSummary | undefined;
+        try {
+          const stream: ImportStream = {
+            body: withProgress(ctx, file, input),
+            content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+            ...(rejects ? { onReject: (line: number, reason: string) => rejects.add(line, reason) } : {}),
+          };
+          summary = await (
+            await ctx.backend()
+          ).consents.import({
+            ...req(ctx),
+            query: defined({ dry_run: o.dryRun ? 'true' : undefined, delimiter, map: o.map?.join(',') }),
+            stream,
+          });
+        } finally {
+          const written = await rejects?.close(summary);
+          if (summary && written !== undefined && written < summary.rejected)
+            note(
+              ctx,
+              `${o.rejects} lists the first ${written} of ${summary.rejected} refused rows (the server sends no more)`,
+            );
+        }
+        // refused rows go to stderr (the first 20) unless --rejects takes them, with --json too: stdout stays the summary
+        if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
+        if (!o.rejects && summary.rejected > 20)
+          note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
+        if (ctx.config().json) {
+          const { rejections: _r, dry_run: _d, ...plain } = summary;
+          printJson(ctx, plain);
+        } else {
+          writeOut(
+            ctx,
+            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`,
+          );
+        }
+        if (summary.rejected > 0) ctx.exitCode = 6;
+      },
+    );
 
-  cmd.command('export')
+  cmd
+    .command('export')
     .description('streamed export; importing it into an empty store gives the same statistics')
     .addOption(new Option('--format <format>', 'csv or ndjson').choices(['csv', 'ndjson']).default('csv'))
     .option('--user-id <id>')
@@ -210,7 +293,12 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--granted <bool>')
     .option('-o, --output <file>', 'file to write (default stdout)')
     .action(async (o: { format: string; userId?: string; dataPoint?: string; granted?: string; output?: string }) => {
-      const r = await (await ctx.backend()).consents.export({ ...req(ctx), query: { format: o.format, user_id: o.userId, data_point_id: o.dataPoint, granted: o.granted } });
+      const r = await (
+        await ctx.backend()
+      ).consents.export({
+        ...req(ctx),
+        query: { format: o.format, user_id: o.userId, data_point_id: o.dataPoint, granted: o.granted },
+      });
       const out = o.output ? createWriteStream(o.output) : ctx.io.stdout;
       for await (const chunk of r.body) if (!out.write(chunk)) await once(out, 'drain');
       if (o.output) {

@@ -6,10 +6,18 @@ import { note, printJson, printRecord, writeOut } from '../output.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const pairs = (c: CookieBanner): Array<[string, unknown]> => [
-  ['categories', c.categories.map((x) => `${x.id}${x.isRequired ? ' (required)' : ''}${x.defaultEnabled ? ' [on]' : ''}`)],
-  ['position', c.config.position], ['style', c.config.style], ['primaryColor', c.config.primaryColor],
-  ['showDeclineAll', c.config.showDeclineAll], ['showSettings', c.config.showSettings],
-  ['title', c.config.banner_texts.title], ['privacyLink', c.config.banner_texts.privacyLink], ['updated_at', c.updated_at],
+  [
+    'categories',
+    c.categories.map((x) => `${x.id}${x.isRequired ? ' (required)' : ''}${x.defaultEnabled ? ' [on]' : ''}`),
+  ],
+  ['position', c.config.position],
+  ['style', c.config.style],
+  ['primaryColor', c.config.primaryColor],
+  ['showDeclineAll', c.config.showDeclineAll],
+  ['showSettings', c.config.showSettings],
+  ['title', c.config.banner_texts.title],
+  ['privacyLink', c.config.banner_texts.privacyLink],
+  ['updated_at', c.updated_at],
 ];
 
 export function createCookieBannerCommand(ctx: CliContext): Command {
@@ -20,7 +28,8 @@ export function createCookieBannerCommand(ctx: CliContext): Command {
     await printRecord(ctx, c, pairs(c));
   });
 
-  cmd.command('set')
+  cmd
+    .command('set')
     .description('replace the whole configuration with a JSON file {categories, config}')
     .requiredOption('--file <config.json>', '- reads stdin')
     .action(async (o: { file: string }) => {
@@ -28,7 +37,8 @@ export function createCookieBannerCommand(ctx: CliContext): Command {
       await printRecord(ctx, c, pairs(c));
     });
 
-  cmd.command('lint')
+  cmd
+    .command('lint')
     .description('check the configuration against regulator guidance; exits 6 with findings')
     .option('--file <config.json>', 'lint this file instead of the stored configuration')
     .action(async (o: { file?: string }) => {

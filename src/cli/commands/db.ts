@@ -14,8 +14,16 @@ export function createDbCommand(ctx: CliContext): Command {
       const { store } = await ctx.localBackend('db status');
       const { MIGRATION_COUNT } = await import('../../backend/local/database.js');
       const s = store.sqlite;
-      const tables = (s.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name").all() as Array<{ name: string }>).map((t) => t.name);
-      const counts = Object.fromEntries(tables.map((t) => [t, (s.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n]));
+      const tables = (
+        s
+          .prepare(
+            "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name",
+          )
+          .all() as Array<{ name: string }>
+      ).map((t) => t.name);
+      const counts = Object.fromEntries(
+        tables.map((t) => [t, (s.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n]),
+      );
       const status = {
         file: store.file,
         size_bytes: existsSync(store.file) ? statSync(store.file).size : 0,
@@ -41,7 +49,8 @@ export function createDbCommand(ctx: CliContext): Command {
     .option('--force', 'overwrite an existing file')
     .action(async (file: string, o: { force?: boolean }) => {
       const target = resolve(file);
-      if (existsSync(target) && !o.force) throw new DomainError('conflict', `${target} exists; use --force to overwrite it`);
+      if (existsSync(target) && !o.force)
+        throw new DomainError('conflict', `${target} exists; use --force to overwrite it`);
       const { store } = await ctx.localBackend('db backup');
       if (target === store.file) throw new DomainError('bad_request', 'the backup file must differ from the store');
       try {
@@ -50,7 +59,8 @@ export function createDbCommand(ctx: CliContext): Command {
         throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
       }
       note(ctx, `backed up ${store.file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
-      if (ctx.config().json) ctx.io.stdout.write(JSON.stringify({ file: target, size_bytes: statSync(target).size }) + '\n');
+      if (ctx.config().json)
+        ctx.io.stdout.write(JSON.stringify({ file: target, size_bytes: statSync(target).size }) + '\n');
     });
 
   return db;

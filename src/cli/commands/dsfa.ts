@@ -4,7 +4,13 @@ import { isoLocal } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Dsfa, DsfaAuditEntry, DsfaStats } from '../../domain/dsfa/dsfa.schema.js';
 import { AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS } from '../../domain/dsfa/dsfa.values.js';
-import { DSFA_TRIGGERS, screen, screeningMarkdown, WP248_CRITERIA, type ScreeningResult } from '../../domain/dsfa/screening.js';
+import {
+  DSFA_TRIGGERS,
+  screen,
+  screeningMarkdown,
+  WP248_CRITERIA,
+  type ScreeningResult,
+} from '../../domain/dsfa/screening.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import type { CliContext } from '../context.js';
 import { collect, defined, listFlag, readJson } from '../input.js';
@@ -59,13 +65,25 @@ function fieldOptions(cmd: Command): Command {
     .option('--recipient <name>', 'recipient (repeatable or comma-separated)', collect)
     .option('--measure <text>', 'technical or organisational measure (repeatable)', collect)
     .option('--approved-by <name>', 'approver (name or e-mail)')
-    .option('--ai-modules <file>', `JSON array of AI use-case modules (use_case_type, ai_act_risk_class: ${AI_ACT_RISK_CLASSES.join(', ')} ...)`)
+    .option(
+      '--ai-modules <file>',
+      `JSON array of AI use-case modules (use_case_type, ai_act_risk_class: ${AI_ACT_RISK_CLASSES.join(', ')} ...)`,
+    )
     .option('-f, --file <file>', 'JSON body with any of the fields; - reads stdin (flags override it)');
 }
 
 type FieldOpts = {
-  title?: string; description?: string; status?: string; riskLevel?: string; processingActivity?: string;
-  dataCategory?: string[]; recipient?: string[]; measure?: string[]; approvedBy?: string; aiModules?: string; file?: string;
+  title?: string;
+  description?: string;
+  status?: string;
+  riskLevel?: string;
+  processingActivity?: string;
+  dataCategory?: string[];
+  recipient?: string[];
+  measure?: string[];
+  approvedBy?: string;
+  aiModules?: string;
+  file?: string;
 };
 
 async function bodyFrom(ctx: CliContext, o: FieldOpts): Promise<Record<string, unknown>> {
@@ -94,36 +112,66 @@ async function bodyFrom(ctx: CliContext, o: FieldOpts): Promise<Record<string, u
 async function promptCreate(ctx: CliContext): Promise<Record<string, unknown>> {
   const { input, select } = await import('@inquirer/prompts');
   const context = { input: ctx.io.stdin, output: ctx.io.stderr };
-  const split = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
-  const title = await input({ message: 'Title', required: true, validate: (v) => (v.trim() ? true : 'a title is required') }, context);
+  const split = (s: string) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+  const title = await input(
+    { message: 'Title', required: true, validate: (v) => (v.trim() ? true : 'a title is required') },
+    context,
+  );
   const processing_activity = await input({ message: 'Processing activity' }, context);
   const description = await input({ message: 'Description' }, context);
-  const risk_level = await select({ message: 'Risk level', default: 'medium', choices: RISK_LEVELS.map((v) => ({ value: v })) }, context);
+  const risk_level = await select(
+    { message: 'Risk level', default: 'medium', choices: RISK_LEVELS.map((v) => ({ value: v })) },
+    context,
+  );
   const data_categories = split(await input({ message: 'Data categories (comma-separated)' }, context));
   const recipients = split(await input({ message: 'Recipients (comma-separated)' }, context));
   const measures = split(await input({ message: 'Measures (comma-separated)' }, context));
   return { title, processing_activity, description, risk_level, data_categories, recipients, measures };
 }
 
-async function screeningAnswers(ctx: CliContext, o: { criteria?: string[]; trigger?: string[]; file?: string; title?: string; processingActivity?: string }): Promise<unknown> {
+async function screeningAnswers(
+  ctx: CliContext,
+  o: { criteria?: string[]; trigger?: string[]; file?: string; title?: string; processingActivity?: string },
+): Promise<unknown> {
   const given = o.criteria || o.trigger || o.file;
   if (!given && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
     const { checkbox } = await import('@inquirer/prompts');
     const context = { input: ctx.io.stdin, output: ctx.io.stderr };
-    const triggers = await checkbox({
-      message: 'Which of these mandatory cases apply?',
-      choices: DSFA_TRIGGERS.map((t) => ({ value: t.id, name: t.label, description: t.explanation })),
-    }, context);
-    const criteria = await checkbox({
-      message: 'Which WP248 criteria does the processing meet?',
-      choices: WP248_CRITERIA.map((c) => ({ value: c.id, name: c.label, description: c.explanation })),
-    }, context);
+    const triggers = await checkbox(
+      {
+        message: 'Which of these mandatory cases apply?',
+        choices: DSFA_TRIGGERS.map((t) => ({ value: t.id, name: t.label, description: t.explanation })),
+      },
+      context,
+    );
+    const criteria = await checkbox(
+      {
+        message: 'Which WP248 criteria does the processing meet?',
+        choices: WP248_CRITERIA.map((c) => ({ value: c.id, name: c.label, description: c.explanation })),
+      },
+      context,
+    );
     return { title: o.title, processing_activity: o.processingActivity, triggers, criteria };
   }
   if (!given)
-    throw new DomainError('bad_request', 'dsfa screen needs answers: --criteria, --trigger or --file (or run it in a terminal to be asked)');
+    throw new DomainError(
+      'bad_request',
+      'dsfa screen needs answers: --criteria, --trigger or --file (or run it in a terminal to be asked)',
+    );
   const base = o.file ? ((await readJson(ctx, o.file)) as Record<string, unknown>) : {};
-  return { ...base, ...defined({ title: o.title, processing_activity: o.processingActivity, criteria: listFlag(o.criteria), triggers: listFlag(o.trigger) }) };
+  return {
+    ...base,
+    ...defined({
+      title: o.title,
+      processing_activity: o.processingActivity,
+      criteria: listFlag(o.criteria),
+      triggers: listFlag(o.trigger),
+    }),
+  };
 }
 
 function printScreening(ctx: CliContext, r: ScreeningResult): void {
@@ -144,7 +192,10 @@ export function createDsfaCommand(ctx: CliContext): Command {
     .option('--limit <n>', 'records to return, 1 to 500 (default 100)')
     .action(async (o: { status?: string; riskLevel?: string; skip?: string; limit?: string }) => {
       const b = await ctx.backend();
-      const rows = await b.dsfa.list({ ...req(ctx), query: { status: o.status, risk_level: o.riskLevel, skip: o.skip, limit: o.limit } });
+      const rows = await b.dsfa.list({
+        ...req(ctx),
+        query: { status: o.status, risk_level: o.riskLevel, skip: o.skip, limit: o.limit },
+      });
       await printList(ctx, rows, listColumns, { empty: 'no assessments' });
     });
 
@@ -164,7 +215,11 @@ export function createDsfaCommand(ctx: CliContext): Command {
       if (o.createdBy) body.created_by = o.createdBy;
       if (body.title === undefined) {
         if (!(ctx.io.stdinIsTTY && ctx.io.stderrIsTTY))
-          throw new DomainError('bad_request', 'dsfa create needs --title (or a JSON body with --file); without a terminal nothing is asked', [{ path: 'title', message: 'required' }]);
+          throw new DomainError(
+            'bad_request',
+            'dsfa create needs --title (or a JSON body with --file); without a terminal nothing is asked',
+            [{ path: 'title', message: 'required' }],
+          );
         body = { ...(await promptCreate(ctx)), ...body };
       }
       const d = await (await ctx.backend()).dsfa.create({ ...req(ctx), body });
@@ -172,12 +227,16 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
-  fieldOptions(dsfa.command('update').description('change fields of an assessment; fields not given stay unchanged').argument('<id>'))
-    .action(async (id: string, o: FieldOpts) => {
-      const body = await bodyFrom(ctx, o);
-      const d = await (await ctx.backend()).dsfa.update({ ...req(ctx), params: { id }, body });
-      await printRecord(ctx, d, dsfaPairs(d));
-    });
+  fieldOptions(
+    dsfa
+      .command('update')
+      .description('change fields of an assessment; fields not given stay unchanged')
+      .argument('<id>'),
+  ).action(async (id: string, o: FieldOpts) => {
+    const body = await bodyFrom(ctx, o);
+    const d = await (await ctx.backend()).dsfa.update({ ...req(ctx), params: { id }, body });
+    await printRecord(ctx, d, dsfaPairs(d));
+  });
 
   dsfa
     .command('set-status')
@@ -186,7 +245,9 @@ export function createDsfaCommand(ctx: CliContext): Command {
     .argument('<status>')
     .option('--approved-by <name>', 'approver, recorded with status approved')
     .action(async (id: string, status: string, o: { approvedBy?: string }) => {
-      const d = await (await ctx.backend()).dsfa.setStatus({ ...req(ctx), params: { id }, body: defined({ status, approved_by: o.approvedBy }) });
+      const d = await (
+        await ctx.backend()
+      ).dsfa.setStatus({ ...req(ctx), params: { id }, body: defined({ status, approved_by: o.approvedBy }) });
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
@@ -200,7 +261,10 @@ export function createDsfaCommand(ctx: CliContext): Command {
         if (!(ctx.io.stdinIsTTY && ctx.io.stderrIsTTY))
           throw new DomainError('bad_request', 'dsfa delete needs --yes when it cannot ask for confirmation');
         const { confirm } = await import('@inquirer/prompts');
-        const ok = await confirm({ message: `Delete DSFA ${id}?`, default: false }, { input: ctx.io.stdin, output: ctx.io.stderr });
+        const ok = await confirm(
+          { message: `Delete DSFA ${id}?`, default: false },
+          { input: ctx.io.stdin, output: ctx.io.stderr },
+        );
         if (!ok) throw new DomainError('conflict', 'not deleted');
       }
       const r = await (await ctx.backend()).dsfa.delete({ ...req(ctx), params: { id } });
@@ -227,41 +291,68 @@ export function createDsfaCommand(ctx: CliContext): Command {
     .option('--limit <n>', 'entries to return, 1 to 500 (default 50)')
     .option('--offset <n>', 'entries to skip (default 0)')
     .action(async (o: { dsfa?: string; limit?: string; offset?: string }) => {
-      const rows = await (await ctx.backend()).dsfa.auditLog({ ...req(ctx), query: { dsfa_id: o.dsfa, limit: o.limit, offset: o.offset } });
+      const rows = await (
+        await ctx.backend()
+      ).dsfa.auditLog({ ...req(ctx), query: { dsfa_id: o.dsfa, limit: o.limit, offset: o.offset } });
       await printList(ctx, rows, auditColumns, { empty: 'no audit entries' });
     });
 
   dsfa
     .command('screen')
     .description('check whether a DSFA is required (WP248 criteria and the mandatory cases)')
-    .option('--criteria <ids>', `WP248 criteria met, comma-separated: ${WP248_CRITERIA.map((c) => c.id).join(', ')}`, collect)
+    .option(
+      '--criteria <ids>',
+      `WP248 criteria met, comma-separated: ${WP248_CRITERIA.map((c) => c.id).join(', ')}`,
+      collect,
+    )
     .option('--trigger <ids>', `mandatory cases that apply: ${DSFA_TRIGGERS.map((t) => t.id).join(', ')}`, collect)
     .option('-f, --file <file>', 'JSON answers {title, processing_activity, criteria[], triggers[]}; - reads stdin')
     .option('--title <text>', 'title of the DSFA created with --create')
     .option('--processing-activity <text>', 'the processing activity screened')
     .option('--create', 'create a draft DSFA that records the answers')
-    .action(async (o: { criteria?: string[]; trigger?: string[]; file?: string; title?: string; processingActivity?: string; create?: boolean }) => {
-      const { ScreeningAnswersSchema } = await import('../../domain/dsfa/screening.schema.js');
-      const answers = parseOrThrow(ScreeningAnswersSchema, await screeningAnswers(ctx, o), { what: 'screening answers' });
-      const result = screen(answers);
-      let created: Dsfa | undefined;
-      if (o.create) {
-        const now = ctx.clock.now();
-        created = await (await ctx.backend()).dsfa.create({
-          ...req(ctx),
-          body: {
-            title: answers.title ?? `DSFA: ${answers.processing_activity || 'screening of ' + isoLocal(now).slice(0, 10)}`,
-            processing_activity: answers.processing_activity ?? '',
-            status: 'draft',
-            risk_level: result.triggers_met.length > 0 ? 'high' : result.required ? 'high' : result.criteria_met.length ? 'medium' : 'low',
-            description: screeningMarkdown(answers, result, isoLocal(now).slice(0, 10)),
-          },
+    .action(
+      async (o: {
+        criteria?: string[];
+        trigger?: string[];
+        file?: string;
+        title?: string;
+        processingActivity?: string;
+        create?: boolean;
+      }) => {
+        const { ScreeningAnswersSchema } = await import('../../domain/dsfa/screening.schema.js');
+        const answers = parseOrThrow(ScreeningAnswersSchema, await screeningAnswers(ctx, o), {
+          what: 'screening answers',
         });
-      }
-      if (ctx.config().json) return printJson(ctx, { ...result, ...(created ? { dsfa: created } : {}) });
-      printScreening(ctx, result);
-      if (created) writeOut(ctx, `created draft DSFA ${created.id}`);
-    });
+        const result = screen(answers);
+        let created: Dsfa | undefined;
+        if (o.create) {
+          const now = ctx.clock.now();
+          created = await (
+            await ctx.backend()
+          ).dsfa.create({
+            ...req(ctx),
+            body: {
+              title:
+                answers.title ?? `DSFA: ${answers.processing_activity || 'screening of ' + isoLocal(now).slice(0, 10)}`,
+              processing_activity: answers.processing_activity ?? '',
+              status: 'draft',
+              risk_level:
+                result.triggers_met.length > 0
+                  ? 'high'
+                  : result.required
+                    ? 'high'
+                    : result.criteria_met.length
+                      ? 'medium'
+                      : 'low',
+              description: screeningMarkdown(answers, result, isoLocal(now).slice(0, 10)),
+            },
+          });
+        }
+        if (ctx.config().json) return printJson(ctx, { ...result, ...(created ? { dsfa: created } : {}) });
+        printScreening(ctx, result);
+        if (created) writeOut(ctx, `created draft DSFA ${created.id}`);
+      },
+    );
 
   dsfa
     .command('report')

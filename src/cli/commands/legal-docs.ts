@@ -24,8 +24,15 @@ const versionColumns: Column<Version>[] = [
   { header: 'PUBLISHED', value: (v) => v.published_at },
 ];
 const versionPairs = (v: Version): Array<[string, unknown]> => [
-  ['id', v.id], ['document_id', v.document_id], ['version_number', v.version_number], ['title', v.title], ['status', v.status],
-  ['change_summary', v.change_summary], ['approved_by', v.approved_by], ['approved_at', v.approved_at], ['comment', v.comment],
+  ['id', v.id],
+  ['document_id', v.document_id],
+  ['version_number', v.version_number],
+  ['title', v.title],
+  ['status', v.status],
+  ['change_summary', v.change_summary],
+  ['approved_by', v.approved_by],
+  ['approved_at', v.approved_at],
+  ['comment', v.comment],
   ['published_at', v.published_at],
 ];
 
@@ -33,32 +40,54 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
   const cmd = new Command('legal-docs').description('legal documents with versions, approval and publication');
   const b = () => ctx.backend();
 
-  cmd.command('list')
+  cmd
+    .command('list')
     .addOption(new Option('--type <type>', `filter: ${DOCUMENT_TYPES.join(', ')}`))
     .option('--status <status>', 'draft or published')
     .action(async (o: { type?: string; status?: string }) => {
-      await printList(ctx, await (await b()).legalDocuments.list({ ...req(ctx), query: { document_type: o.type, status: o.status } }), docColumns, { empty: 'no legal documents' });
+      await printList(
+        ctx,
+        await (await b()).legalDocuments.list({ ...req(ctx), query: { document_type: o.type, status: o.status } }),
+        docColumns,
+        { empty: 'no legal documents' },
+      );
     });
 
-  cmd.command('create')
+  cmd
+    .command('create')
     .requiredOption('--title <title>')
     .requiredOption('--type <type>', DOCUMENT_TYPES.join(', '))
     .option('--language <code>', 'default de')
     .action(async (o: { title: string; type: string; language?: string }) => {
-      const d = await (await b()).legalDocuments.create({ ...req(ctx), body: defined({ title: o.title, document_type: o.type, language: o.language }) });
+      const d = await (
+        await b()
+      ).legalDocuments.create({
+        ...req(ctx),
+        body: defined({ title: o.title, document_type: o.type, language: o.language }),
+      });
       await printRecord(ctx, d, Object.entries(d));
     });
 
-  cmd.command('show').argument('<document-id>').action(async (id: string) => {
-    const d = await (await b()).legalDocuments.get({ ...req(ctx), params: { id } });
-    await printRecord(ctx, d, Object.entries(d));
-  });
+  cmd
+    .command('show')
+    .argument('<document-id>')
+    .action(async (id: string) => {
+      const d = await (await b()).legalDocuments.get({ ...req(ctx), params: { id } });
+      await printRecord(ctx, d, Object.entries(d));
+    });
 
-  cmd.command('versions').argument('<document-id>').description('versions, newest first').action(async (id: string) => {
-    await printList(ctx, await (await b()).legalDocuments.versions({ ...req(ctx), params: { id } }), versionColumns, { empty: 'no versions yet' });
-  });
+  cmd
+    .command('versions')
+    .argument('<document-id>')
+    .description('versions, newest first')
+    .action(async (id: string) => {
+      await printList(ctx, await (await b()).legalDocuments.versions({ ...req(ctx), params: { id } }), versionColumns, {
+        empty: 'no versions yet',
+      });
+    });
 
-  cmd.command('add-version')
+  cmd
+    .command('add-version')
     .argument('<document-id>')
     .requiredOption('--file <content.md>', 'the content in Markdown; - reads stdin')
     .option('--title <title>', 'default: the document title')
@@ -66,29 +95,56 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
     .action(async (id: string, o: { file: string; title?: string; summary?: string }) => {
       const api = (await b()).legalDocuments;
       const title = o.title ?? (await api.get({ ...req(ctx), params: { id } })).title;
-      const v = await api.addVersion({ ...req(ctx), params: { id }, body: defined({ title, content: await readText(ctx, o.file), change_summary: o.summary }) });
+      const v = await api.addVersion({
+        ...req(ctx),
+        params: { id },
+        body: defined({ title, content: await readText(ctx, o.file), change_summary: o.summary }),
+      });
       await printRecord(ctx, v, versionPairs(v));
     });
 
-  for (const [name, help] of [['submit', 'submit a draft for review'], ['publish', 'publish an approved version (archives the published one)']] as const) {
-    cmd.command(name).argument('<version-id>').description(help).action(async (id: string) => {
-      const v = await (await b()).legalDocuments[name]({ ...req(ctx), params: { id }, body: {} });
-      await printRecord(ctx, v, versionPairs(v));
-    });
+  for (const [name, help] of [
+    ['submit', 'submit a draft for review'],
+    ['publish', 'publish an approved version (archives the published one)'],
+  ] as const) {
+    cmd
+      .command(name)
+      .argument('<version-id>')
+      .description(help)
+      .action(async (id: string) => {
+        const v = await (await b()).legalDocuments[name]({ ...req(ctx), params: { id }, body: {} });
+        await printRecord(ctx, v, versionPairs(v));
+      });
   }
-  cmd.command('approve').argument('<version-id>').option('--approved-by <name>', 'default: --user').option('--comment <text>')
+  cmd
+    .command('approve')
+    .argument('<version-id>')
+    .option('--approved-by <name>', 'default: --user')
+    .option('--comment <text>')
     .action(async (id: string, o: { approvedBy?: string; comment?: string }) => {
-      const v = await (await b()).legalDocuments.approve({ ...req(ctx), params: { id }, body: defined({ approved_by: o.approvedBy ?? ctx.config().user, comment: o.comment }) });
+      const v = await (
+        await b()
+      ).legalDocuments.approve({
+        ...req(ctx),
+        params: { id },
+        body: defined({ approved_by: o.approvedBy ?? ctx.config().user, comment: o.comment }),
+      });
       await printRecord(ctx, v, versionPairs(v));
     });
-  cmd.command('reject').argument('<version-id>').requiredOption('--comment <text>', 'why').action(async (id: string, o: { comment: string }) => {
-    const v = await (await b()).legalDocuments.reject({ ...req(ctx), params: { id }, body: { comment: o.comment } });
-    await printRecord(ctx, v, versionPairs(v));
-  });
+  cmd
+    .command('reject')
+    .argument('<version-id>')
+    .requiredOption('--comment <text>', 'why')
+    .action(async (id: string, o: { comment: string }) => {
+      const v = await (await b()).legalDocuments.reject({ ...req(ctx), params: { id }, body: { comment: o.comment } });
+      await printRecord(ctx, v, versionPairs(v));
+    });
 
-  cmd.command('diff')
+  cmd
+    .command('diff')
     .description('line diff of two versions: version ids, or version numbers with --document')
-    .argument('<v1>').argument('<v2>')
+    .argument('<v1>')
+    .argument('<v2>')
     .option('--document <id>', 'read v1 and v2 as version numbers of this document')
     .option('--context <n>', 'unchanged lines around changes', '3')
     .action(async (a: string, c: string, o: { document?: string; context: string }) => {
@@ -98,7 +154,11 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
         const all = await api.versions({ ...req(ctx), params: { id: o.document } });
         pick = async (x) => {
           const v = all.find((v) => String(v.version_number) === x);
-          if (!v) throw new DomainError('not_found', `version ${x} of document ${o.document} not found; it has ${all.map((v) => v.version_number).join(', ') || 'none'}`);
+          if (!v)
+            throw new DomainError(
+              'not_found',
+              `version ${x} of document ${o.document} not found; it has ${all.map((v) => v.version_number).join(', ') || 'none'}`,
+            );
           return v;
         };
       } else pick = (x) => api.version({ ...req(ctx), params: { id: x } });

@@ -14,7 +14,9 @@ export function createServeCommand(ctx: CliContext): Command {
     .action(async (o: { host: string; port: string }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [{ path: 'port', message: 'expected 0 to 65535' }]);
+        throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
+          { path: 'port', message: 'expected 0 to 65535' },
+        ]);
       const backend = await ctx.localBackend('serve');
       const [{ createApiServer }, { ApiKeyStore }, { uuidv7Source }] = await Promise.all([
         import('../../server/server.js'),
@@ -24,7 +26,11 @@ export function createServeCommand(ctx: CliContext): Command {
       const keys = new ApiKeyStore(backend.store.db, ctx.clock, uuidv7Source());
       let host = o.host;
       if ((await keys.activeCount()) === 0) {
-        if (!LOOPBACK.has(host)) note(ctx, `no API keys configured: ignoring --host ${host} and listening on 127.0.0.1 only (create one with \`compliance keys create\`)`);
+        if (!LOOPBACK.has(host))
+          note(
+            ctx,
+            `no API keys configured: ignoring --host ${host} and listening on 127.0.0.1 only (create one with \`compliance keys create\`)`,
+          );
         else note(ctx, 'no API keys configured: listening on 127.0.0.1 only, every request is accepted');
         host = '127.0.0.1';
       }
@@ -39,13 +45,24 @@ export function createServeCommand(ctx: CliContext): Command {
       try {
         await new Promise<void>((resolveListen, reject) => {
           server.once('error', (e: NodeJS.ErrnoException) =>
-            reject(new DomainError('unavailable', e.code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use` : `cannot listen on ${host}:${port}: ${e.message}`)));
+            reject(
+              new DomainError(
+                'unavailable',
+                e.code === 'EADDRINUSE'
+                  ? `port ${port} on ${host} is already in use`
+                  : `cannot listen on ${host}:${port}: ${e.message}`,
+              ),
+            ),
+          );
           server.listen(port, host, () => resolveListen());
         });
         const addr = server.address();
         const actual = typeof addr === 'object' && addr ? addr.port : port;
         const shownHost = host.includes(':') ? `[${host}]` : host;
-        note(ctx, `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`);
+        note(
+          ctx,
+          `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`,
+        );
         await new Promise<void>((done) => {
           stopping = (signal: string) => {
             stopping = () => undefined;

@@ -6,30 +6,34 @@ export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed
 const Z = z.iso.datetime({ offset: true });
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 /** Empty optional values (an empty CSV cell) mean "not given". */
-const optional = <T extends z.ZodType>(s: T) => z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
+const optional = <T extends z.ZodType>(s: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
 
 /**
  * A consent as a client sends it (POST body and each import row): the same schema for both, so a row refused by the
  * import is refused by the API for the same reason. Booleans also accept true/false/1/0/yes/no.
  */
-export const ConsentInput = z.object({
-  user_id: text(320),
-  data_point_id: text(200),
-  granted: looseBoolean(),
-  consent_version: optional(text(50)).default('1.0'),
-  source: optional(z.string().trim().max(100)),
-  ip_address: optional(z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' })),
-  user_agent: optional(z.string().max(1000)),
-  /** When the consent was given; defaults to now. Imports of historic consents carry it. */
-  granted_at: optional(Z),
-  /** Imports only: when the consent was revoked. */
-  revoked_at: optional(Z),
-}).superRefine((c, ctx) => {
-  if (!c.revoked_at) return;
-  if (!c.granted) ctx.addIssue({ code: 'custom', path: ['revoked_at'], message: 'a refusal (granted=false) cannot be revoked' });
-  else if (c.granted_at && Date.parse(c.revoked_at) < Date.parse(c.granted_at))
-    ctx.addIssue({ code: 'custom', path: ['revoked_at'], message: 'must not be before granted_at' });
-});
+export const ConsentInput = z
+  .object({
+    user_id: text(320),
+    data_point_id: text(200),
+    granted: looseBoolean(),
+    consent_version: optional(text(50)).default('1.0'),
+    source: optional(z.string().trim().max(100)),
+    ip_address: optional(z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' })),
+    user_agent: optional(z.string().max(1000)),
+    /** When the consent was given; defaults to now. Imports of historic consents carry it. */
+    granted_at: optional(Z),
+    /** Imports only: when the consent was revoked. */
+    revoked_at: optional(Z),
+  })
+  .superRefine((c, ctx) => {
+    if (!c.revoked_at) return;
+    if (!c.granted)
+      ctx.addIssue({ code: 'custom', path: ['revoked_at'], message: 'a refusal (granted=false) cannot be revoked' });
+    else if (c.granted_at && Date.parse(c.revoked_at) < Date.parse(c.granted_at))
+      ctx.addIssue({ code: 'custom', path: ['revoked_at'], message: 'must not be before granted_at' });
+  });
 export type ConsentInput = z.infer<typeof ConsentInput>;
 
 export const ConsentHistoryEntry = z.object({
@@ -130,5 +134,15 @@ export const ExportQuery = z.object({
 export type ExportQuery = z.infer<typeof ExportQuery>;
 
 /** The fields of a consent that an import reads and an export writes, in column order. */
-export const CONSENT_FIELDS = ['user_id', 'data_point_id', 'granted', 'granted_at', 'revoked_at', 'consent_version', 'source', 'ip_address', 'user_agent'] as const;
+export const CONSENT_FIELDS = [
+  'user_id',
+  'data_point_id',
+  'granted',
+  'granted_at',
+  'revoked_at',
+  'consent_version',
+  'source',
+  'ip_address',
+  'user_agent',
+] as const;
 export const REQUIRED_IMPORT_FIELDS = ['user_id', 'data_point_id', 'granted'] as const;

@@ -1,6 +1,13 @@
 import { isoZ, type Clock, type IdSource } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
-import type { Consent, ConsentHistoryEntry, ConsentInput, ConsentListQuery, ConsentStats, ConsentWithHistory } from './consent.schema.js';
+import type {
+  Consent,
+  ConsentHistoryEntry,
+  ConsentInput,
+  ConsentListQuery,
+  ConsentStats,
+  ConsentWithHistory,
+} from './consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from './consent.store.js';
 
 export const isActive = (c: Pick<Consent, 'granted' | 'revoked_at'>): boolean => c.granted && c.revoked_at === null;
@@ -8,7 +15,10 @@ export const isActive = (c: Pick<Consent, 'granted' | 'revoked_at'>): boolean =>
 /** conversion_rate = 100 × granted / total, one decimal, 0 without consents (decisions.md). */
 export function statsFromCounts(rows: ConsentCountRow[], uniqueUsers: number): ConsentStats {
   const by: ConsentStats['by_data_point'] = {};
-  let total = 0, active = 0, revoked = 0, granted = 0;
+  let total = 0,
+    active = 0,
+    revoked = 0,
+    granted = 0;
   for (const r of rows) {
     const d = (by[r.data_point_id] ??= { total: 0, active: 0, revoked: 0 });
     d.total += r.n;
@@ -22,7 +32,11 @@ export function statsFromCounts(rows: ConsentCountRow[], uniqueUsers: number): C
       active += r.n;
     }
   }
-  const sorted = Object.fromEntries(Object.keys(by).sort().map((k) => [k, by[k]!]));
+  const sorted = Object.fromEntries(
+    Object.keys(by)
+      .sort()
+      .map((k) => [k, by[k]!]),
+  );
   return {
     total_consents: total,
     active_consents: active,
@@ -34,7 +48,12 @@ export function statsFromCounts(rows: ConsentCountRow[], uniqueUsers: number): C
 }
 
 /** The new consent and its history for one validated input: granted, and revoked when the input says so. */
-export function newConsent(tenant: string, input: ConsentInput, now: string, ids: IdSource): { consent: Consent; history: ConsentHistoryEntry[] } {
+export function newConsent(
+  tenant: string,
+  input: ConsentInput,
+  now: string,
+  ids: IdSource,
+): { consent: Consent; history: ConsentHistoryEntry[] } {
   const granted_at = input.granted_at ? new Date(input.granted_at).toISOString() : now;
   const revoked_at = input.revoked_at ? new Date(input.revoked_at).toISOString() : null;
   const consent: Consent = {
@@ -86,10 +105,21 @@ export class ConsentService {
     return consent;
   }
 
-  async list(tenant: string, q: ConsentListQuery): Promise<{ total: number; offset: number; limit: number; consents: ConsentWithHistory[] }> {
+  async list(
+    tenant: string,
+    q: ConsentListQuery,
+  ): Promise<{ total: number; offset: number; limit: number; consents: ConsentWithHistory[] }> {
     const { total, rows } = await this.store.list(tenant, q);
-    const histories = await this.store.histories(tenant, rows.map((r) => r.id));
-    return { total, offset: q.offset, limit: q.limit, consents: rows.map((r) => ({ ...r, history: histories.get(r.id) ?? [] })) };
+    const histories = await this.store.histories(
+      tenant,
+      rows.map((r) => r.id),
+    );
+    return {
+      total,
+      offset: q.offset,
+      limit: q.limit,
+      consents: rows.map((r) => ({ ...r, history: histories.get(r.id) ?? [] })),
+    };
   }
 
   revoke(tenant: string, id: string): Promise<Consent> {
@@ -100,7 +130,16 @@ export class ConsentService {
       const now = isoZ(this.clock.now());
       const next = { ...c, revoked_at: now };
       await s.update(next);
-      await s.appendHistory(tenant, { id: this.ids.next(), consent_id: id, action: 'revoked', consent_version: c.consent_version, ip_address: null, user_agent: null, source: null, created_at: now });
+      await s.appendHistory(tenant, {
+        id: this.ids.next(),
+        consent_id: id,
+        action: 'revoked',
+        consent_version: c.consent_version,
+        ip_address: null,
+        user_agent: null,
+        source: null,
+        created_at: now,
+      });
       return next;
     });
   }
@@ -109,14 +148,21 @@ export class ConsentService {
   renew(tenant: string, id: string, version?: string | null): Promise<ConsentWithHistory> {
     return this.store.transaction(async (s) => {
       const c = await this.mustGet(s, tenant, id);
-      if (!isActive(c)) throw conflict(`consent ${id} is not active (${c.granted ? 'revoked' : 'a refusal'}) and cannot be renewed`);
+      if (!isActive(c))
+        throw conflict(`consent ${id} is not active (${c.granted ? 'revoked' : 'a refusal'}) and cannot be renewed`);
       const now = isoZ(this.clock.now());
       const changed = Boolean(version) && version !== c.consent_version;
       const next = changed ? { ...c, consent_version: version! } : c;
       if (changed) await s.update(next);
       await s.appendHistory(tenant, {
-        id: this.ids.next(), consent_id: id, action: changed ? 'version_update' : 'renewed', consent_version: next.consent_version,
-        ip_address: null, user_agent: null, source: null, created_at: now,
+        id: this.ids.next(),
+        consent_id: id,
+        action: changed ? 'version_update' : 'renewed',
+        consent_version: next.consent_version,
+        ip_address: null,
+        user_agent: null,
+        source: null,
+        created_at: now,
       });
       const h = await s.histories(tenant, [id]);
       return { ...next, history: h.get(id) ?? [] };

@@ -32,26 +32,61 @@ export const contrast = (a: string, b: string): number => {
 export function lintCookieBanner(b: Pick<CookieBanner, 'categories' | 'config'>): LintFinding[] {
   const f: LintFinding[] = [];
   if (!b.config.showDeclineAll)
-    f.push({ rule: 'decline-all', path: 'config.showDeclineAll', message: 'the first layer needs a "decline all" button as prominent as "accept all"' });
+    f.push({
+      rule: 'decline-all',
+      path: 'config.showDeclineAll',
+      message: 'the first layer needs a "decline all" button as prominent as "accept all"',
+    });
   b.categories.forEach((c, i) => {
     if (!c.isRequired && c.defaultEnabled)
-      f.push({ rule: 'no-preticked', path: `categories.${i}.defaultEnabled`, message: `category ${c.id} is not necessary but enabled by default; consent must be opt-in` });
+      f.push({
+        rule: 'no-preticked',
+        path: `categories.${i}.defaultEnabled`,
+        message: `category ${c.id} is not necessary but enabled by default; consent must be opt-in`,
+      });
   });
   if (!b.categories.some((c) => c.isRequired))
-    f.push({ rule: 'necessary-category', path: 'categories', message: 'no necessary category: name the cookies the site needs to work' });
+    f.push({
+      rule: 'necessary-category',
+      path: 'categories',
+      message: 'no necessary category: name the cookies the site needs to work',
+    });
   const link = b.config.banner_texts.privacyLink.trim();
-  if (!link) f.push({ rule: 'privacy-link', path: 'config.banner_texts.privacyLink', message: 'a link to the privacy notice is missing' });
+  if (!link)
+    f.push({
+      rule: 'privacy-link',
+      path: 'config.banner_texts.privacyLink',
+      message: 'a link to the privacy notice is missing',
+    });
   else if (!/^(https?:\/\/\S+|\/\S*)$/.test(link))
-    f.push({ rule: 'privacy-link', path: 'config.banner_texts.privacyLink', message: `"${link}" is not a URL or a site path` });
+    f.push({
+      rule: 'privacy-link',
+      path: 'config.banner_texts.privacyLink',
+      message: `"${link}" is not a URL or a site path`,
+    });
   for (const key of ['title', 'description'] as const) {
-    if (!b.config.banner_texts[key].trim()) f.push({ rule: 'texts', path: `config.banner_texts.${key}`, message: `the banner ${key} is empty` });
+    if (!b.config.banner_texts[key].trim())
+      f.push({ rule: 'texts', path: `config.banner_texts.${key}`, message: `the banner ${key} is empty` });
   }
   if (b.config.banner_texts.description.trim() && b.config.banner_texts.description.trim().length < 40)
-    f.push({ rule: 'texts', path: 'config.banner_texts.description', message: 'the description is too short to explain what is processed and why' });
+    f.push({
+      rule: 'texts',
+      path: 'config.banner_texts.description',
+      message: 'the description is too short to explain what is processed and why',
+    });
   if (/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(b.config.primaryColor)) {
     const ratio = contrast(b.config.primaryColor, '#ffffff');
     if (ratio < 4.5)
-      f.push({ rule: 'contrast', path: 'config.primaryColor', message: `${b.config.primaryColor} on white has a contrast of ${ratio.toFixed(2)}:1; at least 4.5:1 is needed (WCAG AA)` });
-  } else f.push({ rule: 'contrast', path: 'config.primaryColor', message: `${b.config.primaryColor} is not a colour code #rgb or #rrggbb` });
+      f.push({
+        rule: 'contrast',
+        path: 'config.primaryColor',
+        message: `${b.config.primaryColor} on white has a contrast of ${ratio.toFixed(2)}:1; at least 4.5:1 is needed (WCAG AA)`,
+      });
+  } else
+    f.push({
+      rule: 'contrast',
+      path: 'config.primaryColor',
+      message: `${b.config.primaryColor} is not a colour code #rgb or #rrggbb`,
+    });
   return f;
 }

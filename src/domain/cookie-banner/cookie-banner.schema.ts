@@ -4,7 +4,10 @@ export const POSITIONS = ['bottom', 'top', 'center', 'bottom-left', 'bottom-righ
 export const STYLES = ['bar', 'box', 'modal'] as const;
 
 const Category = z.object({
-  id: z.string().trim().regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'lower-case letters, digits, _ and -, e.g. analytics'),
+  id: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'lower-case letters, digits, _ and -, e.g. analytics'),
   name: z.string().trim().min(1, 'must not be empty').max(100),
   isRequired: z.boolean(),
   defaultEnabled: z.boolean(),
@@ -17,18 +20,30 @@ export const CookieBannerInput = z
     config: z.object({
       position: z.enum(POSITIONS),
       style: z.enum(STYLES),
-      primaryColor: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a colour code #rgb or #rrggbb, e.g. #1a73e8'),
+      primaryColor: z
+        .string()
+        .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a colour code #rgb or #rrggbb, e.g. #1a73e8'),
       showDeclineAll: z.boolean(),
       showSettings: z.boolean(),
-      banner_texts: z.object({ title: z.string().max(300), description: z.string().max(5000), privacyLink: z.string().max(2000) }),
+      banner_texts: z.object({
+        title: z.string().max(300),
+        description: z.string().max(5000),
+        privacyLink: z.string().max(2000),
+      }),
     }),
   })
   .superRefine((v, ctx) => {
     const seen = new Set<string>();
     v.categories.forEach((c, i) => {
-      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['categories', i, 'id'], message: `duplicate category id ${c.id}` });
+      if (seen.has(c.id))
+        ctx.addIssue({ code: 'custom', path: ['categories', i, 'id'], message: `duplicate category id ${c.id}` });
       seen.add(c.id);
-      if (c.isRequired && !c.defaultEnabled) ctx.addIssue({ code: 'custom', path: ['categories', i, 'defaultEnabled'], message: 'a required category must be enabled by default' });
+      if (c.isRequired && !c.defaultEnabled)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['categories', i, 'defaultEnabled'],
+          message: 'a required category must be enabled by default',
+        });
     });
   });
 export type CookieBannerInput = z.infer<typeof CookieBannerInput>;
@@ -65,7 +80,8 @@ export const defaultCookieBanner = (tenant: string): CookieBanner => ({
     showSettings: true,
     banner_texts: {
       title: 'Wir respektieren Ihre Privatsphäre',
-      description: 'Wir verwenden Cookies, die für den Betrieb der Website notwendig sind. Weitere Cookies setzen wir nur mit Ihrer Einwilligung.',
+      description:
+        'Wir verwenden Cookies, die für den Betrieb der Website notwendig sind. Weitere Cookies setzen wir nur mit Ihrer Einwilligung.',
       privacyLink: '/datenschutz',
     },
   },

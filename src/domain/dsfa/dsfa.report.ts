@@ -33,11 +33,18 @@ function moduleBlocks(m: AiUseCaseModule, i: number): Block[] {
       ],
     },
   ];
-  const risks = (m.risks ?? []).map((r) => [r.title, r.description].filter(Boolean).join(': ') + (r.severity ? ` (${r.severity})` : ''));
+  const risks = (m.risks ?? []).map(
+    (r) => [r.title, r.description].filter(Boolean).join(': ') + (r.severity ? ` (${r.severity})` : ''),
+  );
   if (risks.length) blocks.push({ kind: 'paragraph', text: 'Risks:' }, { kind: 'list', items: risks });
-  const mitigations = (m.mitigations ?? []).map((x) => [x.title, x.description].filter(Boolean).join(': ') + (x.implemented ? ' (implemented)' : ''));
-  if (mitigations.length) blocks.push({ kind: 'paragraph', text: 'Mitigations:' }, { kind: 'list', items: mitigations });
-  const pbd = (m.privacy_by_design_measures ?? []).map((p) => `${p.category}: ${p.description}${p.implemented ? ' (implemented)' : ' (planned)'}`);
+  const mitigations = (m.mitigations ?? []).map(
+    (x) => [x.title, x.description].filter(Boolean).join(': ') + (x.implemented ? ' (implemented)' : ''),
+  );
+  if (mitigations.length)
+    blocks.push({ kind: 'paragraph', text: 'Mitigations:' }, { kind: 'list', items: mitigations });
+  const pbd = (m.privacy_by_design_measures ?? []).map(
+    (p) => `${p.category}: ${p.description}${p.implemented ? ' (implemented)' : ' (planned)'}`,
+  );
   if (pbd.length) blocks.push({ kind: 'paragraph', text: 'Privacy by design:' }, { kind: 'list', items: pbd });
   return blocks;
 }
@@ -75,8 +82,14 @@ export function dsfaReport(d: Dsfa, audit: DsfaAuditEntry[], generatedAt: string
     {
       kind: 'table',
       head: ['When (UTC)', 'Action', 'By', 'Changed'],
-      rows: [...audit].reverse().map((e) => [e.created_at.replace('T', ' ').slice(0, 19), e.action, e.changed_by, changed(e)]),
+      rows: [...audit]
+        .reverse()
+        .map((e) => [e.created_at.replace('T', ' ').slice(0, 19), e.action, e.changed_by, changed(e)]),
     },
   );
-  return { title: d.title, subtitle: `Data protection impact assessment (Art. 35 GDPR) · report of ${generatedAt}`, blocks };
+  return {
+    title: d.title,
+    subtitle: `Data protection impact assessment (Art. 35 GDPR) · report of ${generatedAt}`,
+    blocks,
+  };
 }

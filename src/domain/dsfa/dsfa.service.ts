@@ -1,9 +1,18 @@
 import { isoLocal, type Clock, type IdSource } from '../clock.js';
 import { notFound } from '../errors.js';
 import {
-  DSFA_STATUSES, RISK_LEVELS,
-  type AiUseCaseModule, type AiUseCaseModuleInput, type DeleteResult, type Dsfa, type DsfaAuditEntry, type DsfaCreate,
-  type DsfaListQuery, type DsfaStats, type DsfaStatusChange, type DsfaUpdate,
+  DSFA_STATUSES,
+  RISK_LEVELS,
+  type AiUseCaseModule,
+  type AiUseCaseModuleInput,
+  type DeleteResult,
+  type Dsfa,
+  type DsfaAuditEntry,
+  type DsfaCreate,
+  type DsfaListQuery,
+  type DsfaStats,
+  type DsfaStatusChange,
+  type DsfaUpdate,
 } from './dsfa.schema.js';
 import type { DsfaStore } from './dsfa.store.js';
 
@@ -72,9 +81,10 @@ export function applyUpdate(
   const set = next as unknown as Values;
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined || value === null) continue;
-    set[key] = key === 'ai_use_case_modules'
-      ? normalizeModules(value as AiUseCaseModuleInput[], current.ai_use_case_modules, now, ids)
-      : value;
+    set[key] =
+      key === 'ai_use_case_modules'
+        ? normalizeModules(value as AiUseCaseModuleInput[], current.ai_use_case_modules, now, ids)
+        : value;
   }
   if (patch.status === 'approved' && current.status !== 'approved') next.approved_at = now;
   const old_values: Values = {};
@@ -103,8 +113,25 @@ export class DsfaService {
     private readonly ids: IdSource,
   ) {}
 
-  private audit(tenant: string, dsfa_id: string, action: AuditAction, changed_by: string, old_values: Values, new_values: Values, at: string): DsfaAuditEntry {
-    return { id: this.ids.next(), tenant_id: tenant, dsfa_id, action, changed_by, old_values, new_values, created_at: at };
+  private audit(
+    tenant: string,
+    dsfa_id: string,
+    action: AuditAction,
+    changed_by: string,
+    old_values: Values,
+    new_values: Values,
+    at: string,
+  ): DsfaAuditEntry {
+    return {
+      id: this.ids.next(),
+      tenant_id: tenant,
+      dsfa_id,
+      action,
+      changed_by,
+      old_values,
+      new_values,
+      created_at: at,
+    };
   }
 
   list(tenant: string, q: DsfaListQuery): Promise<Dsfa[]> {

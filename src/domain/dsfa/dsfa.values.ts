@@ -2,8 +2,14 @@
 export const DSFA_STATUSES = ['draft', 'in-review', 'approved', 'needs-update'] as const;
 export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
 export const USE_CASE_TYPES = [
-  'chatbot_nlp', 'recommendation', 'adm_scoring', 'video_image', 'biometrics', 'iot_sensors', 'generative_ai', 'custom',
+  'chatbot_nlp',
+  'recommendation',
+  'adm_scoring',
+  'video_image',
+  'biometrics',
+  'iot_sensors',
+  'generative_ai',
+  'custom',
 ] as const;
 export const AI_ACT_RISK_CLASSES = ['prohibited', 'high', 'limited', 'minimal'] as const;
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'STATUS_CHANGE'] as const;
-

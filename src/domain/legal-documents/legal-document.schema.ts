@@ -7,7 +7,11 @@ export { DOCUMENT_STATUSES, DOCUMENT_TYPES, VERSION_STATUSES };
 export const LegalDocumentCreate = z.object({
   title: z.string().trim().min(1, 'must not be empty').max(300),
   document_type: z.enum(DOCUMENT_TYPES),
-  language: z.string().trim().regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as de, en or de-AT').default('de'),
+  language: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as de, en or de-AT')
+    .default('de'),
 });
 export type LegalDocumentCreate = z.infer<typeof LegalDocumentCreate>;
 
@@ -53,7 +57,10 @@ export const Version = z.object({
 });
 export type Version = z.infer<typeof Version>;
 
-export const Approve = z.object({ approved_by: z.string().trim().min(1).max(320).nullish(), comment: z.string().max(2000).nullish() });
+export const Approve = z.object({
+  approved_by: z.string().trim().min(1).max(320).nullish(),
+  comment: z.string().max(2000).nullish(),
+});
 export const Reject = z.object({ comment: z.string().trim().min(1, 'say why the version is rejected').max(2000) });
 
 /** Which operation moves a version from which status to which. */

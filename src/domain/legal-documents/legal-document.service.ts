@@ -1,7 +1,12 @@
 import { isoZ, type Clock, type IdSource } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
 import {
-  TRANSITIONS, type LegalDocument, type LegalDocumentCreate, type Transition, type Version, type VersionCreate,
+  TRANSITIONS,
+  type LegalDocument,
+  type LegalDocumentCreate,
+  type Transition,
+  type Version,
+  type VersionCreate,
 } from './legal-document.schema.js';
 import type { LegalDocumentStore } from './legal-document.store.js';
 
@@ -25,7 +30,14 @@ export class LegalDocumentService {
 
   async create(tenant: string, input: LegalDocumentCreate): Promise<LegalDocument> {
     const now = isoZ(this.clock.now());
-    const doc: LegalDocument = { id: this.ids.next(), tenant_id: tenant, ...input, status: 'draft', created_at: now, updated_at: now };
+    const doc: LegalDocument = {
+      id: this.ids.next(),
+      tenant_id: tenant,
+      ...input,
+      status: 'draft',
+      created_at: now,
+      updated_at: now,
+    };
     await this.store.insert(doc);
     return doc;
   }
@@ -47,9 +59,20 @@ export class LegalDocumentService {
       const existing = await s.versions(tenant, documentId);
       const now = isoZ(this.clock.now());
       const v: Version = {
-        id: this.ids.next(), document_id: documentId, version_number: Math.max(0, ...existing.map((x) => x.version_number)) + 1,
-        title: input.title, content: input.content, change_summary: input.change_summary ?? null, status: 'draft',
-        created_by: actor ?? null, approved_by: null, approved_at: null, comment: null, created_at: now, updated_at: now, published_at: null,
+        id: this.ids.next(),
+        document_id: documentId,
+        version_number: Math.max(0, ...existing.map((x) => x.version_number)) + 1,
+        title: input.title,
+        content: input.content,
+        change_summary: input.change_summary ?? null,
+        status: 'draft',
+        created_by: actor ?? null,
+        approved_by: null,
+        approved_at: null,
+        comment: null,
+        created_at: now,
+        updated_at: now,
+        published_at: null,
       };
       await s.insertVersion(tenant, v);
       await s.updateDocument(tenant, documentId, { updated_at: now });
@@ -58,21 +81,35 @@ export class LegalDocumentService {
   }
 
   /** Moves a version along the workflow, or refuses with 409 naming the status it has and the one it needs. */
-  transition(tenant: string, actor: string | undefined, id: string, t: Transition, extra: { approved_by?: string | null; comment?: string | null } = {}): Promise<Version> {
+  transition(
+    tenant: string,
+    actor: string | undefined,
+    id: string,
+    t: Transition,
+    extra: { approved_by?: string | null; comment?: string | null } = {},
+  ): Promise<Version> {
     return this.store.transaction(async (s) => {
       const v = await s.getVersion(tenant, id);
       if (!v) throw notFound('version', id);
       const { from, to } = TRANSITIONS[t];
       if (v.status !== from)
-        throw conflict(`cannot ${t} version ${v.version_number} (${id}): it is ${v.status}, and only ${/^[aeiou]/.test(from) ? 'an' : 'a'} ${from} version can be ${t === 'submit' ? 'submitted' : t + (t.endsWith('e') ? 'd' : 'ed')}`);
+        throw conflict(
+          `cannot ${t} version ${v.version_number} (${id}): it is ${v.status}, and only ${/^[aeiou]/.test(from) ? 'an' : 'a'} ${from} version can be ${t === 'submit' ? 'submitted' : t + (t.endsWith('e') ? 'd' : 'ed')}`,
+        );
       const now = isoZ(this.clock.now());
       const next: Version = { ...v, status: to, updated_at: now };
-      if (t === 'approve') Object.assign(next, { approved_by: extra.approved_by ?? actor ?? null, approved_at: now, comment: extra.comment ?? v.comment });
+      if (t === 'approve')
+        Object.assign(next, {
+          approved_by: extra.approved_by ?? actor ?? null,
+          approved_at: now,
+          comment: extra.comment ?? v.comment,
+        });
       if (t === 'reject') next.comment = extra.comment ?? null;
       if (t === 'publish') {
         next.published_at = now;
         for (const other of await s.versions(tenant, v.document_id)) {
-          if (other.status === 'published') await s.updateVersion(tenant, { ...other, status: 'archived', updated_at: now });
+          if (other.status === 'published')
+            await s.updateVersion(tenant, { ...other, status: 'archived', updated_at: now });
         }
         await s.updateDocument(tenant, v.document_id, { status: 'published', updated_at: now });
       }

@@ -22,8 +22,16 @@ export const domainName = (domain: string, language: 'de' | 'en' = 'de'): string
   DOMAIN_NAMES[domain]?.[language === 'de' ? 0 : 1] ?? domain;
 
 /** The block's filters in the form the control catalogue takes. */
-export function blockFilter(b: Pick<Block, 'domain_filter' | 'category_filter' | 'severity_filter' | 'target_audience_filter'>): ControlFilter {
-  const split = (s: string | null | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+export function blockFilter(
+  b: Pick<Block, 'domain_filter' | 'category_filter' | 'severity_filter' | 'target_audience_filter'>,
+): ControlFilter {
+  const split = (s: string | null | undefined) =>
+    s
+      ? s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : undefined;
   return {
     domain: split(b.domain_filter),
     category: split(b.category_filter),
@@ -55,7 +63,11 @@ export function planModules(block: Block, controls: CanonicalControl[]): Planned
       plan.push({
         module_code: `${block.module_code_prefix}-${seq}`,
         title: `${block.name}: ${domainName(domain)}${suffix}`,
-        description: `${block.description ? block.description + ' ' : ''}Sicherheitsmaßnahmen: ${chunk.map((c) => c.title).join('; ')}.`.slice(0, 2000),
+        description:
+          `${block.description ? block.description + ' ' : ''}Sicherheitsmaßnahmen: ${chunk.map((c) => c.title).join('; ')}.`.slice(
+            0,
+            2000,
+          ),
         domain,
         control_ids: chunk.map((c) => c.id),
       });
@@ -65,7 +77,10 @@ export function planModules(block: Block, controls: CanonicalControl[]): Planned
 }
 
 /** Roles R1–R10 that a block's modules suit, from its target audience and the domains it covers. */
-export function rolesFor(block: Pick<Block, 'target_audience_filter' | 'regulation_area'>, domains: string[]): string[] {
+export function rolesFor(
+  block: Pick<Block, 'target_audience_filter' | 'regulation_area'>,
+  domains: string[],
+): string[] {
   const roles = new Set<string>();
   switch (block.target_audience_filter) {
     case 'authority':
@@ -81,8 +96,19 @@ export function rolesFor(block: Pick<Block, 'target_audience_filter' | 'regulati
       ['R4', 'R9'].forEach((r) => roles.add(r));
   }
   const byDomain: Record<string, string[]> = {
-    AUTH: ['R8'], CRYP: ['R8'], NET: ['R8'], LOG: ['R8'], ACC: ['R2', 'R8'], DEV: ['R7', 'R8'],
-    DATA: ['R3'], INC: ['R2', 'R4'], BCM: ['R1', 'R2'], SUP: ['R6'], HR: ['R5', 'R9'], PHY: ['R9'], AI: ['R3', 'R7'],
+    AUTH: ['R8'],
+    CRYP: ['R8'],
+    NET: ['R8'],
+    LOG: ['R8'],
+    ACC: ['R2', 'R8'],
+    DEV: ['R7', 'R8'],
+    DATA: ['R3'],
+    INC: ['R2', 'R4'],
+    BCM: ['R1', 'R2'],
+    SUP: ['R6'],
+    HR: ['R5', 'R9'],
+    PHY: ['R9'],
+    AI: ['R3', 'R7'],
   };
   for (const d of domains) (byDomain[d] ?? []).forEach((r) => roles.add(r));
   if (block.regulation_area === 'dsgvo') roles.add('R3');

@@ -12,10 +12,21 @@ const BlockFields = z.object({
   description: z.string().max(4000).default(''),
   domain_filter: filterText.nullish(),
   category_filter: filterText.nullish(),
-  severity_filter: z.string().trim().min(1).regex(new RegExp(`^(${SEVERITIES.join('|')})(,(${SEVERITIES.join('|')}))*$`), `one or more of ${SEVERITIES.join(', ')}, comma-separated`).nullish(),
+  severity_filter: z
+    .string()
+    .trim()
+    .min(1)
+    .regex(
+      new RegExp(`^(${SEVERITIES.join('|')})(,(${SEVERITIES.join('|')}))*$`),
+      `one or more of ${SEVERITIES.join(', ')}, comma-separated`,
+    )
+    .nullish(),
   target_audience_filter: z.enum(AUDIENCES).nullish(),
   regulation_area: z.enum(REGULATION_AREAS),
-  module_code_prefix: z.string().trim().regex(/^[A-Z0-9][A-Z0-9-]{0,19}$/, 'capital letters, digits and -, at most 20 characters, e.g. SEC-AUTH'),
+  module_code_prefix: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9][A-Z0-9-]{0,19}$/, 'capital letters, digits and -, at most 20 characters, e.g. SEC-AUTH'),
   frequency_type: z.enum(FREQUENCY_TYPES).default('annual'),
   duration_minutes: z.int().min(1).max(600).default(30),
   pass_threshold: z.int().min(0).max(100).default(70),

@@ -29,7 +29,12 @@ const filter = z
   .string()
   .trim()
   .min(1)
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
 export const ControlFilter = z.object({
   domain: filter.optional(),
   category: filter.optional(),

@@ -1,6 +1,10 @@
 import { detailsFromZod } from '../validation.js';
 import {
-  CanonicalControl, type CanonicalImport, type CanonicalImportResult, type CanonicalMeta, type ControlFilter,
+  CanonicalControl,
+  type CanonicalImport,
+  type CanonicalImportResult,
+  type CanonicalMeta,
+  type ControlFilter,
   type ListedControl,
 } from './canonical.schema.js';
 
@@ -77,14 +81,28 @@ export class CanonicalService {
   async import(tenant: string, input: CanonicalImport): Promise<CanonicalImportResult> {
     const own = new Map((await this.store.tenantControls(tenant)).map((c) => [c.id, c]));
     const seen = new Map<string, number>();
-    const result: CanonicalImportResult = { read: input.controls.length, created: 0, updated: 0, unchanged: 0, rejected: 0, rejections: [], dry_run: input.dry_run };
+    const result: CanonicalImportResult = {
+      read: input.controls.length,
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      rejected: 0,
+      rejections: [],
+      dry_run: input.dry_run,
+    };
     const write: CanonicalControl[] = [];
     input.controls.forEach((raw, i) => {
       const line = input.lines?.[i] ?? i + 1;
-      const rawId = typeof (raw as { id?: unknown })?.id === 'string' ? ((raw as { id: string }).id) : null;
+      const rawId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : null;
       const parsed = CanonicalControl.safeParse(raw, { reportInput: true });
       if (!parsed.success) {
-        result.rejections.push({ line, id: rawId, reason: detailsFromZod(parsed.error).map((d) => `${d.path}: ${d.message}`).join('; ') });
+        result.rejections.push({
+          line,
+          id: rawId,
+          reason: detailsFromZod(parsed.error)
+            .map((d) => `${d.path}: ${d.message}`)
+            .join('; '),
+        });
         return;
       }
       const c = parsed.data;

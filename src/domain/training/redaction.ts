@@ -11,7 +11,14 @@ export interface Redaction {
 }
 
 const PLACEHOLDER: Record<PiiKind, string> = {
-  email: 'EMAIL', phone: 'PHONE', iban: 'IBAN', card: 'CARD', ip: 'IP', birthdate: 'BIRTHDATE', address: 'ADDRESS', person: 'PERSON',
+  email: 'EMAIL',
+  phone: 'PHONE',
+  iban: 'IBAN',
+  card: 'CARD',
+  ip: 'IP',
+  birthdate: 'BIRTHDATE',
+  address: 'ADDRESS',
+  person: 'PERSON',
 };
 
 /** Luhn check for card numbers. */
@@ -41,7 +48,8 @@ export function ibanValid(raw: string): boolean {
   return rem === 1;
 }
 
-const MONTHS = 'Januar|Februar|März|Maerz|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|January|February|March|May|June|July|October|December';
+const MONTHS =
+  'Januar|Februar|März|Maerz|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|January|February|March|May|June|July|October|December';
 const DATE = `(?:\\d{1,2}\\.\\s?\\d{1,2}\\.\\s?(?:19|20)\\d{2}|(?:19|20)\\d{2}-\\d{2}-\\d{2}|\\d{1,2}\\.?\\s(?:${MONTHS})\\s(?:19|20)\\d{2}|\\d{1,2}/\\d{1,2}/(?:19|20)\\d{2})`;
 
 /** Patterns in the order they are applied: the most specific first, so an IBAN is never half-eaten as a phone number. */
@@ -51,15 +59,29 @@ const RULES: Array<{ kind: PiiKind; re: RegExp; check?: (m: string) => boolean }
   { kind: 'card', re: /\b\d(?:[ -]?\d){12,18}\b/g, check: (m) => luhn(m.replace(/\D/g, '')) },
   {
     kind: 'birthdate',
-    re: new RegExp(`(?:geboren(?:\\s+am)?|geb\\.|born(?:\\s+on)?|DOB|date of birth|Geburtsdatum|Geburtstag)[:\\s]*${DATE}`, 'giu'),
+    re: new RegExp(
+      `(?:geboren(?:\\s+am)?|geb\\.|born(?:\\s+on)?|DOB|date of birth|Geburtsdatum|Geburtstag)[:\\s]*${DATE}`,
+      'giu',
+    ),
   },
   { kind: 'ip', re: /\b(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)\b/g },
-  { kind: 'ip', re: /(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}(?::|[0-9A-Fa-f]{1,4})(?![\w:])|(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?(?![\w:])/g, check: (m) => m.includes('::') || m.split(':').length === 8 },
+  {
+    kind: 'ip',
+    re: /(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){2,7}(?::|[0-9A-Fa-f]{1,4})(?![\w:])|(?<![\w:])(?:[0-9A-Fa-f]{1,4}:){1,6}:(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5})?(?![\w:])/g,
+    check: (m) => m.includes('::') || m.split(':').length === 8,
+  },
   {
     kind: 'address',
     re: /(?<![\p{L}])(?:[\p{Lu}][\p{L}-]*(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm|ufer|chaussee|steig|pfad)|[\p{Lu}][\p{L}-]+\s(?:Straße|Strasse|Str\.|Weg|Gasse|Allee|Platz|Ring|Damm|Ufer))\s\d{1,4}\s?[a-zA-Z]?(?:,\s*|\s+)\d{5}\s[\p{Lu}][\p{L}-]+/gu,
   },
-  { kind: 'phone', re: /(?<![\w+])(?:\+\d{1,3}[\s/.-]?|\b0)(?:\(0\)\s?)?\d{2,5}(?:[\s/.-]?\d{2,}){1,4}\b/g, check: (m) => { const n = m.replace(/\D/g, '').length; return n >= 7 && n <= 15; } },
+  {
+    kind: 'phone',
+    re: /(?<![\w+])(?:\+\d{1,3}[\s/.-]?|\b0)(?:\(0\)\s?)?\d{2,5}(?:[\s/.-]?\d{2,}){1,4}\b/g,
+    check: (m) => {
+      const n = m.replace(/\D/g, '').length;
+      return n >= 7 && n <= 15;
+    },
+  },
 ];
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

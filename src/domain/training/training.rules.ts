@@ -8,13 +8,15 @@ export function derivedStatus(
   a: { status: string; deadline: string; valid_until: string | null },
   now: Date,
 ): 'pending' | 'in_progress' | 'completed' | 'overdue' | 'expired' {
-  if (a.status === 'completed') return a.valid_until && Date.parse(a.valid_until) < now.getTime() ? 'expired' : 'completed';
+  if (a.status === 'completed')
+    return a.valid_until && Date.parse(a.valid_until) < now.getTime() ? 'expired' : 'completed';
   if (Date.parse(a.deadline) < now.getTime()) return 'overdue';
   return a.status === 'in_progress' ? 'in_progress' : 'pending';
 }
 
 /** Whole days since the deadline (0 before it). */
-export const daysOverdue = (deadline: string, now: Date): number => Math.max(0, Math.floor((now.getTime() - Date.parse(deadline)) / DAY));
+export const daysOverdue = (deadline: string, now: Date): number =>
+  Math.max(0, Math.floor((now.getTime() - Date.parse(deadline)) / DAY));
 
 /** The escalation level a number of overdue days reaches: 1 at 7, 2 at 14, 3 at 30, 4 at 45. */
 export function escalationLevel(days: number): number {
@@ -23,7 +25,8 @@ export function escalationLevel(days: number): number {
   return level;
 }
 
-export const escalationLabel = (level: number): string => ESCALATION_STAGES.find((s) => s.level === level)?.label ?? 'none';
+export const escalationLabel = (level: number): string =>
+  ESCALATION_STAGES.find((s) => s.level === level)?.label ?? 'none';
 
 /**
  * One escalation step: the level an overdue assignment moves to, or null when it stays where it is. A level never goes
@@ -34,7 +37,8 @@ export function escalationStep(currentLevel: number, days: number): { level: num
   return level > currentLevel ? { level, label: escalationLabel(level) } : null;
 }
 
-export const addDays = (iso: string | Date, days: number): string => new Date((typeof iso === 'string' ? Date.parse(iso) : iso.getTime()) + days * DAY).toISOString();
+export const addDays = (iso: string | Date, days: number): string =>
+  new Date((typeof iso === 'string' ? Date.parse(iso) : iso.getTime()) + days * DAY).toISOString();
 
 /**
  * Scores a quiz: 100 × correct / all questions, one decimal; unanswered questions count as wrong; passed iff
@@ -49,12 +53,18 @@ export function scoreQuiz(
   const details = answers.flatMap((a, i) => {
     const q = byId.get(a.question_id);
     if (!q) return [{ path: `answers.${i}.question_id`, message: `unknown question ${a.question_id} for this module` }];
-    if (a.selected_index >= q.options.length) return [{ path: `answers.${i}.selected_index`, message: `must be 0 to ${q.options.length - 1}` }];
+    if (a.selected_index >= q.options.length)
+      return [{ path: `answers.${i}.selected_index`, message: `must be 0 to ${q.options.length - 1}` }];
     return [];
   });
   const dup = answers.findIndex((a, i) => answers.findIndex((b) => b.question_id === a.question_id) !== i);
   if (dup >= 0) details.push({ path: `answers.${dup}.question_id`, message: 'answered twice' });
-  if (details.length) throw new DomainError('validation', `invalid answers: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
+  if (details.length)
+    throw new DomainError(
+      'validation',
+      `invalid answers: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+      details,
+    );
   if (questions.length === 0) throw new DomainError('conflict', 'this module has no quiz questions yet');
   const correct = answers.filter((a) => byId.get(a.question_id)!.correct_index === a.selected_index).length;
   const score = Math.round((1000 * correct) / questions.length) / 10;
@@ -63,7 +73,22 @@ export function scoreQuiz(
 
 /** The fields a certificate signature covers, in a fixed order, so any edit breaks verification. */
 export const certificatePayload = (c: Record<string, unknown>): string =>
-  JSON.stringify(['id', 'tenant_id', 'assignment_id', 'user_id', 'user_name', 'module_id', 'module_code', 'module_title', 'score', 'issued_at', 'valid_until'].map((k) => c[k]));
+  JSON.stringify(
+    [
+      'id',
+      'tenant_id',
+      'assignment_id',
+      'user_id',
+      'user_name',
+      'module_id',
+      'module_code',
+      'module_title',
+      'score',
+      'issued_at',
+      'valid_until',
+    ].map((k) => c[k]),
+  );
 
 /** A short code printed on the certificate and in its QR code: the first 16 hex digits of the signature. */
-export const verificationCode = (signature: string): string => signature.slice(0, 16).toUpperCase().match(/.{4}/g)!.join('-');
+export const verificationCode = (signature: string): string =>
+  signature.slice(0, 16).toUpperCase().match(/.{4}/g)!.join('-');

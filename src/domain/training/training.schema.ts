@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { queryInt } from '../schema-helpers.js';
 import {
-  ASSIGNMENT_STATUSES, AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, FREQUENCY_TYPES, REGULATION_AREAS, ROLES, TRIGGERS,
+  ASSIGNMENT_STATUSES,
+  AUDIT_ACTIONS,
+  AUDIT_ENTITY_TYPES,
+  FREQUENCY_TYPES,
+  REGULATION_AREAS,
+  ROLES,
+  TRIGGERS,
 } from './training.values.js';
 
 const Z = z.string();
@@ -9,20 +15,36 @@ const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(
 const percent = z.int().min(0).max(100);
 
 // ---- modules and questions
-export const QuestionInput = z.object({
-  question: text(2000),
-  options: z.array(text(500)).min(2).max(6),
-  correct_index: z.int().min(0),
-  explanation: z.string().max(4000).default(''),
-}).refine((q) => q.correct_index < q.options.length, { path: ['correct_index'], message: 'must point at one of the options' });
+export const QuestionInput = z
+  .object({
+    question: text(2000),
+    options: z.array(text(500)).min(2).max(6),
+    correct_index: z.int().min(0),
+    explanation: z.string().max(4000).default(''),
+  })
+  .refine((q) => q.correct_index < q.options.length, {
+    path: ['correct_index'],
+    message: 'must point at one of the options',
+  });
 export type QuestionInput = z.infer<typeof QuestionInput>;
-export const Question = z.object({ id: z.string(), module_id: z.string(), position: z.int(), question: z.string(), options: z.array(z.string()), correct_index: z.int(), explanation: z.string() });
+export const Question = z.object({
+  id: z.string(),
+  module_id: z.string(),
+  position: z.int(),
+  question: z.string(),
+  options: z.array(z.string()),
+  correct_index: z.int(),
+  explanation: z.string(),
+});
 export type Question = z.infer<typeof Question>;
 /** What a learner sees: never the correct answer. */
 export const LearnerQuestion = Question.omit({ correct_index: true, explanation: true });
 
 export const ModuleCreate = z.object({
-  module_code: z.string().trim().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/, 'letters, digits, - _ . (at most 40)'),
+  module_code: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/, 'letters, digits, - _ . (at most 40)'),
   title: text(300),
   description: z.string().max(4000).default(''),
   regulation_area: z.enum(REGULATION_AREAS),
@@ -47,13 +69,31 @@ export const ModuleUpdate = z.object({
 });
 export type ModuleUpdate = z.infer<typeof ModuleUpdate>;
 export const Module = z.object({
-  id: z.string(), tenant_id: z.string(), module_code: z.string(), title: z.string(), description: z.string(),
-  regulation_area: z.enum(REGULATION_AREAS), frequency_type: z.enum(FREQUENCY_TYPES), duration_minutes: z.int(),
-  pass_threshold: z.int(), validity_days: z.int(), question_count: z.int(), created_at: Z, updated_at: Z,
+  id: z.string(),
+  tenant_id: z.string(),
+  module_code: z.string(),
+  title: z.string(),
+  description: z.string(),
+  regulation_area: z.enum(REGULATION_AREAS),
+  frequency_type: z.enum(FREQUENCY_TYPES),
+  duration_minutes: z.int(),
+  pass_threshold: z.int(),
+  validity_days: z.int(),
+  question_count: z.int(),
+  created_at: Z,
+  updated_at: Z,
 });
 export type Module = z.infer<typeof Module>;
 export const ModuleDetail = Module.extend({
-  content: z.object({ id: z.string(), version: z.int(), language: z.string(), markdown: z.string(), published_at: Z.nullable() }).nullable(),
+  content: z
+    .object({
+      id: z.string(),
+      version: z.int(),
+      language: z.string(),
+      markdown: z.string(),
+      published_at: Z.nullable(),
+    })
+    .nullable(),
   questions: z.array(Question),
 });
 export type ModuleDetail = z.infer<typeof ModuleDetail>;
@@ -65,8 +105,20 @@ export const ModuleQuery = z.object({
 
 // ---- matrix
 export const Role = z.enum(ROLES);
-export const MatrixSet = z.object({ role_code: Role, module_id: z.string().min(1), is_mandatory: z.boolean().default(false), priority: z.int().min(1).max(10).default(5) });
-export const MatrixEntry = z.object({ role_code: Role, module_id: z.string(), module_code: z.string(), module_title: z.string(), is_mandatory: z.boolean(), priority: z.int() });
+export const MatrixSet = z.object({
+  role_code: Role,
+  module_id: z.string().min(1),
+  is_mandatory: z.boolean().default(false),
+  priority: z.int().min(1).max(10).default(5),
+});
+export const MatrixEntry = z.object({
+  role_code: Role,
+  module_id: z.string(),
+  module_code: z.string(),
+  module_title: z.string(),
+  is_mandatory: z.boolean(),
+  priority: z.int(),
+});
 export type MatrixEntry = z.infer<typeof MatrixEntry>;
 export const RoleParams = z.object({ role: Role });
 export const MatrixDeleteParams = z.object({ role: Role, moduleId: z.string().min(1) });
@@ -82,11 +134,26 @@ export const ComputeInput = z.object({
 });
 export type ComputeInput = z.infer<typeof ComputeInput>;
 export const Assignment = z.object({
-  id: z.string(), tenant_id: z.string(), module_id: z.string(), module_code: z.string(), module_title: z.string(),
-  user_id: z.string(), user_name: z.string(), user_email: z.string(), role_code: z.string().nullable(),
-  status: z.enum(ASSIGNMENT_STATUSES), progress_percent: percent, deadline: Z, escalation_level: z.int().min(0).max(4),
-  quiz_passed: z.boolean(), certificate_id: z.string().nullable(), started_at: Z.nullable(), completed_at: Z.nullable(),
-  valid_until: Z.nullable(), created_at: Z, updated_at: Z,
+  id: z.string(),
+  tenant_id: z.string(),
+  module_id: z.string(),
+  module_code: z.string(),
+  module_title: z.string(),
+  user_id: z.string(),
+  user_name: z.string(),
+  user_email: z.string(),
+  role_code: z.string().nullable(),
+  status: z.enum(ASSIGNMENT_STATUSES),
+  progress_percent: percent,
+  deadline: Z,
+  escalation_level: z.int().min(0).max(4),
+  quiz_passed: z.boolean(),
+  certificate_id: z.string().nullable(),
+  started_at: Z.nullable(),
+  completed_at: Z.nullable(),
+  valid_until: Z.nullable(),
+  created_at: Z,
+  updated_at: Z,
 });
 export type Assignment = z.infer<typeof Assignment>;
 export const ComputeResult = z.object({ assignments: z.array(Assignment), created: z.int() });
@@ -99,43 +166,133 @@ export const AssignmentQuery = z.object({
   offset: queryInt({ min: 0, default: 0 }),
 });
 export type AssignmentQuery = z.infer<typeof AssignmentQuery>;
-export const AssignmentUpdate = z.object({ deadline: z.iso.datetime({ offset: true }).optional(), user_name: text(200).optional(), user_email: z.email({ pattern: z.regexes.unicodeEmail }).optional() });
+export const AssignmentUpdate = z.object({
+  deadline: z.iso.datetime({ offset: true }).optional(),
+  user_name: text(200).optional(),
+  user_email: z.email({ pattern: z.regexes.unicodeEmail }).optional(),
+});
 export const Progress = z.object({ progress: percent });
 export const AsOf = z.object({ as_of: z.iso.datetime({ offset: true }).optional() });
 
 // ---- quiz
 export const QuizAnswer = z.object({ question_id: z.string().min(1), selected_index: z.int().min(0) });
-export const QuizSubmit = z.object({ assignment_id: z.string().min(1), answers: z.array(QuizAnswer), duration_seconds: z.int().min(0).optional() });
-export const QuizResult = z.object({ attempt_id: z.string(), score: z.number(), passed: z.boolean(), correct_count: z.int(), total_count: z.int(), threshold: z.int() });
+export const QuizSubmit = z.object({
+  assignment_id: z.string().min(1),
+  answers: z.array(QuizAnswer),
+  duration_seconds: z.int().min(0).optional(),
+});
+export const QuizResult = z.object({
+  attempt_id: z.string(),
+  score: z.number(),
+  passed: z.boolean(),
+  correct_count: z.int(),
+  total_count: z.int(),
+  threshold: z.int(),
+});
 export type QuizResult = z.infer<typeof QuizResult>;
-export const QuizAttempt = QuizResult.extend({ assignment_id: z.string(), module_id: z.string(), duration_seconds: z.int().nullable(), created_at: Z });
-export const LearnerQuiz = z.object({ module_id: z.string(), pass_threshold: z.int(), questions: z.array(LearnerQuestion) });
+export const QuizAttempt = QuizResult.extend({
+  assignment_id: z.string(),
+  module_id: z.string(),
+  duration_seconds: z.int().nullable(),
+  created_at: Z,
+});
+export const LearnerQuiz = z.object({
+  module_id: z.string(),
+  pass_threshold: z.int(),
+  questions: z.array(LearnerQuestion),
+});
 export const ModuleIdParams = z.object({ moduleId: z.string().min(1) });
 export const AssignmentIdParams = z.object({ assignmentId: z.string().min(1) });
 
 // ---- escalation
-export const EscalationItem = z.object({ assignment_id: z.string(), user_name: z.string(), module_title: z.string(), previous_level: z.int(), new_level: z.int(), days_overdue: z.int(), escalation_label: z.string() });
+export const EscalationItem = z.object({
+  assignment_id: z.string(),
+  user_name: z.string(),
+  module_title: z.string(),
+  previous_level: z.int(),
+  new_level: z.int(),
+  days_overdue: z.int(),
+  escalation_label: z.string(),
+});
 export type EscalationItem = z.infer<typeof EscalationItem>;
-export const EscalationResult = z.object({ results: z.array(EscalationItem), total_checked: z.int(), escalated: z.int(), dry_run: z.boolean(), as_of: Z });
-export const EscalationInput = z.object({ as_of: z.iso.datetime({ offset: true }).optional(), dry_run: z.boolean().default(false) });
-export const DeadlineQuery = z.object({ limit: queryInt({ min: 1, max: 500, default: 50 }), as_of: z.iso.datetime({ offset: true }).optional() });
+export const EscalationResult = z.object({
+  results: z.array(EscalationItem),
+  total_checked: z.int(),
+  escalated: z.int(),
+  dry_run: z.boolean(),
+  as_of: Z,
+});
+export const EscalationInput = z.object({
+  as_of: z.iso.datetime({ offset: true }).optional(),
+  dry_run: z.boolean().default(false),
+});
+export const DeadlineQuery = z.object({
+  limit: queryInt({ min: 1, max: 500, default: 50 }),
+  as_of: z.iso.datetime({ offset: true }).optional(),
+});
 export const OverdueItem = Assignment.extend({ days_overdue: z.int() });
 
 // ---- certificates
 export const Certificate = z.object({
-  id: z.string(), tenant_id: z.string(), assignment_id: z.string(), user_id: z.string(), user_name: z.string(), module_id: z.string(),
-  module_code: z.string(), module_title: z.string(), score: z.number(), issued_at: Z, valid_until: Z, signature: z.string(), verification_code: z.string(),
+  id: z.string(),
+  tenant_id: z.string(),
+  assignment_id: z.string(),
+  user_id: z.string(),
+  user_name: z.string(),
+  module_id: z.string(),
+  module_code: z.string(),
+  module_title: z.string(),
+  score: z.number(),
+  issued_at: Z,
+  valid_until: Z,
+  signature: z.string(),
+  verification_code: z.string(),
 });
 export type Certificate = z.infer<typeof Certificate>;
-export const CertificateGenerated = z.object({ certificate_id: z.string(), assignment: z.object({ id: z.string(), status: z.string(), quiz_passed: z.boolean(), certificate_id: z.string(), module_title: z.string() }) });
-export const Verification = z.object({ valid: z.boolean(), certificate: Certificate, assignment: Assignment.nullable() });
+export const CertificateGenerated = z.object({
+  certificate_id: z.string(),
+  assignment: z.object({
+    id: z.string(),
+    status: z.string(),
+    quiz_passed: z.boolean(),
+    certificate_id: z.string(),
+    module_title: z.string(),
+  }),
+});
+export const Verification = z.object({
+  valid: z.boolean(),
+  certificate: Certificate,
+  assignment: Assignment.nullable(),
+});
 
 // ---- audit and statistics
-export const AuditEntry = z.object({ id: z.string(), tenant_id: z.string(), action: z.enum(AUDIT_ACTIONS), entity_type: z.enum(AUDIT_ENTITY_TYPES), entity_id: z.string(), actor: z.string(), details: z.record(z.string(), z.unknown()), created_at: Z });
+export const AuditEntry = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
+  entity_type: z.enum(AUDIT_ENTITY_TYPES),
+  entity_id: z.string(),
+  actor: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  created_at: Z,
+});
 export type AuditEntry = z.infer<typeof AuditEntry>;
-export const AuditQuery = z.object({ action: z.enum(AUDIT_ACTIONS).optional(), entity_type: z.enum(AUDIT_ENTITY_TYPES).optional(), limit: queryInt({ min: 1, max: 500, default: 50 }), offset: queryInt({ min: 0, default: 0 }) });
+export const AuditQuery = z.object({
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  entity_type: z.enum(AUDIT_ENTITY_TYPES).optional(),
+  limit: queryInt({ min: 1, max: 500, default: 50 }),
+  offset: queryInt({ min: 0, default: 0 }),
+});
 export const TrainingStats = z.object({
-  total_modules: z.int(), total_assignments: z.int(), overdue_count: z.int(), pending_count: z.int(), in_progress_count: z.int(),
-  completed_count: z.int(), upcoming_deadlines: z.int(), completion_rate: z.number(), avg_quiz_score: z.number(), avg_completion_days: z.number(),
+  total_modules: z.int(),
+  total_assignments: z.int(),
+  overdue_count: z.int(),
+  pending_count: z.int(),
+  in_progress_count: z.int(),
+  completed_count: z.int(),
+  upcoming_deadlines: z.int(),
+  completion_rate: z.number(),
+  avg_quiz_score: z.number(),
+  avg_completion_days: z.number(),
 });
 export type TrainingStats = z.infer<typeof TrainingStats>;

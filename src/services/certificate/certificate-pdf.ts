@@ -5,16 +5,33 @@ const date = (iso: string) => iso.slice(0, 10).split('-').reverse().join('.');
 
 /** An A4 landscape certificate: name, module, date, score, validity, id, verification code and its QR code. */
 export async function renderCertificatePdf(c: Certificate): Promise<Buffer> {
-  const [{ default: QRCode }, doc] = await Promise.all([import('qrcode'), newPdf({ title: `Zertifikat ${c.module_title}`, layout: 'landscape' })]);
+  const [{ default: QRCode }, doc] = await Promise.all([
+    import('qrcode'),
+    newPdf({ title: `Zertifikat ${c.module_title}`, layout: 'landscape' }),
+  ]);
   const w = doc.page.width;
   const h = doc.page.height;
-  doc.rect(25, 25, w - 50, h - 50).lineWidth(2).strokeColor('#1a3a6b').stroke();
+  doc
+    .rect(25, 25, w - 50, h - 50)
+    .lineWidth(2)
+    .strokeColor('#1a3a6b')
+    .stroke();
   doc.fillColor('#1a3a6b').font('bold').fontSize(34).text('Teilnahmezertifikat', 0, 80, { width: w, align: 'center' });
-  doc.fillColor('#555').font('body').fontSize(12).text('Certificate of completion', 0, 122, { width: w, align: 'center' });
+  doc
+    .fillColor('#555')
+    .font('body')
+    .fontSize(12)
+    .text('Certificate of completion', 0, 122, { width: w, align: 'center' });
   doc.fillColor('black').fontSize(14).text('Hiermit wird bestätigt, dass', 0, 170, { width: w, align: 'center' });
   doc.font('bold').fontSize(26).text(c.user_name, 0, 195, { width: w, align: 'center' });
-  doc.font('body').fontSize(14).text('die Schulung erfolgreich abgeschlossen hat:', 0, 235, { width: w, align: 'center' });
-  doc.font('bold').fontSize(20).text(c.module_title, 80, 262, { width: w - 160, align: 'center' });
+  doc
+    .font('body')
+    .fontSize(14)
+    .text('die Schulung erfolgreich abgeschlossen hat:', 0, 235, { width: w, align: 'center' });
+  doc
+    .font('bold')
+    .fontSize(20)
+    .text(c.module_title, 80, 262, { width: w - 160, align: 'center' });
   doc.font('body').fontSize(12).text(`Modul ${c.module_code}`, 0, 300, { width: w, align: 'center' });
   const rows: Array<[string, string]> = [
     ['Datum / Date', date(c.issued_at)],
@@ -31,6 +48,10 @@ export async function renderCertificatePdf(c: Certificate): Promise<Buffer> {
   }
   const qr = await QRCode.toBuffer(c.verification_code, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
   doc.image(qr, w - 230, 340, { width: 130 });
-  doc.font('body').fontSize(8).fillColor('#555').text('compliance training certificates verify verifies this code', w - 250, 475, { width: 170, align: 'center' });
+  doc
+    .font('body')
+    .fontSize(8)
+    .fillColor('#555')
+    .text('compliance training certificates verify verifies this code', w - 250, 475, { width: 170, align: 'center' });
   return pdfToBuffer(doc);
 }

@@ -65,7 +65,13 @@ export class OllamaClient implements LlmClient {
     type Part = { response: string; done: boolean; prompt_eval_count?: number; eval_count?: number };
     let stream: AsyncIterable<Part> & { abort(): void };
     try {
-      stream = (await client.generate({ model: req.model, prompt: req.prompt, system: req.system, format: req.format, stream: true })) as unknown as typeof stream;
+      stream = (await client.generate({
+        model: req.model,
+        prompt: req.prompt,
+        system: req.system,
+        format: req.format,
+        stream: true,
+      })) as unknown as typeof stream;
     } catch (e) {
       throw this.explain(e, req.model);
     }
@@ -106,12 +112,23 @@ export class OllamaClient implements LlmClient {
   private explain(e: unknown, model: string): DomainError {
     const err = e as { name?: string; status_code?: number; message?: string; cause?: { code?: string } };
     if (err.name === 'ResponseError' && err.status_code === 404)
-      return new DomainError('unavailable', `the model ${model} is not installed in Ollama at ${this.host}: run \`ollama pull ${model}\` (or choose another with --model / COMPLIANCE_LLM_MODEL)`);
+      return new DomainError(
+        'unavailable',
+        `the model ${model} is not installed in Ollama at ${this.host}: run \`ollama pull ${model}\` (or choose another with --model / COMPLIANCE_LLM_MODEL)`,
+      );
     if (err.name === 'ResponseError')
       return new DomainError('unavailable', `Ollama at ${this.host} answered ${err.status_code}: ${err.message}`);
     const code = err.cause?.code;
-    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || /connect timeout|fetch failed/i.test(err.message ?? ''))
-      return new DomainError('unavailable', `Ollama is not reachable at ${this.host}${code ? ` (${code})` : ''}: start it with \`ollama serve\` (or set OLLAMA_HOST), then \`ollama pull ${model}\``);
+    if (
+      code === 'ECONNREFUSED' ||
+      code === 'ENOTFOUND' ||
+      code === 'EHOSTUNREACH' ||
+      /connect timeout|fetch failed/i.test(err.message ?? '')
+    )
+      return new DomainError(
+        'unavailable',
+        `Ollama is not reachable at ${this.host}${code ? ` (${code})` : ''}: start it with \`ollama serve\` (or set OLLAMA_HOST), then \`ollama pull ${model}\``,
+      );
     return new DomainError('unavailable', `Ollama at ${this.host} failed: ${err.message ?? String(e)}`);
   }
 }

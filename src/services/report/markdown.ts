@@ -21,7 +21,12 @@ export function renderMarkdown(doc: ReportDoc): string {
         out.push(...b.items.map((i) => `- ${i}`), '');
         break;
       case 'table':
-        out.push(`| ${b.head.map(esc).join(' | ')} |`, `|${b.head.map(() => '---').join('|')}|`, ...b.rows.map((r) => `| ${r.map(esc).join(' | ')} |`), '');
+        out.push(
+          `| ${b.head.map(esc).join(' | ')} |`,
+          `|${b.head.map(() => '---').join('|')}|`,
+          ...b.rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+          '',
+        );
         break;
     }
   }

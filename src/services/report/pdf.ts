@@ -16,7 +16,13 @@ export function findFonts(): { regular: string; bold: string } | undefined {
 /** Creates a pdfkit document with our fonts registered as `body` and `bold`. */
 export async function newPdf(opts: { title: string; layout?: 'portrait' | 'landscape' }) {
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', layout: opts.layout ?? 'portrait', margin: 50, bufferPages: true, info: { Title: opts.title, Producer: 'compliance' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    layout: opts.layout ?? 'portrait',
+    margin: 50,
+    bufferPages: true,
+    info: { Title: opts.title, Producer: 'compliance' },
+  });
   const fonts = findFonts();
   doc.registerFont('body', fonts?.regular ?? 'Helvetica');
   doc.registerFont('bold', fonts?.bold ?? 'Helvetica-Bold');
@@ -43,14 +49,19 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     if (doc.y + h > doc.page.height - 60) doc.addPage();
   };
   doc.font('bold').fontSize(18).text(report.title, { width });
-  if (report.subtitle) doc.moveDown(0.3).font('body').fontSize(9).fillColor('#555').text(report.subtitle, { width }).fillColor('black');
+  if (report.subtitle)
+    doc.moveDown(0.3).font('body').fontSize(9).fillColor('#555').text(report.subtitle, { width }).fillColor('black');
   doc.moveDown();
 
   for (const b of report.blocks) {
     switch (b.kind) {
       case 'heading':
         ensure(40);
-        doc.moveDown(0.5).font('bold').fontSize(b.level === 1 ? 16 : b.level === 2 ? 13 : 11).text(b.text, left, doc.y, { width });
+        doc
+          .moveDown(0.5)
+          .font('bold')
+          .fontSize(b.level === 1 ? 16 : b.level === 2 ? 13 : 11)
+          .text(b.text, left, doc.y, { width });
         doc.moveDown(0.3).font('body').fontSize(10);
         break;
       case 'paragraph':
@@ -58,7 +69,10 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
         doc.moveDown(0.4);
         break;
       case 'list':
-        doc.font('body').fontSize(10).list(b.items, left + 10, doc.y, { width: width - 10, bulletRadius: 1.5 });
+        doc
+          .font('body')
+          .fontSize(10)
+          .list(b.items, left + 10, doc.y, { width: width - 10, bulletRadius: 1.5 });
         doc.moveDown(0.4);
         break;
       case 'fields':
@@ -75,7 +89,11 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
     doc.page.margins.bottom = 0; // the footer sits below the text area; without this pdfkit would start a new page
-    doc.font('body').fontSize(8).fillColor('#777').text(`${i + 1} / ${range.count}`, left, doc.page.height - 40, { width, align: 'right', lineBreak: false });
+    doc
+      .font('body')
+      .fontSize(8)
+      .fillColor('#777')
+      .text(`${i + 1} / ${range.count}`, left, doc.page.height - 40, { width, align: 'right', lineBreak: false });
   }
   return pdfToBuffer(doc);
 

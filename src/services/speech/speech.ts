@@ -13,7 +13,18 @@ export class EspeakSpeech implements Speech {
   async synthesize(text: string, language: 'de' | 'en', wavFile: string): Promise<void> {
     const textFile = `${wavFile}.txt`;
     await writeFile(textFile, text, 'utf8');
-    await run('espeak-ng', ['-v', language === 'de' ? 'de' : 'en', '-s', '160', '-b', '1', '-f', textFile, '-w', wavFile]);
+    await run('espeak-ng', [
+      '-v',
+      language === 'de' ? 'de' : 'en',
+      '-s',
+      '160',
+      '-b',
+      '1',
+      '-f',
+      textFile,
+      '-w',
+      wavFile,
+    ]);
   }
 }
 
@@ -22,7 +33,9 @@ export class SaySpeech implements Speech {
   async synthesize(text: string, _language: 'de' | 'en', wavFile: string): Promise<void> {
     const { default: say } = await import('say');
     await new Promise<void>((resolve, reject) =>
-      say.export(text, undefined, 1, wavFile, (e?: unknown) => (e ? reject(new DomainError('unavailable', `say failed: ${String(e)}`)) : resolve())),
+      say.export(text, undefined, 1, wavFile, (e?: unknown) =>
+        e ? reject(new DomainError('unavailable', `say failed: ${String(e)}`)) : resolve(),
+      ),
     );
   }
 }
@@ -46,7 +59,22 @@ export function speakableText(markdown: string): string {
 
 /** WAV to AAC in an MP4 container (.m4a), mono at 64 kbit/s: small and playable in every browser. */
 export async function encodeAudio(wav: string, out: string): Promise<void> {
-  await run('ffmpeg', ['-y', '-loglevel', 'error', '-i', wav, '-ac', '1', '-c:a', 'aac', '-b:a', '64k', '-movflags', '+faststart', out]);
+  await run('ffmpeg', [
+    '-y',
+    '-loglevel',
+    'error',
+    '-i',
+    wav,
+    '-ac',
+    '1',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-movflags',
+    '+faststart',
+    out,
+  ]);
 }
 
 export const tmpName = (dir: string, name: string) => join(dir, name);

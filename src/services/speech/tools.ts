@@ -4,7 +4,11 @@ import { DomainError } from '../../domain/errors.js';
 const PACKAGE: Record<string, string> = { 'espeak-ng': 'espeak-ng', ffmpeg: 'ffmpeg', ffprobe: 'ffmpeg' };
 
 /** Runs an external tool; a missing tool is a clear error naming the Debian package to install. */
-export function run(cmd: string, args: string[], opts: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const p = spawn(cmd, args, { env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
@@ -14,14 +18,25 @@ export function run(cmd: string, args: string[], opts: { input?: string; timeout
     p.stderr.on('data', (c) => (err += c));
     p.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(e.code === 'ENOENT'
-        ? new DomainError('unavailable', `${cmd} is not installed: install the Debian package ${PACKAGE[cmd] ?? cmd} (apt-get install ${PACKAGE[cmd] ?? cmd})`)
-        : new DomainError('unavailable', `${cmd} failed to start: ${e.message}`));
+      reject(
+        e.code === 'ENOENT'
+          ? new DomainError(
+              'unavailable',
+              `${cmd} is not installed: install the Debian package ${PACKAGE[cmd] ?? cmd} (apt-get install ${PACKAGE[cmd] ?? cmd})`,
+            )
+          : new DomainError('unavailable', `${cmd} failed to start: ${e.message}`),
+      );
     });
     p.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new DomainError('unavailable', `${cmd} failed (${signal ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' ')}`));
+      else
+        reject(
+          new DomainError(
+            'unavailable',
+            `${cmd} failed (${signal ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' ')}`,
+          ),
+        );
     });
     p.stdin.on('error', () => undefined);
     p.stdin.end(opts.input ?? '');
@@ -29,8 +44,22 @@ export function run(cmd: string, args: string[], opts: { input?: string; timeout
 }
 
 /** Duration in seconds and codec names of a media file, read with ffprobe. */
-export async function probe(file: string): Promise<{ duration: number; streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }> }> {
-  const out = await run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,codec_name,width,height', '-of', 'json', file]);
-  const j = JSON.parse(out) as { format: { duration: string }; streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }> };
+export async function probe(file: string): Promise<{
+  duration: number;
+  streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>;
+}> {
+  const out = await run('ffprobe', [
+    '-v',
+    'error',
+    '-show_entries',
+    'format=duration:stream=codec_type,codec_name,width,height',
+    '-of',
+    'json',
+    file,
+  ]);
+  const j = JSON.parse(out) as {
+    format: { duration: string };
+    streams: Array<{ codec_type: string; codec_name: string; width?: number; height?: number }>;
+  };
   return { duration: Number(j.format.duration), streams: j.streams };
 }

@@ -21,14 +21,29 @@ export async function readControls(ctx: CliContext, file: string): Promise<{ con
       throw new DomainError('bad_request', `${file}: malformed JSON: ${(e as Error).message}`);
     }
     const controls = Array.isArray(json) ? json : (json as { controls?: unknown }).controls;
-    if (!Array.isArray(controls)) throw new DomainError('bad_request', `${file}: expected a JSON array of controls or {"controls": [...]}`);
+    if (!Array.isArray(controls))
+      throw new DomainError('bad_request', `${file}: expected a JSON array of controls or {"controls": [...]}`);
     return { controls, lines: controls.map((_, i) => i + 1) };
   }
   const { fields, rows } = await parseCsv(text);
-  const missing = ['id', 'title', 'objective', 'domain', 'category', 'severity', 'target_audience'].filter((f) => !fields.includes(f));
-  if (missing.length) throw new DomainError('bad_request', `${file}: missing column(s) ${missing.join(', ')}; found ${fields.join(', ') || 'none'}`);
+  const missing = ['id', 'title', 'objective', 'domain', 'category', 'severity', 'target_audience'].filter(
+    (f) => !fields.includes(f),
+  );
+  if (missing.length)
+    throw new DomainError(
+      'bad_request',
+      `${file}: missing column(s) ${missing.join(', ')}; found ${fields.join(', ') || 'none'}`,
+    );
   const controls = rows.map(({ row }) => {
-    const refs = Object.fromEntries(REF_COLUMNS.map((k) => [k, (row[k] ?? '').split(/[;|]/).map((x) => x.trim()).filter(Boolean)]));
+    const refs = Object.fromEntries(
+      REF_COLUMNS.map((k) => [
+        k,
+        (row[k] ?? '')
+          .split(/[;|]/)
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ]),
+    );
     const { iso27001: _a, nis2: _b, bsi: _c, nist: _d, ...rest } = row;
     return { ...rest, references: refs };
   });
@@ -47,18 +62,25 @@ const columns = [
 export function createCanonicalCommand(ctx: CliContext): Command {
   const cmd = new Command('canonical').description('canonical security controls (shipped catalogue plus your own)');
 
-  cmd.command('list')
+  cmd
+    .command('list')
     .description('list controls; filters take one value or a comma-separated list')
     .option('--domain <d>', 'e.g. AUTH, CRYP, NET')
     .option('--category <c>', 'category within a domain')
     .option('--severity <s>', 'low, medium, high, critical')
     .option('--target-audience <a>', 'enterprise, authority, provider, all (controls for all always match)')
     .action(async (o: { domain?: string; category?: string; severity?: string; targetAudience?: string }) => {
-      const rows = await (await ctx.backend()).canonical.controls({ ...req(ctx), query: { domain: o.domain, category: o.category, severity: o.severity, target_audience: o.targetAudience } });
+      const rows = await (
+        await ctx.backend()
+      ).canonical.controls({
+        ...req(ctx),
+        query: { domain: o.domain, category: o.category, severity: o.severity, target_audience: o.targetAudience },
+      });
       await printList(ctx, rows, columns, { empty: 'no control matches these filters' });
     });
 
-  cmd.command('meta')
+  cmd
+    .command('meta')
     .description('domains, categories and audiences with counts')
     .action(async () => {
       const m = await (await ctx.backend()).canonical.meta(req(ctx));
@@ -70,18 +92,27 @@ export function createCanonicalCommand(ctx: CliContext): Command {
       ]);
     });
 
-  cmd.command('import')
+  cmd
+    .command('import')
     .description("load your organisation's own controls from JSON or CSV (validated per row, idempotent)")
-    .argument('<file>', 'JSON array or CSV with id,title,objective,domain,category,severity,target_audience[,iso27001,nis2,bsi,nist]; - reads stdin')
+    .argument(
+      '<file>',
+      'JSON array or CSV with id,title,objective,domain,category,severity,target_audience[,iso27001,nis2,bsi,nist]; - reads stdin',
+    )
     .option('--dry-run', 'validate and count without writing')
     .action(async (file: string, o: { dryRun?: boolean }) => {
       const { controls, lines } = await readControls(ctx, file);
       if (controls.length === 0) throw new DomainError('bad_request', `${file}: no controls found`);
-      const r: CanonicalImportResult = await (await ctx.backend()).canonical.import({ ...req(ctx), body: { controls, lines, dry_run: Boolean(o.dryRun) } });
+      const r: CanonicalImportResult = await (
+        await ctx.backend()
+      ).canonical.import({ ...req(ctx), body: { controls, lines, dry_run: Boolean(o.dryRun) } });
       if (ctx.config().json) printJson(ctx, r);
       else {
         for (const x of r.rejections) note(ctx, `line ${x.line}${x.id ? ` (${x.id})` : ''}: ${x.reason}`);
-        writeOut(ctx, `read ${r.read}, created ${r.created}, updated ${r.updated}, unchanged ${r.unchanged}, rejected ${r.rejected}${r.dry_run ? ' (dry run, nothing written)' : ''}`);
+        writeOut(
+          ctx,
+          `read ${r.read}, created ${r.created}, updated ${r.updated}, unchanged ${r.unchanged}, rejected ${r.rejected}${r.dry_run ? ' (dry run, nothing written)' : ''}`,
+        );
       }
       if (r.rejected > 0) ctx.exitCode = 6;
     });

@@ -21,7 +21,9 @@ export const csvCell = (v: unknown): string => {
 };
 
 /** Parses CSV text with a header row; returns rows with the line each starts on. */
-export async function parseCsv(text: string): Promise<{ fields: string[]; rows: Array<{ line: number; row: Record<string, string> }> }> {
+export async function parseCsv(
+  text: string,
+): Promise<{ fields: string[]; rows: Array<{ line: number; row: Record<string, string> }> }> {
   const { default: Papa } = await import('papaparse');
   const rows: Array<{ line: number; row: Record<string, string> }> = [];
   let fields: string[] = [];
