@@ -1,21 +1,23 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from './dialect.js';
 
 // Consents with their history, legal documents with versions, and one cookie-banner configuration per tenant.
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('consent')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('tenant_id', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('data_point_id', 'text', (c) => c.notNull())
+    .addColumn('id', t.text, (c) => c.primaryKey())
+    .addColumn('tenant_id', t.text, (c) => c.notNull())
+    .addColumn('user_id', t.text, (c) => c.notNull())
+    .addColumn('data_point_id', t.text, (c) => c.notNull())
     .addColumn('granted', 'integer', (c) => c.notNull())
-    .addColumn('granted_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
-    .addColumn('consent_version', 'text', (c) => c.notNull())
-    .addColumn('source', 'text')
-    .addColumn('ip_address', 'text')
-    .addColumn('user_agent', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('granted_at', t.text, (c) => c.notNull())
+    .addColumn('revoked_at', t.text)
+    .addColumn('consent_version', t.text, (c) => c.notNull())
+    .addColumn('source', t.text)
+    .addColumn('ip_address', t.text)
+    .addColumn('user_agent', t.text)
+    .addColumn('created_at', t.text, (c) => c.notNull())
     .execute();
   // list newest first, lookups by user (also the import's duplicate check), and a covering index for statistics
   await db.schema.createIndex('consent_tenant_id').on('consent').columns(['tenant_id', 'id']).execute();
@@ -28,15 +30,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('consent_history')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('tenant_id', 'text', (c) => c.notNull())
-    .addColumn('consent_id', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('consent_version', 'text', (c) => c.notNull())
-    .addColumn('ip_address', 'text')
-    .addColumn('user_agent', 'text')
-    .addColumn('source', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('id', t.text, (c) => c.primaryKey())
+    .addColumn('tenant_id', t.text, (c) => c.notNull())
+    .addColumn('consent_id', t.text, (c) => c.notNull())
+    .addColumn('action', t.text, (c) => c.notNull())
+    .addColumn('consent_version', t.text, (c) => c.notNull())
+    .addColumn('ip_address', t.text)
+    .addColumn('user_agent', t.text)
+    .addColumn('source', t.text)
+    .addColumn('created_at', t.text, (c) => c.notNull())
     .execute();
   await db.schema
     .createIndex('consent_history_consent')
@@ -46,43 +48,43 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('legal_document')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('tenant_id', 'text', (c) => c.notNull())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('document_type', 'text', (c) => c.notNull())
-    .addColumn('language', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('id', t.text, (c) => c.primaryKey())
+    .addColumn('tenant_id', t.text, (c) => c.notNull())
+    .addColumn('title', t.text, (c) => c.notNull())
+    .addColumn('document_type', t.text, (c) => c.notNull())
+    .addColumn('language', t.text, (c) => c.notNull())
+    .addColumn('status', t.text, (c) => c.notNull())
+    .addColumn('created_at', t.text, (c) => c.notNull())
+    .addColumn('updated_at', t.text, (c) => c.notNull())
     .execute();
   await db.schema.createIndex('legal_document_tenant').on('legal_document').columns(['tenant_id', 'id']).execute();
 
   await db.schema
     .createTable('legal_document_version')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('tenant_id', 'text', (c) => c.notNull())
-    .addColumn('document_id', 'text', (c) => c.notNull().references('legal_document.id').onDelete('cascade'))
+    .addColumn('id', t.text, (c) => c.primaryKey())
+    .addColumn('tenant_id', t.text, (c) => c.notNull())
+    .addColumn('document_id', t.text, (c) => c.notNull().references('legal_document.id').onDelete('cascade'))
     .addColumn('version_number', 'integer', (c) => c.notNull())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('change_summary', 'text')
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('created_by', 'text')
-    .addColumn('approved_by', 'text')
-    .addColumn('approved_at', 'text')
-    .addColumn('comment', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('published_at', 'text')
+    .addColumn('title', t.text, (c) => c.notNull())
+    .addColumn('content', t.text, (c) => c.notNull())
+    .addColumn('change_summary', t.text)
+    .addColumn('status', t.text, (c) => c.notNull())
+    .addColumn('created_by', t.text)
+    .addColumn('approved_by', t.text)
+    .addColumn('approved_at', t.text)
+    .addColumn('comment', t.text)
+    .addColumn('created_at', t.text, (c) => c.notNull())
+    .addColumn('updated_at', t.text, (c) => c.notNull())
+    .addColumn('published_at', t.text)
     .addUniqueConstraint('legal_document_version_number', ['document_id', 'version_number'])
     .execute();
 
   await db.schema
     .createTable('cookie_banner')
-    .addColumn('tenant_id', 'text', (c) => c.primaryKey())
-    .addColumn('categories', 'text', (c) => c.notNull())
-    .addColumn('config', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('tenant_id', t.text, (c) => c.primaryKey())
+    .addColumn('categories', t.text, (c) => c.notNull())
+    .addColumn('config', t.text, (c) => c.notNull())
+    .addColumn('updated_at', t.text, (c) => c.notNull())
     .execute();
 }
 

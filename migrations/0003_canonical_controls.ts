@@ -1,19 +1,21 @@
 import type { Kysely } from 'kysely';
+import { columnTypes } from './dialect.js';
 
 // An organisation's own canonical controls; the shipped catalogue stays in fixtures/ and is not copied here.
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = columnTypes(db);
   await db.schema
     .createTable('training_canonical_control')
-    .addColumn('tenant_id', 'text', (c) => c.notNull())
-    .addColumn('id', 'text', (c) => c.notNull())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('objective', 'text', (c) => c.notNull())
-    .addColumn('domain', 'text', (c) => c.notNull())
-    .addColumn('category', 'text', (c) => c.notNull())
-    .addColumn('severity', 'text', (c) => c.notNull())
-    .addColumn('target_audience', 'text', (c) => c.notNull())
-    .addColumn('references', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .addColumn('tenant_id', t.text, (c) => c.notNull())
+    .addColumn('id', t.text, (c) => c.notNull())
+    .addColumn('title', t.text, (c) => c.notNull())
+    .addColumn('objective', t.text, (c) => c.notNull())
+    .addColumn('domain', t.text, (c) => c.notNull())
+    .addColumn('category', t.text, (c) => c.notNull())
+    .addColumn('severity', t.text, (c) => c.notNull())
+    .addColumn('target_audience', t.text, (c) => c.notNull())
+    .addColumn('references', t.text, (c) => c.notNull().defaultTo('{}'))
+    .addColumn('updated_at', t.text, (c) => c.notNull())
     .addPrimaryKeyConstraint('training_canonical_control_pk', ['tenant_id', 'id'])
     .execute();
 }

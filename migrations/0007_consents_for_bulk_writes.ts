@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { columnTypes, isPostgres } from './dialect.js';
 
 /**
  * Consents and their history laid out for bulk writes, keyed the way they are read.
@@ -9,6 +10,9 @@ import { sql, type Kysely } from 'kysely';
  * A bulk import writes five b-trees per consent instead of eight, and only one of them out of order.
  */
 export async function up(db: Kysely<any>): Promise<void> {
+  // PostgreSQL keeps its heap tables; only the indexes take the shape they have on SQLite
+  if (isPostgres(db))
+    return reindexForPostgres(db, ['tenant_id', 'user_id', 'data_point_id'], ['consent_id', 'created_at', 'id']);
   await sql`create table consent_next (
     id text not null,
     tenant_id text not null,
@@ -64,23 +68,25 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  if (isPostgres(db)) return reindexForPostgres(db, ['tenant_id', 'user_id', 'id'], ['consent_id', 'created_at']);
+  const t = columnTypes(db);
   // back to the rowid tables of 0002, with their indexes
   await sql`create table consent_prev as select * from consent`.execute(db);
   await db.schema.dropTable('consent').execute();
   await db.schema
     .createTable('consent')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('tenant_id', 'text', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('data_point_id', 'text', (c) => c.notNull())
+    .addColumn('id', t.text, (c) => c.primaryKey())
+    .addColumn('tenant_id', t.text, (c) => c.notNull())
+    .addColumn('user_id', t.text, (c) => c.notNull())
+    .addColumn('data_point_id', t.text, (c) => c.notNull())
     .addColumn('granted', 'integer', (c) => c.notNull())
-    .addColumn('granted_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')
-    .addColumn('consent_version', 'text', (c) => c.notNull())
-    .addColumn('source', 'text')
-    .addColumn('ip_address', 'text')
-    .addColumn('user_agent', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('granted_at', t.text, (c) => c.notNull())
+    .addColumn('revoked_at', t.text)
+    .addColumn('consent_version', t.text, (c) => c.notNull())
+    .addColumn('source', t.text)
+    .addColumn('ip_address', t.text)
+    .addColumn('user_agent', t.text)
+    .addColumn('created_at', t.text, (c) => c.notNull())
     .execute();
   await sql`insert into consent select id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at from consent_prev`.execute(
     db,
@@ -98,15 +104,15 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('consent_history').execute();
   await db.schema
     .createTable('consent_history')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('tenant_id', 'text', (c) => c.notNull())
-    .addColumn('consent_id', 'text', (c) => c.notNull())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('consent_version', 'text', (c) => c.notNull())
-    .addColumn('ip_address', 'text')
-    .addColumn('user_agent', 'text')
-    .addColumn('source', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('id', t.text, (c) => c.primaryKey())
+    .addColumn('tenant_id', t.text, (c) => c.notNull())
+    .addColumn('consent_id', t.text, (c) => c.notNull())
+    .addColumn('action', t.text, (c) => c.notNull())
+    .addColumn('consent_version', t.text, (c) => c.notNull())
+    .addColumn('ip_address', t.text)
+    .addColumn('user_agent', t.text)
+    .addColumn('source', t.text)
+    .addColumn('created_at', t.text, (c) => c.notNull())
     .execute();
   await sql`insert into consent_history select id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at from consent_history_prev`.execute(
     db,
@@ -117,4 +123,11 @@ export async function down(db: Kysely<any>): Promise<void> {
     .on('consent_history')
     .columns(['consent_id', 'created_at'])
     .execute();
+}
+
+async function reindexForPostgres(db: Kysely<any>, userColumns: string[], historyColumns: string[]): Promise<void> {
+  await db.schema.dropIndex('consent_tenant_user').execute();
+  await db.schema.createIndex('consent_tenant_user').on('consent').columns(userColumns).execute();
+  await db.schema.dropIndex('consent_history_consent').execute();
+  await db.schema.createIndex('consent_history_consent').on('consent_history').columns(historyColumns).execute();
 }

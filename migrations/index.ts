@@ -6,6 +6,7 @@ import * as m0004 from './0004_training.js';
 import * as m0005 from './0005_training_media.js';
 import * as m0006 from './0006_training_blocks.js';
 import * as m0007 from './0007_consents_for_bulk_writes.js';
+import * as m0008 from './0008_postgres_roles_and_tenant_isolation.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_training_media': m0005,
   '0006_training_blocks': m0006,
   '0007_consents_for_bulk_writes': m0007,
+  '0008_postgres_roles_and_tenant_isolation': m0008,
 };

@@ -15,7 +15,7 @@ export interface GlobalFlags {
 }
 
 const Config = z.object({
-  dbFile: z.string().min(1),
+  db: z.string().min(1),
   remote: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
   tenant: z.string().regex(TENANT_PATTERN, TENANT_RULE),
@@ -44,7 +44,7 @@ export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Confi
   return parseOrThrow(
     Config,
     {
-      dbFile: flags.db ?? (empty(env.COMPLIANCE_DB) || defaultDbFile(env)),
+      db: flags.db ?? (empty(env.COMPLIANCE_DB) || defaultDbFile(env)),
       remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
       apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
       tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),

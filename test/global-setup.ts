@@ -4,17 +4,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { installHint, PROGRAMS, type Program } from './support/programs.js';
+import { startTestPostgres } from './support/postgres-server.js';
 
 /**
- * Builds dist/ once (the process-level tests run bin/compliance.js), and at the end of the run names every test that
- * was skipped because a program outside Node is missing, with the packages that provide them.
+ * Builds dist/ once (the process-level tests run bin/compliance.js), starts the PostgreSQL server the tests share
+ * (stopped at the end), and at the end of the run names every test that was skipped because a program outside Node
+ * is missing, with the packages that provide them.
  */
-export default function setup(project: TestProject): () => void {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const dir = mkdtempSync(join(tmpdir(), 'compliance-skips-'));
   const log = join(dir, 'skipped.ndjson');
   project.provide('skippedLog', log);
-  return () => {
+  const postgres = await startTestPostgres();
+  project.provide('postgresUrl', postgres.url);
+  process.stdout.write(
+    `PostgreSQL ${postgres.version} for the tests at ${postgres.url.replace(/:[^:@/]*@/, ':***@')}\n`,
+  );
+  return async () => {
+    await postgres.stop();
     let lines: string[] = [];
     try {
       lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);

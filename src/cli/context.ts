@@ -58,13 +58,14 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
           return createHttpBackend({ url: c.remote, apiKey: c.apiKey });
         }
         const { createLocalBackend } = await import('../backend/local/local-backend.js');
-        return createLocalBackend(c.dbFile, {
+        const { redactUrl } = await import('../store/store.js');
+        return createLocalBackend(c.db, {
           clock,
           llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
           // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
           onUpgrade: (from, to, names) =>
             io.stderr.write(
-              `upgrading the store ${c.dbFile} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`,
+              `upgrading the store ${redactUrl(c.db)} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`,
             ),
         });
       })();

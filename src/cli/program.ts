@@ -18,7 +18,10 @@ export function createProgram(ctx: CliContext): Command {
       'Privacy and compliance back office: impact assessments, consents, legal documents, cookie banner, training',
     )
     .version(VERSION, '-V, --version')
-    .option('--db <file>', 'SQLite store (env COMPLIANCE_DB; default $XDG_DATA_HOME/compliance/compliance.db)')
+    .option(
+      '--db <file|url>',
+      'SQLite file or postgres:// URL (env COMPLIANCE_DB; default $XDG_DATA_HOME/compliance/compliance.db)',
+    )
     .option('--remote <url>', 'run against a /sdk/v1 server instead of the local store (env COMPLIANCE_REMOTE)')
     .addOption(new Option('--api-key <key>', 'API key for --remote (env COMPLIANCE_API_KEY)'))
     .option('--tenant <id>', 'tenant (env COMPLIANCE_TENANT; default "default")')

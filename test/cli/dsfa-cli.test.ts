@@ -287,7 +287,7 @@ describe('remote mode gives the same output and exit codes as the local store', 
 
   it('exits 4 on a wrong API key and works with the right one', async () => {
     const l = await createLocalBackend(tmpDb());
-    const db = l.store.file;
+    const db = l.location;
     const key = JSON.parse((await cli(['--db', db, 'keys', 'create', '--name', 'ci', '--json'])).stdout).key as string;
     expect(key).toMatch(/^cmp_/);
     const s = await startServer(l);

@@ -4,7 +4,16 @@ import { createLocalBackend, type LocalBackend } from '../../src/backend/local/l
 import type { Backend } from '../../src/backend/backend.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, cli, freePort, startServer, tmpDb } from '../support/helpers.js';
+import {
+  BACKEND_NAMES,
+  engineOf,
+  freshStore,
+  overHttp,
+  cli,
+  freePort,
+  startServer,
+  tmpDb,
+} from '../support/helpers.js';
 
 const failure = async (p: Promise<unknown>) =>
   p.then(
@@ -22,9 +31,9 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
   let close: () => Promise<void>;
   beforeAll(async () => {
     ollama = await new FakeOllama().start();
-    local = await createLocalBackend(tmpDb(), { llm: { host: ollama.url } });
+    local = await createLocalBackend(await freshStore(engineOf(name)), { llm: { host: ollama.url } });
     const srv = await startServer(local);
-    api = name === 'local' ? local : createHttpBackend({ url: srv.url });
+    api = !overHttp(name) ? local : createHttpBackend({ url: srv.url });
     close = async () => {
       await srv.close();
       await local.close();

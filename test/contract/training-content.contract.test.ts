@@ -5,7 +5,7 @@ import type { Backend } from '../../src/backend/backend.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { OllamaClient } from '../../src/services/llm/llm-client.js';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, freePort, startServer, tmpDb } from '../support/helpers.js';
+import { BACKEND_NAMES, engineOf, freshStore, overHttp, freePort, startServer } from '../support/helpers.js';
 
 const failure = async (p: Promise<unknown>) =>
   p.then(
@@ -33,8 +33,10 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
   let moduleId = '';
   beforeAll(async () => {
     ollama = await new FakeOllama().start();
-    local = await createLocalBackend(tmpDb(), { llm: { host: ollama.url, model: 'llama3.1:8b' } });
-    if (name === 'local') {
+    local = await createLocalBackend(await freshStore(engineOf(name)), {
+      llm: { host: ollama.url, model: 'llama3.1:8b' },
+    });
+    if (!overHttp(name)) {
       api = local;
       close = () => local.close();
     } else {

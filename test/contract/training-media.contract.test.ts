@@ -4,7 +4,7 @@ import { createLocalBackend, type LocalBackend } from '../../src/backend/local/l
 import type { Backend } from '../../src/backend/backend.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, startServer, tmpDb } from '../support/helpers.js';
+import { BACKEND_NAMES, engineOf, freshStore, overHttp, startServer } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 
 const failure = async (p: Promise<unknown>) =>
@@ -28,10 +28,13 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
   let now = new Date('2026-05-01T10:00:00Z');
   beforeAll(async () => {
     ollama = await new FakeOllama().start();
-    local = await createLocalBackend(tmpDb(), { llm: { host: ollama.url }, clock: { now: () => new Date(now) } });
+    local = await createLocalBackend(await freshStore(engineOf(name)), {
+      llm: { host: ollama.url },
+      clock: { now: () => new Date(now) },
+    });
     const srv = await startServer(local);
     url = srv.url;
-    api = name === 'local' ? local : createHttpBackend({ url: srv.url });
+    api = !overHttp(name) ? local : createHttpBackend({ url: srv.url });
     close = async () => {
       await srv.close();
       await local.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
+import { forTenant } from '../../src/store/tenant-scope.js';
 import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
 
 const failure = async (p: Promise<unknown>) =>
@@ -243,7 +244,13 @@ describe.each(BACKEND_NAMES)('training on the %s backend', (name) => {
     expect(v.assignment!.id).toBe(a.id);
     expect(v.certificate).toMatchObject({ user_name: 'Erika Mustermann', module_code: 'DSGVO-01', score: 100 });
     // an edited stored field breaks the signature
-    b.local.store.sqlite.prepare('update training_certificate set score = 55 where id = ?').run(cert.certificate_id);
+    await forTenant(T.tenant, () =>
+      b.local.store.db
+        .updateTable('training_certificate')
+        .set({ score: 55 })
+        .where('id', '=', cert.certificate_id)
+        .execute(),
+    );
     expect((await api().verify({ ...T, params: { id: cert.certificate_id } })).valid).toBe(false);
     expect((await failure(api().verify({ ...T, params: { id: 'missing' } }))).code).toBe('not_found');
     const pdf = await api().certificatePdf({ ...T, params: { id: cert.certificate_id } });

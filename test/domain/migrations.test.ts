@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../src/backend/local/database.js';
+import { openSqliteStore as openStore } from '../../src/store/sqlite/sqlite-store.js';
 import { migrations } from '../../migrations/index.js';
 import { cli, tmpDb } from '../support/helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiKeyStore } from '../../src/backend/local/api-keys.js';
-import { uuidv7Source } from '../../src/backend/local/ids.js';
+import { ApiKeyStore } from '../../src/store/kysely/api-key.store.js';
+import { uuidv7Source } from '../../src/store/ids.js';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { contracts } from '../../src/contract/index.js';
 import { startServer, tmpDb, useServer } from '../support/helpers.js';
@@ -183,7 +183,7 @@ describe('API keys', () => {
         'unauthorized',
       );
       expect((await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}` } })).status).toBe(200);
-      const rows = l.store.sqlite.prepare('select hash from api_key').all() as Array<{ hash: string }>;
+      const rows = await l.store.db.selectFrom('api_key').select('hash').execute();
       expect(rows[0]!.hash).not.toContain(k.key.slice(-10));
       await keys.revoke(k.prefix);
       await expectError(

@@ -7,9 +7,10 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import type { Backend } from '../../src/backend/backend.js';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
-import { ApiKeyStore } from '../../src/backend/local/api-keys.js';
-import { uuidv7Source } from '../../src/backend/local/ids.js';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { ApiKeyStore } from '../../src/store/kysely/api-key.store.js';
+import { uuidv7Source } from '../../src/store/ids.js';
+import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../src/backend/local/local-backend.js';
+import { freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { main } from '../../src/main.js';
 import { createApiServer } from '../../src/server/server.js';
@@ -83,21 +84,45 @@ export function useServer(): { url: string; logs: string[]; local: LocalBackend 
   return state;
 }
 
+/**
+ * The faces × engines the contract suite runs on: the domain core in process (`sqlite`, `postgres`) and the same
+ * through `compliance serve` and the HTTP client (`sqlite-http`, `postgres-http`).
+ */
+export type BackendName = 'sqlite' | 'sqlite-http' | 'postgres' | 'postgres-http';
+export const ALL_BACKENDS: BackendName[] = ['sqlite', 'sqlite-http', 'postgres', 'postgres-http'];
+
+/** `BACKENDS=sqlite,postgres-http` narrows the suite; `ENGINES=sqlite` or `FACES=http` narrow one dimension. */
+export const BACKEND_NAMES: BackendName[] = ALL_BACKENDS.filter((n) => {
+  const listed = process.env.BACKENDS?.split(',').filter(Boolean);
+  if (listed && !listed.includes(n)) return false;
+  const engines = process.env.ENGINES?.split(',').filter(Boolean);
+  if (engines && !engines.includes(engineOf(n))) return false;
+  const faces = process.env.FACES?.split(',').filter(Boolean);
+  return !faces || faces.includes(n.endsWith('-http') ? 'http' : 'local');
+});
+
+export const engineOf = (name: BackendName): 'sqlite' | 'postgres' =>
+  name.startsWith('postgres') ? 'postgres' : 'sqlite';
+export const overHttp = (name: BackendName): boolean => name.endsWith('-http');
+
+/** A fresh, empty store for one engine: a temp SQLite file, or a new database on the test run's PostgreSQL. */
+export async function freshStore(engine: 'sqlite' | 'postgres'): Promise<string> {
+  return engine === 'postgres' ? freshPostgresDatabase() : tmpDb();
+}
+
 export interface BackendUnderTest {
-  name: 'local' | 'http';
+  name: BackendName;
   backend: Backend;
   local: LocalBackend;
   close(): Promise<void>;
 }
 
-/** Every backend the contract suite runs on; `BACKENDS=local` or `BACKENDS=http` narrows it. */
-export const BACKEND_NAMES = (process.env.BACKENDS ?? 'local,http').split(',').filter(Boolean) as Array<
-  'local' | 'http'
->;
-
-export async function openBackend(name: 'local' | 'http', opts: { clock?: Clock } = {}): Promise<BackendUnderTest> {
-  const local = await createLocalBackend(tmpDb(), { clock: opts.clock });
-  if (name === 'local') return { name, backend: local, local, close: () => local.close() };
+export async function openBackend(
+  name: BackendName,
+  opts: Omit<LocalOptions, 'onUpgrade'> = {},
+): Promise<BackendUnderTest> {
+  const local = await createLocalBackend(await freshStore(engineOf(name)), opts);
+  if (!overHttp(name)) return { name, backend: local, local, close: () => local.close() };
   const srv = await startServer(local);
   const http = createHttpBackend({ url: srv.url });
   return {

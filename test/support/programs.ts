@@ -72,6 +72,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A file where tests skipped for a missing program are listed, read by the global teardown. */
     skippedLog: string;
+    /** Admin URL of the PostgreSQL server of this test run (test/support/postgres-server.ts). */
+    postgresUrl: string;
   }
 }
 

@@ -3,11 +3,11 @@ import { bindHandlers } from '../../contract/bind.js';
 import { canonicalContract } from '../../contract/training-canonical.contract.js';
 import type { Clock } from '../../domain/clock.js';
 import { CanonicalService } from '../../domain/training-blocks/canonical.service.js';
-import { builtinControls, SqliteCanonicalStore } from './canonical.sqlite-store.js';
-import type { DB } from './db-types.js';
+import { builtinControls, KyselyCanonicalStore } from '../../store/kysely/canonical.store.js';
+import type { DB } from '../../store/db-types.js';
 
 export function createCanonicalService(db: Kysely<DB>, clock: Clock): CanonicalService {
-  return new CanonicalService(new SqliteCanonicalStore(db, clock), builtinControls);
+  return new CanonicalService(new KyselyCanonicalStore(db, clock), builtinControls);
 }
 
 /** The canonical-control routes bound to the SQLite store. */

@@ -2,14 +2,16 @@ import { bindHandlers } from '../../contract/bind.js';
 import { consentsContract } from '../../contract/consents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { ConsentService } from '../../domain/consents/consent.service.js';
-import { exportConsents } from './consents.export.js';
+import { exportConsents } from '../../store/sqlite/consent-export.js';
 import { importConsents } from './consents.import.js';
-import { SqliteConsentStore } from './consents.sqlite-store.js';
-import type { Store } from './database.js';
+import { KyselyConsentStore } from '../../store/kysely/consent.store.js';
+import type { Store } from '../../store/store.js';
+import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { DomainError } from '../../domain/errors.js';
 
-/** The consent routes bound to the SQLite store. */
+/** The consent routes bound to a store. */
 export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
-  const svc = new ConsentService(new SqliteConsentStore(store.db), clock, ids);
+  const svc = new ConsentService(new KyselyConsentStore(store.db), clock, ids);
   return bindHandlers(consentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
@@ -24,10 +26,10 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
       };
     },
     stats: (r) => svc.stats(r.tenant),
-    import: (r) => importConsents(store.file, r.tenant, r.stream!, r.query, clock),
+    import: (r) => importConsents(sqliteFile(store), r.tenant, r.stream!, r.query, clock),
     export: async (r) => ({
       content_type: r.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-      body: exportConsents(store.file, r.tenant, r.query),
+      body: exportConsents(sqliteFile(store), r.tenant, r.query),
     }),
     revoke: async (r) => {
       const c = await svc.revoke(r.tenant, r.params.id);
@@ -36,4 +38,11 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
     renew: (r) => svc.renew(r.tenant, r.params.id, r.body.consent_version),
     history: (r) => svc.history(r.tenant, r.params.id),
   });
+}
+
+// TODO(issue 11): bulk import and export on PostgreSQL
+function sqliteFile(store: Store): string {
+  if (store.kind !== 'sqlite')
+    throw new DomainError('unavailable', 'bulk import and export need the SQLite engine for now');
+  return (store as SqliteStore).file;
 }

@@ -12,7 +12,7 @@ import {
 import { DomainError } from '../../domain/errors.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import type { StreamBody } from '../../contract/operation.js';
-import { storageError } from './database.js';
+import { storageError } from '../../store/sqlite/sqlite-store.js';
 import type {
   BatchResult,
   BatchValue,
@@ -20,7 +20,7 @@ import type {
   FromWriter,
   ToWriter,
   WriterOptions,
-} from './consents.import-writer.js';
+} from '../../store/sqlite/consent-import-writer.js';
 
 /** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
 const PIECE_ROWS = 1_000;
@@ -340,11 +340,12 @@ export async function importConsents(
   };
 
   // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
-  const { ConsentBatchWriter, ROW_WIDTH, WRITER_ROLE, WRITER_URL } = await import('./consents.import-writer.js');
+  const { ConsentBatchWriter, ROW_WIDTH, WRITER_ROLE, WRITER_URL } =
+    await import('../../store/sqlite/consent-import-writer.js');
   let out: RowSink;
   try {
     // a worker can only start from a built .js file; the test suite runs the TypeScript sources in this thread
-    out = WRITER_URL.endsWith('.js')
+    out = WRITER_URL.endsWith('..js')
       ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, options)
       : new InThreadSink(new ConsentBatchWriter(options));
   } catch (e) {

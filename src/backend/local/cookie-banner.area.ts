@@ -3,7 +3,7 @@ import { bindHandlers } from '../../contract/bind.js';
 import { cookieBannerContract } from '../../contract/cookie-banner.contract.js';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import { defaultCookieBanner, type CookieBanner } from '../../domain/cookie-banner/cookie-banner.schema.js';
-import type { DB } from './db-types.js';
+import type { DB } from '../../store/db-types.js';
 
 /** The cookie-banner routes on SQLite: one row per tenant, replaced whole by PUT. */
 export function createCookieBannerArea(db: Kysely<DB>, clock: Clock) {

@@ -5,8 +5,8 @@ import type { Clock, IdSource } from '../../domain/clock.js';
 import type { LegalDocument, Version } from '../../domain/legal-documents/legal-document.schema.js';
 import { LegalDocumentService } from '../../domain/legal-documents/legal-document.service.js';
 import type { LegalDocumentStore } from '../../domain/legal-documents/legal-document.store.js';
-import { writeTransaction } from './database.js';
-import type { DB } from './db-types.js';
+import { writeTransaction } from '../../store/transaction.js';
+import type { DB } from '../../store/db-types.js';
 
 class SqliteLegalDocumentStore implements LegalDocumentStore {
   constructor(private readonly db: Kysely<DB>) {}

@@ -3,25 +3,32 @@ import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
-import { isSqliteError, openStore, storageError, type Store, type UpgradeListener } from './database.js';
+import type { RawRequest } from '../../contract/operation.js';
+import { openStore, type Store, type UpgradeListener } from '../../store/store.js';
+import { forTenant } from '../../store/tenant-scope.js';
 import type { LlmSettings } from './training.area.js';
 import { dirname, join } from 'node:path';
-import { SqliteDsfaStore } from './dsfa.sqlite-store.js';
-import { uuidv7Source } from './ids.js';
+import { KyselyDsfaStore } from '../../store/kysely/dsfa.store.js';
+import { uuidv7Source } from '../../store/ids.js';
 
 export interface LocalBackend extends Backend {
   store: Store;
 }
 
-/** SQLite failures in the middle of an operation (busy, read-only, disk full) become clear storage errors. */
-function guard<T extends Record<string, (...a: never[]) => Promise<unknown>>>(file: string, client: T): T {
-  const out: Record<string, unknown> = {};
+type Operation = (raw: RawRequest) => Promise<unknown>;
+
+/**
+ * Every operation runs in its tenant's scope (the row-level-security key on PostgreSQL), and an engine failure in
+ * the middle of it (busy, read-only, disk full, server gone) becomes a clear error instead of a driver's message.
+ */
+function guard<T extends Record<string, Operation>>(store: Store, client: T): T {
+  const out: Record<string, Operation> = {};
   for (const [name, fn] of Object.entries(client)) {
-    out[name] = async (...args: never[]) => {
+    out[name] = async (raw) => {
       try {
-        return await fn(...args);
+        return await forTenant(raw.tenant, () => fn(raw));
       } catch (e) {
-        throw isSqliteError(e) ? storageError(file, e) : e;
+        throw store.mapError(e);
       }
     };
   }
@@ -32,19 +39,16 @@ function guard<T extends Record<string, (...a: never[]) => Promise<unknown>>>(fi
  * An area whose modules (schemas, services) load on its first call, so a command that uses one area does not pay
  * for all of them at start-up. Each method resolves the area once and forwards the call.
  */
-function lazy<T extends object>(
-  file: string,
-  load: () => Promise<Record<string, (...a: never[]) => Promise<unknown>>>,
-): T {
-  let area: Promise<Record<string, (...a: never[]) => Promise<unknown>>> | undefined;
+function lazy<T extends object>(store: Store, load: () => Promise<Record<string, Operation>>): T {
+  let area: Promise<Record<string, Operation>> | undefined;
   return new Proxy({} as T, {
     get(_target, name) {
       if (typeof name !== 'string' || name === 'then') return undefined; // never look like a promise
-      return async (...args: never[]) => {
-        area ??= load().then((a) => guard(file, a));
+      return async (raw: RawRequest) => {
+        area ??= load().then((a) => guard(store, a));
         const fn = (await area)[name];
         if (!fn) throw new TypeError(`no operation ${name}`);
-        return fn(...args);
+        return fn(raw);
       };
     },
   });
@@ -65,12 +69,12 @@ export interface LocalOptions {
 export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {}): LocalBackend {
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? uuidv7Source();
-  const dsfa = new DsfaService(new SqliteDsfaStore(store.db), clock, ids);
+  const dsfa = new DsfaService(new KyselyDsfaStore(store.db), clock, ids);
   return {
-    location: store.file,
+    location: store.location,
     store,
     dsfa: guard(
-      store.file,
+      store,
       bindHandlers(dsfaContract, {
         list: (r) => dsfa.list(r.tenant, r.query),
         create: (r) => dsfa.create(r.tenant, r.actor, r.body),
@@ -82,35 +86,34 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
       }),
     ),
-    consents: lazy(store.file, async () => (await import('./consents.area.js')).createConsentsArea(store, clock, ids)),
-    legalDocuments: lazy(store.file, async () =>
+    consents: lazy(store, async () => (await import('./consents.area.js')).createConsentsArea(store, clock, ids)),
+    legalDocuments: lazy(store, async () =>
       (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids),
     ),
-    cookieBanner: lazy(store.file, async () =>
+    cookieBanner: lazy(store, async () =>
       (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
     ),
-    training: lazy(store.file, async () =>
-      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids),
-    ),
-    trainingContent: lazy(store.file, async () =>
+    training: lazy(store, async () => (await import('./training.area.js')).createTrainingArea(store.db, clock, ids)),
+    trainingContent: lazy(store, async () =>
       (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm),
     ),
-    canonical: lazy(store.file, async () => (await import('./canonical.area.js')).createCanonicalArea(store.db, clock)),
-    trainingBlocks: lazy(store.file, async () =>
+    canonical: lazy(store, async () => (await import('./canonical.area.js')).createCanonicalArea(store.db, clock)),
+    trainingBlocks: lazy(store, async () =>
       (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
     ),
-    trainingMedia: lazy(store.file, async () =>
+    trainingMedia: lazy(store, async () =>
       (await import('./training.area.js')).createTrainingMediaArea(
         store.db,
         clock,
         ids,
-        opts.mediaRoot ?? join(dirname(store.file), 'media'),
+        opts.mediaRoot ?? (store.kind === 'sqlite' ? join(dirname(store.location), 'media') : 'media'),
       ),
     ),
     close: () => store.close(),
   };
 }
 
-export async function createLocalBackend(file: string, opts: LocalOptions = {}): Promise<LocalBackend> {
-  return createLocalBackendFromStore(await openStore(file, { onUpgrade: opts.onUpgrade }), opts);
+/** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
+export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
+  return createLocalBackendFromStore(await openStore(target, { onUpgrade: opts.onUpgrade }), opts);
 }

@@ -11,8 +11,8 @@ import type {
   BlockUpdate,
 } from '../../domain/training-blocks/block.schema.js';
 import type { CanonicalService } from '../../domain/training-blocks/canonical.service.js';
-import { writeTransaction } from './database.js';
-import type { DB } from './db-types.js';
+import { writeTransaction } from '../../store/transaction.js';
+import type { DB } from '../../store/db-types.js';
 import type { TrainingContentService } from './training-content.service.js';
 
 /** Training blocks: modules generated from canonical controls, linked to them, with content and matrix entries. */

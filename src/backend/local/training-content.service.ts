@@ -5,8 +5,8 @@ import { contentPrompt, parseQuiz, quizPrompt, type ModuleBrief } from '../../do
 import type { Content, GenerateAllResult } from '../../domain/training/content.schema.js';
 import { redact, type PiiKind } from '../../domain/training/redaction.js';
 import type { LlmClient } from '../../services/llm/llm-client.js';
-import { writeTransaction } from './database.js';
-import type { DB } from './db-types.js';
+import { writeTransaction } from '../../store/transaction.js';
+import type { DB } from '../../store/db-types.js';
 import type { TrainingService } from './training.service.js';
 
 type Counts = Partial<Record<PiiKind, number>>;

@@ -8,7 +8,7 @@ import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import type { Media } from '../../domain/training/media.schema.js';
 import type { Speech } from '../../services/speech/speech.js';
-import type { DB } from './db-types.js';
+import type { DB } from '../../store/db-types.js';
 
 export const MEDIA_BUCKET = 'training-media';
 const URL_LIFETIME_S = 15 * 60;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { bindHandlers } from '../../contract/bind.js';
 import { trainingContract } from '../../contract/training.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
-import type { DB } from './db-types.js';
+import type { DB } from '../../store/db-types.js';
 import { TrainingService } from './training.service.js';
 import { trainingContentContract } from '../../contract/training-content.contract.js';
 import { TrainingContentService } from './training-content.service.js';

@@ -27,9 +27,10 @@ import type {
   QuestionInput,
   TrainingStats,
 } from '../../domain/training/training.schema.js';
-import { writeTransaction } from './database.js';
-import type { DB } from './db-types.js';
-import type { TrainingTables } from './db-types-training.js';
+import { writeTransaction } from '../../store/transaction.js';
+import { daysBetween } from '../../store/dialect.js';
+import type { DB } from '../../store/db-types.js';
+import type { TrainingTables } from '../../store/db-types-training.js';
 
 type AssignmentRow = TrainingTables['training_assignment'];
 type Actor = string | undefined;
@@ -889,9 +890,11 @@ export class TrainingService {
         sql<number>`sum(case when status in ('pending','in_progress') and deadline >= ${at} and deadline <= ${soon} then 1 else 0 end)`.as(
           'upcoming',
         ),
-        sql<
-          number | null
-        >`avg(case when status = 'completed' then (julianday(completed_at) - julianday(created_at)) end)`.as('days'),
+        sql<number | null>`avg(case when status = 'completed' then ${daysBetween(
+          this.db,
+          sql.ref('created_at'),
+          sql.ref('completed_at'),
+        )} end)`.as('days'),
       ])
       .executeTakeFirstOrThrow();
     const modules = await this.db

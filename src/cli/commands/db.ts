@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
@@ -6,40 +7,35 @@ import type { CliContext } from '../context.js';
 import { note, printRecord } from '../output.js';
 
 export function createDbCommand(ctx: CliContext): Command {
-  const db = new Command('db').description('the embedded SQLite store');
+  const db = new Command('db').description('the store: status, backup, copy between engines');
 
   db.command('status')
-    .description('where the store is, its schema version and how many records it holds')
+    .description('which store this is, its schema version and how many records it holds')
     .action(async () => {
       const { store } = await ctx.localBackend('db status');
-      const { MIGRATION_COUNT } = await import('../../backend/local/database.js');
-      const s = store.sqlite;
-      const tables = (
-        s
-          .prepare(
-            "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name",
-          )
-          .all() as Array<{ name: string }>
-      ).map((t) => t.name);
-      const counts = Object.fromEntries(
-        tables.map((t) => [t, (s.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n]),
-      );
+      const st = await store.status();
+      const sqlite = st.engine === 'sqlite';
+      // SQLite keeps the keys it had before PostgreSQL was added (file, sqlite_version)
       const status = {
-        file: store.file,
-        size_bytes: existsSync(store.file) ? statSync(store.file).size : 0,
-        sqlite_version: (s.prepare('select sqlite_version() as v').get() as { v: string }).v,
-        journal_mode: s.pragma('journal_mode', { simple: true }),
-        schema_version: s.pragma('user_version', { simple: true }),
-        migrations_known: MIGRATION_COUNT,
-        tables: counts,
+        engine: st.engine,
+        ...(sqlite ? { file: st.location, sqlite_version: st.server_version } : { url: st.location }),
+        server_version: st.server_version,
+        ...st.details,
+        schema_version: st.schema_version,
+        migrations_known: st.migrations_known,
+        tables: st.tables,
       };
+      const size = Number(st.details.size_bytes ?? 0);
       await printRecord(ctx, status, [
-        ['file', status.file],
-        ['size', `${(status.size_bytes / 1024).toFixed(0)} KiB`],
-        ['sqlite', status.sqlite_version],
-        ['journal mode', status.journal_mode],
-        ['schema version', `${status.schema_version} (this version knows ${MIGRATION_COUNT})`],
-        ...Object.entries(counts).map(([t, n]) => [`rows in ${t}`, n] as [string, unknown]),
+        ['engine', st.engine],
+        [sqlite ? 'file' : 'url', st.location],
+        ['size', `${(size / 1024).toFixed(0)} KiB`],
+        [sqlite ? 'sqlite' : 'postgresql', st.server_version],
+        ...Object.entries(st.details)
+          .filter(([k]) => k !== 'size_bytes')
+          .map(([k, v]) => [k.replace(/_/g, ' '), v] as [string, unknown]),
+        ['schema version', `${st.schema_version} (this version knows ${st.migrations_known})`],
+        ...Object.entries(st.tables).map(([t, n]) => [`rows in ${t}`, n] as [string, unknown]),
       ]);
     });
 
@@ -47,18 +43,24 @@ export function createDbCommand(ctx: CliContext): Command {
     .description("copy the store with SQLite's online backup (safe while a server runs)")
     .argument('<file>')
     .option('--force', 'overwrite an existing file')
-    .action(async (file: string, o: { force?: boolean }) => {
-      const target = resolve(file);
+    .action(async (targetArg: string, o: { force?: boolean }) => {
+      const target = resolve(targetArg);
       if (existsSync(target) && !o.force)
         throw new DomainError('conflict', `${target} exists; use --force to overwrite it`);
       const { store } = await ctx.localBackend('db backup');
-      if (target === store.file) throw new DomainError('bad_request', 'the backup file must differ from the store');
+      if (store.kind !== 'sqlite')
+        throw new DomainError(
+          'bad_request',
+          'db backup copies an SQLite file; for PostgreSQL use pg_dump, or `compliance db copy URL file.db`',
+        );
+      const { file, sqlite } = store as SqliteStore;
+      if (target === file) throw new DomainError('bad_request', 'the backup file must differ from the store');
       try {
-        await store.sqlite.backup(target);
+        await sqlite.backup(target);
       } catch (e) {
         throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
       }
-      note(ctx, `backed up ${store.file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
+      note(ctx, `backed up ${file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
       if (ctx.config().json)
         ctx.io.stdout.write(JSON.stringify({ file: target, size_bytes: statSync(target).size }) + '\n');
     });

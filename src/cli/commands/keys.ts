@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import { uuidv7Source } from '../../backend/local/ids.js';
+import { uuidv7Source } from '../../store/ids.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printList, printRecord, writeOut } from '../output.js';
 
 export function createKeysCommand(ctx: CliContext): Command {
   const keys = new Command('keys').description('API keys of `compliance serve` (stored hashed)');
   const store = async () => {
-    const { ApiKeyStore } = await import('../../backend/local/api-keys.js');
+    const { ApiKeyStore } = await import('../../store/kysely/api-key.store.js');
     const { store: s } = await ctx.localBackend('keys');
     return new ApiKeyStore(s.db, ctx.clock, uuidv7Source());
   };

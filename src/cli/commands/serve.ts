@@ -20,8 +20,8 @@ export function createServeCommand(ctx: CliContext): Command {
       const backend = await ctx.localBackend('serve');
       const [{ createApiServer }, { ApiKeyStore }, { uuidv7Source }] = await Promise.all([
         import('../../server/server.js'),
-        import('../../backend/local/api-keys.js'),
-        import('../../backend/local/ids.js'),
+        import('../../store/kysely/api-key.store.js'),
+        import('../../store/ids.js'),
       ]);
       const keys = new ApiKeyStore(backend.store.db, ctx.clock, uuidv7Source());
       let host = o.host;

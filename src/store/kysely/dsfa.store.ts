@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Dsfa, DsfaAuditEntry } from '../../domain/dsfa/dsfa.schema.js';
 import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
-import { writeTransaction } from './database.js';
-import type { DB, DsfaAuditRow, DsfaRow } from './db-types.js';
+import { writeTransaction } from '../transaction.js';
+import type { DB, DsfaAuditRow, DsfaRow } from '../db-types.js';
 
 const JSON_COLUMNS = ['data_categories', 'recipients', 'measures', 'ai_use_case_modules'] as const;
 
@@ -25,12 +25,12 @@ const auditFromRow = (r: DsfaAuditRow): DsfaAuditEntry => ({
   new_values: JSON.parse(r.new_values),
 });
 
-/** DsfaStore on SQLite through kysely. */
-export class SqliteDsfaStore implements DsfaStore {
+/** DsfaStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. */
+export class KyselyDsfaStore implements DsfaStore {
   constructor(private readonly db: Kysely<DB>) {}
 
   transaction<T>(fn: (store: DsfaStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new SqliteDsfaStore(trx)));
+    return writeTransaction(this.db, (trx) => fn(new KyselyDsfaStore(trx)));
   }
 
   async list(tenant: string, f: DsfaFilter): Promise<Dsfa[]> {

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import type { IdSource } from '../../domain/clock.js';
+import type { IdSource } from '../domain/clock.js';
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import type { DB } from './db-types.js';
+import type { DB } from '../db-types.js';
 
 export interface ApiKeyInfo {
   id: string;

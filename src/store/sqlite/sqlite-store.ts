@@ -1,17 +1,17 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrations } from '../../../migrations/index.js';
 import { DomainError } from '../../domain/errors.js';
-import type { DB } from './db-types.js';
+import type { DB } from '../db-types.js';
+import type { OpenOptions, Store, StoreStatus, UpgradeListener } from '../store.js';
 
-/** An open store: the kysely instance for queries, the raw handle for the few SQLite-only places (bulk, backup). */
-export interface Store {
-  file: string;
-  db: Kysely<DB>;
-  sqlite: Database.Database;
-  close(): Promise<void>;
+/** The SQLite store: the file, and the raw handle for the few SQLite-only places (bulk writes, backup, status). */
+export interface SqliteStore extends Store {
+  readonly kind: 'sqlite';
+  readonly file: string;
+  readonly sqlite: Database.Database;
 }
 
 /** Translates SQLite's failures into messages a person can act on. */
@@ -41,9 +41,6 @@ export const isSqliteError = (e: unknown): boolean => {
 
 export const MIGRATION_COUNT = Object.keys(migrations).length;
 
-/** Told before an existing store is upgraded (not when a new one is created): from, to, and the migrations' names. */
-export type UpgradeListener = (from: number, to: number, names: string[]) => void;
-
 /** Applies pending migrations; `PRAGMA user_version` mirrors their count so an up-to-date store costs one pragma. */
 async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: UpgradeListener): Promise<void> {
   const version = sqlite.pragma('user_version', { simple: true }) as number;
@@ -61,10 +58,7 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
 }
 
 /** Opens (and creates) the SQLite store: WAL, a busy timeout so a CLI and a server can share the file, migrations. */
-export async function openStore(
-  fileArg: string,
-  opts: { migrate?: boolean; onUpgrade?: UpgradeListener } = {},
-): Promise<Store> {
+export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): Promise<SqliteStore> {
   const file = fileArg === ':memory:' ? fileArg : resolve(fileArg);
   let sqlite: Database.Database;
   try {
@@ -82,9 +76,20 @@ export async function openStore(
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
     if (opts.migrate !== false) await migrate(db, sqlite, opts.onUpgrade);
     return {
+      kind: 'sqlite',
+      location: file,
       file,
       db,
       sqlite,
+      mapError: (e) => (isSqliteError(e) ? storageError(file, e) : e),
+      ping: async () => {
+        try {
+          sqlite.prepare('select 1').get();
+        } catch (e) {
+          throw storageError(file, e);
+        }
+      },
+      status: async () => status(file, sqlite),
       close: async () => {
         // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
         try {
@@ -105,24 +110,23 @@ export async function openStore(
   }
 }
 
-const inTransaction = new WeakSet<object>();
-
-/**
- * A write transaction that takes the write lock up front (BEGIN IMMEDIATE), so a read-then-write never fails
- * halfway when a server and a CLI share the file: the busy timeout makes the second writer wait instead.
- */
-export async function writeTransaction<T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  if (inTransaction.has(db)) return fn(db);
-  return db.connection().execute(async (conn) => {
-    inTransaction.add(conn);
-    await sql`begin immediate`.execute(conn);
-    try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (e) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      throw e;
-    }
-  });
+function status(file: string, s: Database.Database): StoreStatus {
+  const tables = s
+    .prepare(
+      "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name",
+    )
+    .all() as Array<{ name: string }>;
+  const count = (t: string) => (s.prepare(`select count(*) as n from "${t}"`).get() as { n: number }).n;
+  return {
+    engine: 'sqlite',
+    location: file,
+    server_version: (s.prepare('select sqlite_version() as v').get() as { v: string }).v,
+    schema_version: s.pragma('user_version', { simple: true }) as number,
+    migrations_known: MIGRATION_COUNT,
+    tables: Object.fromEntries(tables.map((t) => [t.name, count(t.name)])),
+    details: {
+      size_bytes: existsSync(file) ? statSync(file).size : 0,
+      journal_mode: s.pragma('journal_mode', { simple: true }) as string,
+    },
+  };
 }

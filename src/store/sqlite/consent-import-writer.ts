@@ -1,6 +1,6 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { uuidv7Source } from './ids.js';
+import { uuidv7Source } from '../ids.js';
 
 /**
  * The values of one validated import row, in this order, flattened into a batch array (a flat array of primitives is

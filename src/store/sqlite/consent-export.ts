@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { CONSENT_FIELDS, type ExportQuery } from '../../domain/consents/consent.schema.js';
-import { storageError } from './database.js';
+import { storageError } from './sqlite-store.js';
 
 const csvCell = (v: unknown): string => {
   if (v === null || v === undefined) return '';

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
-import { writeTransaction } from './database.js';
-import type { DB } from './db-types.js';
-import type { ConsentTables } from './db-types-consents.js';
+import { writeTransaction } from '../transaction.js';
+import type { DB } from '../db-types.js';
+import type { ConsentTables } from '../db-types-consents.js';
 
 type ConsentRow = ConsentTables['consent'];
 
@@ -16,11 +16,11 @@ const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history'
   h as ConsentHistoryEntry;
 
 /** ConsentStore on SQLite through kysely. */
-export class SqliteConsentStore implements ConsentStore {
+export class KyselyConsentStore implements ConsentStore {
   constructor(private readonly db: Kysely<DB>) {}
 
   transaction<T>(fn: (s: ConsentStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new SqliteConsentStore(trx)));
+    return writeTransaction(this.db, (trx) => fn(new KyselyConsentStore(trx)));
   }
 
   async insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void> {

@@ -4,9 +4,9 @@ import { isoZ, type Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { CanonicalControl } from '../../domain/training-blocks/canonical.schema.js';
 import type { CanonicalStore } from '../../domain/training-blocks/canonical.service.js';
-import { writeTransaction } from './database.js';
-import type { DB } from './db-types.js';
-import { fixturePath } from './package-files.js';
+import { writeTransaction } from '../transaction.js';
+import type { DB } from '../db-types.js';
+import { fixturePath } from '../../backend/local/package-files.js';
 
 let builtin: Promise<CanonicalControl[]> | undefined;
 
@@ -22,8 +22,8 @@ export function builtinControls(): Promise<CanonicalControl[]> {
   return builtin;
 }
 
-/** A tenant's own controls on SQLite; references are kept as JSON text. */
-export class SqliteCanonicalStore implements CanonicalStore {
+/** A tenant's own controls; references are kept as JSON text. */
+export class KyselyCanonicalStore implements CanonicalStore {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,

@@ -1,0 +1,205 @@
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrations } from '../../../migrations/index.js';
+import { APP_ROLE } from '../../../migrations/dialect.js';
+import { DomainError } from '../../domain/errors.js';
+import type { DB } from '../db-types.js';
+import { redactUrl, type OpenOptions, type Store, type StoreStatus, type UpgradeListener } from '../store.js';
+import { currentTenant } from '../tenant-scope.js';
+import { postgresError } from './postgres-errors.js';
+
+const MIGRATION_COUNT = Object.keys(migrations).length;
+const MIN_SERVER_VERSION = 140000;
+const CONNECT_TIMEOUT_MS = 5000;
+
+/** The PostgreSQL store: the pool, and a kysely instance that runs as the owner for migrations and administration. */
+export interface PostgresStore extends Store {
+  readonly kind: 'postgres';
+  readonly pool: pg.Pool;
+  /** Runs as the connecting (owning) role, outside row-level security: migrations, status, `db copy`. */
+  readonly admin: Kysely<DB>;
+  /** The URL as given, password included (for a second connection of the same kind, such as a bulk writer). */
+  readonly url: string;
+}
+
+/** A URL with a typo is refused before any connection is tried, with what is wrong. */
+function checkUrl(url: string): void {
+  let u: URL;
+  const bad = (why: string) =>
+    new DomainError('bad_request', `invalid PostgreSQL URL ${redactUrl(url)}: ${why}`, [
+      { path: 'db', message: 'expected postgres://user:password@host:port/database[?sslmode=require]' },
+    ]);
+  try {
+    u = new URL(url);
+  } catch {
+    throw bad('it cannot be parsed (special characters in the password must be percent-encoded)');
+  }
+  if (!u.hostname && !u.searchParams.get('host')) throw bad('no host');
+  if (u.port && !/^\d+$/.test(u.port)) throw bad(`port "${u.port}" is not a number`);
+  const mode = u.searchParams.get('sslmode');
+  const modes = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+  if (mode !== null && !modes.includes(mode)) throw bad(`sslmode "${mode}" is not one of ${modes.join(', ')}`);
+}
+
+/** pg returns bigint and numeric as text; counts and averages here always fit a JavaScript number. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+const STATE = Symbol('compliance connection state');
+type Mode = 'owner' | 'app';
+type StatefulClient = pg.PoolClient & { [STATE]?: { mode: Mode; tenant: string } };
+
+/**
+ * Hands out pooled connections in one of two modes. `app` connections run as the application role, which row-level
+ * security cannot be bypassed by, with the current tenant (tenant-scope.ts) as the policy's key; `owner` connections
+ * run as the connecting role, for migrations and administration. A connection is switched only when its mode or
+ * tenant differs from what it had, in one round trip.
+ */
+function poolAs(pool: pg.Pool, mode: Mode) {
+  return {
+    async connect() {
+      const client = (await pool.connect()) as StatefulClient;
+      const state = (client[STATE] ??= { mode: 'owner', tenant: '' });
+      const tenant = mode === 'app' ? (currentTenant() ?? '') : '';
+      const statements: string[] = [];
+      if (state.mode !== mode) statements.push(mode === 'app' ? `set role ${APP_ROLE}` : 'reset role');
+      if (state.tenant !== tenant)
+        statements.push(`select set_config('app.tenant', ${client.escapeLiteral(tenant)}, false)`);
+      if (statements.length) {
+        try {
+          await client.query(statements.join('; '));
+        } catch (e) {
+          client.release(e as Error);
+          throw e;
+        }
+        state.mode = mode;
+        state.tenant = tenant;
+      }
+      return client;
+    },
+    // the store ends the pool once, in close()
+    end: async () => undefined,
+  };
+}
+
+async function checkServer(admin: Kysely<DB>, location: string): Promise<void> {
+  const { rows } = await sql<{ v: string; text: string }>`select
+      current_setting('server_version_num') as v, current_setting('server_version') as text`.execute(admin);
+  const version = Number(rows[0]!.v);
+  if (version < MIN_SERVER_VERSION)
+    throw new DomainError(
+      'unavailable',
+      `PostgreSQL at ${location} is version ${rows[0]!.text}; compliance needs PostgreSQL 14 or newer`,
+    );
+}
+
+async function appliedMigrations(admin: Kysely<DB>): Promise<string[]> {
+  const { rows } = await sql<{ t: string | null }>`select to_regclass('kysely_migration')::text as t`.execute(admin);
+  if (!rows[0]?.t) return [];
+  const done = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(admin);
+  return done.rows.map((r) => r.name);
+}
+
+/** Applies pending migrations as the owner; replicas that start together take turns on kysely's advisory lock. */
+async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<void> {
+  const done = await appliedMigrations(admin);
+  const known = Object.keys(migrations);
+  const unknown = done.filter((n) => !known.includes(n));
+  if (unknown.length)
+    throw new DomainError(
+      'storage',
+      `the database was written by a newer version of compliance (migrations ${unknown.join(', ')} are unknown here); upgrade compliance`,
+    );
+  if (done.length === MIGRATION_COUNT) return;
+  if (done.length > 0) onUpgrade?.(done.length, MIGRATION_COUNT, known.slice(done.length));
+  const { error } = await new Migrator({
+    db: admin,
+    provider: { getMigrations: async () => migrations },
+  }).migrateToLatest();
+  if (error) throw error;
+}
+
+/** Opens a PostgreSQL store (14 or newer): a connection pool, migrations applied, queries as the application role. */
+export async function openPostgresStore(url: string, opts: OpenOptions = {}): Promise<PostgresStore> {
+  checkUrl(url);
+  const location = redactUrl(url);
+  const params = new URL(url).searchParams;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(params.get('pool_max') ?? 10) || 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    application_name: 'compliance',
+    types,
+  });
+  // an idle connection that dies (a restarted or stopped server) is dropped from the pool; the next request reconnects
+  pool.on('error', () => undefined);
+  const admin = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'owner') }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'app') }) });
+  try {
+    await checkServer(admin, location);
+    if (opts.migrate !== false) await migrate(admin, opts.onUpgrade);
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw postgresError(location, e);
+  }
+  const store: PostgresStore = {
+    kind: 'postgres',
+    location,
+    url,
+    db,
+    admin,
+    pool,
+    mapError: (e) => postgresError(location, e),
+    async ping(timeoutMs = 2000) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(new DomainError('unavailable', `PostgreSQL at ${location} did not answer within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+      });
+      try {
+        await Promise.race([sql`select 1`.execute(admin), late]);
+      } catch (e) {
+        throw postgresError(location, e);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    status: () => status(admin, location),
+    async close() {
+      await pool.end().catch(() => undefined);
+    },
+  };
+  return store;
+}
+
+async function status(admin: Kysely<DB>, location: string): Promise<StoreStatus> {
+  const { rows: tables } = await sql<{ name: string }>`select table_name as name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely\\_%'
+      order by table_name`.execute(admin);
+  const counts: Record<string, number> = {};
+  for (const t of tables) {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(t.name)}`.execute(admin);
+    counts[t.name] = Number(rows[0]!.n);
+  }
+  const { rows } = await sql<{ version: string; size: number; role: string; database: string }>`select
+      current_setting('server_version') as version, pg_database_size(current_database()) as size,
+      current_user as role, current_database() as database`.execute(admin);
+  const info = rows[0]!;
+  return {
+    engine: 'postgres',
+    location,
+    server_version: info.version,
+    schema_version: (await appliedMigrations(admin)).length,
+    migrations_known: MIGRATION_COUNT,
+    tables: counts,
+    details: { database: info.database, size_bytes: Number(info.size), owner_role: info.role, app_role: APP_ROLE },
+  };
+}

@@ -1,0 +1,81 @@
+import type { Kysely } from 'kysely';
+import { DomainError } from '../domain/errors.js';
+import type { DB } from './db-types.js';
+
+export type EngineKind = 'sqlite' | 'postgres';
+
+/** Told before an existing store is upgraded (not when a new one is created): from, to, and the migrations' names. */
+export type UpgradeListener = (from: number, to: number, names: string[]) => void;
+
+export interface OpenOptions {
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+  onUpgrade?: UpgradeListener;
+}
+
+/** What `compliance db status` shows, on either engine. */
+export interface StoreStatus {
+  engine: EngineKind;
+  location: string;
+  server_version: string;
+  schema_version: number;
+  migrations_known: number;
+  /** Rows per table, every tenant. */
+  tables: Record<string, number>;
+  /** Engine-specific facts (file size and journal mode, or the database's size and role). */
+  details: Record<string, string | number>;
+}
+
+/**
+ * An open store on one engine. The areas query `db` with kysely's builders, which run unchanged on both engines;
+ * what truly differs per engine (opening and settings, errors, status, backup, bulk writes, media objects) sits
+ * behind this interface, implemented in `sqlite/` and `postgres/`.
+ */
+export interface Store {
+  readonly kind: EngineKind;
+  /** For messages: the SQLite file, or the PostgreSQL URL without its password. */
+  readonly location: string;
+  /** Queries of the areas; on PostgreSQL they run as the application role, inside the current tenant's scope. */
+  readonly db: Kysely<DB>;
+  /** Turns an engine failure (busy, read-only, unreachable, …) into a DomainError; anything else is returned as is. */
+  mapError(e: unknown): unknown;
+  /** Resolves when the database answers within `timeoutMs`; throws a DomainError otherwise (health checks). */
+  ping(timeoutMs?: number): Promise<void>;
+  status(): Promise<StoreStatus>;
+  close(): Promise<void>;
+}
+
+/** `postgres://user:***@host:5432/db`: the URL without its password, for messages and `db status`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url.replace(/:[^:@/]*@/, ':***@');
+  }
+}
+
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+
+/** `postgres://…` and `postgresql://…` open PostgreSQL; anything else that looks like a URL is refused; the rest is a file. */
+export function engineOf(target: string): EngineKind {
+  const scheme = URL_SCHEME.exec(target)?.[1]?.toLowerCase();
+  if (scheme === undefined) return 'sqlite';
+  if (scheme === 'postgres' || scheme === 'postgresql') return 'postgres';
+  throw new DomainError(
+    'bad_request',
+    `unsupported database URL scheme "${scheme}://": use postgres://user:password@host:port/database or a file path`,
+    [{ path: 'db', message: 'expected postgres://, postgresql:// or a file path' }],
+  );
+}
+
+/** Opens the store at a file path (SQLite) or a postgres:// URL, creating and migrating it as needed. */
+export async function openStore(target: string, opts: OpenOptions = {}): Promise<Store> {
+  if (engineOf(target) === 'postgres') {
+    const { openPostgresStore } = await import('./postgres/postgres-store.js');
+    return openPostgresStore(target, opts);
+  }
+  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
+  return openSqliteStore(target, opts);
+}
