@@ -97,6 +97,33 @@ export function buildOpenApi(version: string): Record<string, unknown> {
       (paths[op.path] ??= {})[op.method.toLowerCase()] = entry;
     }
   }
+  paths['/health'] = {
+    get: {
+      operationId: 'health',
+      summary: 'Whether this server and its store answer (for load balancers); needs no API key and shows no data',
+      tags: ['health'],
+      security: [],
+      responses: {
+        '200': {
+          description: 'the server and its store answer',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  status: { const: 'ok' },
+                  store: { enum: ['sqlite', 'postgres'] },
+                  version: { type: 'string' },
+                },
+                required: ['status', 'store', 'version'],
+              },
+            },
+          },
+        },
+        '503': errorResponse('the store does not answer (within 2 seconds)'),
+      },
+    },
+  };
   return {
     openapi: '3.1.0',
     info: { title: 'compliance /sdk/v1', version },

@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
+import type { Store } from '../store/store.js';
 import { TENANT_PATTERN, TENANT_RULE } from '../domain/tenant.js';
 
 /** An error of the HTTP exchange itself whose status says more than its code's (413 for a body over the limit). */
@@ -34,7 +35,12 @@ export interface ApiServerOptions {
   /** One line per request; stderr by default. */
   log?: (line: string) => void;
   maxBodyBytes?: number;
+  /** The store behind the backend, for `GET /sdk/v1/health`. */
+  store?: Pick<Store, 'kind' | 'ping'>;
 }
+
+/** A health check answers within this, so a load balancer never waits on a database that has gone away. */
+const HEALTH_TIMEOUT_MS = 2000;
 
 function send(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -124,6 +130,13 @@ export function createApiServer(opts: ApiServerOptions): Server {
       parts = url.pathname.slice(SDK_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
     } catch {
       throw new DomainError('bad_request', 'malformed percent-encoding in the path');
+    }
+    // for load balancers: no API key, no tenant, no data; 200 while the store answers, 503 while it does not
+    if (parts.length === 1 && parts[0] === 'health' && (method === 'GET' || method === 'HEAD')) {
+      const health = { status: 'ok', store: opts.store?.kind ?? 'unknown', version: opts.version ?? '0.0.0' };
+      await opts.store?.ping(HEALTH_TIMEOUT_MS);
+      send(res, 200, health);
+      return 200;
     }
     const m = router.match(method, parts);
     if (m.kind !== 'route' || !m.route.op.public) await authorize(req);

@@ -172,6 +172,10 @@ describe('API keys', () => {
       await new Promise((r) => setTimeout(r, 1100)); // the server caches the key count for a second
       await expectError(await fetch(`${s.url}/sdk/v1/dsfa`), 401, 'unauthorized');
       await expectError(await fetch(`${s.url}/sdk/v1/openapi.json`), 401, 'unauthorized');
+      // health needs no key and shows no data
+      const health = await fetch(`${s.url}/sdk/v1/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', store: 'sqlite', version: '0.0.0' });
       await expectError(
         await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}x` } }),
         401,

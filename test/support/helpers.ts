@@ -47,7 +47,7 @@ export async function startServer(
   const logs: string[] = [];
   const keys =
     opts.keys === false ? undefined : new ApiKeyStore(local.store.db, { now: () => new Date() }, uuidv7Source());
-  const server = createApiServer({ backend: local, keys, log: (l) => logs.push(l) });
+  const server = createApiServer({ backend: local, keys, store: local.store, log: (l) => logs.push(l) });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
   return {

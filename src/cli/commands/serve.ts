@@ -34,7 +34,13 @@ export function createServeCommand(ctx: CliContext): Command {
         else note(ctx, 'no API keys configured: listening on 127.0.0.1 only, every request is accepted');
         host = '127.0.0.1';
       }
-      const server = createApiServer({ backend, keys, version: VERSION, log: (l) => ctx.io.stderr.write(l + '\n') });
+      const server = createApiServer({
+        backend,
+        keys,
+        store: backend.store,
+        version: VERSION,
+        log: (l) => ctx.io.stderr.write(l + '\n'),
+      });
       // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
       let stopping: ((signal: string) => void) | undefined;
       let pending: string | undefined;
