@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,19 @@ describe('migrations', () => {
       expect(typeof m.up).toBe('function');
       expect(typeof m.down).toBe('function');
     }
+  });
+
+  it('keep the SQLite statements of every migration that landed before PostgreSQL was added', async () => {
+    const file = tmpDb();
+    const sqlite = new Database(file);
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo('0007_consents_for_bulk_writes')).error).toBeUndefined();
+    await db.destroy();
+    const landed = readFileSync(new URL('./sqlite-schema-0007.txt', import.meta.url), 'utf8')
+      .trimEnd()
+      .split('\n');
+    expect(schemaOf(file)).toEqual(landed);
   });
 
   it('give the same schema on a fresh store and on a store upgraded from every earlier version', async () => {
