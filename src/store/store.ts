@@ -37,6 +37,8 @@ export interface Store {
   readonly location: string;
   /** Queries of the areas; on PostgreSQL they run as the application role, inside the current tenant's scope. */
   readonly db: Kysely<DB>;
+  /** Queries across every tenant, outside row-level security: migrations, status, `db copy`. */
+  readonly admin: Kysely<DB>;
   /** Turns an engine failure (busy, read-only, unreachable, …) into a DomainError; anything else is returned as is. */
   mapError(e: unknown): unknown;
   /** Resolves when the database answers within `timeoutMs`; throws a DomainError otherwise (health checks). */

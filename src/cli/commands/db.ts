@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
-import { note, printRecord } from '../output.js';
+import { note, printJson, printList, printRecord } from '../output.js';
 
 export function createDbCommand(ctx: CliContext): Command {
   const db = new Command('db').description('the store: status, backup, copy between engines');
@@ -63,6 +63,60 @@ export function createDbCommand(ctx: CliContext): Command {
       note(ctx, `backed up ${file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
       if (ctx.config().json)
         ctx.io.stdout.write(JSON.stringify({ file: target, size_bytes: statSync(target).size }) + '\n');
+    });
+
+  db.command('copy')
+    .description('copy a whole store, every tenant and table, between SQLite and PostgreSQL, then verify it')
+    .argument('<source>', 'SQLite file or postgres:// URL to copy from')
+    .argument('<target>', 'SQLite file or postgres:// URL to copy into (created if missing; must be empty)')
+    .option('--force', 'replace the contents of a target that is not empty')
+    .action(async (sourceArg: string, targetArg: string, o: { force?: boolean }) => {
+      const { engineOf, openStore } = await import('../../store/store.js');
+      const { copyStore } = await import('../../store/copy.js');
+      if (engineOf(sourceArg) === 'sqlite' && !existsSync(resolve(sourceArg)))
+        throw new DomainError('not_found', `source store ${resolve(sourceArg)} does not exist`);
+      const upgrade = (where: string) => (from: number, to: number) =>
+        note(ctx, `upgrading the ${where} store from schema ${from} to ${to}`);
+      const source = await openStore(sourceArg, { onUpgrade: upgrade('source') });
+      try {
+        const target = await openStore(targetArg, { onUpgrade: upgrade('target') });
+        try {
+          const report = await copyStore(source, target, {
+            force: o.force,
+            onTable: (table, rows) => {
+              if (ctx.io.stderrIsTTY) note(ctx, `copied ${table}: ${rows} rows`);
+            },
+          }).catch((e) => {
+            throw target.mapError(source.mapError(e));
+          });
+          if (ctx.config().json) printJson(ctx, report);
+          else {
+            note(
+              ctx,
+              `copied ${report.source} to ${report.target} (${report.engines}), ${report.rows} rows in ${report.seconds} s`,
+            );
+            await printList(ctx, report.tables, [
+              { header: 'table', value: (t) => t.table },
+              { header: 'rows', value: (t) => t.target_rows },
+              { header: 'checksum', value: (t) => t.target_checksum.slice(0, 16) },
+              {
+                header: 'verified',
+                value: (t) =>
+                  t.ok ? 'ok' : `MISMATCH (source ${t.source_rows} rows, ${t.source_checksum.slice(0, 16)})`,
+              },
+            ]);
+          }
+          if (!report.ok)
+            throw new DomainError(
+              'storage',
+              `the copy in ${report.target} does not match its source: drop its contents (or the database) and copy again`,
+            );
+        } finally {
+          await target.close();
+        }
+      } finally {
+        await source.close();
+      }
     });
 
   return db;

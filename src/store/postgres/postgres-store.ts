@@ -1,5 +1,6 @@
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { migrations } from '../../../migrations/index.js';
 import { APP_ROLE } from '../../../migrations/dialect.js';
 import { DomainError } from '../../domain/errors.js';
@@ -16,8 +17,6 @@ const CONNECT_TIMEOUT_MS = 5000;
 export interface PostgresStore extends Store {
   readonly kind: 'postgres';
   readonly pool: pg.Pool;
-  /** Runs as the connecting (owning) role, outside row-level security: migrations, status, `db copy`. */
-  readonly admin: Kysely<DB>;
   /** The URL as given, password included (for a second connection of the same kind, such as a bulk writer). */
   readonly url: string;
 }
@@ -138,7 +137,7 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   });
   // an idle connection that dies (a restarted or stopped server) is dropped from the pool; the next request reconnects
   pool.on('error', () => undefined);
-  const admin = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'owner') }) });
+  const admin = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'owner'), cursor: Cursor }) });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'app') }) });
   try {
     await checkServer(admin, location);

@@ -80,6 +80,7 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
       location: file,
       file,
       db,
+      admin: db,
       sqlite,
       mapError: (e) => (isSqliteError(e) ? storageError(file, e) : e),
       ping: async () => {
