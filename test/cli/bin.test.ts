@@ -1,37 +1,11 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { tmpDb } from '../support/helpers.js';
-
-const BIN = 'bin/compliance.js';
-
-/** Starts `compliance serve` as a real process and waits for its address on stderr. */
-async function serve(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ proc: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
-  const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
-  let err = '';
-  proc.stderr.on('data', (c) => (err += c));
-  const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no address in: ${err}`)), 10_000);
-    proc.stderr.on('data', () => {
-      const m = /at (http:\/\/[^\s]+)\/sdk\/v1/.exec(err);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]!);
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { proc, url, stderr: () => err };
-}
-
-const exited = (p: ChildProcessWithoutNullStreams) =>
-  new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+import { BIN, exited, serve } from '../support/serve-process.js';
 
 describe('the compliance binary', () => {
   it('prints its version', async () => {

