@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BIN, ratio, row, timeProcess, tmp } from './lib.mjs';
+import { benchPostgres, BIN, ratio, row, timeProcess, tmp } from './lib.mjs';
 
 const dir = tmp();
 const db = join(dir, 'bench.db');
@@ -50,8 +50,10 @@ row(
 );
 
 // --- serve throughput
-async function startServe() {
-  const p = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+async function startServe(store = db) {
+  const p = spawn(process.execPath, [BIN, '--db', store, 'serve', '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   const url = await new Promise((resolve, reject) => {
     p.stderr.on('data', (c) => {
@@ -106,3 +108,40 @@ row(
   `${serveRps.toFixed(0)} req/s`,
   `${ratio(serveRps, bareRps)} of the bare server`,
 );
+
+// --- the same server on PostgreSQL, with the same 10,000 assessments, against the SQLite server in this run
+const postgres = await benchPostgres();
+try {
+  const url = await postgres.database('bench_dsfa');
+  spawnSync(process.execPath, [BIN, '--db', url, 'db', 'status'], { stdio: 'ignore' }); // creates and migrates
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const rows = new Database(db, { readonly: true }).prepare('select * from dsfa').all();
+  const columns = Object.keys(rows[0]);
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    const values = chunk.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`);
+    await client.query(
+      `insert into dsfa (${columns.join(', ')}) values ${values.join(', ')}`,
+      chunk.flatMap((r) => columns.map((c) => r[c])),
+    );
+  }
+  await client.query('analyze');
+  await client.end();
+  const sqliteServe = await startServe();
+  const pgServe = await startServe(url);
+  const sqliteRps = await load(sqliteServe.url);
+  const pgRps = await load(pgServe.url);
+  const same = (await (await fetch(pgServe.url)).text()) === (await (await fetch(sqliteServe.url)).text());
+  sqliteServe.p.kill('SIGTERM');
+  pgServe.p.kill('SIGTERM');
+  row('compliance serve on SQLite, GET /dsfa?limit=100 (reference)', `${sqliteRps.toFixed(0)} req/s`);
+  row(
+    'compliance serve on PostgreSQL, GET /dsfa?limit=100',
+    `${pgRps.toFixed(0)} req/s`,
+    `${ratio(pgRps, sqliteRps)} of SQLite (aim >= 0.7x)${same ? '' : '  RESPONSES DIFFER'}`,
+  );
+} finally {
+  await postgres.stop();
+}

