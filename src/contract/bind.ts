@@ -37,7 +37,10 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
           ? parseOrThrow(o.params, raw.params ?? {}, { what: 'path parameter', code: 'bad_request' })
           : undefined,
         query: o.query ? parseQuery(o.query, raw.query ?? {}) : undefined,
-        body: o.body && o.requestKind !== 'stream' ? parseOrThrow(o.body, raw.body ?? {}, { what: 'body' }) : undefined,
+        body:
+          o.body && o.requestKind !== 'stream'
+            ? parseOrThrow(o.body, raw.body === undefined ? {} : raw.body, { what: 'body' })
+            : undefined,
         stream: raw.stream,
       } as Req<typeof o>;
       if (o.requestKind === 'stream' && !raw.stream)

@@ -34,3 +34,47 @@ export const looseBoolean = () =>
           : `expected a boolean (true/false, 1/0, yes/no), got ${JSON.stringify(i.input)}`,
     }),
   );
+
+// eslint-disable-next-line no-control-regex -- control characters (C0 and DEL) are exactly what these texts refuse
+const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
+
+/**
+ * A one-line text a person reads (a name, a title, an id a person typed): surrounding whitespace is trimmed, a
+ * blank text is refused, and so are control characters. Both rules are patterns, so the OpenAPI document states
+ * them exactly as the server applies them (`\S`: at least one character that is not whitespace).
+ */
+export const label = (max: number) =>
+  z.string().trim().max(max).regex(/\S/, 'must not be empty').regex(NO_CONTROL, 'must not contain control characters');
+
+/**
+ * An e-mail address: a local part of 1 to 64 characters, one `@`, a domain with at least one dot; no whitespace,
+ * no control characters and no `"` anywhere. Non-ASCII letters are fine (`jürgen@example.de`).
+ */
+export const EMAIL_PATTERN =
+  // eslint-disable-next-line no-control-regex -- control characters are refused explicitly
+  /^[^\s@"\u0000-\u001f\u007f]{1,64}@[^\s@"\u0000-\u001f\u007f.]+(\.[^\s@"\u0000-\u001f\u007f.]+)+$/u;
+export const emailAddress = () =>
+  z
+    .string()
+    .max(320)
+    .regex(EMAIL_PATTERN, 'expected an e-mail address such as name@example.com (no spaces or control characters)');
+
+/** Query filters that take one value or a comma-separated list, with the schema of one value, for the OpenAPI document. */
+export const commaListItems = new WeakMap<z.ZodType, z.ZodType>();
+
+/** A query filter of one value or a comma-separated list (`severity=high,critical`): OpenAPI `style: form, explode: false`. */
+export function commaList<T extends z.ZodType<string, string>>(item: T) {
+  const list = z
+    .string()
+    .trim()
+    .min(1)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));
+  commaListItems.set(list, item);
+  return list;
+}
