@@ -39,12 +39,14 @@ export const looseBoolean = () =>
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
 
 /**
- * A one-line text a person reads (a name, a title, an id a person typed): surrounding whitespace is trimmed, a
- * blank text is refused, and so are control characters. Both rules are patterns, so the OpenAPI document states
- * them exactly as the server applies them (`\S`: at least one character that is not whitespace).
+ * A text that must say something: surrounding whitespace is trimmed and a blank text is refused. The rule is the
+ * pattern `\S` (at least one character that is not whitespace), so the OpenAPI document states it exactly as the
+ * server applies it.
  */
-export const label = (max: number) =>
-  z.string().trim().max(max).regex(/\S/, 'must not be empty').regex(NO_CONTROL, 'must not contain control characters');
+export const nonBlank = (max = 100_000) => z.string().trim().max(max).regex(/\S/, 'must not be empty');
+
+/** A one-line text a person reads (a name, a title, an id a person typed): `nonBlank`, without control characters. */
+export const label = (max = 1000) => nonBlank(max).regex(NO_CONTROL, 'must not contain control characters');
 
 /**
  * An e-mail address: a local part of 1 to 64 characters, one `@`, a domain with at least one dot; no whitespace,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../schema-helpers.js';
+import { label, queryInt } from '../schema-helpers.js';
 
 import { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, RISK_LEVELS, USE_CASE_TYPES } from './dsfa.values.js';
 
@@ -86,7 +86,7 @@ export const Dsfa = z.object({
 });
 export type Dsfa = z.infer<typeof Dsfa>;
 
-const title = z.string().trim().min(1, 'must not be empty');
+const title = label(1000);
 
 /** POST /dsfa body: title required, everything else defaulted (decisions.md). Read-only fields are ignored. */
 export const DsfaCreate = z.object({
@@ -121,7 +121,7 @@ export type DsfaUpdate = z.infer<typeof DsfaUpdate>;
 
 export const DsfaStatusChange = z.object({
   status: DsfaStatus,
-  approved_by: z.string().min(1).nullish(),
+  approved_by: label(320).nullish(),
 });
 export type DsfaStatusChange = z.infer<typeof DsfaStatusChange>;
 

@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { label, nonBlank } from '../schema-helpers.js';
 import { AUDIENCES, ListedControl, SEVERITIES } from './canonical.schema.js';
 
 export const REGULATION_AREAS = ['dsgvo', 'nis2', 'iso27001', 'ai_act', 'geschgehg', 'hinschg'] as const;
 export const FREQUENCY_TYPES = ['onboarding', 'annual', 'event_trigger', 'micro'] as const;
 
-const filterText = z.string().trim().min(1).max(200);
+const filterText = nonBlank(200);
 
 /** The fields of a training block configuration (spec 2.10); create requires name, regulation_area and prefix. */
 const BlockFields = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(200),
+  name: label(200),
   description: z.string().max(4000).default(''),
   domain_filter: filterText.nullish(),
   category_filter: filterText.nullish(),
