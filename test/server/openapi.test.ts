@@ -158,7 +158,7 @@ describe('the OpenAPI document', () => {
       const prop = schema.properties[field]!;
       const patterns = [prop.pattern, ...(prop.allOf ?? []).map((a) => a.pattern)].filter(Boolean) as string[];
       const allowed = (v: string) => patterns.every((p) => new RegExp(p, 'u').test(v));
-      for (const value of ['   ', '\t\n', ' x ', 'a\u0007b']) {
+      for (const value of ['   ', '\t\n', ' x ', 'x\n', '\tx', 'a\u0007b', 'a\tb', ' a\u001bb ']) {
         const res = await fetch(api(path), {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-tenant-id': 'ws' },

@@ -8,7 +8,7 @@ const Category = z.object({
   id: z
     .string()
     .trim()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'lower-case letters, digits, _ and -, e.g. analytics'),
+    .regex(/^\s*[a-z0-9][a-z0-9_-]{0,49}\s*$/, 'lower-case letters, digits, _ and -, e.g. analytics'),
   name: label(100),
   isRequired: z.boolean(),
   defaultEnabled: z.boolean(),

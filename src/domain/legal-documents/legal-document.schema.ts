@@ -11,7 +11,7 @@ export const LegalDocumentCreate = z.object({
   language: z
     .string()
     .trim()
-    .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as de, en or de-AT')
+    .regex(/^\s*[a-z]{2}(-[A-Z]{2})?\s*$/, 'a language code such as de, en or de-AT')
     .default('de'),
 });
 export type LegalDocumentCreate = z.infer<typeof LegalDocumentCreate>;

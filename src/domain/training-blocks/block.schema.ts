@@ -18,7 +18,7 @@ const BlockFields = z.object({
     .trim()
     .min(1)
     .regex(
-      new RegExp(`^(${SEVERITIES.join('|')})(,(${SEVERITIES.join('|')}))*$`),
+      new RegExp(`^\\s*(${SEVERITIES.join('|')})(,(${SEVERITIES.join('|')}))*\\s*$`),
       `one or more of ${SEVERITIES.join(', ')}, comma-separated`,
     )
     .nullish(),
@@ -27,7 +27,7 @@ const BlockFields = z.object({
   module_code_prefix: z
     .string()
     .trim()
-    .regex(/^[A-Z0-9][A-Z0-9-]{0,19}$/, 'capital letters, digits and -, at most 20 characters, e.g. SEC-AUTH'),
+    .regex(/^\s*[A-Z0-9][A-Z0-9-]{0,19}\s*$/, 'capital letters, digits and -, at most 20 characters, e.g. SEC-AUTH'),
   frequency_type: z.enum(FREQUENCY_TYPES).default('annual'),
   duration_minutes: z.int().min(1).max(600).default(30),
   pass_threshold: z.int().min(0).max(100).default(70),

@@ -44,7 +44,7 @@ export const ModuleCreate = z.object({
   module_code: z
     .string()
     .trim()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/, 'letters, digits, - _ . (at most 40)'),
+    .regex(/^\s*[A-Za-z0-9][A-Za-z0-9_.-]{0,39}\s*$/, 'letters, digits, - _ . (at most 40)'),
   title: label(300),
   description: z.string().max(4000).default(''),
   regulation_area: z.enum(REGULATION_AREAS),
