@@ -98,8 +98,8 @@ export const DsfaCreate = z.object({
   data_categories: strings.default([]),
   recipients: strings.default([]),
   measures: strings.default([]),
-  approved_by: z.string().nullish(),
-  created_by: z.string().min(1).optional(),
+  approved_by: label(320).nullish(),
+  created_by: label(320).optional(),
   ai_use_case_modules: z.array(AiUseCaseModuleInput).default([]),
 });
 export type DsfaCreate = z.infer<typeof DsfaCreate>;
@@ -114,7 +114,7 @@ export const DsfaUpdate = z.object({
   data_categories: strings.nullish(),
   recipients: strings.nullish(),
   measures: strings.nullish(),
-  approved_by: z.string().nullish(),
+  approved_by: label(320).nullish(),
   ai_use_case_modules: z.array(AiUseCaseModuleInput).nullish(),
 });
 export type DsfaUpdate = z.infer<typeof DsfaUpdate>;
