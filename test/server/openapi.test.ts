@@ -8,6 +8,7 @@ import { errorStatusesOf } from '../../src/contract/errors.js';
 import { contracts } from '../../src/contract/index.js';
 import type { Operation } from '../../src/contract/operation.js';
 import { tmp, useServer } from '../support/helpers.js';
+import { OpenApiCheck } from '../support/openapi-check.js';
 
 type Json = Record<string, unknown>;
 interface Param {
@@ -104,6 +105,29 @@ describe('the OpenAPI document', () => {
     expect(statuses(contracts.dsfa.stats)).not.toContain('413');
     expect(statuses(contracts.dsfa.stats)).not.toContain('422');
     expect(statuses(contracts.dsfa.stats)).not.toContain('404');
+  });
+
+  it('lists the status of every answer to wrong input, on every operation', async () => {
+    const check = new OpenApiCheck((await served()) as never, '/sdk/v1');
+    const problems: string[] = [];
+    for (const o of operations()) {
+      const path = o.path.replace(/\{(\w+)\}/g, 'no-such-id');
+      const attempts: Array<[string, RequestInit]> = [
+        [path, {}],
+        [path, { headers: { 'x-tenant-id': 'sweep' } }],
+        [path + '?limit=abc&offset=-1&tenant_id=' + 'x'.repeat(201), { headers: { 'x-tenant-id': 'sweep' } }],
+        [path, { headers: { 'x-tenant-id': 'sweep', 'content-type': 'application/json' }, body: '[]' }],
+        [path, { headers: { 'x-tenant-id': 'sweep', 'content-type': 'application/json' }, body: '{"a":' }],
+      ];
+      for (const [p, init] of attempts) {
+        if (init.body && o.method === 'GET') continue;
+        const url = new URL(api(p));
+        const res = await fetch(url, { ...init, method: o.method, redirect: 'manual' });
+        problems.push(...(await check.problems(o.method, url, res)));
+        await res.arrayBuffer();
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it('names the real media types of files, exports and imports', async () => {
