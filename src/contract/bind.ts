@@ -45,6 +45,13 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
       } as Req<typeof o>;
       if (o.requestKind === 'stream' && !raw.stream)
         throw new DomainError('bad_request', 'this operation needs a request body');
+      const mediaType = raw.stream?.content_type.split(';')[0]!.trim().toLowerCase();
+      if (mediaType !== undefined && o.requestTypes && !o.requestTypes.includes(mediaType))
+        throw new DomainError(
+          'bad_request',
+          `unsupported content type ${mediaType}: send ${o.requestTypes.join(' or ')}`,
+          [{ path: 'Content-Type', message: `one of ${o.requestTypes.join(', ')}` }],
+        );
       return handler(req);
     };
   }

@@ -126,6 +126,15 @@ describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
     ]);
   });
 
+  it('takes an import only in the media types the document names', async () => {
+    for (const type of ['application/xml', 'application/octet-stream', 'text/plain']) {
+      const e = await failure(b.backend.consents.import({ ...T, stream: stream('user_id\n', type) }));
+      expect(e.code, type).toBe('bad_request');
+      expect(e.message).toMatch(/send text\/csv or application\/x-ndjson/);
+    }
+    expect((await b.backend.consents.list({ ...T })).total).toBe(3);
+  });
+
   it('answers media of an unknown module with 404, like the other module routes', async () => {
     const e = await failure(b.backend.trainingMedia.list({ ...T, params: { moduleId: 'no-such-module' } }));
     expect(e.code).toBe('not_found');
