@@ -17,9 +17,20 @@ export const queryInt = (o: { min?: number; max?: number; default: number }) => 
     .default(o.default) as unknown as z.ZodDefault<z.ZodNumber>;
 };
 
+/** The loose booleans, so the OpenAPI document can state every spelling they accept. */
+export const looseBooleans = new WeakSet<z.ZodType>();
+
+/** What a loose boolean accepts, as JSON Schema: a boolean, or one of the spellings in any case, spaces around. */
+export const LOOSE_BOOLEAN_JSON_SCHEMA = {
+  anyOf: [
+    { type: 'boolean' },
+    { type: 'string', pattern: '^\\s*(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|[Yy][Ee][Ss]|[Nn][Oo])\\s*$' },
+  ],
+};
+
 /** A boolean query parameter or CSV cell: true/false/1/0/yes/no (any case). */
-export const looseBoolean = () =>
-  z.preprocess(
+export const looseBoolean = () => {
+  const s = z.preprocess(
     (v) => {
       if (typeof v !== 'string') return v;
       const t = v.trim().toLowerCase();
@@ -34,6 +45,9 @@ export const looseBoolean = () =>
           : `expected a boolean (true/false, 1/0, yes/no), got ${JSON.stringify(i.input)}`,
     }),
   );
+  looseBooleans.add(s);
+  return s;
+};
 
 /**
  * No control character (C0 or DEL) inside the text; whitespace around it (a trailing newline) is trimmed away first.

@@ -2,13 +2,25 @@ import { z } from 'zod';
 import { errorStatusesOf } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';
 import { SDK_PREFIX, type Operation } from '../contract/operation.js';
-import { commaListItems } from '../domain/schema-helpers.js';
+import { commaListItems, LOOSE_BOOLEAN_JSON_SCHEMA, looseBooleans } from '../domain/schema-helpers.js';
 import { TENANT_PATTERN, TENANT_RULE } from '../domain/tenant.js';
 
 type Json = Record<string, unknown>;
 
 const schemaOf = (s: z.ZodType, io: 'input' | 'output') => {
-  const js = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const js = z.toJSONSchema(s, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    // a loose boolean also takes its spellings as text ("yes", "0"): state them, so the document refuses no value
+    // that the server takes
+    override: (ctx) => {
+      if (io !== 'input' || !looseBooleans.has(ctx.zodSchema as unknown as z.ZodType)) return;
+      const target = ctx.jsonSchema as Json;
+      for (const k of Object.keys(target)) if (k !== 'default') delete target[k];
+      Object.assign(target, structuredClone(LOOSE_BOOLEAN_JSON_SCHEMA));
+    },
+  }) as Json;
   delete js.$schema;
   return js;
 };

@@ -130,6 +130,25 @@ describe('the OpenAPI document', () => {
     expect(problems).toEqual([]);
   });
 
+  it('states every spelling a loose boolean takes, in bodies and query parameters', async () => {
+    const doc = await served();
+    const body = docOf(doc, contracts.consents.create).requestBody!.content['application/json']!.schema as {
+      properties: Record<string, { anyOf: Json[] }>;
+    };
+    const query = docOf(doc, contracts.consents.list).parameters.find((p) => p.name === 'granted')!;
+    for (const schema of [body.properties.granted!, query.schema]) {
+      const pattern = new RegExp((schema.anyOf as Array<{ pattern?: string }>).find((s) => s.pattern)!.pattern!);
+      for (const v of ['true', 'FALSE', ' yes ', 'No', '1', '0']) expect(pattern.test(v), v).toBe(true);
+      for (const v of ['maybe', '2', 'y', '']) expect(pattern.test(v), v).toBe(false);
+    }
+    const res = await fetch(api('/einwilligungen/consents'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant-id': 'loose' },
+      body: JSON.stringify({ user_id: 'u', data_point_id: 'x', granted: ' Yes ' }),
+    });
+    expect(res.status).toBe(201);
+  });
+
   it('names the real media types of files, exports and imports', async () => {
     const doc = await served();
     const ok = (o: Operation) => docOf(doc, o).responses[String(o.status)]!.content!;
