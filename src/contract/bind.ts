@@ -37,11 +37,21 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
           ? parseOrThrow(o.params, raw.params ?? {}, { what: 'path parameter', code: 'bad_request' })
           : undefined,
         query: o.query ? parseQuery(o.query, raw.query ?? {}) : undefined,
-        body: o.body && o.requestKind !== 'stream' ? parseOrThrow(o.body, raw.body ?? {}, { what: 'body' }) : undefined,
+        body:
+          o.body && o.requestKind !== 'stream'
+            ? parseOrThrow(o.body, raw.body === undefined ? {} : raw.body, { what: 'body' })
+            : undefined,
         stream: raw.stream,
       } as Req<typeof o>;
       if (o.requestKind === 'stream' && !raw.stream)
         throw new DomainError('bad_request', 'this operation needs a request body');
+      const mediaType = raw.stream?.content_type.split(';')[0]!.trim().toLowerCase();
+      if (mediaType !== undefined && o.requestTypes && !o.requestTypes.includes(mediaType))
+        throw new DomainError(
+          'bad_request',
+          `unsupported content type ${mediaType}: send ${o.requestTypes.join(' or ')}`,
+          [{ path: 'Content-Type', message: `one of ${o.requestTypes.join(', ')}` }],
+        );
       return handler(req);
     };
   }

@@ -56,6 +56,7 @@ export const consentsContract = {
     requestKind: 'stream',
     output: ImportSummary,
     status: 200,
+    requestTypes: ['text/csv', 'application/x-ndjson'],
   }),
   export: op({
     method: 'GET',
@@ -66,6 +67,7 @@ export const consentsContract = {
     responseKind: 'stream',
     output: Stream,
     status: 200,
+    responseTypes: ['text/csv', 'application/x-ndjson'],
   }),
   revoke: op({
     method: 'PUT',
@@ -75,6 +77,7 @@ export const consentsContract = {
     params: IdParams,
     output: ConsentRevoked,
     status: 200,
+    raises: ['conflict'],
   }),
   renew: op({
     method: 'PUT',
@@ -85,6 +88,7 @@ export const consentsContract = {
     body: ConsentRenew,
     output: ConsentWithHistory,
     status: 200,
+    raises: ['conflict'],
   }),
   history: op({
     method: 'GET',

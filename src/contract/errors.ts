@@ -1,4 +1,5 @@
 import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import type { Operation } from './operation.js';
 
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   validation: 422,
@@ -44,3 +45,27 @@ export function errorFromResponse(status: number, body: unknown): DomainError {
   const details = Array.isArray(b.details) ? (b.details as ErrorDetail[]) : [];
   return new DomainError(code, message, details);
 }
+
+/**
+ * Every domain error an operation can raise, derived from its shape plus what it declares in `raises`, so the
+ * OpenAPI document and the server cannot disagree: any request can be malformed (a bad tenant, broken JSON) and
+ * meet a store that is down; an API key is needed unless the URL is signed; parameters and bodies are validated.
+ */
+export function errorCodesOf(o: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['bad_request', 'unavailable']);
+  if (!o.public) codes.add('unauthorized');
+  if (o.tenant === 'signed') codes.add('forbidden');
+  if (o.params) codes.add('not_found');
+  if (o.body || o.query || o.requestKind === 'stream') codes.add('validation');
+  for (const c of o.raises ?? []) codes.add(c);
+  return [...codes];
+}
+
+/** Statuses the HTTP exchange itself adds: a method the path does not have, a JSON body over the size limit. */
+export function transportStatusesOf(o: Operation): number[] {
+  return o.body && o.requestKind !== 'stream' ? [405, 413] : [405];
+}
+
+/** Every error status an operation can answer, ascending. */
+export const errorStatusesOf = (o: Operation): number[] =>
+  [...new Set([...errorCodesOf(o).map((c) => STATUS_BY_CODE[c]), ...transportStatusesOf(o)])].sort((a, b) => a - b);

@@ -79,6 +79,7 @@ export const legalDocumentsContract = {
     body: Empty,
     output: Version,
     status: 200,
+    raises: ['conflict'],
   }),
   approve: op({
     method: 'POST',
@@ -89,6 +90,7 @@ export const legalDocumentsContract = {
     body: Approve,
     output: Version,
     status: 200,
+    raises: ['conflict'],
   }),
   reject: op({
     method: 'POST',
@@ -99,6 +101,7 @@ export const legalDocumentsContract = {
     body: Reject,
     output: Version,
     status: 200,
+    raises: ['conflict'],
   }),
   publish: op({
     method: 'POST',
@@ -109,5 +112,6 @@ export const legalDocumentsContract = {
     body: Empty,
     output: Version,
     status: 200,
+    raises: ['conflict'],
   }),
 };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from '../domain/errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -39,6 +40,15 @@ export interface Operation<
   responseKind?: 'json' | 'binary' | 'redirect' | 'stream';
   /** No API key: the request carries its own proof (a signed URL with the tenant in its `tenant` parameter). */
   public?: boolean;
+  /**
+   * Domain errors the handler raises beyond those the operation's shape implies (`errorCodesOf` adds those: a
+   * parameter that names no record, a body that fails validation, ...): `not_found` for an id inside the body,
+   * `conflict` for a refused transition. The OpenAPI document lists exactly these statuses.
+   */
+  raises?: readonly ErrorCode[];
+  /** Media types of a `stream` request body, or of a `binary` or `stream` response. */
+  requestTypes?: readonly string[];
+  responseTypes?: readonly string[];
 }
 
 /** Bytes with their media type, for operations whose response is a file. */

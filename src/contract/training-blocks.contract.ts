@@ -80,6 +80,7 @@ export const trainingBlocksContract = {
     body: BlockGenerate,
     output: BlockGenerateResult,
     status: 200,
+    raises: ['conflict'],
   }),
   controls: op({
     method: 'GET',

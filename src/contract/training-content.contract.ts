@@ -23,6 +23,7 @@ export const trainingContentContract = {
     body: GenerateContent,
     output: GeneratedContent,
     status: 201,
+    raises: ['not_found', 'conflict'],
   }),
   generateQuiz: op({
     method: 'POST',
@@ -32,6 +33,7 @@ export const trainingContentContract = {
     body: GenerateQuiz,
     output: GeneratedQuiz,
     status: 201,
+    raises: ['not_found', 'conflict'],
   }),
   generateAll: op({
     method: 'POST',
@@ -69,5 +71,6 @@ export const trainingContentContract = {
     body: z.object({}),
     output: Content,
     status: 200,
+    raises: ['conflict'],
   }),
 };

@@ -19,6 +19,7 @@ export const trainingMediaContract = {
     body: z.object({}),
     output: Media,
     status: 201,
+    raises: ['conflict'],
   }),
   generateVideo: op({
     method: 'POST',
@@ -29,6 +30,7 @@ export const trainingMediaContract = {
     body: z.object({}),
     output: Media,
     status: 201,
+    raises: ['conflict'],
   }),
   previewScript: op({
     method: 'POST',
@@ -39,6 +41,7 @@ export const trainingMediaContract = {
     body: z.object({}),
     output: VideoScript,
     status: 200,
+    raises: ['conflict'],
   }),
   list: op({
     method: 'GET',
@@ -87,6 +90,7 @@ export const trainingMediaContract = {
     output: Binary,
     responseKind: 'binary',
     status: 200,
+    responseTypes: ['audio/mp4', 'video/mp4'],
   }),
   object: op({
     method: 'GET',
@@ -99,5 +103,6 @@ export const trainingMediaContract = {
     output: Binary,
     responseKind: 'binary',
     status: 200,
+    responseTypes: ['audio/mp4', 'video/mp4'],
   }),
 };

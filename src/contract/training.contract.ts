@@ -61,6 +61,7 @@ export const trainingContract = {
     body: ModuleCreate,
     output: ModuleDetail,
     status: 201,
+    raises: ['conflict'],
   }),
   getModule: op({
     method: 'GET',
@@ -80,6 +81,7 @@ export const trainingContract = {
     body: ModuleUpdate,
     output: ModuleDetail,
     status: 200,
+    raises: ['conflict'],
   }),
   deleteModule: op({
     method: 'DELETE',
@@ -89,6 +91,7 @@ export const trainingContract = {
     params: IdParams,
     output: Deleted,
     status: 200,
+    raises: ['conflict'],
   }),
   matrix: op({
     method: 'GET',
@@ -115,6 +118,7 @@ export const trainingContract = {
     body: MatrixSet,
     output: MatrixEntry,
     status: 201,
+    raises: ['not_found'],
   }),
   unsetMatrix: op({
     method: 'DELETE',
@@ -180,6 +184,7 @@ export const trainingContract = {
     body: Empty,
     output: Assignment,
     status: 200,
+    raises: ['conflict'],
   }),
   progress: op({
     method: 'POST',
@@ -190,6 +195,7 @@ export const trainingContract = {
     body: Progress,
     output: Assignment,
     status: 200,
+    raises: ['conflict'],
   }),
   complete: op({
     method: 'POST',
@@ -200,6 +206,7 @@ export const trainingContract = {
     body: Empty,
     output: Assignment,
     status: 200,
+    raises: ['conflict'],
   }),
   attempts: op({
     method: 'GET',
@@ -218,6 +225,7 @@ export const trainingContract = {
     params: ModuleIdParams,
     output: LearnerQuiz,
     status: 200,
+    raises: ['conflict'],
   }),
   submitQuiz: op({
     method: 'POST',
@@ -228,6 +236,7 @@ export const trainingContract = {
     body: QuizSubmit,
     output: QuizResult,
     status: 201,
+    raises: ['conflict'],
   }),
   deadlines: op({
     method: 'GET',
@@ -265,6 +274,7 @@ export const trainingContract = {
     body: Empty,
     output: CertificateGenerated,
     status: 201,
+    raises: ['conflict'],
   }),
   certificates: op({
     method: 'GET',
@@ -283,6 +293,7 @@ export const trainingContract = {
     output: Binary,
     responseKind: 'binary',
     status: 200,
+    responseTypes: ['application/pdf'],
   }),
   verify: op({
     method: 'GET',

@@ -17,9 +17,20 @@ export const queryInt = (o: { min?: number; max?: number; default: number }) => 
     .default(o.default) as unknown as z.ZodDefault<z.ZodNumber>;
 };
 
+/** The loose booleans, so the OpenAPI document can state every spelling they accept. */
+export const looseBooleans = new WeakSet<z.ZodType>();
+
+/** What a loose boolean accepts, as JSON Schema: a boolean, or one of the spellings in any case, spaces around. */
+export const LOOSE_BOOLEAN_JSON_SCHEMA = {
+  anyOf: [
+    { type: 'boolean' },
+    { type: 'string', pattern: '^\\s*(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|[Yy][Ee][Ss]|[Nn][Oo])\\s*$' },
+  ],
+};
+
 /** A boolean query parameter or CSV cell: true/false/1/0/yes/no (any case). */
-export const looseBoolean = () =>
-  z.preprocess(
+export const looseBoolean = () => {
+  const s = z.preprocess(
     (v) => {
       if (typeof v !== 'string') return v;
       const t = v.trim().toLowerCase();
@@ -34,3 +45,57 @@ export const looseBoolean = () =>
           : `expected a boolean (true/false, 1/0, yes/no), got ${JSON.stringify(i.input)}`,
     }),
   );
+  looseBooleans.add(s);
+  return s;
+};
+
+/**
+ * No control character (C0 or DEL) inside the text; whitespace around it (a trailing newline) is trimmed away first.
+ * The server tests the trimmed text, where the optional `\s*` match nothing; the document's validators test the text
+ * as sent, so both refuse exactly the same texts.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what these texts refuse
+const NO_CONTROL = /^\s*(?:[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])?\s*$/;
+
+/**
+ * A text that must say something: surrounding whitespace is trimmed and a blank text is refused. The rule is the
+ * pattern `\S` (at least one character that is not whitespace), so the OpenAPI document states it exactly as the
+ * server applies it.
+ */
+export const nonBlank = (max = 100_000) => z.string().trim().max(max).regex(/\S/, 'must not be empty');
+
+/** A one-line text a person reads (a name, a title, an id a person typed): `nonBlank`, without control characters. */
+export const label = (max = 1000) => nonBlank(max).regex(NO_CONTROL, 'must not contain control characters');
+
+/**
+ * An e-mail address: a local part of 1 to 64 characters, one `@`, a domain with at least one dot; no whitespace,
+ * no control characters and no `"` anywhere. Non-ASCII letters are fine (`jürgen@example.de`).
+ */
+export const EMAIL_PATTERN =
+  // eslint-disable-next-line no-control-regex -- control characters are refused explicitly
+  /^[^\s@"\u0000-\u001f\u007f]{1,64}@[^\s@"\u0000-\u001f\u007f.]+(\.[^\s@"\u0000-\u001f\u007f.]+)+$/u;
+export const emailAddress = () =>
+  z
+    .string()
+    .max(320)
+    .regex(EMAIL_PATTERN, 'expected an e-mail address such as name@example.com (no spaces or control characters)');
+
+/** Query filters that take one value or a comma-separated list, with the schema of one value, for the OpenAPI document. */
+export const commaListItems = new WeakMap<z.ZodType, z.ZodType>();
+
+/** A query filter of one value or a comma-separated list (`severity=high,critical`): OpenAPI `style: form, explode: false`. */
+export function commaList<T extends z.ZodType<string, string>>(item: T) {
+  const list = z
+    .string()
+    .trim()
+    .min(1)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item));
+  commaListItems.set(list, item);
+  return list;
+}

@@ -1,9 +1,29 @@
 import { z } from 'zod';
+import { errorStatusesOf } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';
 import { SDK_PREFIX, type Operation } from '../contract/operation.js';
+import { commaListItems, LOOSE_BOOLEAN_JSON_SCHEMA, looseBooleans } from '../domain/schema-helpers.js';
+import { TENANT_PATTERN, TENANT_RULE } from '../domain/tenant.js';
 
-const schemaOf = (s: z.ZodType, io: 'input' | 'output') =>
-  z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+const schemaOf = (s: z.ZodType, io: 'input' | 'output') => {
+  const js = z.toJSONSchema(s, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    // a loose boolean also takes its spellings as text ("yes", "0"): state them, so the document refuses no value
+    // that the server takes
+    override: (ctx) => {
+      if (io !== 'input' || !looseBooleans.has(ctx.zodSchema as unknown as z.ZodType)) return;
+      const target = ctx.jsonSchema as Json;
+      for (const k of Object.keys(target)) if (k !== 'default') delete target[k];
+      Object.assign(target, structuredClone(LOOSE_BOOLEAN_JSON_SCHEMA));
+    },
+  }) as Json;
+  delete js.$schema;
+  return js;
+};
 
 const ErrorBody = z.object({
   error: z.string(),
@@ -11,30 +31,80 @@ const ErrorBody = z.object({
   details: z.array(z.object({ path: z.string(), message: z.string() })),
 });
 
+const TENANT_SCHEMA = { type: 'string', minLength: 1, maxLength: 200, pattern: TENANT_PATTERN.source };
+
+/** What each error status means on /sdk/v1 (decisions.md); every one carries the error body. */
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'malformed JSON, a missing or invalid tenant header or parameter, an unparseable query or path parameter',
+  401: 'missing or wrong API key',
+  403: 'a signed URL with a wrong signature, or past its expiry',
+  404: 'an id (in the path or the body) that does not exist, or belongs to another tenant',
+  405: 'the path exists, but not with this method (the Allow header lists those it has)',
+  409: 'a state conflict or a refused transition',
+  413: 'the JSON body is larger than the limit of the server (10 MiB by default)',
+  422: 'the body or a query parameter fails validation (details name every field)',
+  503: 'the store, or a service the operation calls (Ollama, espeak-ng, ffmpeg), is unavailable',
+};
+
+const errorRef = (status: number) => ({ $ref: `#/components/responses/Error${status}` });
+
+/** Unwraps `.optional()` and `.default()` to reach the schema registered as a comma-separated list. */
+function commaItems(s: z.ZodType): z.ZodType | undefined {
+  let cur: z.ZodType = s;
+  for (let i = 0; i < 4; i++) {
+    const found = commaListItems.get(cur);
+    if (found) return found;
+    const inner = (cur as unknown as { unwrap?: () => z.ZodType }).unwrap?.();
+    if (!inner) return undefined;
+    cur = inner;
+  }
+  return undefined;
+}
+
 function parameters(op: Operation) {
-  const out: Array<Record<string, unknown>> = [];
+  const out: Json[] = [];
   const props = (s?: z.ZodType) => {
-    if (!s) return [] as Array<[string, unknown, boolean]>;
-    const js = schemaOf(s, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+    if (!s) return [] as Array<[string, Json, boolean, z.ZodType | undefined]>;
+    const js = schemaOf(s, 'input') as { properties?: Record<string, Json>; required?: string[] };
+    const shape = (s as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
     return Object.entries(js.properties ?? {}).map(
-      ([k, v]) => [k, v, (js.required ?? []).includes(k)] as [string, unknown, boolean],
+      ([k, v]) => [k, v, (js.required ?? []).includes(k), shape[k]] as [string, Json, boolean, z.ZodType | undefined],
     );
   };
   for (const [name, schema] of props(op.params)) out.push({ name, in: 'path', required: true, schema });
-  for (const [name, schema] of props(op.query)) out.push({ name, in: 'query', required: false, schema });
+  for (const [name, schema, , zod] of props(op.query)) {
+    const items = zod && commaItems(zod);
+    if (items)
+      out.push({
+        name,
+        in: 'query',
+        required: false,
+        description: 'one value or a comma-separated list',
+        style: 'form',
+        explode: false,
+        schema: { type: 'array', minItems: 1, items: schemaOf(items, 'input') },
+      });
+    else out.push({ name, in: 'query', required: false, schema });
+  }
   if (op.tenant === 'query') {
-    out.push({ name: 'tenant_id', in: 'query', required: false, schema: { type: 'string', default: 'default' } });
+    out.push({
+      name: 'tenant_id',
+      in: 'query',
+      required: false,
+      description: TENANT_RULE,
+      schema: { ...TENANT_SCHEMA, default: 'default' },
+    });
     out.push({
       name: 'X-Tenant-ID',
       in: 'header',
       required: false,
-      description: 'used when tenant_id is absent',
-      schema: { type: 'string' },
+      description: `used when tenant_id is absent; ${TENANT_RULE}`,
+      schema: TENANT_SCHEMA,
     });
   } else if (op.tenant === 'signed') {
-    out.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } });
+    out.push({ name: 'tenant', in: 'query', required: true, description: TENANT_RULE, schema: TENANT_SCHEMA });
   } else {
-    out.push({ name: 'X-Tenant-ID', in: 'header', required: true, schema: { type: 'string' } });
+    out.push({ name: 'X-Tenant-ID', in: 'header', required: true, description: TENANT_RULE, schema: TENANT_SCHEMA });
   }
   out.push({
     name: 'X-User-ID',
@@ -46,54 +116,64 @@ function parameters(op: Operation) {
   return out;
 }
 
+const fileContent = (types: readonly string[]) =>
+  Object.fromEntries(types.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }]));
+
+function success(op: Operation): Record<string, unknown> {
+  switch (op.responseKind) {
+    case 'redirect':
+      return {
+        '307': {
+          description: 'redirect to a time-limited signed URL',
+          headers: { Location: { required: true, schema: { type: 'string', format: 'uri-reference' } } },
+        },
+      };
+    case 'binary':
+      return { [String(op.status)]: { description: 'the file', content: fileContent(op.responseTypes ?? []) } };
+    case 'stream':
+      return {
+        [String(op.status)]: {
+          description: 'streamed as it is produced',
+          content: fileContent(op.responseTypes ?? []),
+        },
+      };
+    default:
+      return {
+        [String(op.status)]: {
+          description: 'success',
+          content: { 'application/json': { schema: schemaOf(op.output, 'output') } },
+        },
+      };
+  }
+}
+
+function requestBody(op: Operation): Json | undefined {
+  if (op.requestKind === 'stream') return { required: true, content: fileContent(op.requestTypes ?? []) };
+  if (!op.body) return undefined;
+  const schema = schemaOf(op.body, 'input');
+  // the server reads an absent body as {}: only a body with required fields is itself required
+  const required = Array.isArray(schema.required) && schema.required.length > 0;
+  return { required, content: { 'application/json': { schema } } };
+}
+
 /** The OpenAPI 3.1 document of /sdk/v1, generated from the same contract table the server and client run on. */
 export function buildOpenApi(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  const errorResponse = (description: string) => ({
-    description,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  });
   for (const [area, contract] of Object.entries(contracts)) {
     for (const [name, op] of Object.entries(contract as Record<string, Operation>)) {
-      const entry: Record<string, unknown> = {
+      const entry: Json = {
         operationId: `${area}.${name}`,
         summary: op.summary,
         tags: [area],
         parameters: parameters(op),
         responses: {
-          [String(op.status)]: {
-            description: 'success',
-            content: { 'application/json': { schema: schemaOf(op.output, 'output') } },
-          },
-          '400': errorResponse('malformed JSON, missing header or unparseable query parameter'),
-          '401': errorResponse('missing or wrong API key'),
-          ...(op.params ? { '404': errorResponse('unknown id, or an id of another tenant') } : {}),
-          '422': errorResponse('validation failed'),
+          ...success(op),
+          ...Object.fromEntries(errorStatusesOf(op).map((s) => [String(s), errorRef(s)])),
         },
       };
-      if (op.responseKind === 'binary')
-        (entry.responses as Record<string, unknown>)[String(op.status)] = {
-          description: 'a file',
-          content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
-        };
-      if (op.responseKind === 'redirect')
-        entry.responses = {
-          ...(entry.responses as object),
-          '307': {
-            description: 'redirect to a time-limited signed URL',
-            headers: { Location: { schema: { type: 'string' } } },
-          },
-        };
-      if (op.requestKind === 'stream')
-        entry.requestBody = {
-          required: true,
-          content: {
-            'text/csv': { schema: { type: 'string' } },
-            'application/x-ndjson': { schema: { type: 'string' } },
-          },
-        };
-      else if (op.body)
-        entry.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(op.body, 'input') } } };
+      if (op.public) entry.security = [];
+      const body = requestBody(op);
+      if (body) entry.requestBody = body;
       (paths[op.path] ??= {})[op.method.toLowerCase()] = entry;
     }
   }
@@ -120,13 +200,21 @@ export function buildOpenApi(version: string): Record<string, unknown> {
             },
           },
         },
-        '503': errorResponse('the store does not answer (within 2 seconds)'),
+        '503': errorRef(503),
       },
     },
   };
   return {
     openapi: '3.1.0',
-    info: { title: 'compliance /sdk/v1', version },
+    info: {
+      title: 'compliance /sdk/v1',
+      version,
+      description:
+        'Every error answer carries the Error body. Tenants: ' +
+        TENANT_RULE +
+        '. Texts marked with the pattern \\S are trimmed by the server and must not be blank.',
+      license: { name: 'UNLICENSED (proprietary)' },
+    },
     servers: [{ url: SDK_PREFIX }],
     security: [{ bearer: [] }],
     components: {
@@ -134,6 +222,12 @@ export function buildOpenApi(version: string): Record<string, unknown> {
         bearer: { type: 'http', scheme: 'bearer', description: 'created with `compliance keys create`' },
       },
       schemas: { Error: schemaOf(ErrorBody, 'output') },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
+          `Error${status}`,
+          { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ]),
+      ),
     },
     paths,
   };

@@ -3,7 +3,7 @@ import type { Backend } from '../backend/backend.js';
 import { errorBody, STATUS_BY_CODE } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';
 import { SDK_PREFIX, type BinaryPayload, type RawRequest, type StreamBody } from '../contract/operation.js';
-import { Readable } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
 import { buildOpenApi } from './openapi.js';
@@ -88,10 +88,14 @@ function tenantFrom(
   query: Record<string, string>,
 ): string {
   let tenant: string | undefined;
+  // the error names where the tenant came from, so a client knows which input to fix
+  let source = 'X-Tenant-ID';
   if (placement === 'signed') {
     tenant = query.tenant;
+    source = 'tenant';
     if (!tenant) throw new DomainError('forbidden', 'this URL is not signed for a tenant');
   } else if (placement === 'query') {
+    if (query.tenant_id !== undefined) source = 'tenant_id';
     tenant = query.tenant_id ?? header(req, 'x-tenant-id') ?? 'default';
   } else {
     tenant = header(req, 'x-tenant-id');
@@ -101,7 +105,7 @@ function tenantFrom(
       ]);
   }
   if (!TENANT_PATTERN.test(tenant))
-    throw new DomainError('bad_request', `invalid tenant: ${TENANT_RULE}`, [{ path: 'tenant_id', message: 'invalid' }]);
+    throw new DomainError('bad_request', `invalid ${source}: ${TENANT_RULE}`, [{ path: source, message: TENANT_RULE }]);
   return tenant;
 }
 
@@ -229,6 +233,23 @@ export function createApiServer(opts: ApiServerOptions): Server {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         log(`${new Date().toISOString()} ${req.method} ${req.url} ${status} ${ms.toFixed(1)}ms`);
       });
+  });
+  // bytes the HTTP parser refuses never reach `handle`: answer them with the same JSON error body, not a bare socket close
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const text = JSON.stringify({
+      error: `malformed HTTP request (${err.code ?? 'parse error'}): ${err.message}`,
+      code: 'bad_request',
+      details: [],
+    });
+    log(`${new Date().toISOString()} malformed request refused by the HTTP parser: ${err.code ?? err.message} 400`);
+    socket.end(
+      'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\n' +
+        `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
   });
   // a bulk import streams for as long as its file lasts: no limit on receiving a whole body (headers keep theirs)
   server.requestTimeout = 0;

@@ -78,7 +78,10 @@ describe('training on the command line', () => {
   it('computes for a staff list in one go and refuses bad rows with their line numbers', async () => {
     const r = await run('training', 'assignments', 'compute', '--users', write('users.csv', USERS));
     expect(r.code).toBe(6);
-    expect(r.stderr).toMatch(/line 4: roles\.0: "R11" is not allowed; allowed values: R1, R2/);
+    // a name broken over two lines is refused too: names take no control characters (issue 13)
+    expect(r.stderr).toMatch(
+      /line 4: user_name: must not contain control characters; roles\.0: "R11" is not allowed; allowed values: R1, R2/,
+    );
     expect(r.stdout).toMatch(/3 user\(s\), \d+ assignment\(s\) created, 1 row\(s\) refused/);
     const again = await run('training', 'assignments', 'compute', '--users', write('users.csv', USERS), '--json');
     expect(JSON.parse(again.stdout)).toMatchObject({ users: 3, created: 0, refused: 1 });

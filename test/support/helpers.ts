@@ -13,6 +13,7 @@ import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../
 import { freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { main } from '../../src/main.js';
+import { checkedFetch } from './openapi-check.js';
 import { createApiServer } from '../../src/server/server.js';
 
 const dirs: string[] = [];
@@ -124,7 +125,8 @@ export async function openBackend(
   const local = await createLocalBackend(await freshStore(engineOf(name)), opts);
   if (!overHttp(name)) return { name, backend: local, local, close: () => local.close() };
   const srv = await startServer(local);
-  const http = createHttpBackend({ url: srv.url });
+  // every answer the contract suite receives over HTTP is checked against the served OpenAPI document
+  const http = createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
   return {
     name,
     backend: http,

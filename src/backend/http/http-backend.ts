@@ -73,7 +73,7 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
         init.duplex = 'half';
       } else if (o.body) {
         headers['content-type'] = 'application/json';
-        body = JSON.stringify(raw.body ?? {});
+        body = JSON.stringify(raw.body === undefined ? {} : raw.body);
       }
       // bulk uploads may take long; everything else gets the normal timeout
       const timeout =

@@ -43,7 +43,7 @@ export class TrainingMediaService {
     private readonly speech: () => Promise<Speech>,
   ) {}
 
-  private async published(tenant: string, moduleId: string) {
+  private async module(tenant: string, moduleId: string) {
     const m = await this.db
       .selectFrom('training_module')
       .selectAll()
@@ -51,6 +51,11 @@ export class TrainingMediaService {
       .where('id', '=', moduleId)
       .executeTakeFirst();
     if (!m) throw notFound('training module', moduleId);
+    return m;
+  }
+
+  private async published(tenant: string, moduleId: string) {
+    const m = await this.module(tenant, moduleId);
     const c = await this.db
       .selectFrom('training_content')
       .selectAll()
@@ -125,6 +130,8 @@ export class TrainingMediaService {
       .where('module_id', '=', moduleId)
       .orderBy('id', 'desc')
       .execute();
+    // no media: an unknown module is a 404, like on the other module routes
+    if (rows.length === 0) await this.module(tenant, moduleId);
     return rows.map(({ tenant_id: _t, ...m }) => m as Media);
   }
 

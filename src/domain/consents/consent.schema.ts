@@ -1,13 +1,23 @@
 import { z } from 'zod';
-import { looseBoolean, queryInt } from '../schema-helpers.js';
+import { label, looseBoolean, queryInt } from '../schema-helpers.js';
 
 export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed'] as const;
 
-const Z = z.iso.datetime({ offset: true });
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 /** Empty optional values (an empty CSV cell) mean "not given". */
 const optional = <T extends z.ZodType>(s: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
+
+/** An optional timestamp: null means "not given"; an empty string is refused, as it says neither. */
+const timestamp = z.preprocess(
+  (v) => (v === null ? undefined : v),
+  z.iso
+    .datetime({
+      offset: true,
+      error: (i) =>
+        i.input === '' ? 'must not be empty: leave the field out (or null) when there is no time' : undefined,
+    })
+    .optional(),
+);
 
 /**
  * A consent as a client sends it (POST body and each import row): the same schema for both, so a row refused by the
@@ -15,17 +25,17 @@ const optional = <T extends z.ZodType>(s: T) =>
  */
 export const ConsentInput = z
   .object({
-    user_id: text(320),
-    data_point_id: text(200),
+    user_id: label(320),
+    data_point_id: label(200),
     granted: looseBoolean(),
-    consent_version: optional(text(50)).default('1.0'),
+    consent_version: optional(label(50)).default('1.0'),
     source: optional(z.string().trim().max(100)),
     ip_address: optional(z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' })),
     user_agent: optional(z.string().max(1000)),
     /** When the consent was given; defaults to now. Imports of historic consents carry it. */
-    granted_at: optional(Z),
-    /** Imports only: when the consent was revoked. */
-    revoked_at: optional(Z),
+    granted_at: timestamp,
+    /** When the consent was revoked (a historic consent); absent or null: not revoked. */
+    revoked_at: timestamp,
   })
   .superRefine((c, ctx) => {
     if (!c.revoked_at) return;
@@ -35,6 +45,14 @@ export const ConsentInput = z
       ctx.addIssue({ code: 'custom', path: ['revoked_at'], message: 'must not be before granted_at' });
   });
 export type ConsentInput = z.infer<typeof ConsentInput>;
+
+/** A CSV row of the import: an empty cell cannot say "null", so an empty time cell means "not given" there. */
+export const ConsentCsvRow = z.preprocess((v) => {
+  if (!v || typeof v !== 'object') return v;
+  const r = { ...(v as Record<string, unknown>) };
+  for (const k of ['granted_at', 'revoked_at'] as const) if (r[k] === '') delete r[k];
+  return r;
+}, ConsentInput);
 
 export const ConsentHistoryEntry = z.object({
   id: z.string(),
@@ -91,7 +109,7 @@ export const ConsentCreated = z.object({
   granted_at: z.string(),
 });
 export const ConsentRevoked = z.object({ success: z.boolean(), id: z.string(), revoked_at: z.string() });
-export const ConsentRenew = z.object({ consent_version: z.string().trim().min(1).max(50).nullish() });
+export const ConsentRenew = z.object({ consent_version: label(50).nullish() });
 
 export const ConsentStats = z.object({
   total_consents: z.int(),

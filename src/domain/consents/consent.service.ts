@@ -1,5 +1,7 @@
 import { isoZ, type Clock, type IdSource } from '../clock.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, DomainError, notFound } from '../errors.js';
+import { summarize } from '../validation.js';
+import { consentTimeProblems } from './consent.rules.js';
 import type {
   Consent,
   ConsentHistoryEntry,
@@ -100,7 +102,10 @@ export class ConsentService {
   }
 
   async create(tenant: string, input: ConsentInput): Promise<Consent> {
-    const { consent, history } = newConsent(tenant, input, isoZ(this.clock.now()), this.ids);
+    const now = this.clock.now();
+    const problems = consentTimeProblems(input, now);
+    if (problems.length) throw new DomainError('validation', `invalid body: ${summarize(problems)}`, problems);
+    const { consent, history } = newConsent(tenant, input, isoZ(now), this.ids);
     await this.store.insert(consent, history);
     return consent;
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { label } from '../schema-helpers.js';
 
 export const POSITIONS = ['bottom', 'top', 'center', 'bottom-left', 'bottom-right'] as const;
 export const STYLES = ['bar', 'box', 'modal'] as const;
@@ -7,8 +8,8 @@ const Category = z.object({
   id: z
     .string()
     .trim()
-    .regex(/^[a-z0-9][a-z0-9_-]{0,49}$/, 'lower-case letters, digits, _ and -, e.g. analytics'),
-  name: z.string().trim().min(1, 'must not be empty').max(100),
+    .regex(/^\s*[a-z0-9][a-z0-9_-]{0,49}\s*$/, 'lower-case letters, digits, _ and -, e.g. analytics'),
+  name: label(100),
   isRequired: z.boolean(),
   defaultEnabled: z.boolean(),
 });

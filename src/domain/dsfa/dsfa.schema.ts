@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../schema-helpers.js';
+import { label, queryInt } from '../schema-helpers.js';
 
 import { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, RISK_LEVELS, USE_CASE_TYPES } from './dsfa.values.js';
 
@@ -86,7 +86,7 @@ export const Dsfa = z.object({
 });
 export type Dsfa = z.infer<typeof Dsfa>;
 
-const title = z.string().trim().min(1, 'must not be empty');
+const title = label(1000);
 
 /** POST /dsfa body: title required, everything else defaulted (decisions.md). Read-only fields are ignored. */
 export const DsfaCreate = z.object({
@@ -98,8 +98,8 @@ export const DsfaCreate = z.object({
   data_categories: strings.default([]),
   recipients: strings.default([]),
   measures: strings.default([]),
-  approved_by: z.string().nullish(),
-  created_by: z.string().min(1).optional(),
+  approved_by: label(320).nullish(),
+  created_by: label(320).optional(),
   ai_use_case_modules: z.array(AiUseCaseModuleInput).default([]),
 });
 export type DsfaCreate = z.infer<typeof DsfaCreate>;
@@ -114,14 +114,14 @@ export const DsfaUpdate = z.object({
   data_categories: strings.nullish(),
   recipients: strings.nullish(),
   measures: strings.nullish(),
-  approved_by: z.string().nullish(),
+  approved_by: label(320).nullish(),
   ai_use_case_modules: z.array(AiUseCaseModuleInput).nullish(),
 });
 export type DsfaUpdate = z.infer<typeof DsfaUpdate>;
 
 export const DsfaStatusChange = z.object({
   status: DsfaStatus,
-  approved_by: z.string().min(1).nullish(),
+  approved_by: label(320).nullish(),
 });
 export type DsfaStatusChange = z.infer<typeof DsfaStatusChange>;
 

@@ -1,16 +1,17 @@
 import { z } from 'zod';
+import { label } from '../schema-helpers.js';
 
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, VERSION_STATUSES } from './legal-document.values.js';
 
 export { DOCUMENT_STATUSES, DOCUMENT_TYPES, VERSION_STATUSES };
 
 export const LegalDocumentCreate = z.object({
-  title: z.string().trim().min(1, 'must not be empty').max(300),
+  title: label(300),
   document_type: z.enum(DOCUMENT_TYPES),
   language: z
     .string()
     .trim()
-    .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'a language code such as de, en or de-AT')
+    .regex(/^\s*[a-z]{2}(-[A-Z]{2})?\s*$/, 'a language code such as de, en or de-AT')
     .default('de'),
 });
 export type LegalDocumentCreate = z.infer<typeof LegalDocumentCreate>;
@@ -33,7 +34,7 @@ export const LegalDocumentQuery = z.object({
 });
 
 export const VersionCreate = z.object({
-  title: z.string().trim().min(1, 'must not be empty').max(300),
+  title: label(300),
   content: z.string().min(1, 'must not be empty').max(2_000_000),
   change_summary: z.string().max(2000).nullish(),
 });
@@ -58,10 +59,10 @@ export const Version = z.object({
 export type Version = z.infer<typeof Version>;
 
 export const Approve = z.object({
-  approved_by: z.string().trim().min(1).max(320).nullish(),
+  approved_by: label(320).nullish(),
   comment: z.string().max(2000).nullish(),
 });
-export const Reject = z.object({ comment: z.string().trim().min(1, 'say why the version is rejected').max(2000) });
+export const Reject = z.object({ comment: z.string().trim().max(2000).regex(/\S/, 'say why the version is rejected') });
 
 /** Which operation moves a version from which status to which. */
 export const TRANSITIONS = {

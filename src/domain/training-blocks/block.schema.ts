@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { label, nonBlank } from '../schema-helpers.js';
 import { AUDIENCES, ListedControl, SEVERITIES } from './canonical.schema.js';
 
 export const REGULATION_AREAS = ['dsgvo', 'nis2', 'iso27001', 'ai_act', 'geschgehg', 'hinschg'] as const;
 export const FREQUENCY_TYPES = ['onboarding', 'annual', 'event_trigger', 'micro'] as const;
 
-const filterText = z.string().trim().min(1).max(200);
+const filterText = nonBlank(200);
 
 /** The fields of a training block configuration (spec 2.10); create requires name, regulation_area and prefix. */
 const BlockFields = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(200),
+  name: label(200),
   description: z.string().max(4000).default(''),
   domain_filter: filterText.nullish(),
   category_filter: filterText.nullish(),
@@ -17,7 +18,7 @@ const BlockFields = z.object({
     .trim()
     .min(1)
     .regex(
-      new RegExp(`^(${SEVERITIES.join('|')})(,(${SEVERITIES.join('|')}))*$`),
+      new RegExp(`^\\s*(${SEVERITIES.join('|')})(,(${SEVERITIES.join('|')}))*\\s*$`),
       `one or more of ${SEVERITIES.join(', ')}, comma-separated`,
     )
     .nullish(),
@@ -26,7 +27,7 @@ const BlockFields = z.object({
   module_code_prefix: z
     .string()
     .trim()
-    .regex(/^[A-Z0-9][A-Z0-9-]{0,19}$/, 'capital letters, digits and -, at most 20 characters, e.g. SEC-AUTH'),
+    .regex(/^\s*[A-Z0-9][A-Z0-9-]{0,19}\s*$/, 'capital letters, digits and -, at most 20 characters, e.g. SEC-AUTH'),
   frequency_type: z.enum(FREQUENCY_TYPES).default('annual'),
   duration_minutes: z.int().min(1).max(600).default(30),
   pass_threshold: z.int().min(0).max(100).default(70),

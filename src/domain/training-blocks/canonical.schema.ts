@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { commaList } from '../schema-helpers.js';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const AUDIENCES = ['enterprise', 'authority', 'provider', 'all'] as const;
@@ -25,21 +26,11 @@ export const ListedControl = CanonicalControl.extend({ source: z.enum(['builtin'
 export type ListedControl = z.infer<typeof ListedControl>;
 
 /** Filters take one value or a comma-separated list; an audience filter also matches controls for `all`. */
-const filter = z
-  .string()
-  .trim()
-  .min(1)
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  );
 export const ControlFilter = z.object({
-  domain: filter.optional(),
-  category: filter.optional(),
-  severity: filter.pipe(z.array(z.enum(SEVERITIES))).optional(),
-  target_audience: filter.pipe(z.array(z.enum(AUDIENCES))).optional(),
+  domain: commaList(z.string()).optional(),
+  category: commaList(z.string()).optional(),
+  severity: commaList(z.enum(SEVERITIES)).optional(),
+  target_audience: commaList(z.enum(AUDIENCES)).optional(),
 });
 export type ControlFilter = z.infer<typeof ControlFilter>;
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { nonBlank } from '../schema-helpers.js';
 import { Question } from './training.schema.js';
 
 const Language = z.enum(['de', 'en']);
-const Model = z.string().trim().min(1).max(200).optional();
+const Model = nonBlank(200).optional();
 const Redacted = z.record(z.string(), z.int());
 
 export const Content = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../schema-helpers.js';
+import { emailAddress, label, nonBlank, queryInt } from '../schema-helpers.js';
 import {
   ASSIGNMENT_STATUSES,
   AUDIT_ACTIONS,
@@ -11,7 +11,7 @@ import {
 } from './training.values.js';
 
 const Z = z.string();
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
+const text = nonBlank;
 const percent = z.int().min(0).max(100);
 
 // ---- modules and questions
@@ -44,8 +44,8 @@ export const ModuleCreate = z.object({
   module_code: z
     .string()
     .trim()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/, 'letters, digits, - _ . (at most 40)'),
-  title: text(300),
+    .regex(/^\s*[A-Za-z0-9][A-Za-z0-9_.-]{0,39}\s*$/, 'letters, digits, - _ . (at most 40)'),
+  title: label(300),
   description: z.string().max(4000).default(''),
   regulation_area: z.enum(REGULATION_AREAS),
   frequency_type: z.enum(FREQUENCY_TYPES),
@@ -57,7 +57,7 @@ export const ModuleCreate = z.object({
 export type ModuleCreate = z.infer<typeof ModuleCreate>;
 export const ModuleUpdate = z.object({
   module_code: ModuleCreate.shape.module_code.optional(),
-  title: text(300).optional(),
+  title: label(300).optional(),
   description: z.string().max(4000).optional(),
   regulation_area: z.enum(REGULATION_AREAS).optional(),
   frequency_type: z.enum(FREQUENCY_TYPES).optional(),
@@ -100,7 +100,7 @@ export type ModuleDetail = z.infer<typeof ModuleDetail>;
 export const ModuleQuery = z.object({
   regulation_area: z.enum(REGULATION_AREAS).optional(),
   frequency_type: z.enum(FREQUENCY_TYPES).optional(),
-  search: z.string().trim().min(1).max(200).optional(),
+  search: nonBlank(200).optional(),
 });
 
 // ---- matrix
@@ -125,9 +125,9 @@ export const MatrixDeleteParams = z.object({ role: Role, moduleId: z.string().mi
 
 // ---- assignments
 export const ComputeInput = z.object({
-  user_id: text(200),
-  user_name: text(200),
-  user_email: z.email({ pattern: z.regexes.unicodeEmail }),
+  user_id: label(200),
+  user_name: label(200),
+  user_email: emailAddress(),
   roles: z.array(Role).min(1),
   trigger: z.enum(TRIGGERS).optional(),
   deadline_days: z.int().min(1).max(3650).default(30),
@@ -168,8 +168,8 @@ export const AssignmentQuery = z.object({
 export type AssignmentQuery = z.infer<typeof AssignmentQuery>;
 export const AssignmentUpdate = z.object({
   deadline: z.iso.datetime({ offset: true }).optional(),
-  user_name: text(200).optional(),
-  user_email: z.email({ pattern: z.regexes.unicodeEmail }).optional(),
+  user_name: label(200).optional(),
+  user_email: emailAddress().optional(),
 });
 export const Progress = z.object({ progress: percent });
 export const AsOf = z.object({ as_of: z.iso.datetime({ offset: true }).optional() });
