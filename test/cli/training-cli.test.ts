@@ -4,54 +4,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
+import { parseXml } from '../support/xml.js';
 
 const write = (name: string, content: string) => {
   const f = join(tmp(), name);
   writeFileSync(f, content);
   return f;
 };
-interface XmlNode {
-  name: string;
-  attrs: Record<string, string>;
-  children: XmlNode[];
-  text: string;
-}
-/** A strict little XML reader for the JUnit report: fails on unbalanced tags, stray `<`/`&`, or unknown entities. */
-function parseXml(xml: string): XmlNode {
-  const entity = (t: string) =>
-    t.replace(/&(\w+);|&/g, (m, e: string | undefined) => {
-      const v = e && ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[e];
-      if (!v) throw new Error(`bad entity ${m}`);
-      return v;
-    });
-  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
-  const root: XmlNode = { name: '#root', attrs: {}, children: [], text: '' };
-  const stack = [root];
-  const re = /<(\/?)([\w:-]+)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|([^<]+)|(<)/g;
-  for (const m of body.matchAll(re)) {
-    const [, close, name, attrText, selfClose, text, stray] = m;
-    const top = stack[stack.length - 1]!;
-    if (stray) throw new Error(`stray < at ${m.index}`);
-    if (text !== undefined) {
-      top.text += entity(text);
-      continue;
-    }
-    if (close) {
-      if (top.name !== name) throw new Error(`</${name}> closes <${top.name}>`);
-      stack.pop();
-      continue;
-    }
-    const attrs = Object.fromEntries(
-      [...attrText!.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, k, v]) => [k!, entity(v!)]),
-    );
-    const node: XmlNode = { name: name!, attrs, children: [], text: '' };
-    top.children.push(node);
-    if (!selfClose) stack.push(node);
-  }
-  if (stack.length !== 1 || root.children.length !== 1) throw new Error('unbalanced document');
-  return root.children[0]!;
-}
-
 const USERS =
   'user_id,user_name,user_email,roles\nu1,Anna Schmidt,anna@example.com,R9;R1\nu2,Ben Meier,ben@example.com,R9|R8\n"u3","Cem\nYılmaz",cem@example.com,R11\nu4,Dora,dora@example.com,R5\n';
 
@@ -85,6 +44,23 @@ describe('training on the command line', () => {
     expect(r.stdout).toMatch(/3 user\(s\), \d+ assignment\(s\) created, 1 row\(s\) refused/);
     const again = await run('training', 'assignments', 'compute', '--users', write('users.csv', USERS), '--json');
     expect(JSON.parse(again.stdout)).toMatchObject({ users: 3, created: 0, refused: 1 });
+  });
+
+  it('says which column of a staff list is missing a value', async () => {
+    const staff = write('staff-missing.csv', 'user_id,user_name,user_email,roles\nx1,Xaver,,R9\n');
+    const r = await run('training', 'assignments', 'compute', '--users', staff);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('line 2: user_email: required');
+  });
+
+  it('takes a deadline as a date, lasting to the end of that day, and refuses days that do not exist', async () => {
+    const [a] = JSON.parse((await run('training', 'assignments', 'list', '--user-id', 'u1', '--json')).stdout);
+    const r = await run('training', 'assignments', 'update', a.id, '--deadline', '2027-03-31', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).deadline).toBe('2027-03-31T23:59:59.000Z');
+    const bad = await run('training', 'assignments', 'update', a.id, '--deadline', '2027-02-30');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--deadline 2027-02-30: expected a date');
   });
 
   it('exports the matrix as CSV and imports it back', async () => {
@@ -122,6 +98,16 @@ describe('training on the command line', () => {
       expect(tc.children[0]!.attrs.message).toMatch(/^overdue by \d+ day\(s\), escalation level [0-4]$/);
       expect(tc.children[0]!.text).toMatch(/^assignment [0-9a-f-]{36}, deadline /);
     }
+    // --no-personal-data: neither names nor e-mail addresses reach the CI log, in any format
+    for (const format of ['junit', 'json', 'table']) {
+      const anon = await run('training', 'overdue', '--as-of', '2099-01-01', '--format', format, '--no-personal-data');
+      expect(anon.code).toBe(6);
+      expect(anon.stdout).not.toMatch(/Anna|Schmidt|anna@example\.com|Dora|dora@example\.com/);
+    }
+    const anonymous = parseXml(
+      (await run('training', 'overdue', '--as-of', '2099-01-01', '--format', 'junit', '--no-personal-data')).stdout,
+    );
+    expect(anonymous.children[0]!.children[0]!.attrs.name).toMatch(/^assignment [0-9a-f-]{36}: /);
     const clean = parseXml((await run('training', 'overdue', '--format', 'junit')).stdout);
     expect(clean.attrs.failures).toBe('0');
     expect(clean.children[0]!.children.map((t) => t.children.length)).toEqual([0]); // one passing case
@@ -151,6 +137,28 @@ describe('training on the command line', () => {
       write('answers.json', JSON.stringify(answers)),
     );
     expect(quiz.stdout).toMatch(/^Passed: 100%/);
+    expect(quiz.code).toBe(0);
+    // a failed attempt exits 6 and shows, per question, the chosen and the correct option
+    const wrong = answers.map((x: { question_id: string; selected_index: number }, i: number) => {
+      const options = detail.questions[i].options.length;
+      return { ...x, selected_index: (x.selected_index + 1) % options };
+    });
+    const failed = await run('training', 'quiz', 'take', a.id, '--answers', write('wrong.json', JSON.stringify(wrong)));
+    expect(failed.code).toBe(6);
+    expect(failed.stdout).toMatch(/^Not passed: 0%/);
+    const q0 = detail.questions[0];
+    expect(failed.stdout).toContain(`your answer: ${q0.options[wrong[0].selected_index]}`);
+    expect(failed.stdout).toContain(`correct: ${q0.options[q0.correct_index]}`);
+    const failedJson = await run(
+      'training',
+      'quiz',
+      'take',
+      a.id,
+      '--answers',
+      write('w.json', JSON.stringify(wrong)),
+      '--json',
+    );
+    expect([failedJson.code, JSON.parse(failedJson.stdout).passed]).toEqual([6, false]);
     expect((await run('training', 'certificates', 'generate', a.id)).code).toBe(5); // not completed yet
     expect((await run('training', 'assignments', 'complete', a.id)).code).toBe(0);
     const cert = JSON.parse((await run('training', 'certificates', 'generate', a.id, '--json')).stdout);

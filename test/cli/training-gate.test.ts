@@ -52,9 +52,17 @@ async function scenario(run: (...a: string[]) => Promise<{ code: number; stdout:
     ],
   ];
   out.afterDry = JSON.parse((await run('training', 'audit-log', '--action', 'escalated', '--json')).stdout).length;
-  const real = JSON.parse((await run('training', 'escalation', 'check', '--as-of', asOf(15), '--json')).stdout);
+  // a date in the future writes nothing without --force
+  const future = await run('training', 'escalation', 'check', '--as-of', asOf(15));
+  out.future = [future.code, /in the future.*--dry-run.*--force/.test(future.stderr)];
+  out.afterFuture = JSON.parse((await run('training', 'audit-log', '--action', 'escalated', '--json')).stdout).length;
+  const real = JSON.parse(
+    (await run('training', 'escalation', 'check', '--as-of', asOf(15), '--force', '--json')).stdout,
+  );
   out.real = [real.escalated, real.as_of];
-  out.down = JSON.parse((await run('training', 'escalation', 'check', '--as-of', asOf(8), '--json')).stdout).escalated;
+  out.down = JSON.parse(
+    (await run('training', 'escalation', 'check', '--as-of', asOf(8), '--force', '--json')).stdout,
+  ).escalated;
   out.afterReal = JSON.parse(
     (await run('training', 'audit-log', '--action', 'escalated', '--limit', '500', '--json')).stdout,
   ).length;
@@ -79,6 +87,8 @@ describe('training overdue and escalation with --as-of', () => {
       weekLevel2: 0,
       dry: [n, n, true, ['2:notify_team_lead']],
       afterDry: 0,
+      future: [2, true],
+      afterFuture: 0,
       real: [n, expect.stringMatching(/Z$/)],
       down: 0,
       afterReal: n,

@@ -4,32 +4,70 @@ import { DomainError } from '../../../domain/errors.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
-import { req } from './shared.js';
+import { parseWhen, req } from './shared.js';
 
-/** --as-of takes a date (2026-12-01, meaning its start in UTC) or a full ISO timestamp. */
-function asOf(v: string | undefined): string | undefined {
-  if (!v) return undefined;
-  const iso = /^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v;
-  if (Number.isNaN(Date.parse(iso)) || !/[zZ]|[+-]\d\d:?\d\d$/.test(iso))
-    throw new DomainError('validation', `--as-of ${v}: expected a date (2026-12-01) or an ISO timestamp with a zone`, [
-      { path: 'as_of', message: 'invalid date' },
-    ]);
-  return new Date(iso).toISOString();
-}
+const asOf = (v: string | undefined) => (v === undefined ? undefined : parseWhen(v, '--as-of', 'as_of'));
 
-const xml = (s: string) =>
-  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+/**
+ * Text for an XML attribute or element. Characters XML 1.0 cannot carry at all (C0 controls other than tab, line feed
+ * and carriage return, lone surrogates, U+FFFE and U+FFFF) are dropped, since no escape exists for them; a report
+ * that a CI server cannot parse would hide every overdue training in it.
+ */
+export const xml = (s: string) => s.replace(NOT_XML, '').replace(/[<>&"'\t\n\r]/g, (c) => XML_ESCAPES[c]!);
+
+/* eslint-disable no-control-regex -- these control characters are exactly what must go */
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-enable no-control-regex */
+
+const XML_ESCAPES: Record<string, string> = {
+  '<': '&lt;',
+  '>': '&gt;',
+  '&': '&amp;',
+  '"': '&quot;',
+  "'": '&apos;',
+  // kept as characters references, so attribute values keep them instead of normalising them to spaces
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
+
+type OverdueRow = Assignment & { days_overdue: number; level: number };
+
+/** Who a test case is about: the person, or only the assignment id when personal data must stay out of CI logs. */
+const subject = (a: OverdueRow, personal: boolean) =>
+  personal ? `${a.user_name} <${a.user_email}>` : `assignment ${a.id}`;
 
 /** JUnit XML: each overdue assignment is a failed test case, so CI servers list them. */
-export function junit(items: Array<Assignment & { days_overdue: number; level: number }>, at: string): string {
+export function junit(items: OverdueRow[], at: string, { personal = true } = {}): string {
+  const count = Math.max(1, items.length);
   const cases = items.length
-    ? items.map(
-        (a) =>
-          `    <testcase classname="training.${xml(a.module_code)}" name="${xml(`${a.user_name} <${a.user_email}>: ${a.module_title}`)}" time="0">\n      <failure message="${xml(`overdue by ${a.days_overdue} day(s), escalation level ${a.level}`)}" type="overdue">assignment ${xml(a.id)}, deadline ${xml(a.deadline)}</failure>\n    </testcase>`,
-      )
+    ? items.map((a) => {
+        const name = xml(`${subject(a, personal)}: ${a.module_title}`);
+        const message = xml(`overdue by ${a.days_overdue} day(s), escalation level ${a.level}`);
+        return [
+          `    <testcase classname="training.${xml(a.module_code)}" name="${name}" time="0">`,
+          `      <failure message="${message}" type="overdue">assignment ${xml(a.id)}, deadline ${xml(a.deadline)}</failure>`,
+          '    </testcase>',
+        ].join('\n');
+      })
     : ['    <testcase classname="training" name="no overdue trainings" time="0"/>'];
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="compliance training" tests="${Math.max(1, items.length)}" failures="${items.length}">\n  <testsuite name="overdue trainings as of ${xml(at)}" tests="${Math.max(1, items.length)}" failures="${items.length}" timestamp="${xml(at)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="compliance training" tests="${count}" failures="${items.length}">`,
+    `  <testsuite name="overdue trainings as of ${xml(at)}" tests="${count}" failures="${items.length}" timestamp="${xml(at)}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
 }
+
+/** The JSON report without the fields that name a person. */
+const withoutPersonalData = (a: OverdueRow) => {
+  const { user_name: _n, user_email: _e, user_id: _i, ...rest } = a;
+  return rest;
+};
 
 export function addDeadlineCommands(ctx: CliContext, training: Command) {
   training
@@ -62,7 +100,8 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
     .option('--as-of <date>', 'judge as of this date instead of now')
     .addOption(new Option('--format <format>', 'table (default), json or junit').choices(['table', 'json', 'junit']))
     .option('-o, --output <file>', 'write the report to a file')
-    .action(async (o: { minLevel: string; asOf?: string; format?: string; output?: string }) => {
+    .option('--no-personal-data', 'leave names, e-mail addresses and user ids out of the report (for CI logs)')
+    .action(async (o: { minLevel: string; asOf?: string; format?: string; output?: string; personalData: boolean }) => {
       const min = Number(o.minLevel);
       if (!Number.isInteger(min) || min < 0 || min > 4)
         throw new DomainError('validation', `--min-level ${o.minLevel}: expected 0 to 4`, [
@@ -76,9 +115,10 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
         .filter((a) => a.level >= min);
       const format = o.format ?? (ctx.config().json ? 'json' : 'table');
       let text: string | undefined;
-      if (format === 'junit') text = junit(rows, at);
+      const personal = o.personalData;
+      if (format === 'junit') text = junit(rows, at, { personal });
       // one line: the report can be tens of megabytes, and indentation would cost a third more time and size
-      else if (format === 'json') text = JSON.stringify(rows) + '\n';
+      else if (format === 'json') text = JSON.stringify(personal ? rows : rows.map(withoutPersonalData)) + '\n';
       if (text !== undefined) {
         if (o.output) await writeFile(o.output, text);
         else ctx.io.stdout.write(text);
@@ -87,7 +127,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
           ctx,
           rows,
           [
-            { header: 'USER', value: (a) => a.user_name },
+            ...(personal ? [{ header: 'USER', value: (a: OverdueRow) => a.user_name }] : []),
             { header: 'MODULE', value: (a) => a.module_code },
             { header: 'DEADLINE', value: (a) => a.deadline.slice(0, 10) },
             { header: 'DAYS', value: (a) => a.days_overdue },
@@ -108,12 +148,20 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
     .description('deadline escalation')
     .command('check')
     .description('raise escalation levels of overdue assignments (7/14/30/45 days)')
-    .option('--as-of <date>')
+    .option('--as-of <date>', 'escalate as of this date; a date in the future needs --dry-run or --force')
     .option('--dry-run', 'show what would be escalated without writing')
-    .action(async (o: { asOf?: string; dryRun?: boolean }) => {
+    .option('--force', 'write escalations for an --as-of date in the future')
+    .action(async (o: { asOf?: string; dryRun?: boolean; force?: boolean }) => {
+      const at = asOf(o.asOf);
+      if (at !== undefined && !o.dryRun && !o.force && Date.parse(at) > ctx.clock.now().getTime())
+        throw new DomainError(
+          'validation',
+          `--as-of ${o.asOf} lies in the future: escalations written now would stay; add --dry-run to look ahead, or --force to write them`,
+          [{ path: 'as_of', message: 'in the future (needs --dry-run or --force)' }],
+        );
       const r = await (
         await ctx.backend()
-      ).training.escalate({ ...req(ctx), body: { as_of: asOf(o.asOf), dry_run: Boolean(o.dryRun) } });
+      ).training.escalate({ ...req(ctx), body: { as_of: at, dry_run: Boolean(o.dryRun) } });
       if (ctx.config().json) return printJson(ctx, r);
       await printList(
         ctx,

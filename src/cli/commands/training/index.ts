@@ -17,7 +17,7 @@ import { createBlocksCommand } from './blocks.js';
 import { createCanonicalCommand } from './canonical.js';
 import { addContentCommands } from './content.js';
 import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
-import { csvCell, moduleId, parseCsv, req } from './shared.js';
+import { csvCell, moduleId, parseCsv, parseWhen, req } from './shared.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
   { header: 'ID', value: (a) => a.id },
@@ -350,9 +350,10 @@ export function createTrainingCommand(ctx: CliContext): Command {
           for (const { line, row } of rows) {
             const parsed = ComputeInput.safeParse(
               {
-                user_id: row.user_id?.trim(),
-                user_name: row.user_name?.trim(),
-                user_email: row.user_email?.trim(),
+                // an empty cell is a missing value, so the message says "required" rather than "invalid"
+                user_id: row.user_id?.trim() || undefined,
+                user_name: row.user_name?.trim() || undefined,
+                user_email: row.user_email?.trim() || undefined,
                 roles: (row.roles ?? '').split(/[;|,\s]+/).filter(Boolean),
                 trigger: o.trigger,
                 deadline_days: num(o.deadlineDays),
@@ -441,7 +442,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
   asg
     .command('update')
     .argument('<id>')
-    .option('--deadline <iso>', 'e.g. 2026-12-31T23:59:59Z')
+    .option('--deadline <date>', 'a date (2027-03-31, lasting to its end in UTC) or an ISO timestamp with a zone')
     .option('--name <name>')
     .option('--email <email>')
     .action(async (id: string, o: { deadline?: string; name?: string; email?: string }) => {
@@ -450,7 +451,12 @@ export function createTrainingCommand(ctx: CliContext): Command {
       ).training.updateAssignment({
         ...req(ctx),
         params: { id },
-        body: defined({ deadline: o.deadline, user_name: o.name, user_email: o.email }),
+        body: defined({
+          deadline:
+            o.deadline === undefined ? undefined : parseWhen(o.deadline, '--deadline', 'deadline', { endOfDay: true }),
+          user_name: o.name,
+          user_email: o.email,
+        }),
       });
       await printRecord(ctx, a, assignmentPairs(a));
     });
@@ -567,6 +573,8 @@ function addQuizCommands(ctx: CliContext, training: Command) {
         params: { moduleId: a.module_id },
         body: { assignment_id: id, answers, duration_seconds: Math.round((Date.now() - started) / 1000) },
       });
+      // a script learns the outcome from the exit code, as from the other checks
+      if (!r.passed) ctx.exitCode = 6;
       if (ctx.config().json) return printJson(ctx, r);
       writeOut(
         ctx,
@@ -576,10 +584,11 @@ function addQuizCommands(ctx: CliContext, training: Command) {
       for (const [i, question] of detail.questions.entries()) {
         const given = answers.find((x) => x.question_id === question.id)?.selected_index;
         const ok = given === question.correct_index;
-        writeOut(
-          ctx,
-          `${ok ? '✓' : '✗'} ${i + 1}. ${question.question}\n   answer: ${question.options[question.correct_index]}${question.explanation ? `\n   ${question.explanation}` : ''}`,
-        );
+        const chosen = given === undefined ? '(no answer)' : (question.options[given] ?? `(option ${given})`);
+        const lines = [`${ok ? '✓' : '✗'} ${i + 1}. ${question.question}`, `   your answer: ${chosen}`];
+        if (!ok) lines.push(`   correct: ${question.options[question.correct_index]}`);
+        if (question.explanation) lines.push(`   ${question.explanation}`);
+        writeOut(ctx, lines.join('\n'));
       }
     });
 }

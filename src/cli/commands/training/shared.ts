@@ -2,6 +2,22 @@ import type { CliContext } from '../../context.js';
 import type { Backend } from '../../../backend/backend.js';
 import { DomainError } from '../../../domain/errors.js';
 
+/**
+ * A point in time from the command line: a date (2026-12-01) or an ISO timestamp with a zone. A date means the start
+ * of that day in UTC, or its last second with `endOfDay` (a deadline given as a day lasts the whole day).
+ */
+export function parseWhen(v: string, flag: string, path: string, { endOfDay = false } = {}): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(v);
+  const iso = day ? `${v}T${endOfDay ? '23:59:59' : '00:00:00'}Z` : v;
+  const ms = Date.parse(iso);
+  const sameDay = !day || new Date(ms).toISOString().slice(0, 10) === v; // 2027-02-30 is not a day
+  if (Number.isNaN(ms) || !sameDay || !/[zZ]|[+-]\d\d:?\d\d$/.test(iso))
+    throw new DomainError('validation', `${flag} ${v}: expected a date (2026-12-01) or an ISO timestamp with a zone`, [
+      { path, message: 'invalid date' },
+    ]);
+  return new Date(ms).toISOString();
+}
+
 export const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
