@@ -1,8 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname } from 'node:path';
 import { DomainError } from '../domain/errors.js';
+import { makeFolder } from '../store/make-folder.js';
 
 const REASONS: Record<string, string> = {
   EISDIR: 'it is a folder',
@@ -22,9 +23,9 @@ export function outputFileError(path: string, e: unknown): DomainError {
   ]);
 }
 
-const parent = async (path: string) => {
+const parent = (path: string) => {
   try {
-    await mkdir(dirname(path), { recursive: true });
+    makeFolder(dirname(path));
   } catch (e) {
     throw outputFileError(path, e);
   }
@@ -32,7 +33,7 @@ const parent = async (path: string) => {
 
 /** Writes an output file whole, creating its folder first. */
 export async function writeOutputFile(path: string, data: string | Uint8Array): Promise<void> {
-  await parent(path);
+  parent(path);
   try {
     await writeFile(path, data);
   } catch (e) {
@@ -42,7 +43,7 @@ export async function writeOutputFile(path: string, data: string | Uint8Array): 
 
 /** Opens an output file for streaming, creating its folder first; resolves once the file is open. */
 export async function openOutputFile(path: string, options?: { encoding?: BufferEncoding }): Promise<WriteStream> {
-  await parent(path);
+  parent(path);
   const out = createWriteStream(path, options);
   try {
     await once(out, 'open');
