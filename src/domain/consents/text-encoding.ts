@@ -92,8 +92,9 @@ export class ImportDecoder {
   }
 
   end(): string {
-    const rest = this.head.length ? this.start(this.head) : '';
-    return rest + this.text(new Uint8Array(0), false);
+    if (this.encoding) return this.text(new Uint8Array(0), false);
+    // a body of text (in process) or shorter than four bytes
+    return this.head.length ? this.start(this.head) + this.text(new Uint8Array(0), false) : '';
   }
 
   private start(first: Uint8Array): string {
