@@ -296,6 +296,44 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     ).toBe('u5200');
   });
 
+  it('refuses a body that is not UTF-8 before writing anything, reads it in its encoding, exports for Excel', async () => {
+    const t = { tenant: 'encodings', actor: 'a' };
+    const rows = ['user_id,data_point_id,granted,granted_at'];
+    for (let i = 0; i < 10_500; i++) rows.push(`u${i},newsletter,ja,01.03.2026 10:00`);
+    const bytes = Buffer.concat([
+      Buffer.from(rows.join('\n') + '\n'),
+      Buffer.from('M\xfcller,x,nein,01.07.2026 10:00\n', 'latin1'),
+    ]);
+    const stream = () => ({
+      body: (async function* () {
+        for (let i = 0; i < bytes.length; i += 64 * 1024) yield bytes.subarray(i, i + 64 * 1024);
+      })(),
+      content_type: 'text/csv',
+    });
+    const dialect = {
+      true_values: 'ja',
+      false_values: 'nein',
+      date_format: 'DD.MM.YYYY HH:mm',
+      timezone: 'Europe/Berlin',
+    };
+    const e = await failure(api().import({ ...t, query: dialect, stream: stream() }));
+    expect(e.code).toBe('bad_request');
+    expect(e.message).toMatch(/not valid UTF-8 \(byte 0xFC on line 10502\).*--encoding windows-1252/);
+    expect((await api().stats(t)).total_consents).toBe(0);
+    const r = await api().import({ ...t, query: { ...dialect, encoding: 'windows-1252' }, stream: stream() });
+    expect(r).toMatchObject({ created: 10_501, rejected: 0 });
+    const out = await api().export({ ...t, query: { format: 'csv', delimiter: ';', bom: 'true', user_id: 'Müller' } });
+    let text = '';
+    for await (const c of out.body)
+      text += typeof c === 'string' ? c : new TextDecoder('utf-8', { ignoreBOM: true }).decode(c);
+    expect(text).toBe(
+      '\uFEFFuser_id;data_point_id;granted;granted_at;revoked_at;consent_version;source;ip_address;user_agent\n' +
+        'Müller;x;false;2026-07-01T08:00:00.000Z;;1.0;;;\n',
+    );
+    const ndjsonBom = await failure(api().export({ ...t, query: { format: 'ndjson', bom: 'true' } }));
+    expect(ndjsonBom.code).toBe('validation');
+  });
+
   it('refuses an import without the required columns before writing anything', async () => {
     const e = await failure(
       api().import({

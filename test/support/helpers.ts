@@ -102,9 +102,13 @@ export const BACKEND_NAMES: BackendName[] = ALL_BACKENDS.filter((n) => {
   return !faces || faces.includes(n.endsWith('-http') ? 'http' : 'local');
 });
 
-export const engineOf = (name: BackendName): 'sqlite' | 'postgres' =>
-  name.startsWith('postgres') ? 'postgres' : 'sqlite';
-export const overHttp = (name: BackendName): boolean => name.endsWith('-http');
+// declarations, not constants: BACKEND_NAMES above calls them while the module is still being evaluated
+export function engineOf(name: BackendName): 'sqlite' | 'postgres' {
+  return name.startsWith('postgres') ? 'postgres' : 'sqlite';
+}
+export function overHttp(name: BackendName): boolean {
+  return name.endsWith('-http');
+}
 
 /** A fresh, empty store for one engine: a temp SQLite file, or a new database on the test run's PostgreSQL. */
 export async function freshStore(engine: 'sqlite' | 'postgres'): Promise<string> {

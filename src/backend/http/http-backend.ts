@@ -3,6 +3,7 @@ import { contracts, type Contracts } from '../../contract/index.js';
 import { errorFromResponse } from '../../contract/errors.js';
 import { SDK_PREFIX, type Client, type Contract, type Operation, type RawRequest } from '../../contract/operation.js';
 import { DomainError } from '../../domain/errors.js';
+import { withKeyHint } from './key-hint.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import type { Backend } from '../backend.js';
 
@@ -111,6 +112,7 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
       } catch {
         json = undefined;
       }
+      if (res.status === 401) throw withKeyHint(errorFromResponse(res.status, json), base, Boolean(opts.apiKey));
       if (!res.ok) throw errorFromResponse(res.status, json);
       const parsed = o.output.safeParse(json);
       if (!parsed.success) {

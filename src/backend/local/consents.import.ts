@@ -7,12 +7,14 @@ import {
   CONSENT_FIELDS,
   ConsentCsvRow,
   ConsentInput,
-  REQUIRED_IMPORT_FIELDS,
   type ImportOptions,
   type ImportSummary,
 } from '../../domain/consents/consent.schema.js';
 import { DomainError } from '../../domain/errors.js';
 import { detailsFromZod } from '../../domain/validation.js';
+import { createRowDialect } from '../../domain/consents/csv-dialect.js';
+import { resolveHeader } from '../../domain/consents/import-header.js';
+import { openImportText, type ImportText } from './import-text.js';
 import type { StreamBody } from '../../contract/operation.js';
 import { storageError } from '../../store/sqlite/sqlite-store.js';
 import type {
@@ -37,20 +39,11 @@ const MAX_LISTED = 10_000;
  * `onReject` to receive every refused row as it is found, beyond the first 10,000 that the summary lists; over HTTP only
  * the summary travels.
  */
-export type ImportStream = StreamBody & { onReject?: (line: number, reason: string) => void };
-
-/** Decodes UTF-8 across chunk boundaries; invalid bytes become U+FFFD, which refuses that row only. */
-async function* decode(body: AsyncIterable<Uint8Array | string>, ready: () => Promise<void>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
-  for await (const chunk of body) {
-    // backpressure: read on only while the writer keeps up, so memory stays flat whatever the file size
-    await ready();
-    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    if (text) yield text;
-  }
-  const rest = decoder.decode();
-  if (rest) yield rest;
-}
+export type ImportStream = StreamBody & {
+  onReject?: (line: number, reason: string) => void;
+  /** The caller has decoded the whole body once already (a local file), so it may stream without a temporary copy. */
+  checked?: boolean;
+};
 
 /** `a:b,c:d` → {a: 'b', c: 'd'}; fields must be consent fields. */
 export function parseMap(map: string | undefined): Map<string, string> {
@@ -70,6 +63,17 @@ export function parseMap(map: string | undefined): Map<string, string> {
     out.set(col.toLowerCase(), field);
   }
   return out;
+}
+
+/**
+ * A refused row that spans several physical lines (a quote left open swallows the lines after it) is refused on each
+ * of them, so a rejects file names every line that was not imported.
+ */
+function rejectLines(sink: Sink, first: number, last: number, problem: string): void {
+  if (last <= first) return sink.reject(first, problem);
+  sink.reject(first, `${problem} (a quoted field runs from line ${first} to line ${last})`);
+  for (let l = first + 1; l <= last; l++)
+    sink.reject(l, `part of the malformed row that starts on line ${first} (a quote left open there): ${problem}`);
 }
 
 interface Sink {
@@ -100,26 +104,16 @@ async function readCsv(
         if (failure) return;
         try {
           if (!fields) {
-            const names = row.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim().toLowerCase());
-            fields = names.map(
-              (h) => map.get(h) ?? ((CONSENT_FIELDS as readonly string[]).includes(h) ? h : undefined),
-            );
-            const missing = REQUIRED_IMPORT_FIELDS.filter((f) => !fields!.includes(f));
-            if (missing.length) {
-              const hint =
-                names.length === 1 && /[;,\t|]/.test(names[0]!) ? ' (is the delimiter right? see --delimiter)' : '';
-              throw new DomainError(
-                'bad_request',
-                `missing required column(s) ${missing.join(', ')} in the header row; found: ${names.join(', ')}${hint}; map other names with --map column=field`,
-                missing.map((m) => ({ path: m, message: 'required column' })),
-              );
-            }
+            fields = resolveHeader(row, map);
             return;
           }
           if (row.length === 1 && row[0] === '') return; // blank line
-          if (r.errors.length) return sink.reject(here, `malformed CSV: ${r.errors.map((e) => e.message).join('; ')}`);
-          if (row.length !== fields.length)
-            return sink.reject(here, `expected ${fields.length} fields, found ${row.length}`);
+          const problem = r.errors.length
+            ? `malformed CSV: ${r.errors.map((e) => e.message).join('; ')}`
+            : row.length !== fields.length
+              ? `expected ${fields.length} fields, found ${row.length}`
+              : undefined;
+          if (problem) return rejectLines(sink, here, line - (row.at(-1)?.endsWith('\n') ? 2 : 1), problem);
           const record: Record<string, unknown> = {};
           for (let i = 0; i < fields.length; i++) {
             const f = fields[i];
@@ -357,6 +351,7 @@ export async function importConsents(
   // goes through the ordinary parser, so refusals and their messages are the schema's own
   const rowSchema = z.compile(kind === 'csv' ? ConsentCsvRow : ConsentInput);
   const importedAt = clock.now();
+  const dialect = createRowDialect(opts);
   let piece: BatchValue[] = [];
   let pieceChars = 0;
   const sink: Sink = {
@@ -367,9 +362,8 @@ export async function importConsents(
       input.onReject?.(line, reason);
     },
     row(line, record) {
-      for (const v of Object.values(record)) {
-        if (typeof v === 'string' && v.includes('\uFFFD')) return sink.reject(line, 'invalid UTF-8 in this row');
-      }
+      const unreadable = dialect(record);
+      if (unreadable) return sink.reject(line, unreadable);
       const parsed = rowSchema.safeParse(record, { reportInput: true });
       if (!parsed.success)
         return sink.reject(
@@ -403,15 +397,18 @@ export async function importConsents(
     },
   };
 
+  let source: ImportText | undefined;
   try {
-    const text = decode(input.body, () => out.ready());
-    if (kind === 'ndjson') await readNdjson(text, map, sink);
-    else await readCsv(text, opts, map, sink);
+    source = await openImportText(input, opts.encoding, opts.dry_run, () => out.ready());
+    if (kind === 'ndjson') await readNdjson(source.text, map, sink);
+    else await readCsv(source.text, opts, map, sink);
     if (piece.length) out.post(piece);
     Object.assign(summary, await out.finish());
   } catch (e) {
     await out.abort().catch(() => undefined);
     throw e instanceof DomainError ? e : isSqliteError(e) ? storageError(file, e) : e;
+  } finally {
+    await source?.close();
   }
   summary.seconds = Math.round((performance.now() - started) / 10) / 100;
   return summary;

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -9,6 +9,7 @@ import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import type { Media } from '../../domain/training/media.schema.js';
 import type { Speech } from '../../services/speech/speech.js';
 import type { DB } from '../../store/db-types.js';
+import { makeFolder } from '../../store/make-folder.js';
 
 export const MEDIA_BUCKET = 'training-media';
 const URL_LIFETIME_S = 15 * 60;
@@ -21,7 +22,7 @@ export class FolderMediaStore {
   }
   async put(bucket: string, key: string, file: string): Promise<number> {
     const target = this.path(bucket, key);
-    await mkdir(dirname(target), { recursive: true });
+    makeFolder(dirname(target));
     await rename(file, target).catch(async () => {
       const { copyFile } = await import('node:fs/promises');
       await copyFile(file, target);

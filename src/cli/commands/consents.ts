@@ -1,10 +1,12 @@
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../../domain/consents/consent.schema.js';
 import type { ImportStream } from '../../backend/local/consents.import.js';
 import type { CliContext } from '../context.js';
+import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
+import { openOutputFile } from '../output-file.js';
 import { collect, defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
 
@@ -61,14 +63,33 @@ async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterabl
   }
 }
 
+interface ExportFlags {
+  format: string;
+  userId?: string;
+  dataPoint?: string;
+  granted?: string;
+  output?: string;
+  delimiter?: string;
+  bom?: boolean;
+}
+
+const tabOr = (d: string | undefined) => (d === '\\t' || d === 'tab' ? '\t' : d);
+
+/** Reads a local file through the import's decoder once, so a wrong encoding is refused before anything is sent. */
+async function checkEncoding(file: string, encoding: ImportEncoding | undefined): Promise<void> {
+  const decoder = new ImportDecoder(encoding);
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) decoder.decode(chunk as Buffer);
+  decoder.end();
+}
+
 const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
 /**
  * The `--rejects` file, `line,reason`. On a local store every refused row arrives as it is found (no limit); over HTTP
  * only the summary travels, which lists the first 10,000.
  */
-function openRejects(file: string) {
-  const out = createWriteStream(file, { encoding: 'utf8' });
+async function openRejects(file: string) {
+  const out = await openOutputFile(file, { encoding: 'utf8' });
   let written = 0;
   out.write('line,reason\n');
   return {
@@ -218,14 +239,35 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
     .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
     .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
-    .option('--delimiter <char>', 'CSV delimiter (default: detected)')
+    .option('--delimiter <char>', 'CSV delimiter, one character; \\t or tab for a tab (default: detected)')
+    .addOption(
+      new Option(
+        '--encoding <name>',
+        'character encoding of the file (default utf-8; a byte order mark is followed)',
+      ).choices(IMPORT_ENCODINGS),
+    )
+    .option('--true-values <words>', 'comma-separated words that also mean granted, e.g. ja,j,x')
+    .option('--false-values <words>', 'comma-separated words that also mean refused, e.g. nein,n')
+    .option('--date-format <format>', 'format of granted_at/revoked_at, e.g. "DD.MM.YYYY HH:mm" (default ISO 8601)')
+    .option('--timezone <zone>', 'IANA zone of timestamps written without one, e.g. Europe/Berlin')
     .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
     .option('--rejects <file>', 'write refused rows (line number and reason) to this CSV')
     .option('--dry-run', 'validate and count without writing')
     .action(
       async (
         file: string,
-        o: { map?: string[]; delimiter?: string; format?: 'csv' | 'ndjson'; rejects?: string; dryRun?: boolean },
+        o: {
+          map?: string[];
+          delimiter?: string;
+          format?: 'csv' | 'ndjson';
+          rejects?: string;
+          dryRun?: boolean;
+          encoding?: ImportEncoding;
+          trueValues?: string;
+          falseValues?: string;
+          dateFormat?: string;
+          timezone?: string;
+        },
       ) => {
         const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
         let input: AsyncIterable<Buffer>;
@@ -241,22 +283,34 @@ export function createConsentsCommand(ctx: CliContext): Command {
             );
           }
           if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
+          // a file that is not valid in its encoding is refused here, before a row is sent or written
+          await checkEncoding(file, o.encoding);
           input = createReadStream(file);
         }
-        const delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
-        const rejects = o.rejects ? openRejects(o.rejects) : undefined;
+        const delimiter = tabOr(o.delimiter);
+        const rejects = o.rejects ? await openRejects(o.rejects) : undefined;
         let summary: ImportSummary | undefined;
         try {
           const stream: ImportStream = {
             body: withProgress(ctx, file, input),
             content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+            checked: file !== '-',
             ...(rejects ? { onReject: (line: number, reason: string) => rejects.add(line, reason) } : {}),
           };
           summary = await (
             await ctx.backend()
           ).consents.import({
             ...req(ctx),
-            query: defined({ dry_run: o.dryRun ? 'true' : undefined, delimiter, map: o.map?.join(',') }),
+            query: defined({
+              dry_run: o.dryRun ? 'true' : undefined,
+              delimiter,
+              map: o.map?.join(','),
+              encoding: o.encoding,
+              true_values: o.trueValues,
+              false_values: o.falseValues,
+              date_format: o.dateFormat,
+              timezone: o.timezone,
+            }),
             stream,
           });
         } finally {
@@ -291,15 +345,24 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--user-id <id>')
     .option('--data-point <id>')
     .option('--granted <bool>')
-    .option('-o, --output <file>', 'file to write (default stdout)')
-    .action(async (o: { format: string; userId?: string; dataPoint?: string; granted?: string; output?: string }) => {
+    .option('--delimiter <char>', 'CSV column delimiter, one character; \\t or tab for a tab (default ,)')
+    .option('--bom', 'CSV starts with a UTF-8 byte order mark (with --delimiter ";" for German Excel)')
+    .option('-o, --output <file>', 'file to write (default stdout); its folder is created')
+    .action(async (o: ExportFlags) => {
       const r = await (
         await ctx.backend()
       ).consents.export({
         ...req(ctx),
-        query: { format: o.format, user_id: o.userId, data_point_id: o.dataPoint, granted: o.granted },
+        query: defined({
+          format: o.format,
+          user_id: o.userId,
+          data_point_id: o.dataPoint,
+          granted: o.granted,
+          delimiter: tabOr(o.delimiter),
+          bom: o.bom ? 'true' : undefined,
+        }),
       });
-      const out = o.output ? createWriteStream(o.output) : ctx.io.stdout;
+      const out = o.output ? await openOutputFile(o.output) : ctx.io.stdout;
       for await (const chunk of r.body) if (!out.write(chunk)) await once(out, 'drain');
       if (o.output) {
         (out as NodeJS.WritableStream).end();

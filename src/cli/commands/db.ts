@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { makeFolder } from '../../store/make-folder.js';
 import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
@@ -56,6 +57,7 @@ export function createDbCommand(ctx: CliContext): Command {
       const { file, sqlite } = store as SqliteStore;
       if (target === file) throw new DomainError('bad_request', 'the backup file must differ from the store');
       try {
+        makeFolder(dirname(target));
         await sqlite.backup(target);
       } catch (e) {
         throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);

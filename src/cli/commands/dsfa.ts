@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeOutputFile } from '../output-file.js';
 import { Command, Option } from 'commander';
 import { isoLocal } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
@@ -374,12 +374,12 @@ export function createDsfaCommand(ctx: CliContext): Command {
       if (o.format === 'pdf') {
         if (!o.output) throw new DomainError('bad_request', 'a PDF report needs -o FILE');
         const { renderPdf } = await import('../../services/report/pdf.js');
-        await writeFile(o.output, await renderPdf(doc));
+        await writeOutputFile(o.output, await renderPdf(doc));
       } else {
         const { renderMarkdown } = await import('../../services/report/markdown.js');
         const md = renderMarkdown(doc);
         if (!o.output) return writeOut(ctx, md);
-        await writeFile(o.output, md);
+        await writeOutputFile(o.output, md);
       }
       note(ctx, `wrote ${o.output}`);
     });

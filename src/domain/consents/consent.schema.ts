@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { label, looseBoolean, queryInt } from '../schema-helpers.js';
+import { checkCsvLayout, checkImportDialect, CsvLayout, ImportDialect, oneCharacter } from './import-options.schema.js';
 
 export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed'] as const;
 
@@ -122,12 +123,15 @@ export const ConsentStats = z.object({
 export type ConsentStats = z.infer<typeof ConsentStats>;
 
 /** Options of a bulk import, as query parameters (the body is the CSV or NDJSON itself). */
-export const ImportOptions = z.object({
-  dry_run: looseBoolean().default(false),
-  delimiter: z.string().min(1).max(2).optional(),
-  /** `column:field` pairs, comma-separated, for files whose headers differ from the field names. */
-  map: z.string().optional(),
-});
+export const ImportOptions = z
+  .object({
+    dry_run: looseBoolean().default(false),
+    delimiter: oneCharacter.optional(),
+    /** `column:field` pairs, comma-separated, for files whose headers differ from the field names. */
+    map: z.string().optional(),
+    ...ImportDialect.shape,
+  })
+  .superRefine(checkImportDialect);
 export type ImportOptions = z.infer<typeof ImportOptions>;
 
 export const ImportRejection = z.object({ line: z.int(), reason: z.string() });
@@ -143,12 +147,15 @@ export const ImportSummary = z.object({
 });
 export type ImportSummary = z.infer<typeof ImportSummary>;
 
-export const ExportQuery = z.object({
-  format: z.enum(['csv', 'ndjson']).default('ndjson'),
-  user_id: z.string().min(1).optional(),
-  data_point_id: z.string().min(1).optional(),
-  granted: looseBoolean().optional(),
-});
+export const ExportQuery = z
+  .object({
+    format: z.enum(['csv', 'ndjson']).default('ndjson'),
+    user_id: z.string().min(1).optional(),
+    data_point_id: z.string().min(1).optional(),
+    granted: looseBoolean().optional(),
+    ...CsvLayout.shape,
+  })
+  .superRefine(checkCsvLayout);
 export type ExportQuery = z.infer<typeof ExportQuery>;
 
 /** The fields of a consent that an import reads and an export writes, in column order. */

@@ -1,12 +1,7 @@
 import Database from 'better-sqlite3';
 import { CONSENT_FIELDS, type ExportQuery } from '../../domain/consents/consent.schema.js';
+import { consentExportFormat } from '../consent-export-format.js';
 import { storageError } from './sqlite-store.js';
-
-const csvCell = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /**
  * Streams a tenant's consents as CSV (header row with the import's field names) or NDJSON, oldest first, in chunks
@@ -32,11 +27,12 @@ export async function* exportConsents(file: string, tenant: string, q: ExportQue
     const stmt = db.prepare(
       `select ${CONSENT_FIELDS.join(', ')} from consent where ${where.join(' and ')} order by id`,
     );
+    const format = consentExportFormat(q);
+    if (format.head) yield format.head;
     let out: string[] = [];
-    if (q.format === 'csv') out.push(CONSENT_FIELDS.join(','));
     for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {
       const row: Record<string, unknown> = { ...r, granted: r.granted === 1 };
-      out.push(q.format === 'csv' ? CONSENT_FIELDS.map((f) => csvCell(row[f])).join(',') : JSON.stringify(row));
+      out.push(format.row(row));
       if (out.length >= 1000) {
         yield out.join('\n') + '\n';
         out = [];

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { makeFolder } from '../make-folder.js';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
@@ -25,6 +26,7 @@ export function storageError(file: string, e: unknown): DomainError {
     );
   if (code.startsWith('SQLITE_READONLY') || /readonly/i.test(msg))
     return new DomainError('storage', `${file} is read-only: the store needs write access to the file and its folder`);
+  if (code === 'ENOENT') return new DomainError('storage', `cannot create the folder of database ${file} (${msg})`);
   if (code.startsWith('SQLITE_CANTOPEN') || code === 'EACCES' || code === 'ENOTDIR' || code === 'EROFS')
     return new DomainError('storage', `cannot open database ${file}: ${msg}`);
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
@@ -62,7 +64,7 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
   const file = fileArg === ':memory:' ? fileArg : resolve(fileArg);
   let sqlite: Database.Database;
   try {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') makeFolder(dirname(file));
     sqlite = new Database(file, { timeout: 5000 });
   } catch (e) {
     throw storageError(file, e);

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
+import { writeOutputFile } from '../../output-file.js';
 import { moduleId, req } from './shared.js';
 
 const tokens = (r: { prompt_tokens: number; completion_tokens: number }) =>
@@ -229,8 +230,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
     .description('download a media file')
     .action(async (id: string, o: { output: string }) => {
       const f = await (await ctx.backend()).trainingMedia.download({ ...req(ctx), params: { mediaId: id } });
-      const { writeFile } = await import('node:fs/promises');
-      await writeFile(o.output, f.data);
+      await writeOutputFile(o.output, f.data);
       ctx.io.stderr.write(`wrote ${o.output} (${f.content_type}, ${f.data.byteLength} bytes)\n`);
     });
   media

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
@@ -120,7 +120,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
       // one line: the report can be tens of megabytes, and indentation would cost a third more time and size
       else if (format === 'json') text = JSON.stringify(personal ? rows : rows.map(withoutPersonalData)) + '\n';
       if (text !== undefined) {
-        if (o.output) await writeFile(o.output, text);
+        if (o.output) await writeOutputFile(o.output, text);
         else ctx.io.stdout.write(text);
       } else {
         await printList(
@@ -218,7 +218,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
     .requiredOption('-o, --output <file>')
     .action(async (id: string, o: { output: string }) => {
       const pdf = await (await ctx.backend()).training.certificatePdf({ ...req(ctx), params: { id } });
-      await writeFile(o.output, pdf.data);
+      await writeOutputFile(o.output, pdf.data);
       ctx.io.stderr.write(`wrote ${o.output}\n`);
     });
   certs

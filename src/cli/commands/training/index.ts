@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
 import type { Assignment, Module } from '../../../domain/training/training.schema.js';
@@ -264,7 +265,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
             [e.role_code, e.module_code, e.module_title, e.is_mandatory, e.priority].map(csvCell).join(','),
           ),
         ].join('\n') + '\n';
-      if (o.output) await writeFile(o.output, csv);
+      if (o.output) await writeOutputFile(o.output, csv);
       else ctx.io.stdout.write(csv);
     });
   matrix

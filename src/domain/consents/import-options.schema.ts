@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { looseBoolean } from '../schema-helpers.js';
+import { compileDateFormat, isTimeZone, wordList } from './csv-dialect.js';
+import { IMPORT_ENCODINGS } from './text-encoding.js';
+
+/** A CSV delimiter: exactly one character (a tab is `\t` in a query string as %09). */
+export const oneCharacter = z
+  .string()
+  .length(1, 'must be exactly one character, such as , ; | or a tab')
+  .refine((c) => !/["\r\n]/.test(c), 'must not be a quote or a line break');
+
+/** How the file of an import is written: its encoding and its words for booleans, dates and zones. */
+export const ImportDialect = z.object({
+  encoding: z
+    .enum(IMPORT_ENCODINGS)
+    .optional()
+    .describe('character encoding of the file (default utf-8; a byte order mark is followed)'),
+  true_values: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('comma-separated words that also mean granted=true, e.g. ja,j,x'),
+  false_values: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('comma-separated words that also mean granted=false, e.g. nein,n'),
+  date_format: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('format of granted_at and revoked_at, e.g. DD.MM.YYYY HH:mm (tokens YYYY YY MM M DD D HH H mm ss SSS Z)'),
+  timezone: z
+    .string()
+    .refine(isTimeZone, 'expected an IANA time zone such as Europe/Berlin or UTC')
+    .optional()
+    .describe('IANA zone of timestamps written without one, e.g. Europe/Berlin'),
+});
+
+export function checkImportDialect(o: z.infer<typeof ImportDialect>, ctx: z.RefinementCtx): void {
+  const both = wordList(o.true_values).filter((w) => wordList(o.false_values).includes(w));
+  if (both.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['true_values'],
+      message: `${both.join(', ')} cannot mean both true and false`,
+    });
+  if (!o.date_format) return;
+  let hasZone: boolean;
+  try {
+    hasZone = compileDateFormat(o.date_format).hasZone;
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', path: ['date_format'], message: (e as Error).message });
+    return;
+  }
+  if (!hasZone && !o.timezone)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['timezone'],
+      message: `the date format ${o.date_format} has no time zone: say which zone the times are in with --timezone Europe/Berlin (API: timezone=Europe/Berlin), or add Z to the format`,
+    });
+}
+
+/** How a CSV export is laid out: delimiter and byte order mark (German Excel wants `;` and a BOM). */
+export const CsvLayout = z.object({
+  delimiter: oneCharacter.optional().describe('CSV only: column delimiter (default ,)'),
+  bom: looseBoolean().optional().describe('CSV only: start with a UTF-8 byte order mark, so Excel reads umlauts right'),
+});
+
+export function checkCsvLayout(o: z.infer<typeof CsvLayout> & { format: string }, ctx: z.RefinementCtx): void {
+  if (o.format === 'csv') return;
+  if (o.delimiter !== undefined) ctx.addIssue({ code: 'custom', path: ['delimiter'], message: 'only for format=csv' });
+  if (o.bom) ctx.addIssue({ code: 'custom', path: ['bom'], message: 'only for format=csv' });
+}

@@ -1,0 +1,221 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { cli, tmp, tmpDb, useServer } from '../support/helpers.js';
+
+const file = (name: string, content: string | Buffer) => {
+  const f = join(tmp(), name);
+  writeFileSync(f, content);
+  return f;
+};
+const summaryOf = (stdout: string) =>
+  JSON.parse(stdout) as { read: number; created: number; unchanged: number; rejected: number };
+
+const srv = useServer();
+let tenants = 0;
+
+/** The CLI on a local store, and the same CLI against `compliance serve` (a fresh tenant per face). */
+const faces = [
+  {
+    name: 'local',
+    open: () => {
+      const db = tmpDb();
+      return (args: string[]) => cli(['--db', db, ...args]);
+    },
+  },
+  {
+    name: 'remote',
+    open: () => {
+      const tenant = `dialect-${++tenants}`;
+      return (args: string[]) => cli(['--remote', srv.url, '--tenant', tenant, ...args]);
+    },
+  },
+];
+
+const total = async (run: (a: string[]) => ReturnType<typeof cli>) =>
+  JSON.parse((await run(['consents', 'stats', '--json'])).stdout).total_consents as number;
+const listed = async (run: (a: string[]) => ReturnType<typeof cli>) =>
+  JSON.parse((await run(['consents', 'list', '--json', '--limit', '500'])).stdout).consents as Array<
+    Record<string, unknown>
+  >;
+
+/** More ASCII rows than one write batch, then a row in windows-1252: a streaming import would have written the rows before it. */
+const lateUmlaut = () => {
+  const lines = ['user_id,data_point_id,granted'];
+  for (let i = 0; i < IMPORT_BATCH + 500; i++) lines.push(`u${i},newsletter,true`);
+  return Buffer.concat([Buffer.from(lines.join('\n') + '\n'), Buffer.from('M\xfcller,newsletter,true\n', 'latin1')]);
+};
+
+describe.each(faces)('consents import of files as other systems write them ($name)', ({ open }) => {
+  it('refuses a file that is not UTF-8 before writing anything, naming the line and the likely encoding', async () => {
+    const run = open();
+    const r = await run(['consents', 'import', file('late.csv', lateUmlaut())]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/not valid UTF-8 \(byte 0xFC on line 10502\); 0xFC is "ü" in windows-1252/);
+    expect(r.stderr).toMatch(/--encoding windows-1252/);
+    expect(await total(run)).toBe(0);
+  });
+
+  it('reads windows-1252, latin1 and UTF-16 with a byte order mark', async () => {
+    const run = open();
+    const text = (user: string) => `user_id,data_point_id,granted,source\n${user},newsletter,true,Straße €\n`;
+    const cp1252 = Buffer.from(text('müller').replace('€', '\x80'), 'latin1');
+    const w = await run(['consents', 'import', file('w.csv', cp1252), '--encoding', 'windows-1252']);
+    expect(w.code, w.stderr).toBe(0);
+    const latin1 = Buffer.from(text('jörg').replace(' €', ''), 'latin1');
+    expect((await run(['consents', 'import', file('l.csv', latin1), '--encoding', 'latin1'])).code).toBe(0);
+    const u = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text('jürgen'), 'utf16le')]);
+    const u16 = await run(['consents', 'import', file('u.csv', u)]);
+    expect(u16.code, u16.stderr).toBe(0);
+    const rows = await listed(run);
+    expect(Object.fromEntries(rows.map((c) => [c.user_id, c.source]))).toEqual({
+      müller: 'Straße €',
+      jörg: 'Straße',
+      jürgen: 'Straße €',
+    });
+    const contradicts = await run(['consents', 'import', file('u2.csv', u), '--encoding', 'windows-1252']);
+    expect(contradicts.code).toBe(2);
+    expect(contradicts.stderr).toMatch(/utf-16le byte order mark/);
+  });
+
+  it('names an Excel workbook instead of reading it as text', async () => {
+    const run = open();
+    const r = await run([
+      'consents',
+      'import',
+      file('c.xlsx', Buffer.from('PK\x03\x04\x14\x00\x06\x00rest', 'latin1')),
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Excel workbook \(\.xlsx/);
+    expect(r.stderr).toMatch(/CSV UTF-8/);
+  });
+
+  it('takes the words of the file for yes and no', async () => {
+    const run = open();
+    const f = file('ja.csv', 'user_id,data_point_id,granted\na,x,Ja\nb,x,nein\nc,x,vielleicht\nd,x,true\n');
+    const r = await run(['consents', 'import', f, '--true-values', 'ja,j', '--false-values', 'nein,n', '--json']);
+    expect(r.code).toBe(6);
+    expect(summaryOf(r.stdout)).toMatchObject({ created: 3, rejected: 1 });
+    expect(r.stderr).toMatch(/line 4: granted: expected one of .*ja, j.*nein, n; got "vielleicht"/);
+    const rows = await listed(run);
+    expect(Object.fromEntries(rows.map((c) => [c.user_id, c.granted]))).toEqual({ a: true, b: false, d: true });
+    const both = await run(['consents', 'import', f, '--true-values', 'ja', '--false-values', 'ja']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/ja cannot mean both true and false/);
+  });
+
+  it('reads timestamps in a date format and a time zone, and refuses times without a zone', async () => {
+    const run = open();
+    const f = file(
+      'de.csv',
+      'user_id,data_point_id,granted,granted_at\nw,x,true,01.03.2026 10:00\ns,x,true,01.07.2026 10:00\n',
+    );
+    const noZone = await run(['consents', 'import', f, '--date-format', 'DD.MM.YYYY HH:mm']);
+    expect(noZone.code).toBe(2);
+    expect(noZone.stderr).toMatch(/has no time zone: .*--timezone Europe\/Berlin/);
+    const r = await run([
+      'consents',
+      'import',
+      f,
+      '--date-format',
+      'DD.MM.YYYY HH:mm',
+      '--timezone',
+      'Europe/Berlin',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const at = Object.fromEntries((await listed(run)).map((c) => [c.user_id, c.granted_at]));
+    expect(at).toEqual({ w: '2026-03-01T09:00:00.000Z', s: '2026-07-01T08:00:00.000Z' });
+    const iso = file('iso.csv', 'user_id,data_point_id,granted,granted_at\nn,x,true,2026-03-01T10:00:00\n');
+    const refused = await run(['consents', 'import', iso]);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(
+      /line 2: granted_at: "2026-03-01T10:00:00" has no time zone; .*--timezone Europe\/Berlin/,
+    );
+    expect((await run(['consents', 'import', iso, '--timezone', 'Europe/Berlin'])).code).toBe(0);
+    expect((await listed(run)).find((c) => c.user_id === 'n')?.granted_at).toBe('2026-03-01T09:00:00.000Z');
+    const badZone = await run(['consents', 'import', iso, '--timezone', 'Mars/Olympus']);
+    expect(badZone.code).toBe(2);
+    expect(badZone.stderr).toMatch(/timezone.*IANA time zone/);
+  });
+
+  it('refuses headers and options a person has to fix, naming what is wrong', async () => {
+    const run = open();
+    const dup = await run(['consents', 'import', file('d.csv', 'user_id,data_point_id,granted,Granted\nu,x,1,0\n')]);
+    expect(dup.code).toBe(2);
+    expect(dup.stderr).toMatch(/names column "granted" twice \(columns 3 and 4\)/);
+    const f = file('m.csv', 'Email,data_point_id,granted\nu,x,1\n');
+    const map = await run(['consents', 'import', f, '--map', 'Mail=user_id']);
+    expect(map.code).toBe(2);
+    expect(map.stderr).toMatch(/no column "mail" to map .*its columns are: email, data_point_id, granted/);
+    const delim = await run(['consents', 'import', f, '--delimiter', ';;']);
+    expect(delim.code).toBe(2);
+    expect(delim.stderr).toMatch(/delimiter.*exactly one character/);
+    expect(await total(run)).toBe(0);
+  });
+
+  it('refuses every physical line an unterminated quote swallowed', async () => {
+    const run = open();
+    const rejects = join(tmp(), 'sub', 'rejects.csv');
+    const f = file(
+      'q.csv',
+      'user_id,data_point_id,granted,source\nok,x,true,a\nbad,x,true,"open\nlost1,x,true,b\nlost2,x,true,c\n',
+    );
+    const r = await run(['consents', 'import', f, '--rejects', rejects, '--json']);
+    expect(r.code).toBe(6);
+    expect(summaryOf(r.stdout)).toMatchObject({ created: 1, rejected: 3 });
+    const lines = readFileSync(rejects, 'utf8').trim().split('\n').slice(1);
+    expect(lines.map((l) => Number(l.split(',')[0]))).toEqual([3, 4, 5]);
+    expect(lines[0]).toMatch(/Quoted field unterminated.*from line 3 to line 5/);
+    expect(lines[2]).toMatch(/starts on line 3/);
+  });
+
+  it('exports CSV for German Excel (--delimiter ";" --bom) that imports back', async () => {
+    const run = open();
+    await run(['consents', 'import', file('s.csv', 'user_id,data_point_id,granted,source\nmüller,x,true,"a;b"\n')]);
+    const out = join(tmp(), 'new', 'folder', 'excel.csv');
+    const r = await run(['consents', 'export', '--delimiter', ';', '--bom', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(out, 'utf8');
+    expect(text.startsWith('\uFEFFuser_id;data_point_id;granted;')).toBe(true);
+    expect(text).toMatch(/\nmüller;x;true;[^;]*;;1\.0;"a;b";;\n$/);
+    const copy = tmpDb();
+    const back = await cli(['--db', copy, 'consents', 'import', out, '--json']);
+    expect(summaryOf(back.stdout)).toMatchObject({ created: 1, rejected: 0 });
+    const nd = await run(['consents', 'export', '--format', 'ndjson', '--bom']);
+    expect(nd.code).toBe(2);
+    expect(nd.stderr).toMatch(/bom.*only for format=csv/);
+  });
+});
+
+describe('the import route on its own (serve)', () => {
+  it('refuses a body that is not UTF-8 before writing, and reads it with ?encoding=windows-1252', async () => {
+    const post = (query: string) =>
+      fetch(`${srv.url}/sdk/v1/einwilligungen/consents/import${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/csv', 'x-tenant-id': 'raw' },
+        body: lateUmlaut(),
+      });
+    const bad = await post('');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 'bad_request', error: expect.stringMatching(/windows-1252/) });
+    const count = await fetch(`${srv.url}/sdk/v1/einwilligungen/consents/stats`, { headers: { 'x-tenant-id': 'raw' } });
+    expect(((await count.json()) as { total_consents: number }).total_consents).toBe(0);
+    const ok = await post('?encoding=windows-1252');
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ created: IMPORT_BATCH + 501, rejected: 0 });
+  });
+
+  it('documents the new query parameters in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${srv.url}/sdk/v1/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters: Array<{ name: string }> }>>;
+    };
+    const names = (p: string, m: string) => doc.paths[p]![m]!.parameters.map((x) => x.name);
+    expect(names('/einwilligungen/consents/import', 'post')).toEqual(
+      expect.arrayContaining(['encoding', 'true_values', 'false_values', 'date_format', 'timezone', 'delimiter']),
+    );
+    expect(names('/einwilligungen/consents/export', 'get')).toEqual(expect.arrayContaining(['delimiter', 'bom']));
+  });
+});
