@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
 import { writeTransaction } from '../transaction.js';
+import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
 
@@ -64,8 +65,9 @@ export class KyselyConsentStore implements ConsentStore {
     const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     // Newest first walks the (tenant_id, id) index and skips rows of other data points: quick for a common data point,
     // a scan of the whole tenant for a rare one. A data point with few consents is read through its own index and
-    // sorted instead (`+id` keeps SQLite from ordering by the id index).
-    const sortFew = q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
+    // sorted instead (`+id` keeps SQLite from ordering by the id index; PostgreSQL's planner weighs both plans itself
+    // and has no unary + on text).
+    const sortFew = !isPostgres(this.db) && q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
     const rows = await base
       .selectAll()
       .orderBy(sortFew ? sql`+id` : 'id', 'desc')

@@ -1,12 +1,7 @@
 import Database from 'better-sqlite3';
 import { CONSENT_FIELDS, type ExportQuery } from '../../domain/consents/consent.schema.js';
+import { exportFilters, formatExport, type ExportRow } from '../consent-export-format.js';
 import { storageError } from './sqlite-store.js';
-
-const csvCell = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /**
  * Streams a tenant's consents as CSV (header row with the import's field names) or NDJSON, oldest first, in chunks
@@ -20,29 +15,13 @@ export async function* exportConsents(file: string, tenant: string, q: ExportQue
     throw storageError(file, e);
   }
   try {
-    const where = ['tenant_id = ?'];
-    const args: unknown[] = [tenant];
-    const filter = (condition: string, value: unknown) => {
-      where.push(condition);
-      args.push(value);
-    };
-    if (q.user_id) filter('user_id = ?', q.user_id);
-    if (q.data_point_id) filter('data_point_id = ?', q.data_point_id);
-    if (q.granted !== undefined) filter('granted = ?', q.granted ? 1 : 0);
+    const filters = exportFilters(q);
+    const where = ['tenant_id = ?', ...filters.map(([column]) => `${column} = ?`)];
     const stmt = db.prepare(
       `select ${CONSENT_FIELDS.join(', ')} from consent where ${where.join(' and ')} order by id`,
     );
-    let out: string[] = [];
-    if (q.format === 'csv') out.push(CONSENT_FIELDS.join(','));
-    for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {
-      const row: Record<string, unknown> = { ...r, granted: r.granted === 1 };
-      out.push(q.format === 'csv' ? CONSENT_FIELDS.map((f) => csvCell(row[f])).join(',') : JSON.stringify(row));
-      if (out.length >= 1000) {
-        yield out.join('\n') + '\n';
-        out = [];
-      }
-    }
-    if (out.length) yield out.join('\n') + '\n';
+    const rows = stmt.iterate(tenant, ...filters.map(([, value]) => value)) as IterableIterator<ExportRow>;
+    yield* formatExport(rows, q.format);
   } finally {
     db.close();
   }
