@@ -30,10 +30,13 @@ const COPY = `copy import_stage (n, ${ROW_FIELDS.join(', ')}) from stdin`;
  * A staged row `s` equal to a stored consent of the tenant ($1): the same user_id, data_point_id, granted and
  * consent_version, and the same granted_at when the row has one (a row without granted_at, which takes the import's
  * time, equals such a consent of any time). The same rule as the SQLite writer's.
+ * Each staged row is looked up in the user index (a few microseconds): `offset 0` keeps PostgreSQL from turning this
+ * into a hash join, which would read every consent of the tenant once per batch (measured: 37 ms against 190 ms for
+ * 10,000 rows against 200,000 stored, growing with the store).
  */
 const NOT_STORED = `not exists (select 1 from consent c
     where c.tenant_id = $1::text and c.user_id = s.user_id and c.data_point_id = s.data_point_id and c.granted = s.granted
-      and c.consent_version = s.consent_version and (s.granted_at is null or c.granted_at = s.granted_at))`;
+      and c.consent_version = s.consent_version and (s.granted_at is null or c.granted_at = s.granted_at) offset 0)`;
 /** ... or equal, in the same sense, to an earlier row of the same batch (which is written first); $2 is now. */
 const NOT_EARLIER = `not exists (select 1 from import_stage p
     where p.user_id = s.user_id and p.data_point_id = s.data_point_id and p.n < s.n and p.granted = s.granted
@@ -93,6 +96,7 @@ export class PostgresConsentWriter {
   private queued = 0;
   private error: unknown;
   private waiters: Array<() => void> = [];
+  private analyzeAt = 10_000;
 
   private constructor(
     private readonly client: pg.Client,
@@ -108,7 +112,8 @@ export class PostgresConsentWriter {
     client.on('error', () => undefined);
     await client.connect();
     try {
-      await client.query(`set role ${APP_ROLE}`);
+      // jit off: compiling a batch's statement costs more than running it (measured: 0.5 s against 0.15 s)
+      await client.query(`set role ${APP_ROLE}; set jit = off`);
       await client.query(`select set_config('app.tenant', $1, false)`, [o.tenant]);
       await client.query(STAGE_TABLE);
     } catch (e) {
@@ -173,6 +178,14 @@ export class PostgresConsentWriter {
   private async write(pieces: BatchValue[][]): Promise<BatchResult> {
     const { tenant, now, dryRun } = this.o;
     const c = this.client;
+    if (this.total.created >= this.analyzeAt) {
+      // the table outgrows its statistics during an import; a planner that believes it small looks rows up in the
+      // statistics index instead of the user index, a scan per staged row (measured: batches slowing from 0.2 s to
+      // 16 s until autovacuum came round). Fresh statistics each time the import has doubled what it wrote keep the
+      // plan right at a cost of a few sampled pages; ANALYZE needs the owner.
+      await c.query(`reset role; analyze consent; set role ${APP_ROLE}`);
+      this.analyzeAt *= 2;
+    }
     await c.query('begin');
     try {
       // imports of one tenant take turns, as SQLite's write lock makes them, so two runs of one file at the same time
