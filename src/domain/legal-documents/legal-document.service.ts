@@ -55,7 +55,7 @@ export class LegalDocumentService {
 
   addVersion(tenant: string, actor: string | undefined, documentId: string, input: VersionCreate): Promise<Version> {
     return this.store.transaction(async (s) => {
-      if (!(await s.get(tenant, documentId))) throw notFound('legal document', documentId);
+      if (!(await s.lockDocument(tenant, documentId))) throw notFound('legal document', documentId);
       const existing = await s.versions(tenant, documentId);
       const now = isoZ(this.clock.now());
       const v: Version = {
@@ -91,6 +91,9 @@ export class LegalDocumentService {
     return this.store.transaction(async (s) => {
       const v = await s.getVersion(tenant, id);
       if (!v) throw notFound('version', id);
+      // publishing archives the document's published version: publishes of one document take turns, and a partial
+      // unique index (migration 0009) holds the store to one published version whatever happens
+      if (t === 'publish') await s.lockDocument(tenant, v.document_id);
       const { from, to } = TRANSITIONS[t];
       if (v.status !== from)
         throw conflict(

@@ -50,6 +50,18 @@ export class KyselyConsentStore implements ConsentStore {
     await this.db.updateTable('consent').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
   }
 
+  async markRevoked(tenant: string, id: string, at: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('consent')
+      .set({ revoked_at: at })
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .where('granted', '=', 1)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   async appendHistory(tenant: string, h: ConsentHistoryEntry): Promise<void> {
     await this.db
       .insertInto('consent_history')
