@@ -89,11 +89,15 @@ export class LegalDocumentService {
     extra: { approved_by?: string | null; comment?: string | null } = {},
   ): Promise<Version> {
     return this.store.transaction(async (s) => {
-      const v = await s.getVersion(tenant, id);
+      let v = await s.getVersion(tenant, id);
       if (!v) throw notFound('version', id);
-      // publishing archives the document's published version: publishes of one document take turns, and a partial
-      // unique index (migration 0009) holds the store to one published version whatever happens
-      if (t === 'publish') await s.lockDocument(tenant, v.document_id);
+      // publishing archives the document's published version: publishes of one document take turns on the document's
+      // row and read the version again once they have it; a partial unique index (migration 0009) holds the store to
+      // one published version whatever happens
+      if (t === 'publish') {
+        await s.lockDocument(tenant, v.document_id);
+        v = (await s.getVersion(tenant, id)) ?? v;
+      }
       const { from, to } = TRANSITIONS[t];
       if (v.status !== from)
         throw conflict(
