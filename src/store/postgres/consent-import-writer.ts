@@ -229,11 +229,15 @@ export class PostgresConsentWriter {
 
   private async close(): Promise<void> {
     try {
-      // fresh statistics keep the query planner on the right indexes after a large import (as the owner: analyze
-      // needs it, and the application role cannot)
-      if (this.total.created > 10_000 && !this.error) await this.client.query('reset role; analyze consent');
+      // after a large import: fresh statistics for the planner, and the visibility map set on the new pages, so the
+      // statistics route reads its covering indexes without visiting the table (autovacuum would do both, later);
+      // as the owner, which VACUUM needs, and outside a transaction block, which it needs too
+      if (this.total.created > 10_000 && !this.error) {
+        await this.client.query('reset role');
+        await this.client.query('vacuum (analyze) consent');
+      }
     } catch {
-      // statistics are an optimisation; autovacuum gathers them too
+      // an optimisation only; autovacuum comes round too
     } finally {
       await this.client.end().catch(() => undefined);
     }
