@@ -41,7 +41,7 @@ describe('serve while PostgreSQL goes away and comes back', () => {
   async function timed(path: string, init?: RequestInit) {
     const started = Date.now();
     const res = await fetch(path, { ...init, signal: AbortSignal.timeout(10_000) });
-    const body = await res.json();
+    const body = (await res.json()) as { error: string; title?: string } & Array<{ title: string }>;
     return { status: res.status, body, ms: Date.now() - started };
   }
 
