@@ -17,7 +17,11 @@ export async function* exportConsentsPostgres(
   q: ExportQuery,
   mapError: (e: unknown) => unknown,
 ): AsyncGenerator<string> {
-  const client = new pg.Client({ connectionString: url, application_name: 'compliance export' });
+  const client = new pg.Client({
+    connectionString: url,
+    application_name: 'compliance export',
+    connectionTimeoutMillis: 5000,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -108,7 +108,11 @@ export class PostgresConsentWriter {
    * scope, like every request; the temporary staging table lives as long as the connection.
    */
   static async start(url: string, o: ImportWriterOptions): Promise<PostgresConsentWriter> {
-    const client = new pg.Client({ connectionString: url, application_name: 'compliance import' });
+    const client = new pg.Client({
+      connectionString: url,
+      application_name: 'compliance import',
+      connectionTimeoutMillis: 5000,
+    });
     client.on('error', () => undefined);
     await client.connect();
     try {
