@@ -296,28 +296,6 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     ).toBe('u5200');
   });
 
-  it('refuses the NUL character in text fields on every engine, in the API and in an import', async () => {
-    const e = await failure(
-      api().create({
-        tenant: 'nul',
-        body: { user_id: 'n', data_point_id: 'x', granted: true, user_agent: 'a\u0000b' },
-      }),
-    );
-    expect(e.code).toBe('validation');
-    expect(e.details?.map((d) => d.path)).toEqual(['user_agent']);
-    const r = await api().import({
-      tenant: 'nul',
-      stream: {
-        body: (async function* () {
-          yield 'user_id,data_point_id,granted,source\nok,x,true,web\nbad,x,true,we\u0000b\n';
-        })(),
-        content_type: 'text/csv',
-      },
-    });
-    expect(r).toMatchObject({ read: 2, created: 1, rejected: 1, rejections: [{ line: 3 }] });
-    expect(r.rejections[0]!.reason).toMatch(/source: must not contain the NUL character/);
-  });
-
   it('refuses an import without the required columns before writing anything', async () => {
     const e = await failure(
       api().import({

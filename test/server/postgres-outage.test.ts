@@ -41,7 +41,8 @@ describe('serve while PostgreSQL goes away and comes back', () => {
   async function timed(path: string, init?: RequestInit) {
     const started = Date.now();
     const res = await fetch(path, { ...init, signal: AbortSignal.timeout(10_000) });
-    const body = (await res.json()) as { error: string; title?: string } & Array<{ title: string }>;
+    // an error body, or the list of assessments
+    const body = (await res.json()) as { error: string } & Array<{ title: string }>;
     return { status: res.status, body, ms: Date.now() - started };
   }
 
@@ -62,7 +63,7 @@ describe('serve while PostgreSQL goes away and comes back', () => {
         const r = await timed(`${api}${path}`);
         expect(r.status, path).toBe(503);
         expect(r.body).toMatchObject({ code: 'unavailable', error: expect.stringMatching(/PostgreSQL at/) });
-        expect(r.body.error).not.toContain(':pw@');
+        expect((r.body as { error: string }).error).not.toContain(':pw@');
         expect(r.ms, path).toBeLessThan(6000);
       }
       expect(s.proc.exitCode).toBeNull(); // still serving
@@ -74,7 +75,7 @@ describe('serve while PostgreSQL goes away and comes back', () => {
         back = await timed(`${api}/dsfa`);
       }
       expect(back.status).toBe(200);
-      expect(back.body.map((d: { title: string }) => d.title)).toEqual(['vor dem Ausfall']);
+      expect((back.body as { title: string }[]).map((d) => d.title)).toEqual(['vor dem Ausfall']);
       expect((await timed(`${api}/health`)).status).toBe(200);
     } finally {
       s.proc.kill('SIGTERM');

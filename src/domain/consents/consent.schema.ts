@@ -4,10 +4,7 @@ import { looseBoolean, queryInt } from '../schema-helpers.js';
 export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed'] as const;
 
 const Z = z.iso.datetime({ offset: true });
-/** PostgreSQL text cannot hold U+0000, so neither engine takes it: the same refusal on both. */
-const withoutNul = (s: z.ZodString) =>
-  s.refine((v) => !v.includes('\u0000'), 'must not contain the NUL character (U+0000)');
-const text = (max: number) => withoutNul(z.string().trim().min(1, 'must not be empty').max(max));
+const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 /** Empty optional values (an empty CSV cell) mean "not given". */
 const optional = <T extends z.ZodType>(s: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), s.optional());
@@ -22,9 +19,9 @@ export const ConsentInput = z
     data_point_id: text(200),
     granted: looseBoolean(),
     consent_version: optional(text(50)).default('1.0'),
-    source: optional(withoutNul(z.string().trim().max(100))),
+    source: optional(z.string().trim().max(100)),
     ip_address: optional(z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' })),
-    user_agent: optional(withoutNul(z.string().max(1000))),
+    user_agent: optional(z.string().max(1000)),
     /** When the consent was given; defaults to now. Imports of historic consents carry it. */
     granted_at: optional(Z),
     /** Imports only: when the consent was revoked. */
