@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { CONSENT_FIELDS, type ExportQuery } from '../../domain/consents/consent.schema.js';
-import { exportFilters, formatExport, type ExportRow } from '../consent-export-format.js';
+import { consentExportFormat } from '../consent-export-format.js';
 import { storageError } from './sqlite-store.js';
 
 /**
@@ -15,13 +15,30 @@ export async function* exportConsents(file: string, tenant: string, q: ExportQue
     throw storageError(file, e);
   }
   try {
-    const filters = exportFilters(q);
-    const where = ['tenant_id = ?', ...filters.map(([column]) => `${column} = ?`)];
+    const where = ['tenant_id = ?'];
+    const args: unknown[] = [tenant];
+    const filter = (condition: string, value: unknown) => {
+      where.push(condition);
+      args.push(value);
+    };
+    if (q.user_id) filter('user_id = ?', q.user_id);
+    if (q.data_point_id) filter('data_point_id = ?', q.data_point_id);
+    if (q.granted !== undefined) filter('granted = ?', q.granted ? 1 : 0);
     const stmt = db.prepare(
       `select ${CONSENT_FIELDS.join(', ')} from consent where ${where.join(' and ')} order by id`,
     );
-    const rows = stmt.iterate(tenant, ...filters.map(([, value]) => value)) as IterableIterator<ExportRow>;
-    yield* formatExport(rows, q.format);
+    const format = consentExportFormat(q);
+    if (format.head) yield format.head;
+    let out: string[] = [];
+    for (const r of stmt.iterate(...args) as Iterable<Record<string, unknown>>) {
+      const row: Record<string, unknown> = { ...r, granted: r.granted === 1 };
+      out.push(format.row(row));
+      if (out.length >= 1000) {
+        yield out.join('\n') + '\n';
+        out = [];
+      }
+    }
+    if (out.length) yield out.join('\n') + '\n';
   } finally {
     db.close();
   }
