@@ -1,11 +1,13 @@
 // Bulk import of 1,000,000 consents (history included) against sqlite3's own `.import` of the same file into a plain
-// table; then `consents stats` and `consents list --user-id` on that store. Ratios are from this one run.
-// `node test/bench/consents-import.bench.mjs` after `npm run build`; ROWS=200000 for a quicker run.
+// table; then `consents stats` and `consents list --user-id` on that store. The same import on PostgreSQL against
+// `psql \copy` of the same file into a plain table on the same server, and the statistics there. Ratios are from
+// this one run. `node test/bench/consents-import.bench.mjs` after `npm run build`; ROWS=200000 for a quicker run;
+// COMPLIANCE_BENCH_PG_URL=postgres://… (an admin URL) to use a running PostgreSQL instead of a throwaway one.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { BIN, ratio, row, timeProcess, tmp } from './lib.mjs';
+import { BIN, benchPostgres, ratio, row, timeProcess, tmp } from './lib.mjs';
 
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const dir = tmp();
@@ -192,3 +194,122 @@ row(
   '(target < 20 ms)',
 );
 srv.kill('SIGTERM');
+
+await new Promise((r) => srv.on('exit', r));
+
+// PostgreSQL: the same file through the CLI with --db postgres://…, against psql's \copy into a plain table
+const server = await benchPostgres();
+try {
+  const { default: pg } = await import('pg');
+  const sql = async (url, text) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      return await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
+  const ref = await server.database('bench_consents_copy');
+  await sql(
+    ref,
+    'create table consent_plain (user_id text, data_point_id text, granted text, granted_at text, consent_version text, source text, ip_address text, user_agent text)',
+  );
+  t = performance.now();
+  const copy = spawnSync(
+    '/usr/bin/psql',
+    [ref, '-qc', `\\copy consent_plain from '${csv}' with (format csv, header true)`],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const copySec = (performance.now() - t) / 1000;
+  if (copy.status !== 0) throw new Error(`psql \\copy failed: ${copy.stderr}`);
+  row('psql \\copy into a plain table (reference)', `${Math.round(ROWS / copySec).toLocaleString('en')} rows/s`);
+
+  const store = await server.database('bench_consents_store');
+  spawnSync(process.execPath, [BIN, '--db', store, 'db', 'status'], { stdio: 'ignore' });
+  t = performance.now();
+  const pgImp = spawnSync(
+    '/usr/bin/time',
+    ['-f', '%M', process.execPath, BIN, '--db', store, 'consents', 'import', csv, '--json'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const pgSec = (performance.now() - t) / 1000;
+  if (pgImp.status !== 0) throw new Error(pgImp.stderr);
+  const pgSummary = JSON.parse(pgImp.stdout);
+  row(
+    'compliance consents import --db postgres://… (consent + history)',
+    `${Math.round(ROWS / pgSec).toLocaleString('en')} rows/s`,
+    `${ratio(copySec, pgSec)} of psql \\copy (target >= 0.5x); created ${pgSummary.created}`,
+  );
+  row(
+    '  peak memory of the import process',
+    `${(Number(pgImp.stderr.trim().split('\n').at(-1)) / 1024).toFixed(0)} MB`,
+  );
+
+  // floor: the rows already in the server (the \copy table), written into consent + history with the store's indexes
+  // by two set-based statements: no parsing, validation, duplicate check or network
+  const floorDb = await server.database('bench_consents_floor');
+  spawnSync(process.execPath, [BIN, '--db', floorDb, 'db', 'status'], { stdio: 'ignore' });
+  await sql(
+    floorDb,
+    `create table consent_plain (user_id text, data_point_id text, granted text, granted_at text, consent_version text, source text, ip_address text, user_agent text)`,
+  );
+  spawnSync('/usr/bin/psql', [floorDb, '-qc', `\\copy consent_plain from '${csv}' with (format csv, header true)`]);
+  t = performance.now();
+  await sql(
+    floorDb,
+    `insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
+       select lpad(to_hex(2 * n), 36, '0'), 'default', user_id, data_point_id, (granted = 'true')::int, granted_at, null, consent_version, source, ip_address, user_agent, granted_at
+       from (select row_number() over () as n, * from consent_plain) p;
+     insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
+       select lpad(to_hex(2 * n + 1), 36, '0'), 'default', lpad(to_hex(2 * n), 36, '0'), 'granted', consent_version, ip_address, user_agent, source, granted_at
+       from (select row_number() over () as n, * from consent_plain) p`,
+  );
+  const floorSec = (performance.now() - t) / 1000;
+  row(
+    '  floor: insert … select of those rows into consent + history',
+    `${Math.round(ROWS / floorSec).toLocaleString('en')} rows/s`,
+    `${ratio(copySec, floorSec)} of psql \\copy (server-side only, the store's indexes)`,
+  );
+
+  t = performance.now();
+  const pgAgain = JSON.parse(
+    spawnSync(process.execPath, [BIN, '--db', store, 'consents', 'import', csv, '--json'], { encoding: 'utf8' }).stdout,
+  );
+  row(
+    '  the same file again (everything unchanged)',
+    `${((performance.now() - t) / 1000).toFixed(1)} s`,
+    `created ${pgAgain.created}, unchanged ${pgAgain.unchanged}`,
+  );
+
+  const pgSrv = spawn(process.execPath, [BIN, '--db', store, 'serve', '--port', '0'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let pgErr = '';
+  const pgBase = await new Promise((resolve, reject) => {
+    pgSrv.stderr.on('data', (c) => {
+      pgErr += c;
+      const m = /at (http:\/\/\S+\/sdk\/v1)/.exec(pgErr);
+      if (m) resolve(m[1]);
+    });
+    pgSrv.on('exit', () => reject(new Error(pgErr)));
+  });
+  await median(`${pgBase}/einwilligungen/consents/stats`, 2);
+  row(
+    'GET /einwilligungen/consents/stats on 1M (server, PostgreSQL)',
+    `${(await median(`${pgBase}/einwilligungen/consents/stats`, 7)).toFixed(0)} ms`,
+    '(target < 100 ms)',
+  );
+  row(
+    'GET /einwilligungen/consents?user_id=X on 1M (server, PostgreSQL)',
+    `${(await median(`${pgBase}/einwilligungen/consents?user_id=user4711@example.com`, 21)).toFixed(1)} ms`,
+  );
+  pgSrv.kill('SIGTERM');
+  await new Promise((r) => pgSrv.on('exit', r));
+} finally {
+  await server.stop();
+}

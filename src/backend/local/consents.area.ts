@@ -2,12 +2,12 @@ import { bindHandlers } from '../../contract/bind.js';
 import { consentsContract } from '../../contract/consents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { ConsentService } from '../../domain/consents/consent.service.js';
-import { exportConsents } from '../../store/sqlite/consent-export.js';
 import { importConsents } from './consents.import.js';
 import { KyselyConsentStore } from '../../store/kysely/consent.store.js';
 import type { Store } from '../../store/store.js';
 import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { DomainError } from '../../domain/errors.js';
+import type { PostgresStore } from '../../store/postgres/postgres-store.js';
+import type { ExportQuery } from '../../domain/consents/consent.schema.js';
 
 /** The consent routes bound to a store. */
 export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
@@ -26,10 +26,10 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
       };
     },
     stats: (r) => svc.stats(r.tenant),
-    import: (r) => importConsents(sqliteFile(store), r.tenant, r.stream!, r.query, clock),
+    import: (r) => importConsents(store, r.tenant, r.stream!, r.query, clock),
     export: async (r) => ({
       content_type: r.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-      body: exportConsents(sqliteFile(store), r.tenant, r.query),
+      body: await exportFrom(store, r.tenant, r.query),
     }),
     revoke: async (r) => {
       const c = await svc.revoke(r.tenant, r.params.id);
@@ -40,9 +40,12 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
   });
 }
 
-// TODO(issue 11): bulk import and export on PostgreSQL
-function sqliteFile(store: Store): string {
-  if (store.kind !== 'sqlite')
-    throw new DomainError('unavailable', 'bulk import and export need the SQLite engine for now');
-  return (store as SqliteStore).file;
+/** The export of the store's engine, each reading on a connection of its own so a long export never blocks others. */
+async function exportFrom(store: Store, tenant: string, q: ExportQuery): Promise<AsyncGenerator<string>> {
+  if (store.kind === 'postgres') {
+    const { exportConsentsPostgres } = await import('../../store/postgres/consent-export.js');
+    return exportConsentsPostgres((store as PostgresStore).url, tenant, q, store.mapError);
+  }
+  const { exportConsents } = await import('../../store/sqlite/consent-export.js');
+  return exportConsents((store as SqliteStore).file, tenant, q);
 }

@@ -18,13 +18,19 @@ import { openImportText, type ImportText } from './import-text.js';
 import type { StreamBody } from '../../contract/operation.js';
 import { storageError } from '../../store/sqlite/sqlite-store.js';
 import type {
-  BatchResult,
-  BatchValue,
   ConsentBatchWriter,
   FromWriter,
   ToWriter,
   WriterOptions,
 } from '../../store/sqlite/consent-import-writer.js';
+import {
+  ROW_WIDTH,
+  type BatchResult,
+  type BatchValue,
+  type ImportWriterOptions,
+} from '../../store/consent-import-rows.js';
+import type { Store } from '../../store/store.js';
+import type { PostgresStore } from '../../store/postgres/postgres-store.js';
 
 /** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
 const PIECE_ROWS = 1_000;
@@ -290,7 +296,33 @@ class WorkerSink implements RowSink {
   }
 }
 
-const isSqliteError = (e: unknown) => /^SQLITE/.test(String((e as { code?: unknown })?.code ?? ''));
+/**
+ * The writer for the store's engine: on SQLite a writer in a worker thread (the built CLI and server) or in this thread
+ * (tests on the sources); on PostgreSQL a COPY writer on a connection of its own, whose work runs in the server.
+ */
+async function openSink(store: Store, options: ImportWriterOptions): Promise<RowSink> {
+  if (store.kind === 'postgres') {
+    const { PostgresConsentWriter } = await import('../../store/postgres/consent-import-writer.js');
+    try {
+      return await PostgresConsentWriter.start((store as PostgresStore).url, options);
+    } catch (e) {
+      throw store.mapError(e);
+    }
+  }
+  const file = store.location;
+  // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
+  const { ConsentBatchWriter, WRITER_ROLE, WRITER_URL } = await import('../../store/sqlite/consent-import-writer.js');
+  const sqliteOptions: WriterOptions = { ...options, file };
+  try {
+    // a worker can only start from a built .js file; the test suite runs the TypeScript sources in this thread
+    return WRITER_URL.endsWith('..js')
+      ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, sqliteOptions)
+      : new InThreadSink(new ConsentBatchWriter(sqliteOptions));
+  } catch (e) {
+    throw storageError(file, e);
+  }
+}
+
 const UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
 /**
  * Timestamps are compared and stored in one form (UTC, milliseconds, Z). The schema has validated them; the usual UTC
@@ -309,7 +341,7 @@ const iso = (v: string | undefined) => {
  * completes it.
  */
 export async function importConsents(
-  file: string,
+  store: Store,
   tenant: string,
   input: ImportStream,
   opts: ImportOptions,
@@ -327,26 +359,14 @@ export async function importConsents(
     dry_run: opts.dry_run,
     rejections: [],
   };
-  const options: WriterOptions = {
-    file,
+  const options: ImportWriterOptions = {
     tenant,
     batchPieces: BATCH_PIECES,
     now: isoZ(clock.now()),
     dryRun: opts.dry_run,
   };
 
-  // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
-  const { ConsentBatchWriter, ROW_WIDTH, WRITER_ROLE, WRITER_URL } =
-    await import('../../store/sqlite/consent-import-writer.js');
-  let out: RowSink;
-  try {
-    // a worker can only start from a built .js file; the test suite runs the TypeScript sources in this thread
-    out = WRITER_URL.endsWith('..js')
-      ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, options)
-      : new InThreadSink(new ConsentBatchWriter(options));
-  } catch (e) {
-    throw storageError(file, e);
-  }
+  const out = await openSink(store, options);
   // the API's schema with zod's generated fast path (about 4x faster per row); a row the fast path does not accept
   // goes through the ordinary parser, so refusals and their messages are the schema's own
   const rowSchema = z.compile(kind === 'csv' ? ConsentCsvRow : ConsentInput);
@@ -406,7 +426,7 @@ export async function importConsents(
     Object.assign(summary, await out.finish());
   } catch (e) {
     await out.abort().catch(() => undefined);
-    throw e instanceof DomainError ? e : isSqliteError(e) ? storageError(file, e) : e;
+    throw e instanceof DomainError ? e : store.mapError(e);
   } finally {
     await source?.close();
   }

@@ -131,10 +131,12 @@ export class ConsentService {
     return this.store.transaction(async (s) => {
       const c = await this.mustGet(s, tenant, id);
       if (!c.granted) throw conflict(`consent ${id} records a refusal (granted=false) and cannot be revoked`);
-      if (c.revoked_at) throw conflict(`consent ${id} was already revoked at ${c.revoked_at}`);
       const now = isoZ(this.clock.now());
+      // the update itself decides (only a consent not revoked yet changes), so of two replicas revoking at once one
+      // wins and the other answers 409, whatever each read before
+      if (!(await s.markRevoked(tenant, id, now)))
+        throw conflict(`consent ${id} was already revoked${c.revoked_at ? ` at ${c.revoked_at}` : ''}`);
       const next = { ...c, revoked_at: now };
-      await s.update(next);
       await s.appendHistory(tenant, {
         id: this.ids.next(),
         consent_id: id,

@@ -14,6 +14,11 @@ export interface ConsentStore {
   insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void>;
   get(tenant: string, id: string): Promise<Consent | undefined>;
   update(consent: Consent): Promise<void>;
+  /**
+   * Sets revoked_at on a granted consent that is not revoked yet, in one conditional update; false when no row
+   * changed (missing, a refusal, or revoked already, also by a concurrent request).
+   */
+  markRevoked(tenant: string, id: string, at: string): Promise<boolean>;
   appendHistory(tenant: string, entry: ConsentHistoryEntry): Promise<void>;
   list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }>;
   /** History of several consents, oldest first per consent. */

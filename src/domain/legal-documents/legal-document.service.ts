@@ -55,7 +55,7 @@ export class LegalDocumentService {
 
   addVersion(tenant: string, actor: string | undefined, documentId: string, input: VersionCreate): Promise<Version> {
     return this.store.transaction(async (s) => {
-      if (!(await s.get(tenant, documentId))) throw notFound('legal document', documentId);
+      if (!(await s.lockDocument(tenant, documentId))) throw notFound('legal document', documentId);
       const existing = await s.versions(tenant, documentId);
       const now = isoZ(this.clock.now());
       const v: Version = {
@@ -89,8 +89,15 @@ export class LegalDocumentService {
     extra: { approved_by?: string | null; comment?: string | null } = {},
   ): Promise<Version> {
     return this.store.transaction(async (s) => {
-      const v = await s.getVersion(tenant, id);
+      let v = await s.getVersion(tenant, id);
       if (!v) throw notFound('version', id);
+      // publishing archives the document's published version: publishes of one document take turns on the document's
+      // row and read the version again once they have it; a partial unique index (migration 0009) holds the store to
+      // one published version whatever happens
+      if (t === 'publish') {
+        await s.lockDocument(tenant, v.document_id);
+        v = (await s.getVersion(tenant, id)) ?? v;
+      }
       const { from, to } = TRANSITIONS[t];
       if (v.status !== from)
         throw conflict(

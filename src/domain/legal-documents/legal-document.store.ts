@@ -5,6 +5,11 @@ export interface LegalDocumentStore {
   transaction<T>(fn: (s: LegalDocumentStore) => Promise<T>): Promise<T>;
   list(tenant: string, f: { document_type?: string; status?: string }): Promise<LegalDocument[]>;
   get(tenant: string, id: string): Promise<LegalDocument | undefined>;
+  /**
+   * Locks the document's row until the transaction ends, so writers of one document's versions take turns across
+   * replicas; false when the document does not exist.
+   */
+  lockDocument(tenant: string, id: string): Promise<boolean>;
   insert(doc: LegalDocument): Promise<void>;
   updateDocument(tenant: string, id: string, set: Partial<Pick<LegalDocument, 'status' | 'updated_at'>>): Promise<void>;
   versions(tenant: string, documentId: string): Promise<Version[]>;

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
 import { writeTransaction } from '../transaction.js';
+import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
 
@@ -49,6 +50,18 @@ export class KyselyConsentStore implements ConsentStore {
     await this.db.updateTable('consent').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
   }
 
+  async markRevoked(tenant: string, id: string, at: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable('consent')
+      .set({ revoked_at: at })
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .where('granted', '=', 1)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
   async appendHistory(tenant: string, h: ConsentHistoryEntry): Promise<void> {
     await this.db
       .insertInto('consent_history')
@@ -64,8 +77,9 @@ export class KyselyConsentStore implements ConsentStore {
     const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     // Newest first walks the (tenant_id, id) index and skips rows of other data points: quick for a common data point,
     // a scan of the whole tenant for a rare one. A data point with few consents is read through its own index and
-    // sorted instead (`+id` keeps SQLite from ordering by the id index).
-    const sortFew = q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
+    // sorted instead (`+id` keeps SQLite from ordering by the id index; PostgreSQL's planner weighs both plans itself
+    // and has no unary + on text).
+    const sortFew = !isPostgres(this.db) && q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
     const rows = await base
       .selectAll()
       .orderBy(sortFew ? sql`+id` : 'id', 'desc')
@@ -115,11 +129,15 @@ export class KyselyConsentStore implements ConsentStore {
   }
 
   async uniqueUsers(tenant: string): Promise<number> {
-    const r = await this.db
-      .selectFrom('consent')
-      .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))
-      .where('tenant_id', '=', tenant)
-      .executeTakeFirstOrThrow();
+    // SQLite counts distinct values along the user index (88 ms on 1M consents); PostgreSQL sorts every user_id for
+    // count(distinct) (460 ms) but groups along the same index without sorting (130 ms)
+    const mine = this.db.selectFrom('consent').where('tenant_id', '=', tenant);
+    const r = isPostgres(this.db)
+      ? await this.db
+          .selectFrom(mine.select('user_id').groupBy('user_id').as('u'))
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      : await mine.select((eb) => eb.fn.count<number>('user_id').distinct().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
   }
 }

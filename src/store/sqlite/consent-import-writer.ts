@@ -1,39 +1,20 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { uuidv7Source } from '../ids.js';
+import {
+  ROW_FIELDS,
+  ROW_WIDTH,
+  type BatchResult,
+  type BatchValue,
+  type ImportWriterOptions,
+} from '../consent-import-rows.js';
 
-/**
- * The values of one validated import row, in this order, flattened into a batch array (a flat array of primitives is
- * the cheapest thing to hand to a worker thread). `granted` is 0 or 1; absent values are null.
- */
-export const ROW_FIELDS = [
-  'user_id',
-  'data_point_id',
-  'granted',
-  'granted_at',
-  'revoked_at',
-  'consent_version',
-  'source',
-  'ip_address',
-  'user_agent',
-] as const;
-export const ROW_WIDTH = ROW_FIELDS.length;
-export type BatchValue = string | number | null;
+export { ROW_FIELDS, ROW_WIDTH, type BatchResult, type BatchValue };
 
-export interface WriterOptions {
+export interface WriterOptions extends ImportWriterOptions {
   file: string;
-  /** Pieces per transaction (a piece is at most 1,000 rows and 256K characters, so a transaction stays small). */
-  batchPieces: number;
-  tenant: string;
-  /** The import's time: created_at, and granted_at of rows without one. */
-  now: string;
-  dryRun: boolean;
 }
 
-export interface BatchResult {
-  created: number;
-  unchanged: number;
-}
 /** What one transaction wrote: `pieces` handed over, of which `created` rows were new. */
 export type WriteResult = BatchResult & { pieces: number };
 
