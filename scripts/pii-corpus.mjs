@@ -513,8 +513,8 @@ pos(
   ],
   ['Max Meier', 'Kemal Öztürk'],
 );
-pos('de', '{} Antrag liegt vor.', [['person', 'Schmidts']], ['Erika Schmidt']);
-pos('de', 'Herrn {} Kündigung ist eingegangen.', [['person', 'Lehmanns']], ['Paul Lehmann']);
+pos('de', '{}s Antrag liegt vor.', [['person', 'Schmidt']], ['Erika Schmidt']);
+pos('de', 'Herrn {}s Kündigung ist eingegangen.', [['person', 'Lehmann']], ['Paul Lehmann']);
 pos(
   'en',
   'Ask {} and {}.',
@@ -947,6 +947,13 @@ keep('ip-like', [
   ['de', 'Bibelstelle Joh 3:16'],
   ['en', 'C++ std::vector'],
 ]);
+keep('card-like', [
+  ['de', `Referenz ${notLuhn('4', 16)} (Prüfziffer falsch)`],
+  ['en', `Number ${splitAt(notLuhn('5', 16), [4, 4, 4, 4], ' ')} fails the check`],
+  ['de', `Beleg ${splitAt(notLuhn('37', 15), [4, 6, 5], ' ')}`],
+  ['en', `Voucher ${splitAt(notLuhn('6011', 16), [4, 4, 4, 4], '-')}`],
+  ['de', `Kartenattrappe ${notLuhn('36', 14)}`],
+]);
 keep('email-like', [
   ['de', 'Preis @ 12 EUR'],
   ['en', 'Follow @example on social media'],
@@ -970,6 +977,140 @@ keep('person-like', [
   ['en', 'The Lehmann Brothers case', ['Paul Lehmanns']],
   ['de', 'Musterfrau ist nicht Mustermann ähnlich genug', ['Eva Musterfraus']],
   ['de', 'Doe-Verfahren', ['Jane Doe']],
+]);
+
+// --- second batch: written after the redaction was improved against the samples above, and kept as measured ---
+
+spread(
+  'address',
+  [
+    'Friedrichstraße 123, 10117 Berlin',
+    'Am Hauptbahnhof 5, 60329 Frankfurt am Main',
+    'Bergstraße 4-6, 69120 Heidelberg',
+    'Kaiserstr. 12a, 76133 Karlsruhe',
+    'Getreidegasse 9, 5020 Salzburg',
+    'Rue du Rhône 42, 1204 Genève',
+    'Marienplatz 8, 80331 München',
+    'Zur Mühle 2, 49074 Osnabrück',
+    'Lange Reihe 17, 20099 Hamburg',
+    'Prinzregentenstraße 1\n81675 München',
+    'Obere Dorfstraße 3, 79100 Freiburg im Breisgau',
+    'Sonnenallee 223, 12059 Berlin',
+    'Domplatz 5, 48143 Münster',
+    'Elisabethstraße 11, 8010 Graz',
+    'Neumarkt 2, 50667 Köln',
+  ],
+  [
+    ['de', 'Neue Anschrift ab März: {}.'],
+    ['en', 'Ship to {} please.'],
+    ['de', 'Sitz der Gesellschaft ist {}'],
+  ],
+);
+spread(
+  'phone',
+  [
+    '+49 (0)40 / 123 456 78',
+    '040 - 123 456 78',
+    '+43 1 40 400-0',
+    '+41 (44) 123 45 67',
+    '0800-123 45 67',
+    '+49 1512 3456789',
+    '(089) 123-456',
+    '+49-(0)711-123456',
+  ],
+  [
+    ['de', 'Bei Rückfragen: {}'],
+    ['en', 'You can reach the DPO at {}.'],
+  ],
+);
+spread(
+  'birthdate',
+  [
+    '01.02.1983',
+    '1979-12-24',
+    '4th July 1982',
+    '12/05/1991',
+    '5. Juni 1977',
+    '30 Sep 1990',
+    '03.10.1990',
+    '28 February 1963',
+  ],
+  [
+    ['de', 'Antragsteller, geb. {}, wohnhaft in Ulm'],
+    ['en', 'Date of Birth: {}'],
+    ['en', 'She was born on {}.'],
+    ['de', 'Geburtstag am {}'],
+  ],
+);
+spread(
+  'email',
+  ['Sekretariat@Universität-Beispiel.de', 'a.b-c_d@sub-1.example.co.at', 'ümit.çelik@example.com.tr'],
+  [
+    ['de', 'Antwort bitte an {}.'],
+    ['en', 'Reply-To: {}'],
+  ],
+);
+spread(
+  'ip',
+  ['172.31.255.254', '2001:db8:0:1::', 'fe80::1'],
+  [
+    ['de', 'Quell-IP {} gesperrt'],
+    ['en', 'Seen from {} twice.'],
+  ],
+);
+spread(
+  'iban',
+  [iban('PT', digits(21)), grouped(iban('NO', digits(11))), grouped(iban('MT', 'MALT' + digits(5) + 'A' + digits(17)))],
+  [
+    ['en', 'Pay into {} by Friday.'],
+    ['de', 'Neue IBAN {} ab sofort'],
+  ],
+);
+spread(
+  'card',
+  [splitAt(card('4', 16), [4, 4, 4, 4], '-'), splitAt(card('2221', 16), [4, 4, 4, 4], ' '), card('37', 15)],
+  [
+    ['de', 'Zahlung mit Karte {} abgelehnt'],
+    ['en', 'Card {} declined.'],
+  ],
+);
+pos('de', 'Rückmeldung von {} liegt vor.', [['person', 'Dr. Hans-Jürgen Köhler'.slice(4)]], ['Hans-Jürgen Köhler']);
+pos('de', 'Verantwortlich: {}', [['person', 'Köhler, Hans-Jürgen']], ['Hans-Jürgen Köhler']);
+pos('en', 'CALL {} TODAY', [['person', 'HANS-JÜRGEN KÖHLER']], ['Hans-Jürgen Köhler']);
+pos('de', 'Frau {} hat unterschrieben.', [['person', 'von der Leyen']], ['Ursula von der Leyen']);
+pos('en', 'Thanks, {}!', [['person', 'Ursula von der Leyen']], ['Ursula von der Leyen']);
+
+keep('second-batch', [
+  ['de', 'Rechnung Nr. 0301234567 ist bezahlt.'],
+  ['de', 'Hotline-Zeiten Mo–Fr 8–18 Uhr'],
+  ['de', 'Bestellung vom 12.03.1985 storniert'],
+  ['de', 'Az. 030 1234/21'],
+  ['de', 'Art. 12 ff. DSGVO'],
+  ['en', 'Version 2.0.1.3 released'],
+  ['de', 'Tabelle 3.1.2 zeigt die Werte'],
+  ['de', 'Anlage 1.2.3.4 zum Vertrag'],
+  ['de', 'Zimmer 030 im Erdgeschoss'],
+  ['de', '0,5 Liter pro Person'],
+  ['en', 'Flight LH 400 departs 10:35'],
+  ['de', 'Zug ICE 1234 nach 10115 Berlin'],
+  ['en', 'Order 4111-1111-1111-1111-0000 is a test'],
+  ['de', 'Fristbeginn 01/2025'],
+  ['en', 'Figures for 2019/2020/2021'],
+  ['de', 'Verhältnis 1/3, Quote 0,25'],
+  ['de', 'Raumnummer 0.12.034'],
+  ['en', 'Issue #1234 and PR #5678'],
+  ['de', 'Kapitalerhöhung um 1.000.000,00 EUR am 01.07.2024'],
+  ['en', 'Temperature 21.5 °C at 14:00'],
+  ['de', 'Seite 4 von 12'],
+  ['en', 'See page 12, footnote 3'],
+  ['de', 'Abs. 2 S. 1 Nr. 3 BDSG'],
+  ['en', 'GDPR Art. 5(1)(e)'],
+  ['de', 'Kundin seit 1998, Vertrag 2024-17'],
+  ['en', 'Build 20241125.3 passed'],
+  ['de', 'Wir feiern am 12. Mai 2025 Geburtstag der Firma'],
+  ['en', 'DOB field is optional'],
+  ['de', 'geboren ist die Idee 2019'],
+  ['de', 'Musterstraße ist ein Beispielname'],
 ]);
 
 // -----------------------------------------------------------------------------------------------------------------
