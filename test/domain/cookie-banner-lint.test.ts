@@ -27,7 +27,13 @@ describe('cookie banner lint', () => {
   });
 
   it('asks for a decline-all button', () => {
-    expect(rules(banner((b) => (b.config.showDeclineAll = false)))).toEqual(['decline-all config.showDeclineAll']);
+    expect(lintCookieBanner(banner((b) => (b.config.showDeclineAll = false)))).toEqual([
+      {
+        rule: 'decline-all',
+        path: 'config.showDeclineAll',
+        message: 'the first layer needs a "decline all" button as prominent as "accept all"',
+      },
+    ]);
   });
 
   it('names each optional category switched on in advance, and only those', () => {
@@ -65,7 +71,11 @@ describe('cookie banner lint', () => {
     (link) => {
       const f = lintCookieBanner(banner((b) => (b.config.banner_texts.privacyLink = link)));
       expect(f).toEqual([
-        expect.objectContaining({ rule: 'privacy-link', message: `"${link}" is not a URL or a site path` }),
+        {
+          rule: 'privacy-link',
+          path: 'config.banner_texts.privacyLink',
+          message: `"${link}" is not a URL or a site path`,
+        },
       ]);
     },
   );
@@ -89,6 +99,10 @@ describe('cookie banner lint', () => {
     const short = lintCookieBanner(banner((b) => (b.config.banner_texts.description = 'x'.repeat(39))));
     expect(short).toEqual([expect.objectContaining({ rule: 'texts', message: expect.stringMatching(/too short/) })]);
     expect(lintCookieBanner(banner((b) => (b.config.banner_texts.description = 'x'.repeat(40))))).toEqual([]);
+    // a description of blanks only is empty, not also too short
+    expect(rules(banner((b) => (b.config.banner_texts.description = '   ')))).toEqual([
+      'texts config.banner_texts.description',
+    ]);
     // surrounding blanks do not count
     expect(rules(banner((b) => (b.config.banner_texts.description = ` ${'x'.repeat(39)} `)))).toEqual([
       'texts config.banner_texts.description',
@@ -115,11 +129,14 @@ describe('cookie banner lint', () => {
     ]);
   });
 
-  it.each(['blue', '#12345', '#ggg', '1a56db'])('reports %j as not a colour code', (color) => {
-    expect(lintCookieBanner(banner((b) => (b.config.primaryColor = color)))).toEqual([
-      expect.objectContaining({ rule: 'contrast', message: `${color} is not a colour code #rgb or #rrggbb` }),
-    ]);
-  });
+  it.each(['blue', '#12345', '#ggg', '1a56db', 'x#1a56db', '#1a56db0', '#a', '#ab'])(
+    'reports %j as not a colour code',
+    (color) => {
+      expect(lintCookieBanner(banner((b) => (b.config.primaryColor = color)))).toEqual([
+        { rule: 'contrast', path: 'config.primaryColor', message: `${color} is not a colour code #rgb or #rrggbb` },
+      ]);
+    },
+  );
 
   it('computes WCAG luminance and contrast', () => {
     expect(luminance('#ffffff')).toBe(1);
