@@ -1066,6 +1066,15 @@ spread(
     ['de', 'Neue IBAN {} ab sofort'],
   ],
 );
+// found after the second batch: an IBAN written in lower case was half-redacted as a phone number
+spread(
+  'iban',
+  [grouped(iban('DE', digits(18))).toLowerCase(), iban('AT', digits(16)).toLowerCase()],
+  [
+    ['de', 'IBAN (klein geschrieben): {}'],
+    ['en', 'iban {} as typed by the customer'],
+  ],
+);
 spread(
   'card',
   [splitAt(card('4', 16), [4, 4, 4, 4], '-'), splitAt(card('2221', 16), [4, 4, 4, 4], ' '), card('37', 15)],

@@ -112,6 +112,7 @@ describe('redaction rules', () => {
     ['IBAN GB29 NWBK 6016 1331 9268 19 bitte', 'IBAN [IBAN_1] bitte'],
     ['IBAN CH93 0076 2011 6238 5295 7 bitte', 'IBAN [IBAN_1] bitte'], // odd last group
     ['IBAN AT61 1904 3002 3457 3201 bitte', 'IBAN [IBAN_1] bitte'],
+    ['IBAN de89 3704 0044 0532 0130 00 bitte', 'IBAN [IBAN_1] bitte'], // lower case, not half a phone number
   ])('redacts IBAN in %s', (input, expected) => {
     expect(redact(input).text).toBe(expected);
   });
@@ -164,6 +165,8 @@ describe('redaction rules', () => {
     ['+41 44 123 45 67', '[PHONE_1]'],
     ['+49 30 12345-0', '[PHONE_1]'],
     ['Telefonnummer 030 1234567', 'Telefonnummer [PHONE_1]'],
+    ['Tel.030 1234567', 'Tel.[PHONE_1]'],
+    ['Tel.-Nr. 0172 1234567', 'Tel.-Nr. [PHONE_1]'],
   ])('redacts the phone number %s', (input, expected) => {
     expect(redact(input).text).toBe(expected);
   });
@@ -205,5 +208,13 @@ describe('redaction rules', () => {
   it('redacts IPv6 written with a leading ::', () => {
     expect(redact('von ::ffff:c000:280 aus').text).toBe('von [IP_1] aus');
     expect(redact('std::vector bleibt').text).toBe('std::vector bleibt');
+  });
+});
+
+describe('redaction of an IBAN followed by a short word', () => {
+  it('replaces the IBAN and keeps the word', () => {
+    expect(redact('IBAN at61 1904 3002 3457 3201 den Betrag').text).toBe('IBAN [IBAN_1] den Betrag');
+    expect(redact('IBAN AT611904300234573201 den Betrag').text).toBe('IBAN [IBAN_1] den Betrag');
+    expect(redact('IBAN AT61 1904 3002 3457 3202 den Betrag').text).toBe('IBAN AT61 1904 3002 3457 3202 den Betrag');
   });
 });

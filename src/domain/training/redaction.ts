@@ -78,6 +78,16 @@ const PHONE_LABEL =
 const VERSION_LABEL =
   /(?:version|release|build|android|ios|windows|firmware|software|abschnitt|section|clause|ziffer|punkt|kapitel|chapter|paragraph|anlage|anhang|annex|appendix|tabelle|table|abbildung|figure|§)\s*$/i;
 
+/**
+ * The longest valid IBAN at the start of a match, cut at a group boundary: "AT03 0088 4890 9027 5089 den" is an IBAN
+ * and a word, as the last group of an IBAN may be shorter than four. Empty when there is none.
+ */
+function ibanPrefix(m: string): string {
+  for (let v = m; v.replace(/\s/g, '').length >= 15; v = v.replace(/[ ]?[A-Za-z0-9]{1,4}$/, ''))
+    if (ibanValid(v)) return v;
+  return '';
+}
+
 const MONTHS = [
   'Januar|Jänner|Februar|Feber|März|Maerz|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember',
   'January|February|March|May|June|July|October|December',
@@ -118,12 +128,19 @@ const ADDRESS = `(?<!\\p{L})(?:${STREET})\\s\\d{1,4}(?:\\s?[a-zA-Z](?!\\p{L}))?(
 // national number starting with 0 (never 00 followed by 0: that is a counter, not a dial prefix); then groups of
 // digits separated by spaces, slashes, dots or dashes, and an optional extension ("-0").
 const SEP = '(?:\\s?[/.-]\\s?|\\s)';
-const PHONE = `(?<![\\w+/.-])(?:(?:\\+|\\b00)[1-9]\\d{0,2}${SEP}?(?:\\(0\\)\\s?)?(?:\\(\\d{1,5}\\)|\\d{1,5})|\\(0[1-9]\\d{0,4}\\)|\\b0\\s?[1-9]\\d{0,4})(?:${SEP}?\\d{2,}){1,4}(?:-\\d{1,5})?\\b`;
+const PHONE = `(?<![\\w+/-]|\\d\\.)(?:(?:\\+|\\b00)[1-9]\\d{0,2}${SEP}?(?:\\(0\\)\\s?)?(?:\\(\\d{1,5}\\)|\\d{1,5})|\\(0[1-9]\\d{0,4}\\)|\\b0\\s?[1-9]\\d{0,4})(?:${SEP}?\\d{2,}){1,4}(?:-\\d{1,5})?\\b`;
 
 /** Patterns in the order they are applied: the most specific first, so an IBAN is never half-eaten as a phone number. */
-const RULES: Array<{ kind: PiiKind; re: RegExp; check?: (m: string, before: string) => boolean }> = [
+const RULES: Array<{
+  kind: PiiKind;
+  re: RegExp;
+  check?: (m: string, before: string) => boolean;
+  /** The part of the match to replace, the rest stays (an IBAN followed by a short word). */
+  take?: (m: string) => string;
+}> = [
   { kind: 'email', re: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu },
-  { kind: 'iban', re: /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b/g, check: ibanValid },
+  // written in lower case too ("de89 3704 …"): otherwise its digits would be half-eaten as a phone number
+  { kind: 'iban', re: /\b[A-Za-z]{2}\d{2}(?:[ ]?[A-Za-z0-9]{4}){2,7}(?:[ ]?[A-Za-z0-9]{1,4})?\b/g, take: ibanPrefix },
   { kind: 'card', re: /(?<![+\d]|\d[ -])\b\d(?:[ -]?\d){11,18}\b(?![ -]?\d)/g, check: cardNumber },
   { kind: 'birthdate', re: new RegExp(`(?:${BIRTH_CUE})[:\\s]*(?:(?:am|on)\\s+)?(?:${DATE})`, 'giu') },
   {
@@ -195,7 +212,9 @@ export function redact(input: string, names: string[] = []): Redaction {
     text = text.replace(rule.re, (m: string, ...rest: unknown[]) => {
       const offset = rest.find((r) => typeof r === 'number')!;
       const before = text.slice(Math.max(0, offset - 40), offset);
-      return rule.check && !rule.check(m, before) ? m : placeholder(rule.kind, m);
+      if (rule.check && !rule.check(m, before)) return m;
+      const value = rule.take ? rule.take(m) : m;
+      return value ? placeholder(rule.kind, value) + m.slice(value.length) : m;
     });
   }
   const people = [...new Set(names.map((n) => n.trim()).filter((n) => n.length >= 3))];
