@@ -62,7 +62,7 @@ describe('serve while PostgreSQL goes away and comes back', () => {
         const r = await timed(`${api}${path}`);
         expect(r.status, path).toBe(503);
         expect(r.body).toMatchObject({ code: 'unavailable', error: expect.stringMatching(/PostgreSQL at/) });
-        expect(r.body.error).not.toContain(':pw@');
+        expect((r.body as { error: string }).error).not.toContain(':pw@');
         expect(r.ms, path).toBeLessThan(6000);
       }
       expect(s.proc.exitCode).toBeNull(); // still serving
@@ -74,7 +74,7 @@ describe('serve while PostgreSQL goes away and comes back', () => {
         back = await timed(`${api}/dsfa`);
       }
       expect(back.status).toBe(200);
-      expect(back.body.map((d: { title: string }) => d.title)).toEqual(['vor dem Ausfall']);
+      expect((back.body as Array<{ title: string }>).map((d) => d.title)).toEqual(['vor dem Ausfall']);
       expect((await timed(`${api}/health`)).status).toBe(200);
     } finally {
       s.proc.kill('SIGTERM');
