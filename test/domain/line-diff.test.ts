@@ -56,6 +56,17 @@ describe('lineDiff', () => {
     expect(d.filter((l) => l.op === ' ')).toHaveLength(3);
   });
 
+  it('shows a line added to or removed from an empty text, and repeated lines where they changed', () => {
+    expect(show(lineDiff('', 'a'))).toEqual(['-', '+a']);
+    expect(formatDiff(lineDiff('', 'a'), 0)).toBe('-\n+a');
+    // a repeated line: the first stays in place, the change is the line after it
+    expect(show(lineDiff('a', 'a\na'))).toEqual([' a', '+a']);
+    expect(show(lineDiff('a\na', 'a'))).toEqual([' a', '-a']);
+    // the common last line stays at the end, the additions come before it
+    expect(show(lineDiff('a', 'b\na\na'))).toEqual(['+b', '+a', ' a']);
+    expect(show(lineDiff('a', 'b\nb\na\nb'))).toEqual(['+b', '+b', ' a', '+b']);
+  });
+
   it('refuses versions too different to diff in memory', () => {
     expect(() => lineDiff(lines(7100, 'a').join('\n'), lines(7100, 'b').join('\n'))).toThrow(
       /differ in too many lines to diff \(7100 x 7100\)/,
