@@ -93,6 +93,37 @@ describe('DSFA screening', () => {
     );
   });
 
+  it('writes the Markdown in the order a reader expects: verdict, cases, criteria, reasons, recommendation', () => {
+    const a = { criteria: ['scoring'], triggers: [] };
+    const r = screen(a);
+    expect(screeningMarkdown(a, r, '2026-11-25')).toBe(
+      [
+        'Screening of 2026-11-25: DSFA not required.',
+        '',
+        'Mandatory cases:',
+        '- [ ] Automated decisions or profiling',
+        '- [ ] Extensive processing of sensitive data',
+        '- [ ] Systematic monitoring of public areas',
+        '- [ ] High-risk AI system',
+        '',
+        'WP248 criteria:',
+        '- [x] Evaluation or scoring',
+        '- [ ] Automated decision with legal or similar effect',
+        '- [ ] Systematic monitoring',
+        '- [ ] Sensitive or highly personal data',
+        '- [ ] Large scale',
+        '- [ ] Matching or combining datasets',
+        '- [ ] Vulnerable data subjects',
+        '- [ ] Innovative use of technology',
+        '- [ ] Prevents exercising a right or using a service',
+        '',
+        `- ${r.reasons[0]}`,
+        '',
+        r.recommendation,
+      ].join('\n'),
+    );
+  });
+
   it('accepts only known ids in the answers', () => {
     expect(ScreeningAnswersSchema.parse({})).toEqual({ criteria: [], triggers: [] });
     expect(ScreeningAnswersSchema.safeParse({ criteria: ['scoring', 'blocks_rights'] }).success).toBe(true);
