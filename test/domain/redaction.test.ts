@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ibanValid, luhn, redact, restore } from '../../src/domain/training/redaction.js';
+import { cardNumber, ibanValid, luhn, redact, restore } from '../../src/domain/training/redaction.js';
 
 describe('redaction', () => {
   it.each([
@@ -74,5 +74,147 @@ describe('compliance redact', () => {
     expect(r.stderr).toMatch(/redacted: email 1, phone 1, person 1/);
     const j = await cli(['redact', '-', '--json'], { stdin: 'a@b.de' });
     expect(JSON.parse(j.stdout)).toEqual({ text: '[EMAIL_1]', counts: { email: 1 } });
+  });
+});
+
+// Guards for the rules a mutation run found unguarded (issue 14): each case fails when one step of a rule is broken.
+describe('redaction rules', () => {
+  it('doubles every second digit from the right in the Luhn check, subtracting 9 above 9', () => {
+    // 4242…: the doubled 2s give 4, the undoubled 4s stay; 5 doubled is 10 → 1, so 59 is valid and 95 is not
+    expect(luhn('4242424242424242')).toBe(true);
+    expect(luhn('59')).toBe(true);
+    expect(luhn('95')).toBe(false);
+    expect(luhn('18')).toBe(true); // 1 doubled is 2, plus 8
+    expect(luhn('81')).toBe(false);
+    expect(luhn('0')).toBe(true);
+    expect(luhn('79927398713')).toBe(true);
+    expect(luhn('79927398710')).toBe(false);
+  });
+
+  it('recognises card numbers by brand, grouping and Luhn', () => {
+    expect(cardNumber('4111 1111 1111 1111')).toBe(true);
+    expect(cardNumber('4111-1111-1111-1111')).toBe(true);
+    expect(cardNumber('378282246310005')).toBe(true); // Amex, 15 digits
+    expect(cardNumber('3782 822463 10005')).toBe(true);
+    expect(cardNumber('30569309025904')).toBe(true); // Diners, 14 digits
+    expect(cardNumber('2221000000000009')).toBe(true); // Mastercard 2-series
+    expect(cardNumber('4111 1111 1111 1112')).toBe(false); // Luhn
+    expect(cardNumber('4 111 111 111 111 111')).toBe(false); // a grouping no card uses
+    expect(cardNumber('4222222222222')).toBe(false); // Visa stopped issuing 13 digits; an EAN looks like this
+    expect(cardNumber('1234567812345670')).toBe(false); // Luhn-valid, no brand starts with 1
+    expect(cardNumber('378282246310005'.slice(0, 14))).toBe(false);
+  });
+
+  it.each([
+    ['IBAN NL91ABNA0417164300 bitte', 'IBAN [IBAN_1] bitte'], // letters including A, no spaces
+    ['IBAN NL91 ABNA 0417 1643 00 bitte', 'IBAN [IBAN_1] bitte'],
+    ['IBAN DE89370400440532013000 bitte', 'IBAN [IBAN_1] bitte'], // no spaces
+    ['IBAN GB29 NWBK 6016 1331 9268 19 bitte', 'IBAN [IBAN_1] bitte'],
+    ['IBAN CH93 0076 2011 6238 5295 7 bitte', 'IBAN [IBAN_1] bitte'], // odd last group
+    ['IBAN AT61 1904 3002 3457 3201 bitte', 'IBAN [IBAN_1] bitte'],
+    ['IBAN de89 3704 0044 0532 0130 00 bitte', 'IBAN [IBAN_1] bitte'], // lower case, not half a phone number
+  ])('redacts IBAN in %s', (input, expected) => {
+    expect(redact(input).text).toBe(expected);
+  });
+
+  it('checks IBANs letter by letter (A is 10, Z is 35) and case-blind', () => {
+    expect(ibanValid('NL91ABNA0417164300')).toBe(true);
+    expect(ibanValid('nl91 abna 0417 1643 00')).toBe(true);
+    expect(ibanValid('NL91ABNB0417164300')).toBe(false);
+    expect(ibanValid('GB29NWBK60161331926819')).toBe(true);
+    expect(ibanValid('GB29NWBK6016133192681')).toBe(false);
+    expect(ibanValid('DE8937040044053201300')).toBe(false); // too short for the check to mean anything
+  });
+
+  it.each([
+    ['geboren am 12. März 1985', '[BIRTHDATE_1]'],
+    ['Geboren am 12. MÄRZ 1985', '[BIRTHDATE_1]'],
+    ['GEBOREN AM 12. märz 1985', '[BIRTHDATE_1]'],
+    ['geb. 1. Januar 1990', '[BIRTHDATE_1]'],
+    ['geb. am 3. 7. 1978', '[BIRTHDATE_1]'],
+    ['Geburtsdatum: 19. Jänner 1982', '[BIRTHDATE_1]'],
+    ['geboren 12.3.85 in Ulm', '[BIRTHDATE_1] in Ulm'],
+    ['born on March 12, 1985', '[BIRTHDATE_1]'],
+    ['DOB 1st March 1980', '[BIRTHDATE_1]'],
+    ['Max Muster, * 29.02.1996', 'Max Muster, [BIRTHDATE_1]'],
+  ])('redacts the birth date in %s', (input, expected) => {
+    expect(redact(input).text).toBe(expected);
+  });
+
+  it.each(['Rechnung vom 12. März 1985', 'fällig am 15.03.2025', 'Geburtstagsfeier am 12.03.2025'])(
+    'leaves the date in %s',
+    (input) => {
+      expect(redact(input).text).toBe(input);
+    },
+  );
+
+  it('redacts phone numbers of 7 to 15 digits and nothing shorter or longer', () => {
+    expect(redact('Tel. 0301 23').text).toBe('Tel. 0301 23'); // 6 digits
+    expect(redact('Tel. 0301 234').text).toBe('Tel. [PHONE_1]'); // 7 digits
+    expect(redact('Tel. +49 30 123 456 789 12').text).toBe('Tel. [PHONE_1]'); // 15 digits
+    expect(redact('Tel. +49 30 123 456 789 123').text).toBe('Tel. +49 30 123 456 789 123'); // 16 digits
+  });
+
+  it.each([
+    ['(030) 1234567', '[PHONE_1]'],
+    ['+49 (0)30 1234567', '[PHONE_1]'],
+    ['+1 (212) 555-0147', '[PHONE_1]'],
+    ['089 / 12 34 56 78', '[PHONE_1]'],
+    ['+43 1 5123456', '[PHONE_1]'],
+    ['01/512 34 56', '[PHONE_1]'],
+    ['+41 44 123 45 67', '[PHONE_1]'],
+    ['+49 30 12345-0', '[PHONE_1]'],
+    ['Telefonnummer 030 1234567', 'Telefonnummer [PHONE_1]'],
+    ['Tel.030 1234567', 'Tel.[PHONE_1]'],
+    ['Tel.-Nr. 0172 1234567', 'Tel.-Nr. [PHONE_1]'],
+  ])('redacts the phone number %s', (input, expected) => {
+    expect(redact(input).text).toBe(expected);
+  });
+
+  it.each([
+    'Kundennummer 0301234567',
+    'GTIN 04012345678901',
+    'Zählerstand 000123456',
+    'Bestellnummer 4711-0815-2231',
+    'Invoice date: 03/12/2024',
+    'Zeitraum 01.01.2024 bis 31.12.2024',
+    'Version 1.0.0.1 und Abschnitt 3.2.1.4',
+    'Netz 10.0.0.0/8',
+    'Budget 4 111 111 111 111 111 units',
+  ])('leaves %s alone', (input) => {
+    expect(redact(input).text).toBe(input);
+  });
+
+  it.each([
+    ['Am Markt 1, 28195 Bremen', '[ADDRESS_1]'],
+    ['Unter den Linden 77, 10117 Berlin', '[ADDRESS_1]'],
+    ['Karl-Marx-Allee 90, 10243 Berlin', '[ADDRESS_1]'],
+    ['Mariahilfer Straße 45, 1060 Wien', '[ADDRESS_1]'],
+    ['Bahnhofstrasse 10, CH-8001 Zürich', '[ADDRESS_1]'],
+    ['Berliner Straße 3, 60311 Frankfurt am Main.', '[ADDRESS_1].'],
+    ['Rue du Rhône 42, 1204 Genève', '[ADDRESS_1]'],
+  ])('redacts the address %s', (input, expected) => {
+    expect(redact(input).text).toBe(expected);
+  });
+
+  it('finds people written surname first, with a genitive s, or with a particle', () => {
+    const names = ['Erika Schmidt', 'Ursula von der Leyen'];
+    expect(redact('Schmidt, Erika und Schmidts Antrag', names).text).toBe('[PERSON_1] und [PERSON_1]s Antrag');
+    const r = redact('Frau von der Leyen', names);
+    expect(r.text).toBe('Frau [PERSON_1]');
+    expect(restore(r.text, r.mapping)).toBe('Frau Ursula von der Leyen');
+  });
+
+  it('redacts IPv6 written with a leading ::', () => {
+    expect(redact('von ::ffff:c000:280 aus').text).toBe('von [IP_1] aus');
+    expect(redact('std::vector bleibt').text).toBe('std::vector bleibt');
+  });
+});
+
+describe('redaction of an IBAN followed by a short word', () => {
+  it('replaces the IBAN and keeps the word', () => {
+    expect(redact('IBAN at61 1904 3002 3457 3201 den Betrag').text).toBe('IBAN [IBAN_1] den Betrag');
+    expect(redact('IBAN AT611904300234573201 den Betrag').text).toBe('IBAN [IBAN_1] den Betrag');
+    expect(redact('IBAN AT61 1904 3002 3457 3202 den Betrag').text).toBe('IBAN AT61 1904 3002 3457 3202 den Betrag');
   });
 });

@@ -24,6 +24,9 @@ export const contrast = (a: string, b: string): number => {
   return (x! + 0.05) / (y! + 0.05);
 };
 
+/** WCAG AA for normal text: a contrast of 4.5:1 or more passes, exactly 4.5:1 included. */
+export const enoughContrast = (ratio: number): boolean => ratio >= 4.5;
+
 /**
  * Checks a banner against what European regulators ask of consent banners: refusing must be as easy as accepting
  * (a decline-all button on the first layer), nothing optional switched on in advance (CJEU Planet49), a link to the
@@ -76,7 +79,7 @@ export function lintCookieBanner(b: Pick<CookieBanner, 'categories' | 'config'>)
     });
   if (/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(b.config.primaryColor)) {
     const ratio = contrast(b.config.primaryColor, '#ffffff');
-    if (ratio < 4.5)
+    if (!enoughContrast(ratio))
       f.push({
         rule: 'contrast',
         path: 'config.primaryColor',
