@@ -7,6 +7,7 @@ import * as m0005 from './0005_training_media.js';
 import * as m0006 from './0006_training_blocks.js';
 import * as m0007 from './0007_consents_for_bulk_writes.js';
 import * as m0008 from './0008_postgres_roles_and_tenant_isolation.js';
+import * as m0010 from './0010_training_replicas.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_training_blocks': m0006,
   '0007_consents_for_bulk_writes': m0007,
   '0008_postgres_roles_and_tenant_isolation': m0008,
+  '0010_training_replicas': m0010,
 };
