@@ -12,6 +12,16 @@ const TENANT = 'firma';
 const USERS = 12;
 const DAY = 86_400_000;
 
+/** The fields of the answers this test reads. */
+interface Reply {
+  id: string;
+  created: number;
+  escalated: number;
+  passed: boolean;
+  certificate_id: string;
+  questions: Array<{ id: string }>;
+}
+
 /**
  * Two `serve` replicas and CLI processes on one PostgreSQL database, hammering the same training records at once:
  * every invariant is checked in the database afterwards, as the superuser (which sees every row).
@@ -33,7 +43,7 @@ describe('training on two serve replicas of one PostgreSQL database', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: (await res.json()) as Reply };
   }
 
   const cli = (args: string[]) =>
