@@ -328,14 +328,14 @@ export class KyselyTrainingStore implements TrainingStore {
     return Number(r.numUpdatedRows) > 0;
   }
 
-  async raiseEscalation(tenant: string, ids: string[], level: number, at: string) {
+  async raiseEscalation(_tenant: string, ids: string[], level: number, at: string) {
     const raised: string[] = [];
     for (let i = 0; i < ids.length; i += BATCH) {
-      // conditional: a replica that escalated the same assignment meanwhile leaves nothing to raise here
+      // conditional: a replica that escalated the same assignment meanwhile leaves nothing to raise here. The ids
+      // are this tenant's (read in this transaction): no tenant filter, which would steer SQLite off the primary key
       const rows = await this.db
         .updateTable('training_assignment')
         .set({ escalation_level: level, updated_at: at })
-        .where('tenant_id', '=', tenant)
         .where('id', 'in', ids.slice(i, i + BATCH))
         .where('escalation_level', '<', level)
         .returning('id')
