@@ -467,7 +467,7 @@ export class TrainingService {
   escalate(tenant: string, actor: Actor, opts: { as_of?: string; dry_run: boolean }) {
     return this.store.transaction(async (store) => {
       const now = opts.as_of ? new Date(opts.as_of) : this.now();
-      const rows = await store.openAssignments(tenant, isoZ(now), 'overdue');
+      const rows = await store.escalationCandidates(tenant, isoZ(now));
       let results: EscalationItem[] = [];
       for (const r of rows) {
         const days = daysOverdue(r.deadline, now);

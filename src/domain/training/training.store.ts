@@ -118,7 +118,8 @@ export interface TrainingStore {
   ): Promise<Array<{ module_id: string; status: string; valid_until: string | null }>>;
   /**
    * Writes new assignments and the audit entries of those written; an assignment whose user already has an open
-   * one for the module (written meanwhile by another process) is skipped. The ids written.
+   * one for the module (written meanwhile by another process) is skipped. The ids written. The records are given
+   * away: the store may convert them in place.
    */
   insertAssignments(rows: AssignmentRecord[], audits: Map<string, AuditRecord>): Promise<string[]>;
   getAssignment(tenant: string, id: string): Promise<AssignmentView | undefined>;
@@ -126,6 +127,13 @@ export interface TrainingStore {
   listAssignments(tenant: string, f: AssignmentFilter): Promise<AssignmentView[]>;
   /** Open assignments (pending or in progress) whose deadline is before (`overdue`) or not before `at`. */
   openAssignments(tenant: string, at: string, which: 'overdue' | 'upcoming', limit?: number): Promise<AssignmentView[]>;
+  /** What escalation needs of the open assignments whose deadline is before `at`. */
+  escalationCandidates(
+    tenant: string,
+    at: string,
+  ): Promise<
+    Array<{ id: string; user_name: string; deadline: string; escalation_level: number; module_title: string }>
+  >;
   /**
    * Updates an assignment if its stored status is one of `fromStatus` (any when omitted); whether it did. This is
    * the guard that makes two concurrent completions complete once.
@@ -146,6 +154,7 @@ export interface TrainingStore {
   /** The certificate signing key (hex), stored by the first caller: `generate` makes one if none is stored. */
   signingKey(generate: () => string): Promise<string>;
 
+  /** Writes audit entries; they are given away (the store may convert them in place). */
   appendAudit(entries: AuditRecord[]): Promise<void>;
   auditLog(
     tenant: string,

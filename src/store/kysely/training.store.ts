@@ -34,10 +34,12 @@ const assignmentToRow = (a: Partial<AssignmentRecord>): Partial<AssignmentRow> =
   return quiz_passed === undefined ? rest : { ...rest, quiz_passed: quiz_passed ? 1 : 0 };
 };
 
-const auditToRow = (e: AuditRecord): TrainingTables['training_audit'] => ({
-  ...e,
-  details: JSON.stringify(e.details),
-});
+/** Converted in place, the records being the caller's to give away: a staff list writes hundreds of thousands. */
+const newAssignmentRow = (a: AssignmentRecord): AssignmentRow =>
+  Object.assign(a as unknown as AssignmentRow, { quiz_passed: a.quiz_passed ? 1 : 0 });
+
+const auditToRow = (e: AuditRecord): TrainingTables['training_audit'] =>
+  Object.assign(e as unknown as TrainingTables['training_audit'], { details: JSON.stringify(e.details) });
 
 const attemptFromRow = (r: TrainingTables['training_quiz_attempt']): QuizAttemptRecord => ({
   ...r,
@@ -252,14 +254,19 @@ export class KyselyTrainingStore implements TrainingStore {
   async insertAssignments(rows: AssignmentRecord[], audits: Map<string, AuditRecord>) {
     const written: string[] = [];
     for (let i = 0; i < rows.length; i += BATCH) {
-      // the unique index on open assignments turns a concurrent compute's duplicate into nothing written
-      const ids = await this.db
+      const slice = rows.slice(i, i + BATCH);
+      // the unique index on open assignments (PostgreSQL) turns a concurrent compute's duplicate into nothing written
+      const r = await this.db
         .insertInto('training_assignment')
-        .values(rows.slice(i, i + BATCH).map((r) => assignmentToRow(r) as AssignmentRow))
+        .values(slice.map(newAssignmentRow))
         .onConflict((oc) => oc.doNothing())
-        .returning('id')
-        .execute();
-      const batch = ids.map((r) => r.id);
+        .executeTakeFirst();
+      let batch = slice.map((a) => a.id as string);
+      // only after such a race: which were written (RETURNING on every batch costs SQLite's bulk compute dearly)
+      if (Number(r.numInsertedOrUpdatedRows ?? batch.length) !== batch.length)
+        batch = (await this.db.selectFrom('training_assignment').select('id').where('id', 'in', batch).execute()).map(
+          (x) => x.id,
+        );
       const entries = batch.map((id) => audits.get(id)).filter((e): e is AuditRecord => !!e);
       if (entries.length) await this.appendAudit(entries);
       written.push(...batch);
@@ -315,6 +322,17 @@ export class KyselyTrainingStore implements TrainingStore {
     if (limit !== undefined) s = s.limit(limit);
     const rows = await s.execute();
     return rows.map((r) => assignmentFromRow(r) as AssignmentView);
+  }
+
+  escalationCandidates(tenant: string, at: string) {
+    return this.db
+      .selectFrom('training_assignment as a')
+      .innerJoin('training_module as m', 'm.id', 'a.module_id')
+      .select(['a.id', 'a.user_name', 'a.deadline', 'a.escalation_level', 'm.title as module_title'])
+      .where('a.tenant_id', '=', tenant)
+      .where('a.status', 'in', OPEN)
+      .where('a.deadline', '<', at)
+      .execute();
   }
 
   async updateAssignment(tenant: string, id: string, set: Partial<AssignmentRecord>, fromStatus?: string[]) {
