@@ -148,6 +148,20 @@ describe('training on two serve replicas of one PostgreSQL database', () => {
     expect(entries.filter((e) => e.n !== 1)).toEqual([]);
   }, 120_000);
 
+  it('concurrent progress starts an assignment once', async () => {
+    const open = await rows<{ id: string }>(`select id from training_assignment order by id desc limit 6`);
+    const answers = await Promise.all(
+      open.flatMap((a, k) =>
+        [10, 20, 30, 40].map((p, i) => call(i + k, 'POST', `/training/assignments/${a.id}/progress`, { progress: p })),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const started = await rows<{ entity_id: string; n: number }>(
+      `select entity_id, count(*)::int as n from training_audit where action = 'started' group by entity_id`,
+    );
+    expect(started.map((r) => r.n)).toEqual(open.map(() => 1));
+  }, 120_000);
+
   it('completing twice is safe and a certificate is issued once per completion', async () => {
     const open = await rows<{ id: string; module_id: string }>(
       `select id, module_id from training_assignment order by id limit 8`,

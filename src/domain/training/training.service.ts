@@ -334,14 +334,17 @@ export class TrainingService {
   progress(tenant: string, actor: Actor, id: string, progress: number): Promise<Assignment> {
     return this.store.transaction(async (store) => {
       const a = await this.getAssignment(tenant, id, store);
-      const st = this.stored(a);
+      const refusal = () => conflict(`assignment ${id} is ${a.status}; progress can no longer change`);
+      if (this.stored(a) === 'completed') throw refusal();
       const now = isoZ(this.now());
       const set: Partial<AssignmentRecord> = { progress_percent: progress, updated_at: now };
-      if (st === 'pending') Object.assign(set, { status: 'in_progress', started_at: now });
-      const refusal = `assignment ${id} is ${a.status}; progress can no longer change`;
-      if (st === 'completed' || !(await store.updateAssignment(tenant, id, set, [st]))) throw conflict(refusal);
-      if (st === 'pending')
+      // the first progress starts the assignment, once: a concurrent call that started it leaves it in progress
+      const started = await store.updateAssignment(tenant, id, { ...set, status: 'in_progress', started_at: now }, [
+        'pending',
+      ]);
+      if (started)
         await store.appendAudit([this.auditRecord(tenant, actor, 'started', 'assignment', id, { by: 'progress' })]);
+      else if (!(await store.updateAssignment(tenant, id, set, ['in_progress']))) throw refusal();
       return this.getAssignment(tenant, id, store);
     });
   }
