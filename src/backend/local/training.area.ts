@@ -3,7 +3,9 @@ import { bindHandlers } from '../../contract/bind.js';
 import { trainingContract } from '../../contract/training.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import type { DB } from '../../store/db-types.js';
-import { TrainingService } from './training.service.js';
+import { randomBytes } from 'node:crypto';
+import { TrainingService } from '../../domain/training/training.service.js';
+import { KyselyTrainingStore } from '../../store/kysely/training.store.js';
 import { trainingContentContract } from '../../contract/training-content.contract.js';
 import { TrainingContentService } from './training-content.service.js';
 import { trainingBlocksContract } from '../../contract/training-blocks.contract.js';
@@ -27,7 +29,7 @@ export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdS
   let client: LlmClient | undefined = llm.client;
   const svc = new TrainingContentService(
     db,
-    new TrainingService(db, clock, ids),
+    trainingService(db, clock, ids),
     clock,
     ids,
     () => (client ??= new OllamaClient({ host: llm.host })),
@@ -43,9 +45,13 @@ export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdS
   });
 }
 
-/** The training routes bound to the SQLite store. */
+/** The training core over the kysely store; certificate keys come from the system's random source. */
+const trainingService = (db: Kysely<DB>, clock: Clock, ids: IdSource) =>
+  new TrainingService(new KyselyTrainingStore(db), clock, ids, () => randomBytes(32).toString('hex'));
+
+/** The training routes bound to the store (SQLite or PostgreSQL). */
 export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) {
-  const t = new TrainingService(db, clock, ids);
+  const t = trainingService(db, clock, ids);
   return bindHandlers(trainingContract, {
     listModules: (r) => t.listModules(r.tenant, r.query),
     createModule: (r) => t.createModule(r.tenant, r.actor, r.body),
@@ -120,7 +126,7 @@ export function createTrainingBlocksArea(db: Kysely<DB>, clock: Clock, ids: IdSo
   let client: LlmClient | undefined = llm.client;
   const content = new TrainingContentService(
     db,
-    new TrainingService(db, clock, ids),
+    trainingService(db, clock, ids),
     clock,
     ids,
     () => (client ??= new OllamaClient({ host: llm.host })),
