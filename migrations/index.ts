@@ -9,6 +9,7 @@ import * as m0007 from './0007_consents_for_bulk_writes.js';
 import * as m0008 from './0008_postgres_roles_and_tenant_isolation.js';
 import * as m0009 from './0009_consents_and_legal_documents_for_replicas.js';
 import * as m0010 from './0010_training_replicas.js';
+import * as m0011 from './0011_dsfa_review_workflow.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_postgres_roles_and_tenant_isolation': m0008,
   '0009_consents_and_legal_documents_for_replicas': m0009,
   '0010_training_replicas': m0010,
+  '0011_dsfa_review_workflow': m0011,
 };

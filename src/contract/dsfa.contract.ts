@@ -7,6 +7,8 @@ import {
   DsfaCreate,
   DsfaListQuery,
   DsfaStats,
+  DsfaSettings,
+  DsfaSettingsInput,
   DsfaStatusChange,
   DsfaUpdate,
   IdParams,
@@ -32,6 +34,7 @@ export const dsfaContract = {
     body: DsfaCreate,
     output: Dsfa,
     status: 201,
+    raises: ['conflict'],
   }),
   stats: op({
     method: 'GET',
@@ -48,6 +51,23 @@ export const dsfaContract = {
     tenant: 'query',
     query: DsfaAuditQuery,
     output: z.array(DsfaAuditEntry),
+    status: 200,
+  }),
+  settings: op({
+    method: 'GET',
+    path: '/dsfa/settings',
+    summary: "The tenant's review workflow (addition)",
+    tenant: 'query',
+    output: DsfaSettings,
+    status: 200,
+  }),
+  updateSettings: op({
+    method: 'PUT',
+    path: '/dsfa/settings',
+    summary: "Choose the tenant's review workflow: open or strict (addition)",
+    tenant: 'query',
+    body: DsfaSettingsInput,
+    output: DsfaSettings,
     status: 200,
   }),
   get: op({
@@ -68,6 +88,7 @@ export const dsfaContract = {
     body: DsfaUpdate,
     output: Dsfa,
     status: 200,
+    raises: ['conflict'],
   }),
   setStatus: op({
     method: 'PATCH',
@@ -78,6 +99,7 @@ export const dsfaContract = {
     body: DsfaStatusChange,
     output: Dsfa,
     status: 200,
+    raises: ['conflict'],
   }),
   delete: op({
     method: 'DELETE',

@@ -33,6 +33,13 @@ export interface DsfaAuditRow {
   created_at: string;
 }
 
+export interface DsfaSettingRow {
+  tenant_id: string;
+  workflow: string;
+  updated_by: string;
+  updated_at: string;
+}
+
 export interface ApiKeyRow {
   id: string;
   name: string;
@@ -46,5 +53,6 @@ export interface ApiKeyRow {
 export interface DB extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables {
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
+  dsfa_setting: DsfaSettingRow;
   api_key: ApiKeyRow;
 }

@@ -130,6 +130,23 @@ describe('dsfa commands on the embedded store', () => {
     expect(log.map((e) => e.action)).toEqual(['DELETE', 'STATUS_CHANGE', 'UPDATE', 'CREATE']);
   });
 
+  it('chooses the strict review workflow per tenant and names the allowed transitions when refusing', async () => {
+    const t = ['--tenant', 'strenge-gmbh', '--user', 'autorin'];
+    expect((await run([...t, 'dsfa', 'workflow', '--json'])).stdout).toContain('"workflow": "open"');
+    expect((await run([...t, 'dsfa', 'workflow', 'strict'])).code).toBe(0);
+    const bad = await run([...t, 'dsfa', 'workflow', 'lenient']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('open, strict')]);
+    const id = JSON.parse((await run([...t, 'dsfa', 'create', '--title', 'Streng', '--json'])).stdout).id;
+    const skip = await run([...t, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'dsb']);
+    expect(skip.code).toBe(5);
+    expect(skip.stderr).toContain('from draft it allows in-review');
+    expect((await run([...t, 'dsfa', 'set-status', id, 'in-review'])).code).toBe(0);
+    const self = await run([...t, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'autorin']);
+    expect([self.code, self.stderr]).toEqual([5, expect.stringContaining('four-eyes')]);
+    expect((await run([...t, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'dsb'])).code).toBe(0);
+    expect((await run(['dsfa', 'workflow', '--json'])).stdout).toContain('"workflow": "open"'); // other tenant
+  });
+
   it('keeps tenants apart on the command line', async () => {
     const id = JSON.parse((await run(['dsfa', 'create', '--json', '--tenant', 't1', '--title', 'nur t1'])).stdout)
       .id as string;

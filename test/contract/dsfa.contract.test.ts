@@ -153,7 +153,7 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     });
   });
 
-  it('approving by PATCH sets approved_at and approved_by, and keeps them when the status moves on', async () => {
+  it('approving by PATCH sets approved_at, approved_by and the content hash; leaving approved clears them', async () => {
     const d = await api().create({ ...T, body: { title: 'HR-Analytics' } });
     const a = await api().setStatus({
       ...T,
@@ -164,19 +164,100 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     expect(a.approved_by).toBe('dpo@example.com');
     expect(a.approved_at).toMatch(LOCAL_TS);
     const n = await api().setStatus({ ...T, params: { id: d.id }, body: { status: 'needs-update' } });
-    expect(n).toMatchObject({ status: 'needs-update', approved_by: 'dpo@example.com', approved_at: a.approved_at });
+    expect(n).toMatchObject({ status: 'needs-update', approved_by: null, approved_at: null });
     const log = await api().auditLog({ ...T, query: { dsfa_id: d.id } });
     expect(log.map((e) => e.action)).toEqual(['STATUS_CHANGE', 'STATUS_CHANGE', 'CREATE']);
     expect(log[1]).toMatchObject({
-      old_values: { status: 'draft' },
-      new_values: { status: 'approved', approved_by: 'dpo@example.com' },
+      old_values: { status: 'draft', approved_by: null, approved_at: null },
+      new_values: { status: 'approved', approved_by: 'dpo@example.com', approved_at: a.approved_at },
+    });
+    expect(log[1]!.new_values.content_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(log[0]).toMatchObject({
+      old_values: { status: 'approved', approved_by: 'dpo@example.com', approved_at: a.approved_at },
+      new_values: { status: 'needs-update', approved_by: null, approved_at: null },
     });
   });
 
-  it('approving by PUT also sets approved_at', async () => {
+  it('approving again without a name keeps the approver on record and moves approved_at', async () => {
+    const d = await api().create({ ...T, body: { title: 'Re-approval' } });
+    const first = await api().setStatus({
+      ...T,
+      params: { id: d.id },
+      body: { status: 'approved', approved_by: 'dpo@example.com' },
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const again = await api().setStatus({ ...T, params: { id: d.id }, body: { status: 'approved' } });
+    expect(again.approved_by).toBe('dpo@example.com');
+    expect(again.approved_at! > first.approved_at!).toBe(true);
+  });
+
+  it('a content change to an approved DSFA moves it to needs-update, whatever status the body repeats', async () => {
+    const d = await api().create({ ...T, body: { title: 'Videoüberwachung', description: 'v1' } });
+    const a = await api().setStatus({ ...T, params: { id: d.id }, body: { status: 'approved', approved_by: 'dpo' } });
+    // a client that read the record and sends it back with one field changed
+    const { id: _i, tenant_id: _t, created_at: _c, updated_at: _u, ...roundTrip } = a;
+    const u = await api().update({ ...T, params: { id: d.id }, body: { ...roundTrip, description: 'v2' } });
+    expect(u).toMatchObject({ status: 'needs-update', approved_by: null, approved_at: null, description: 'v2' });
+    const [entry] = await api().auditLog({ ...T, query: { dsfa_id: d.id, limit: 1 } });
+    expect(entry).toMatchObject({
+      action: 'UPDATE',
+      old_values: { description: 'v1', status: 'approved', approved_by: 'dpo', approved_at: a.approved_at },
+      new_values: { description: 'v2', status: 'needs-update', approved_by: null, approved_at: null },
+    });
+    // a PUT without a content change leaves an approval alone, approved_at included
+    const b = await api().setStatus({ ...T, params: { id: d.id }, body: { status: 'approved', approved_by: 'dpo' } });
+    const same = await api().update({ ...T, params: { id: d.id }, body: { description: 'v2', status: 'approved' } });
+    expect(same).toMatchObject({ status: 'approved', approved_by: 'dpo', approved_at: b.approved_at });
+    const [quiet] = await api().auditLog({ ...T, query: { dsfa_id: d.id, limit: 1 } });
+    expect(quiet).toMatchObject({ action: 'UPDATE', old_values: {}, new_values: {} });
+  });
+
+  it('approving by PUT also sets approved_at and records the actor when no approver is named', async () => {
     const d = await api().create({ ...T, body: { title: 'PUT approval' } });
     const u = await api().update({ ...T, params: { id: d.id }, body: { status: 'approved' } });
     expect(u.approved_at).toMatch(LOCAL_TS);
+    expect(u.approved_by).toBe(T.actor);
+    const created = await api().create({ ...T, body: { title: 'born approved', status: 'approved' } });
+    expect(created).toMatchObject({ approved_by: T.actor, approved_at: created.created_at });
+    const draft = await api().create({ ...T, body: { title: 'draft with a name', approved_by: 'x' } });
+    expect(draft).toMatchObject({ approved_by: null, approved_at: null });
+  });
+
+  it('the strict review workflow allows only its transitions, with four eyes, per tenant', async () => {
+    const S = { tenant: 'strict-gmbh', actor: 'author@example.com' };
+    expect(await api().settings(S)).toEqual({ workflow: 'open', updated_by: null, updated_at: null });
+    const set = await api().updateSettings({ ...S, body: { workflow: 'strict' } });
+    expect(set).toMatchObject({ workflow: 'strict', updated_by: S.actor, updated_at: expect.stringMatching(LOCAL_TS) });
+    expect((await api().settings(S)).workflow).toBe('strict');
+    expect((await api().settings(T)).workflow).toBe('open'); // another tenant keeps its own
+
+    expect((await failure(api().create({ ...S, body: { title: 'x', status: 'approved' } }))).code).toBe('conflict');
+    const d = await api().create({ ...S, body: { title: 'Strenger Ablauf' } });
+    const status = (body: Record<string, unknown>) => api().setStatus({ ...S, params: { id: d.id }, body } as never);
+    const skip = await failure(status({ status: 'approved', approved_by: 'dpo@example.com' }));
+    expect(skip.code).toBe('conflict');
+    expect(skip.message).toContain('from draft it allows in-review');
+    expect(skip.details).toEqual([{ path: 'status', message: 'allowed from draft: in-review' }]);
+    expect((await status({ status: 'in-review' })).status).toBe('in-review');
+    const nobody = await failure(status({ status: 'approved' }));
+    expect(nobody.details[0]).toMatchObject({ path: 'approved_by' });
+    const self = await failure(status({ status: 'approved', approved_by: ' Author@example.com ' }));
+    expect(self.message).toContain('four-eyes');
+    expect((await api().get({ ...S, params: { id: d.id } })).status).toBe('in-review');
+    const ok = await status({ status: 'approved', approved_by: 'dpo@example.com' });
+    expect(ok).toMatchObject({ status: 'approved', approved_by: 'dpo@example.com' });
+    expect((await failure(status({ status: 'draft' }))).message).toContain('from approved it allows needs-update');
+    // a content change is allowed: it moves the record to needs-update, as the workflow does
+    const changed = await api().update({ ...S, params: { id: d.id }, body: { description: 'neu' } });
+    expect(changed.status).toBe('needs-update');
+    expect((await failure(status({ status: 'approved', approved_by: 'dpo@example.com' }))).code).toBe('conflict');
+    expect((await status({ status: 'in-review' })).status).toBe('in-review');
+    const put = await failure(api().update({ ...S, params: { id: d.id }, body: { status: 'needs-update' } }));
+    expect(put.code).toBe('conflict');
+    await api().updateSettings({ ...S, body: { workflow: 'open' } });
+    expect((await status({ status: 'draft' })).status).toBe('draft');
+    const bad = await failure(api().updateSettings({ ...S, body: { workflow: 'lenient' } as never }));
+    expect(bad.details[0]).toMatchObject({ path: 'workflow', message: expect.stringContaining('open, strict') });
   });
 
   it('refuses a bad status change and leaves the record as it was', async () => {
@@ -195,7 +276,12 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     expect((await failure(api().get({ ...T, params: { id: d.id } }))).code).toBe('not_found');
     expect((await failure(api().delete({ ...T, params: { id: d.id } }))).code).toBe('not_found');
     const [entry] = await api().auditLog({ ...T, query: { dsfa_id: d.id, limit: 1 } });
-    expect(entry).toMatchObject({ action: 'DELETE', old_values: { title: 'weg damit' }, new_values: {} });
+    expect(entry).toMatchObject({
+      action: 'DELETE',
+      changed_by: T.actor,
+      old_values: { title: 'weg damit' },
+      new_values: {},
+    });
   });
 
   it("keeps tenants apart: another tenant's id is not found for every operation", async () => {

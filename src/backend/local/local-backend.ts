@@ -83,6 +83,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         get: (r) => dsfa.get(r.tenant, r.params.id),
         update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body),
         setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
+        settings: (r) => dsfa.settings(r.tenant),
+        updateSettings: (r) => dsfa.updateSettings(r.tenant, r.actor, r.body),
         delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
       }),
     ),

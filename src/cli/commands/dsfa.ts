@@ -252,6 +252,23 @@ export function createDsfaCommand(ctx: CliContext): Command {
     });
 
   dsfa
+    .command('workflow')
+    .description(
+      "show or choose the tenant's review workflow: open (any status to any other) or strict " +
+        '(draft → in-review → approved, in-review → draft, approved → needs-update → in-review; four eyes)',
+    )
+    .argument('[workflow]', 'open or strict')
+    .action(async (workflow: string | undefined) => {
+      const api = (await ctx.backend()).dsfa;
+      const s = workflow ? await api.updateSettings({ ...req(ctx), body: { workflow } }) : await api.settings(req(ctx));
+      await printRecord(ctx, s, [
+        ['workflow', s.workflow],
+        ['changed by', s.updated_by ?? '-'],
+        ['changed at', s.updated_at ?? '-'],
+      ]);
+    });
+
+  dsfa
     .command('delete')
     .description('delete an assessment (the deletion is kept in the audit trail)')
     .argument('<id>')

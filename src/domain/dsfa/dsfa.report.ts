@@ -1,3 +1,4 @@
+import { approvedContent } from './dsfa.workflow.js';
 import type { Block, ReportDoc } from '../report.js';
 import type { AiUseCaseModule, Dsfa, DsfaAuditEntry } from './dsfa.schema.js';
 
@@ -49,6 +50,18 @@ function moduleBlocks(m: AiUseCaseModule, i: number): Block[] {
   return blocks;
 }
 
+const APPROVED_CONTENT = {
+  current: 'the content approved is the content shown (same SHA-256 as recorded at approval)',
+  changed: 'CHANGED since approval: the content shown differs from the content approved',
+  unknown: 'not verifiable (approved before content hashes were recorded)',
+} as const;
+
+/** Whether the approval covers the content shown, for approved assessments. */
+function approvalRow(d: Dsfa, audit: DsfaAuditEntry[]): Array<[string, string]> {
+  const state = approvedContent(d, audit);
+  return state === 'none' ? [] : [['Approved content', APPROVED_CONTENT[state]]];
+}
+
 /** The report of one assessment: its fields, the AI appendix and its audit trail. */
 export function dsfaReport(d: Dsfa, audit: DsfaAuditEntry[], generatedAt: string): ReportDoc {
   const blocks: Block[] = [
@@ -63,6 +76,7 @@ export function dsfaReport(d: Dsfa, audit: DsfaAuditEntry[], generatedAt: string
         ['Created', `${d.created_at} by ${d.created_by}`],
         ['Last updated', d.updated_at],
         ['Approved', d.approved_at ? `${d.approved_at}${d.approved_by ? ` by ${d.approved_by}` : ''}` : '—'],
+        ...approvalRow(d, audit),
       ],
     },
     { kind: 'heading', level: 2, text: 'Description' },

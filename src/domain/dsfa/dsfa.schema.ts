@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { label, queryInt } from '../schema-helpers.js';
 
-import { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, RISK_LEVELS, USE_CASE_TYPES } from './dsfa.values.js';
+import {
+  AI_ACT_RISK_CLASSES,
+  AUDIT_ACTIONS,
+  DSFA_STATUSES,
+  DSFA_WORKFLOWS,
+  RISK_LEVELS,
+  USE_CASE_TYPES,
+} from './dsfa.values.js';
 
-export { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, RISK_LEVELS, USE_CASE_TYPES };
+export { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, DSFA_WORKFLOWS, RISK_LEVELS, USE_CASE_TYPES };
 
 export const DsfaStatus = z.enum(DSFA_STATUSES);
 export const RiskLevel = z.enum(RISK_LEVELS);
@@ -124,6 +131,18 @@ export const DsfaStatusChange = z.object({
   approved_by: label(320).nullish(),
 });
 export type DsfaStatusChange = z.infer<typeof DsfaStatusChange>;
+
+/** PUT /dsfa/settings body (our addition): the tenant's review workflow. */
+export const DsfaSettingsInput = z.object({ workflow: z.enum(DSFA_WORKFLOWS) });
+export type DsfaSettingsInput = z.infer<typeof DsfaSettingsInput>;
+
+/** The tenant's review settings; `updated_by`/`updated_at` are null until they were first changed. */
+export const DsfaSettings = z.object({
+  workflow: z.enum(DSFA_WORKFLOWS),
+  updated_by: z.string().nullable(),
+  updated_at: Timestamp.nullable(),
+});
+export type DsfaSettings = z.infer<typeof DsfaSettings>;
 
 export const DsfaListQuery = z.object({
   status: DsfaStatus.optional(),

@@ -1,5 +1,5 @@
 import { isoLocal, type Clock, type IdSource } from '../clock.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import {
   DSFA_STATUSES,
   RISK_LEVELS,
@@ -12,9 +12,19 @@ import {
   type DsfaListQuery,
   type DsfaStats,
   type DsfaStatusChange,
+  type DsfaSettings,
+  type DsfaSettingsInput,
   type DsfaUpdate,
 } from './dsfa.schema.js';
 import type { DsfaStore } from './dsfa.store.js';
+import {
+  checkApprover,
+  checkTransition,
+  contentDiffers,
+  contentHash,
+  type DsfaStatusValue,
+  type DsfaWorkflow,
+} from './dsfa.workflow.js';
 
 type AuditAction = DsfaAuditEntry['action'];
 type Values = Record<string, unknown>;
@@ -67,26 +77,54 @@ export function statsFromCounts(rows: Array<{ status: string; risk_level: string
   };
 }
 
+/** Who asks for a change, and under which review workflow of the tenant. */
+export interface ReviewContext {
+  actor?: string;
+  workflow?: DsfaWorkflow;
+}
+
 /**
- * Applies a PUT body: absent and null fields stay unchanged; approving sets approved_at. Returns the next record
- * and the changed fields before and after (for the audit entry).
+ * Moves `next` (a copy of `current`) to status `to`, keeping the approval with the content it approved: entering
+ * `approved` records approver and time; leaving it clears both. `approval` is true for a new approval (a change
+ * into approved, or approving again), which records the content hash in its audit entry.
  */
-export function applyUpdate(
+function moveStatus(
   current: Dsfa,
-  patch: DsfaUpdate,
+  next: Dsfa,
+  to: DsfaStatusValue,
+  approvedBy: string | null | undefined,
+  ctx: ReviewContext,
   now: string,
-  ids: IdSource,
-): { next: Dsfa; old_values: Values; new_values: Values } {
-  const next: Dsfa = { ...current };
-  const set = next as unknown as Values;
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined || value === null) continue;
-    set[key] =
-      key === 'ai_use_case_modules'
-        ? normalizeModules(value as AiUseCaseModuleInput[], current.ai_use_case_modules, now, ids)
-        : value;
+  { approving }: { approving: boolean },
+): { approval: boolean } {
+  const workflow = ctx.workflow ?? 'open';
+  const moving = to !== current.status;
+  if (moving || (approving && workflow === 'strict')) checkTransition(workflow, current.status, to);
+  next.status = to;
+  if (to === 'approved' && (moving || approving)) {
+    checkApprover(workflow, current.created_by, approvedBy);
+    // approving again without a name keeps the approver on record; a new approval defaults to who asks for it
+    next.approved_by = approvedBy ?? (moving ? null : current.approved_by) ?? ctx.actor ?? null;
+    next.approved_at = now;
+    return { approval: true };
   }
-  if (patch.status === 'approved' && current.status !== 'approved') next.approved_at = now;
+  if (to === 'approved') {
+    if (approvedBy != null && approvedBy !== current.approved_by) {
+      if (workflow === 'strict')
+        throw conflict('in the strict review workflow the approver is recorded by an approval only', [
+          { path: 'approved_by', message: 'set by approving (in-review → approved)' },
+        ]);
+      next.approved_by = approvedBy;
+    }
+  } else {
+    next.approved_by = null;
+    next.approved_at = null;
+  }
+  return { approval: false };
+}
+
+/** The changed fields of a record, before and after (for an audit entry). */
+function changedValues(current: Dsfa, next: Dsfa): { old_values: Values; new_values: Values } {
   const old_values: Values = {};
   const new_values: Values = {};
   for (const key of Object.keys(next) as Array<keyof Dsfa>) {
@@ -95,6 +133,36 @@ export function applyUpdate(
       new_values[key] = next[key];
     }
   }
+  return { old_values, new_values };
+}
+
+/**
+ * Applies a PUT body: absent and null fields stay unchanged. A change of the assessed content moves an approved
+ * DSFA to needs-update (its approval was of other content), whatever status the body repeats; a status change
+ * follows the tenant's workflow. Returns the next record and the changed fields before and after (for the audit
+ * entry; an approval adds the hash of the content approved).
+ */
+export function applyUpdate(
+  current: Dsfa,
+  patch: DsfaUpdate,
+  now: string,
+  ids: IdSource,
+  ctx: ReviewContext = {},
+): { next: Dsfa; old_values: Values; new_values: Values } {
+  const next: Dsfa = { ...current };
+  const set = next as unknown as Values;
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined || value === null || key === 'status' || key === 'approved_by') continue;
+    set[key] =
+      key === 'ai_use_case_modules'
+        ? normalizeModules(value as AiUseCaseModuleInput[], current.ai_use_case_modules, now, ids)
+        : value;
+  }
+  let to = patch.status ?? current.status;
+  if (current.status === 'approved' && to === 'approved' && contentDiffers(current, next)) to = 'needs-update';
+  const { approval } = moveStatus(current, next, to, patch.approved_by, ctx, now, { approving: false });
+  const { old_values, new_values } = changedValues(current, next);
+  if (approval) new_values.content_hash = contentHash(next);
   next.updated_at = now;
   return { next, old_values, new_values };
 }
@@ -145,12 +213,14 @@ export class DsfaService {
   async create(tenant: string, actor: string | undefined, input: DsfaCreate): Promise<Dsfa> {
     const now = isoLocal(this.clock.now());
     const { ai_use_case_modules, created_by, approved_by, ...fields } = input;
+    const approved = input.status === 'approved';
     const record: Dsfa = {
       id: this.ids.next(),
       tenant_id: tenant,
       ...fields,
-      approved_by: approved_by ?? null,
-      approved_at: input.status === 'approved' ? now : null,
+      // approval data belongs to an approved record only
+      approved_by: approved ? (approved_by ?? actor ?? null) : null,
+      approved_at: approved ? now : null,
       created_by: created_by ?? actor ?? 'system',
       created_at: now,
       updated_at: now,
@@ -158,8 +228,13 @@ export class DsfaService {
     };
     const { id: _id, tenant_id: _t, ...values } = record;
     await this.store.transaction(async (s) => {
+      if ((await s.workflow(tenant)) === 'strict' && record.status !== 'draft')
+        throw conflict('in the strict review workflow a new assessment starts as draft', [
+          { path: 'status', message: 'allowed on create: draft' },
+        ]);
       await s.insert(record);
-      await s.appendAudit(this.audit(tenant, record.id, 'CREATE', actor ?? record.created_by, {}, values, now));
+      const logged = approved ? { ...values, content_hash: contentHash(record) } : values;
+      await s.appendAudit(this.audit(tenant, record.id, 'CREATE', actor ?? record.created_by, {}, logged, now));
     });
     return record;
   }
@@ -168,7 +243,8 @@ export class DsfaService {
     return this.store.transaction(async (s) => {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
-      const { next, old_values, new_values } = applyUpdate(current, patch, now, this.ids);
+      const ctx = { actor, workflow: await s.workflow(tenant) };
+      const { next, old_values, new_values } = applyUpdate(current, patch, now, this.ids, ctx);
       await s.replace(next);
       await s.appendAudit(this.audit(tenant, id, 'UPDATE', actor ?? 'system', old_values, new_values, now));
       return next;
@@ -179,21 +255,39 @@ export class DsfaService {
     return this.store.transaction(async (s) => {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
-      const next: Dsfa = { ...current, status: change.status, updated_at: now };
+      const next: Dsfa = { ...current, updated_at: now };
+      const ctx = { actor, workflow: await s.workflow(tenant) };
+      const { approval } = moveStatus(current, next, change.status, change.approved_by, ctx, now, {
+        approving: change.status === 'approved',
+      });
       const old_values: Values = { status: current.status };
-      const new_values: Values = { status: change.status };
-      if (change.status === 'approved') {
-        next.approved_at = now;
-        if (change.approved_by) next.approved_by = change.approved_by;
+      const new_values: Values = { status: next.status };
+      if (approval || current.approved_at !== next.approved_at) {
         old_values.approved_by = current.approved_by;
         old_values.approved_at = current.approved_at;
         new_values.approved_by = next.approved_by;
-        new_values.approved_at = now;
+        new_values.approved_at = next.approved_at;
       }
+      if (approval) new_values.content_hash = contentHash(next);
       await s.replace(next);
       await s.appendAudit(this.audit(tenant, id, 'STATUS_CHANGE', actor ?? 'system', old_values, new_values, now));
       return next;
     });
+  }
+
+  /** The tenant's review workflow (`open` unless set). */
+  async settings(tenant: string): Promise<DsfaSettings> {
+    return (await this.store.settings(tenant)) ?? { workflow: 'open', updated_by: null, updated_at: null };
+  }
+
+  async updateSettings(tenant: string, actor: string | undefined, input: DsfaSettingsInput): Promise<DsfaSettings> {
+    const record: DsfaSettings = {
+      workflow: input.workflow,
+      updated_by: actor ?? 'system',
+      updated_at: isoLocal(this.clock.now()),
+    };
+    await this.store.transaction((s) => s.saveSettings(tenant, record));
+    return record;
   }
 
   delete(tenant: string, actor: string | undefined, id: string): Promise<DeleteResult> {

@@ -1,4 +1,5 @@
-import type { Dsfa, DsfaAuditEntry, DsfaStatus, RiskLevel } from './dsfa.schema.js';
+import type { Dsfa, DsfaAuditEntry, DsfaSettings, DsfaStatus, RiskLevel } from './dsfa.schema.js';
+import type { DsfaWorkflow } from './dsfa.workflow.js';
 import type { z } from 'zod';
 
 export interface DsfaFilter {
@@ -20,4 +21,9 @@ export interface DsfaStore {
   countByStatusAndRisk(tenant: string): Promise<Array<{ status: string; risk_level: string; n: number }>>;
   appendAudit(entry: DsfaAuditEntry): Promise<void>;
   auditLog(tenant: string, q: { limit: number; offset: number; dsfa_id?: string }): Promise<DsfaAuditEntry[]>;
+  /** The tenant's review settings, or undefined when it never changed them. */
+  settings(tenant: string): Promise<DsfaSettings | undefined>;
+  /** The tenant's review workflow: `open` unless its settings say otherwise. */
+  workflow(tenant: string): Promise<DsfaWorkflow>;
+  saveSettings(tenant: string, settings: DsfaSettings): Promise<void>;
 }

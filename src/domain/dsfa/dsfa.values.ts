@@ -13,3 +13,6 @@ export const USE_CASE_TYPES = [
 ] as const;
 export const AI_ACT_RISK_CLASSES = ['prohibited', 'high', 'limited', 'minimal'] as const;
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'STATUS_CHANGE'] as const;
+
+/** Review workflows a tenant can choose: `open` lets any status follow any other (the API specification's rule). */
+export const DSFA_WORKFLOWS = ['open', 'strict'] as const;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Dsfa, DsfaAuditEntry } from '../../domain/dsfa/dsfa.schema.js';
+import type { Dsfa, DsfaAuditEntry, DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
+import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
 import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
 import { writeTransaction } from '../transaction.js';
 import type { DB, DsfaAuditRow, DsfaRow } from '../db-types.js';
@@ -86,5 +87,27 @@ export class KyselyDsfaStore implements DsfaStore {
     if (q.dsfa_id) s = s.where('dsfa_id', '=', q.dsfa_id);
     const rows = await s.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
     return rows.map(auditFromRow);
+  }
+
+  async settings(tenant: string): Promise<DsfaSettings | undefined> {
+    const row = await this.db
+      .selectFrom('dsfa_setting')
+      .select(['workflow', 'updated_by', 'updated_at'])
+      .where('tenant_id', '=', tenant)
+      .executeTakeFirst();
+    return row && { ...row, workflow: row.workflow as DsfaWorkflow };
+  }
+
+  async workflow(tenant: string): Promise<DsfaWorkflow> {
+    return (await this.settings(tenant))?.workflow ?? 'open';
+  }
+
+  async saveSettings(tenant: string, s: DsfaSettings): Promise<void> {
+    const values = { workflow: s.workflow, updated_by: s.updated_by ?? 'system', updated_at: s.updated_at ?? '' };
+    await this.db
+      .insertInto('dsfa_setting')
+      .values({ tenant_id: tenant, ...values })
+      .onConflict((oc) => oc.column('tenant_id').doUpdateSet(values))
+      .execute();
   }
 }

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { conflict } from '../errors.js';
+import type { Dsfa, DsfaAuditEntry } from './dsfa.schema.js';
+import type { DSFA_STATUSES, DSFA_WORKFLOWS } from './dsfa.values.js';
+
+export type DsfaStatusValue = (typeof DSFA_STATUSES)[number];
+export type DsfaWorkflow = (typeof DSFA_WORKFLOWS)[number];
+
+/** The strict review workflow: the only status changes it allows, from each status. */
+export const STRICT_TRANSITIONS: Record<DsfaStatusValue, DsfaStatusValue[]> = {
+  draft: ['in-review'],
+  'in-review': ['approved', 'draft'],
+  approved: ['needs-update'],
+  'needs-update': ['in-review'],
+};
+
+/** Fields that are not the assessed content: who and when, and the state of the review itself. */
+const NOT_CONTENT = new Set([
+  'id',
+  'tenant_id',
+  'status',
+  'approved_by',
+  'approved_at',
+  'created_by',
+  'created_at',
+  'updated_at',
+]);
+
+/** A value with its object keys sorted, so the hash does not depend on the order fields were written in. */
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v as object)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
+  return v;
+}
+
+/**
+ * SHA-256 over the assessed content of a DSFA: every field except the review's own (status, approver, timestamps,
+ * ids), AI modules without their timestamps. An approval records it, so a report can tell whether the content
+ * approved is still the content stored.
+ */
+export function contentHash(d: Dsfa): string {
+  const content: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(d)) {
+    if (NOT_CONTENT.has(k) || v === undefined) continue;
+    content[k] =
+      k === 'ai_use_case_modules'
+        ? (v as Array<Record<string, unknown>>).map(({ created_at: _c, updated_at: _u, ...m }) => m)
+        : v;
+  }
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(content)))
+    .digest('hex');
+}
+
+/** True when the two records differ in their assessed content. */
+export const contentDiffers = (a: Dsfa, b: Dsfa): boolean => contentHash(a) !== contentHash(b);
+
+/** Refuses a status change the tenant's workflow does not allow (409), naming the allowed ones. */
+export function checkTransition(workflow: DsfaWorkflow, from: DsfaStatusValue, to: DsfaStatusValue): void {
+  if (workflow !== 'strict') return;
+  const allowed = STRICT_TRANSITIONS[from];
+  if (allowed.includes(to)) return;
+  throw conflict(
+    `the strict review workflow does not allow ${from} → ${to}; from ${from} it allows ${allowed.join(', ')}`,
+    [{ path: 'status', message: `allowed from ${from}: ${allowed.join(', ')}` }],
+  );
+}
+
+const person = (s: string) => s.trim().toLowerCase();
+
+/** Strict workflow: an approval names its approver, and that is someone other than the author (four eyes). */
+export function checkApprover(workflow: DsfaWorkflow, author: string, approvedBy: string | null | undefined): void {
+  if (workflow !== 'strict') return;
+  if (!approvedBy)
+    throw conflict('the strict review workflow needs approved_by: the name of the person approving', [
+      { path: 'approved_by', message: 'required in the strict review workflow' },
+    ]);
+  if (person(approvedBy) === person(author))
+    throw conflict(`${approvedBy} wrote this assessment and cannot approve it as well (four-eyes principle)`, [
+      { path: 'approved_by', message: 'must differ from created_by in the strict review workflow' },
+    ]);
+}
+
+/**
+ * Whether the content stored is the content last approved: the newest approval in the audit trail (newest first)
+ * carries the hash of what it approved. `unknown` for approvals recorded before hashes were kept.
+ */
+export function approvedContent(d: Dsfa, audit: DsfaAuditEntry[]): 'current' | 'changed' | 'unknown' | 'none' {
+  if (d.status !== 'approved') return 'none';
+  const approval = audit.find((e) => e.new_values.approved_at);
+  if (!approval) return 'unknown';
+  const hash = approval.new_values.content_hash;
+  if (typeof hash !== 'string') return 'unknown';
+  return hash === contentHash(d) ? 'current' : 'changed';
+}
