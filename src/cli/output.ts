@@ -6,9 +6,13 @@ export interface Column<T> {
   value: (row: T) => unknown;
 }
 
+/**
+ * A list never joins its items with a separator that an item may contain ("Lebenslauf, Zeugnisse" is one data
+ * category): on a terminal one item per line, in piped output the list as JSON.
+ */
 const cell = (v: unknown, tty: boolean): string => {
   if (v === null || v === undefined) return tty ? '-' : '';
-  if (Array.isArray(v)) return v.map((x) => cell(x, tty)).join(', ');
+  if (Array.isArray(v)) return tty ? v.map((x) => cell(x, tty)).join('\n') : JSON.stringify(v);
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 };

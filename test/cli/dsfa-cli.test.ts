@@ -30,7 +30,9 @@ describe('dsfa commands on the embedded store', () => {
       '--risk-level',
       'high',
       '--data-category',
-      'Zeiten,Standorte',
+      'Bewerbungsunterlagen (Lebenslauf, Zeugnisse)',
+      '--data-category',
+      'Arbeitszeiten',
       '--measure',
       'Pseudonymisierung',
     ]);
@@ -39,11 +41,34 @@ describe('dsfa commands on the embedded store', () => {
     expect(d).toMatchObject({
       title: 'Mitarbeiterüberwachung',
       risk_level: 'high',
-      data_categories: ['Zeiten', 'Standorte'],
+      data_categories: ['Bewerbungsunterlagen (Lebenslauf, Zeugnisse)', 'Arbeitszeiten'],
       measures: ['Pseudonymisierung'],
       created_by: 'tester',
     });
     expect(r.stderr).toBe('');
+    // piped output shows a list as JSON, so a comma inside an item stays visible
+    const piped = await run(['dsfa', 'get', d.id]);
+    expect(piped.stdout).toContain('data_categories\t["Bewerbungsunterlagen (Lebenslauf, Zeugnisse)","Arbeitszeiten"]');
+  });
+
+  it('adds and removes single list items without retyping the others', async () => {
+    const own = tmpDb();
+    const run = (args: string[]) => cli(['--db', own, ...args]);
+    const id = JSON.parse(
+      (await run(['dsfa', 'create', '--json', '--title', 'Listen', '--recipient', 'Steuerberater, extern'])).stdout,
+    ).id;
+    const add = ['--add-recipient', 'Lohnbüro', '--add-measure', 'TLS, mindestens 1.2', '--add-recipient', 'Lohnbüro'];
+    const r = await run(['dsfa', 'update', id, '--json', ...add]);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      recipients: ['Steuerberater, extern', 'Lohnbüro'],
+      measures: ['TLS, mindestens 1.2'],
+    });
+    const removed = await run(['dsfa', 'update', id, '--json', '--remove-recipient', 'Steuerberater, extern']);
+    expect(JSON.parse(removed.stdout).recipients).toEqual(['Lohnbüro']);
+    const typo = await run(['dsfa', 'update', id, '--remove-recipient', 'Lohnburo']);
+    expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining('"Lohnburo": not in the list')]);
+    const both = await run(['dsfa', 'update', id, '--recipient', 'x', '--add-recipient', 'y']);
+    expect(both.code).toBe(2);
   });
 
   it('creates from a JSON body on stdin, flags override it', async () => {

@@ -11,9 +11,13 @@ describe.skipIf(!hasScript)('on a terminal', () => {
       ['Processing activity', 'Personalakte\r'],
       ['Description', 'Aufbewahrung\r'],
       ['Risk level', `${down}\r`],
-      ['Data categories', 'Stammdaten, Gesundheit\r'],
-      ['Recipients', 'Steuerberater\r'],
-      ['Measures', 'Verschlüsselung\r'],
+      ['Data category 1', 'Bewerbungsunterlagen (Lebenslauf, Zeugnisse)\r'],
+      ['Data category 2', 'Gesundheit\r'],
+      ['Data category 3', '\r'],
+      ['Recipient 1', 'Steuerberater\r'],
+      ['Recipient 2', '\r'],
+      ['Measure 1', 'Verschlüsselung\r'],
+      ['Measure 2', '\r'],
     ]);
     expect(out).toContain('Title');
     const [d] = JSON.parse((await cli(['--db', db, 'dsfa', 'list', '--json'])).stdout);
@@ -22,7 +26,7 @@ describe.skipIf(!hasScript)('on a terminal', () => {
       processing_activity: 'Personalakte',
       description: 'Aufbewahrung',
       risk_level: 'high',
-      data_categories: ['Stammdaten', 'Gesundheit'],
+      data_categories: ['Bewerbungsunterlagen (Lebenslauf, Zeugnisse)', 'Gesundheit'],
       recipients: ['Steuerberater'],
       measures: ['Verschlüsselung'],
     });

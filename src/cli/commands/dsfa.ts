@@ -53,6 +53,27 @@ const auditColumns: Column<DsfaAuditEntry>[] = [
   { header: 'FIELDS', value: (e) => Object.keys({ ...e.old_values, ...e.new_values }).join(', ') },
 ];
 
+/** The list fields a single item of which `update` can add or remove: flag, what one item is, wire field. */
+const LIST_FLAGS = [
+  ['data-category', 'data category', 'data_categories'],
+  ['recipient', 'recipient', 'recipients'],
+  ['measure', 'measure', 'measures'],
+] as const;
+
+const camel = (flag: string) => flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** A list with items added (when not there yet) and removed (which must be there, so a typo is not ignored). */
+function editList(current: string[], add: string[] = [], remove: string[] = [], flag: string): string[] {
+  const missing = remove.filter((r) => !current.includes(r));
+  if (missing.length)
+    throw new DomainError('validation', `--remove-${flag} ${JSON.stringify(missing[0])}: not in the list`, [
+      { path: flag, message: `present: ${current.map((c) => JSON.stringify(c)).join(', ') || 'none'}` },
+    ]);
+  const kept = current.filter((c) => !remove.includes(c));
+  for (const a of add) if (!kept.includes(a)) kept.push(a);
+  return kept;
+}
+
 /** Field flags shared by create and update; each maps to the wire field of the same name. */
 function fieldOptions(cmd: Command): Command {
   return cmd
@@ -61,9 +82,9 @@ function fieldOptions(cmd: Command): Command {
     .addOption(new Option('--status <status>', `status: ${DSFA_STATUSES.join(', ')}`))
     .addOption(new Option('--risk-level <level>', `risk level: ${RISK_LEVELS.join(', ')}`))
     .option('--processing-activity <text>', 'the processing activity assessed')
-    .option('--data-category <name>', 'data category (repeatable or comma-separated)', collect)
-    .option('--recipient <name>', 'recipient (repeatable or comma-separated)', collect)
-    .option('--measure <text>', 'technical or organisational measure (repeatable)', collect)
+    .option('--data-category <name>', 'data category; repeat for several (a value keeps its commas)', collect)
+    .option('--recipient <name>', 'recipient; repeat for several (a value keeps its commas)', collect)
+    .option('--measure <text>', 'technical or organisational measure; repeat for several', collect)
     .option('--approved-by <name>', 'approver (name or e-mail)')
     .option(
       '--ai-modules <file>',
@@ -100,8 +121,8 @@ async function bodyFrom(ctx: CliContext, o: FieldOpts): Promise<Record<string, u
     status: o.status,
     risk_level: o.riskLevel,
     processing_activity: o.processingActivity,
-    data_categories: listFlag(o.dataCategory),
-    recipients: listFlag(o.recipient),
+    data_categories: o.dataCategory,
+    recipients: o.recipient,
     measures: o.measure,
     approved_by: o.approvedBy,
     ai_use_case_modules: o.aiModules ? await readJson(ctx, o.aiModules) : undefined,
@@ -112,11 +133,15 @@ async function bodyFrom(ctx: CliContext, o: FieldOpts): Promise<Record<string, u
 async function promptCreate(ctx: CliContext): Promise<Record<string, unknown>> {
   const { input, select } = await import('@inquirer/prompts');
   const context = { input: ctx.io.stdin, output: ctx.io.stderr };
-  const split = (s: string) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean);
+  /** One item per line, so an item keeps its commas; an empty line ends the list. */
+  const items = async (label: string): Promise<string[]> => {
+    const out: string[] = [];
+    for (;;) {
+      const v = (await input({ message: `${label} ${out.length + 1} (empty line ends)` }, context)).trim();
+      if (!v) return out;
+      out.push(v);
+    }
+  };
   const title = await input(
     { message: 'Title', required: true, validate: (v) => (v.trim() ? true : 'a title is required') },
     context,
@@ -127,9 +152,9 @@ async function promptCreate(ctx: CliContext): Promise<Record<string, unknown>> {
     { message: 'Risk level', default: 'medium', choices: RISK_LEVELS.map((v) => ({ value: v })) },
     context,
   );
-  const data_categories = split(await input({ message: 'Data categories (comma-separated)' }, context));
-  const recipients = split(await input({ message: 'Recipients (comma-separated)' }, context));
-  const measures = split(await input({ message: 'Measures (comma-separated)' }, context));
+  const data_categories = await items('Data category');
+  const recipients = await items('Recipient');
+  const measures = await items('Measure');
   return { title, processing_activity, description, risk_level, data_categories, recipients, measures };
 }
 
@@ -227,14 +252,32 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
-  fieldOptions(
+  const update = fieldOptions(
     dsfa
       .command('update')
       .description('change fields of an assessment; fields not given stay unchanged')
       .argument('<id>'),
-  ).action(async (id: string, o: FieldOpts) => {
+  );
+  for (const [flag, what] of LIST_FLAGS)
+    update
+      .option(`--add-${flag} <value>`, `add one ${what}, keeping the others (repeatable)`, collect)
+      .option(`--remove-${flag} <value>`, `remove one ${what} (repeatable; it must be there)`, collect);
+  update.action(async (id: string, o: FieldOpts & Record<string, string[] | undefined>) => {
+    const api = (await ctx.backend()).dsfa;
     const body = await bodyFrom(ctx, o);
-    const d = await (await ctx.backend()).dsfa.update({ ...req(ctx), params: { id }, body });
+    const edits = LIST_FLAGS.filter(([flag]) => o[camel(`add-${flag}`)] || o[camel(`remove-${flag}`)]);
+    if (edits.length) {
+      const current = await api.get({ ...req(ctx), params: { id } });
+      for (const [flag, , field] of edits) {
+        if (body[field] !== undefined)
+          throw new DomainError(
+            'bad_request',
+            `--${flag} replaces the list; --add-${flag}/--remove-${flag} edit it: use one or the other`,
+          );
+        body[field] = editList(current[field], o[camel(`add-${flag}`)], o[camel(`remove-${flag}`)], flag);
+      }
+    }
+    const d = await api.update({ ...req(ctx), params: { id }, body });
     await printRecord(ctx, d, dsfaPairs(d));
   });
 
