@@ -33,6 +33,7 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
       const req = {
         tenant: raw.tenant,
         actor: raw.actor,
+        origin: raw.origin,
         params: o.params
           ? parseOrThrow(o.params, raw.params ?? {}, { what: 'path parameter', code: 'bad_request' })
           : undefined,

@@ -74,6 +74,8 @@ export type Contract = Record<string, Operation>;
 export interface RawRequest {
   tenant: string;
   actor?: string;
+  /** The /sdk/v1 URL of the server as the client reached it (set by the server; absent in-process). */
+  origin?: string;
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
@@ -86,6 +88,7 @@ type Out<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : 
 export interface Req<O extends Operation> {
   tenant: string;
   actor?: string;
+  origin?: string;
   params: Out<O['params']>;
   query: Out<O['query']>;
   body: Out<O['body']>;

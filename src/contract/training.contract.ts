@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { IdParams } from '../domain/dsfa/dsfa.schema.js';
 import {
+  CertificatePdfQuery,
+  PublicVerification,
+  VerificationCodeParams,
   AsOf,
   Assignment,
   AssignmentIdParams,
@@ -290,15 +293,26 @@ export const trainingContract = {
     summary: 'The certificate as a PDF',
     tenant: H,
     params: IdParams,
+    query: CertificatePdfQuery,
     output: Binary,
     responseKind: 'binary',
     status: 200,
     responseTypes: ['application/pdf'],
   }),
+  publicVerify: op({
+    method: 'GET',
+    path: '/training/certificates/verify/{code}',
+    summary: 'Public check of a printed verification code: validity, module, dates, initials (addition; no key)',
+    tenant: 'query',
+    public: true,
+    params: VerificationCodeParams,
+    output: PublicVerification,
+    status: 200,
+  }),
   verify: op({
     method: 'GET',
     path: '/training/certificates/{id}/verify',
-    summary: 'Check the signature of a certificate',
+    summary: 'Check the signature of a certificate, by id or by its verification code',
     tenant: H,
     params: IdParams,
     output: Verification,

@@ -39,6 +39,18 @@ export interface ApiServerOptions {
   store?: Pick<Store, 'kind' | 'ping'>;
 }
 
+/**
+ * The server's /sdk/v1 URL as this client reached it (behind a proxy, as the proxy says), for links the server hands
+ * out, such as the verification URL in a certificate's QR code.
+ */
+function ownUrl(req: IncomingMessage): string | undefined {
+  const forwarded = (name: string) => header(req, name)?.split(',')[0]?.trim();
+  const host = forwarded('x-forwarded-host') ?? header(req, 'host');
+  if (!host || !/^[\w.:[\]-]+$/.test(host)) return undefined;
+  const proto = forwarded('x-forwarded-proto') === 'https' ? 'https' : 'http';
+  return `${proto}://${host}/sdk/v1`;
+}
+
 /** A health check answers within this, so a load balancer never waits on a database that has gone away. */
 const HEALTH_TIMEOUT_MS = 2000;
 
@@ -179,7 +191,15 @@ export function createApiServer(opts: ApiServerOptions): Server {
         }
       }
     }
-    const raw: RawRequest = { tenant, actor: header(req, 'x-user-id') || undefined, params, query, body, stream };
+    const raw: RawRequest = {
+      tenant,
+      actor: header(req, 'x-user-id') || undefined,
+      origin: ownUrl(req),
+      params,
+      query,
+      body,
+      stream,
+    };
     const area = (opts.backend as unknown as Record<string, Record<string, (r: RawRequest) => Promise<unknown>>>)[
       route.area
     ]!;

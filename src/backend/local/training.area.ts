@@ -84,10 +84,11 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
       return {
         content_type: 'application/pdf',
         filename: `certificate-${c.id}.pdf`,
-        data: await renderCertificatePdf(c),
+        data: await renderCertificatePdf(c, r.query.verify_url ?? r.origin),
       };
     },
     verify: (r) => t.verify(r.tenant, r.params.id),
+    publicVerify: (r) => t.publicVerification(r.tenant, r.params.code),
     auditLog: (r) => t.auditLog(r.tenant, r.query),
     stats: (r) => t.stats(r.tenant),
   });

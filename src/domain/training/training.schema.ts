@@ -259,6 +259,28 @@ export const CertificateGenerated = z.object({
     module_title: z.string(),
   }),
 });
+/** What the public verification route tells anyone holding a certificate's code (our addition). */
+export const PublicVerification = z.object({
+  valid: z.boolean(),
+  signature_valid: z.boolean(),
+  expired: z.boolean(),
+  module_code: z.string(),
+  module_title: z.string(),
+  issued_at: z.string(),
+  valid_until: z.string(),
+  holder_initials: z.string(),
+});
+export type PublicVerification = z.infer<typeof PublicVerification>;
+
+export const VerificationCodeParams = z.object({
+  code: z
+    .string()
+    .regex(/^[0-9a-fA-F]{4}(?:-?[0-9a-fA-F]{4}){3}$/, 'expected the verification code printed on the certificate'),
+});
+
+/** Where the QR code of a certificate PDF points: the base URL of a server's /sdk/v1 API. */
+export const CertificatePdfQuery = z.object({ verify_url: z.url({ protocol: /^https?$/ }).optional() });
+
 export const Verification = z.object({
   valid: z.boolean(),
   certificate: Certificate,

@@ -6,6 +6,7 @@ import {
   certificatePayload,
   daysOverdue,
   derivedStatus,
+  escalationLevel,
   escalationStep,
   scoreQuiz,
   verificationCode,
@@ -22,6 +23,7 @@ import type {
   ModuleCreate,
   ModuleDetail,
   ModuleUpdate,
+  PublicVerification,
   Question,
   QuestionInput,
   TrainingStats,
@@ -35,6 +37,17 @@ import type {
 } from './training.store.js';
 
 type Actor = string | undefined;
+
+/** A printed verification code: the first 16 hex digits of a certificate's signature, in groups of four or not. */
+const VERIFICATION_CODE = /^[0-9a-f]{4}(?:-?[0-9a-f]{4}){3}$/i;
+
+/** "Erika Mustermann" → "E. M.": enough to match a certificate to its holder, not enough to learn the name. */
+export const initials = (name: string): string =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((part) => `${[...part][0]!.toUpperCase()}.`)
+    .join(' ');
 
 /** A new secret for signing certificates (hex); injected, like the clock, so the rules stay free of randomness. */
 export type KeySource = () => string;
@@ -282,9 +295,15 @@ export class TrainingService {
     patch: { deadline?: string; user_name?: string; user_email?: string },
   ): Promise<Assignment> {
     return this.store.transaction(async (store) => {
-      await this.getAssignment(tenant, id, store);
-      const set: Partial<AssignmentRecord> = { updated_at: isoZ(this.now()) };
-      if (patch.deadline) set.deadline = new Date(patch.deadline).toISOString();
+      const a = await this.getAssignment(tenant, id, store);
+      const now = this.now();
+      const set: Partial<AssignmentRecord> = { updated_at: isoZ(now) };
+      if (patch.deadline) {
+        set.deadline = new Date(patch.deadline).toISOString();
+        // a later deadline is a new situation: the level falls to what the new deadline reaches today
+        const reached = escalationLevel(daysOverdue(set.deadline, now));
+        if (reached < a.escalation_level) set.escalation_level = reached;
+      }
       if (patch.user_name) set.user_name = patch.user_name;
       if (patch.user_email) set.user_email = patch.user_email;
       await store.updateAssignment(tenant, id, set);
@@ -589,13 +608,47 @@ export class TrainingService {
     return this.withCode(c);
   }
 
-  async verify(tenant: string, id: string) {
-    const c = await this.certificate(tenant, id);
+  /** A certificate by its id or by the verification code printed on it. */
+  private async certificateByIdOrCode(tenant: string, idOrCode: string): Promise<Certificate> {
+    const byCode = VERIFICATION_CODE.test(idOrCode);
+    const c = byCode
+      ? await this.store.certificateByCode(tenant, idOrCode.replaceAll('-', '').toLowerCase())
+      : await this.store.certificate(tenant, idOrCode);
+    if (!c) throw notFound(byCode ? 'certificate with verification code' : 'certificate', idOrCode);
+    return this.withCode(c);
+  }
+
+  private async signatureHolds(c: CertificateRecord): Promise<boolean> {
     const expected = Buffer.from(await this.sign(this.store, c), 'hex');
     const given = Buffer.from(c.signature, 'hex');
-    const valid = given.length === expected.length && timingSafeEqual(given, expected);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  async verify(tenant: string, idOrCode: string) {
+    const c = await this.certificateByIdOrCode(tenant, idOrCode);
+    const valid = await this.signatureHolds(c);
     const assignment = await this.getAssignment(tenant, c.assignment_id).catch(() => null);
     return { valid, certificate: c, assignment };
+  }
+
+  /**
+   * What anyone holding the printed certificate may learn from its code, without a key: whether it is valid (signature
+   * and validity date), the module, the dates and the holder's initials. Nothing else leaves the store.
+   */
+  async publicVerification(tenant: string, code: string): Promise<PublicVerification> {
+    const c = await this.certificateByIdOrCode(tenant, code);
+    const signed = await this.signatureHolds(c);
+    const current = Date.parse(c.valid_until) >= this.now().getTime();
+    return {
+      valid: signed && current,
+      signature_valid: signed,
+      expired: !current,
+      module_code: c.module_code,
+      module_title: c.module_title,
+      issued_at: c.issued_at,
+      valid_until: c.valid_until,
+      holder_initials: initials(c.user_name),
+    };
   }
 
   // ---------------------------------------------------------------- audit and statistics

@@ -151,6 +151,8 @@ export interface TrainingStore {
   insertCertificate(c: CertificateRecord): Promise<boolean>;
   certificates(tenant: string): Promise<CertificateRecord[]>;
   certificate(tenant: string, id: string): Promise<CertificateRecord | undefined>;
+  /** The certificate whose verification code (the first 16 hex digits of its signature) is `code`. */
+  certificateByCode(tenant: string, code: string): Promise<CertificateRecord | undefined>;
   /** The certificate signing key (hex), stored by the first caller: `generate` makes one if none is stored. */
   signingKey(generate: () => string): Promise<string>;
 

@@ -3,8 +3,19 @@ import { newPdf, pdfToBuffer } from '../report/pdf.js';
 
 const date = (iso: string) => iso.slice(0, 10).split('-').reverse().join('.');
 
+/**
+ * Where the QR code points: the public verification route of the server at `base` (its /sdk/v1 URL), for the
+ * certificate's tenant; without a base, the code alone (what `training certificates verify` takes).
+ */
+export function verificationTarget(c: Certificate, base?: string): string {
+  if (!base) return c.verification_code;
+  const url = new URL(`${base.replace(/\/+$/, '')}/training/certificates/verify/${c.verification_code}`);
+  url.searchParams.set('tenant_id', c.tenant_id);
+  return url.toString();
+}
+
 /** An A4 landscape certificate: name, module, date, score, validity, id, verification code and its QR code. */
-export async function renderCertificatePdf(c: Certificate): Promise<Buffer> {
+export async function renderCertificatePdf(c: Certificate, verifyUrl?: string): Promise<Buffer> {
   const [{ default: QRCode }, doc] = await Promise.all([
     import('qrcode'),
     newPdf({ title: `Zertifikat ${c.module_title}`, layout: 'landscape' }),
@@ -46,12 +57,16 @@ export async function renderCertificatePdf(c: Certificate): Promise<Buffer> {
     doc.font('bold').fillColor('black').text(v, 290, y, { width: 330 });
     y += 22;
   }
-  const qr = await QRCode.toBuffer(c.verification_code, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
+  const target = verificationTarget(c, verifyUrl);
+  const qr = await QRCode.toBuffer(target, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
   doc.image(qr, w - 230, 340, { width: 130 });
+  const hint = verifyUrl
+    ? 'Scan to verify: validity, module, date and initials'
+    : 'compliance training certificates verify verifies this code';
   doc
     .font('body')
     .fontSize(8)
     .fillColor('#555')
-    .text('compliance training certificates verify verifies this code', w - 250, 475, { width: 170, align: 'center' });
+    .text(hint, w - 250, 475, { width: 170, align: 'center' });
   return pdfToBuffer(doc);
 }

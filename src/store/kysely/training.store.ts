@@ -431,6 +431,16 @@ export class KyselyTrainingStore implements TrainingStore {
       .executeTakeFirst();
   }
 
+  /** The certificate whose signature starts with the printed verification code (its first 16 hex digits). */
+  certificateByCode(tenant: string, code: string) {
+    return this.db
+      .selectFrom('training_certificate')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('signature', 'like', `${code.toLowerCase()}%`)
+      .executeTakeFirst();
+  }
+
   async signingKey(generate: () => string): Promise<string> {
     const read = () =>
       this.db.selectFrom('setting').select('value').where('key', '=', 'certificate_key').executeTakeFirst();

@@ -1,6 +1,7 @@
 import { writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
+import { defined } from '../../input.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
@@ -216,14 +217,20 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
     .command('pdf')
     .argument('<id>')
     .requiredOption('-o, --output <file>')
-    .action(async (id: string, o: { output: string }) => {
-      const pdf = await (await ctx.backend()).training.certificatePdf({ ...req(ctx), params: { id } });
+    .option(
+      '--verify-url <base>',
+      "the QR code links to this server's public verification route (its /sdk/v1 URL); " +
+        'default: the remote server in remote mode, else the printed code alone',
+    )
+    .action(async (id: string, o: { output: string; verifyUrl?: string }) => {
+      const query = defined({ verify_url: o.verifyUrl });
+      const pdf = await (await ctx.backend()).training.certificatePdf({ ...req(ctx), params: { id }, query });
       await writeOutputFile(o.output, pdf.data);
       ctx.io.stderr.write(`wrote ${o.output}\n`);
     });
   certs
     .command('verify')
-    .argument('<id>')
+    .argument('<id-or-code>', 'the certificate id, or the verification code printed on it')
     .description('exits 6 when the certificate does not verify')
     .action(async (id: string) => {
       const r = await (await ctx.backend()).training.verify({ ...req(ctx), params: { id } });

@@ -1,0 +1,143 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, tmp, tmpDb } from '../support/helpers.js';
+import { requirePrograms } from '../support/programs.js';
+import { serve } from '../support/serve-process.js';
+
+type Served = Awaited<ReturnType<typeof serve>>;
+
+/** What the QR code of a certificate PDF holds. */
+function qrOf(pdf: string): string {
+  const png = join(tmp(), 'qr');
+  execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', pdf, png]);
+  return spawnSync('zbarimg', ['--raw', '-q', `${png}.png`], { encoding: 'utf8' }).stdout.trim();
+}
+
+describe('a certificate is verifiable by what is printed on it', () => {
+  const db = tmpDb();
+  const run = (...a: string[]) => cli(['--db', db, ...a]);
+  let server: Served;
+  let key = '';
+  let cert = { id: '', code: '' };
+
+  beforeAll(async () => {
+    await run('training', 'catalog', 'install');
+    const staff = join(tmp(), 'staff.csv');
+    writeFileSync(staff, 'user_id,user_name,user_email,roles\nd1,Dora Beispiel,dora@example.com,R5\n');
+    await run('training', 'assignments', 'compute', '--users', staff);
+    const [a] = JSON.parse((await run('training', 'assignments', 'list', '--user-id', 'd1', '--json')).stdout);
+    const detail = JSON.parse((await run('training', 'modules', 'show', a.module_id, '--json')).stdout);
+    const answers = detail.questions.map((q: { id: string; correct_index: number }) => ({
+      question_id: q.id,
+      selected_index: q.correct_index,
+    }));
+    const file = join(tmp(), 'answers.json');
+    writeFileSync(file, JSON.stringify(answers));
+    await run('training', 'assignments', 'start', a.id);
+    await run('training', 'quiz', 'take', a.id, '--answers', file);
+    await run('training', 'assignments', 'complete', a.id);
+    const issued = JSON.parse((await run('training', 'certificates', 'generate', a.id, '--json')).stdout);
+    const [c] = JSON.parse((await run('training', 'certificates', 'list', '--json')).stdout);
+    cert = { id: issued.certificate_id, code: c.verification_code };
+    key = JSON.parse((await run('keys', 'create', '--name', 'staff', '--json')).stdout).key;
+    server = await serve(['--db', db]);
+  }, 60_000);
+  afterAll(() => server?.proc.kill('SIGTERM'));
+
+  it('verifies by the printed code as well as by the id', async () => {
+    const byCode = await run('training', 'certificates', 'verify', cert.code, '--json');
+    expect(byCode.code).toBe(0);
+    expect(JSON.parse(byCode.stdout)).toMatchObject({ valid: true, certificate: { id: cert.id } });
+    expect((await run('training', 'certificates', 'verify', cert.code.replaceAll('-', '').toLowerCase())).code).toBe(0);
+    expect((await run('training', 'certificates', 'verify', '0000-0000-0000-0000')).code).toBe(3);
+  });
+
+  it('answers the public route without a key, with validity, module, dates and initials only', async () => {
+    const url = `${server.url}/sdk/v1/training/certificates/verify/${cert.code}?tenant_id=default`;
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({
+      valid: true,
+      signature_valid: true,
+      expired: false,
+      module_code: expect.any(String),
+      module_title: expect.any(String),
+      issued_at: expect.any(String),
+      valid_until: expect.any(String),
+      holder_initials: 'D. B.',
+    });
+    expect(JSON.stringify(body)).not.toMatch(/Dora|Beispiel|dora@|d1/);
+    const unknown = await fetch(`${server.url}/sdk/v1/training/certificates/verify/0000-0000-0000-0000`);
+    expect(unknown.status).toBe(404);
+    expect((await fetch(`${server.url}/sdk/v1/training/certificates/verify/not-a-code`)).status).toBe(400);
+    // another tenant's code is not found
+    expect((await fetch(`${url.replace('tenant_id=default', 'tenant_id=other')}`)).status).toBe(404);
+    // the other certificate routes still need the key
+    expect((await fetch(`${server.url}/sdk/v1/training/certificates`)).status).toBe(401);
+  });
+
+  it("puts the verification URL into the QR code: the server's own route remotely, --verify-url locally", async (ctx) => {
+    requirePrograms(ctx, 'pdftoppm', 'zbarimg');
+    const remote = join(tmp(), 'remote.pdf');
+    const r = await cli([
+      '--remote',
+      server.url,
+      '--api-key',
+      key,
+      'training',
+      'certificates',
+      'pdf',
+      cert.id,
+      '-o',
+      remote,
+    ]);
+    expect(r.code).toBe(0);
+    const target = qrOf(remote);
+    expect(target).toBe(`${server.url}/sdk/v1/training/certificates/verify/${cert.code}?tenant_id=default`);
+    expect((await fetch(target)).status).toBe(200);
+
+    const local = join(tmp(), 'local.pdf');
+    const base = 'https://verify.example.com/sdk/v1';
+    expect((await run('training', 'certificates', 'pdf', cert.id, '-o', local, '--verify-url', base)).code).toBe(0);
+    expect(qrOf(local)).toBe(`${base}/training/certificates/verify/${cert.code}?tenant_id=default`);
+    const bad = await run('training', 'certificates', 'pdf', cert.id, '-o', local, '--verify-url', 'ftp://x');
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('moving a deadline later', () => {
+  it('recomputes the escalation level, so the gate no longer fails for an assignment that is not overdue', async () => {
+    const db = tmpDb();
+    const run = (...a: string[]) => cli(['--db', db, ...a]);
+    await run('training', 'catalog', 'install');
+    await run(
+      'training',
+      'assignments',
+      'compute',
+      '--user-id',
+      'u1',
+      '--name',
+      'Uwe',
+      '--email',
+      'u@example.com',
+      '--roles',
+      'R5',
+    );
+    const [a] = JSON.parse((await run('training', 'assignments', 'list', '--json')).stdout);
+    const past = new Date(Date.now() - 20 * 86_400_000).toISOString();
+    await run('training', 'assignments', 'update', a.id, '--deadline', past);
+    await run('training', 'escalation', 'check');
+    const escalated = JSON.parse((await run('training', 'assignments', 'show', a.id, '--json')).stdout);
+    expect(escalated.escalation_level).toBe(2);
+    expect((await run('training', 'overdue', '--min-level', '2')).code).toBe(6);
+    const later = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const moved = JSON.parse(
+      (await run('training', 'assignments', 'update', a.id, '--deadline', later, '--json')).stdout,
+    );
+    expect(moved).toMatchObject({ escalation_level: 0, status: expect.not.stringMatching(/overdue/) });
+    expect((await run('training', 'overdue', '--min-level', '1')).code).toBe(0);
+  });
+});
