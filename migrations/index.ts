@@ -10,6 +10,7 @@ import * as m0008 from './0008_postgres_roles_and_tenant_isolation.js';
 import * as m0009 from './0009_consents_and_legal_documents_for_replicas.js';
 import * as m0010 from './0010_training_replicas.js';
 import * as m0011 from './0011_dsfa_review_workflow.js';
+import * as m0012 from './0012_media_objects_in_the_database.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_consents_and_legal_documents_for_replicas': m0009,
   '0010_training_replicas': m0010,
   '0011_dsfa_review_workflow': m0011,
+  '0012_media_objects_in_the_database': m0012,
 };

@@ -54,5 +54,6 @@ export interface DB extends ConsentTables, CanonicalTables, TrainingTables, Trai
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
   dsfa_setting: DsfaSettingRow;
+  media_object_chunk: { tenant_id: string; bucket: string; object_key: string; chunk: number; data: Uint8Array };
   api_key: ApiKeyRow;
 }

@@ -4,6 +4,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStore as openStore } from '../../src/store/sqlite/sqlite-store.js';
 import { migrations } from '../../migrations/index.js';
+import { MIGRATION_NAMES } from '../../migrations/names.js';
 import { cli, tmpDb } from '../support/helpers.js';
 
 const schemaOf = (file: string): string[] => {
@@ -29,6 +30,10 @@ async function storeAtSchema6() {
 }
 
 describe('migrations', () => {
+  it('lists every migration in names.ts, which opening a store reads instead of loading them', () => {
+    expect(Object.keys(migrations)).toEqual([...MIGRATION_NAMES]);
+  });
+
   it('are named in order and each has up and down', () => {
     const names = Object.keys(migrations);
     expect(names).toEqual([...names].sort());

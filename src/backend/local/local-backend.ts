@@ -59,7 +59,7 @@ export interface LocalOptions {
   ids?: IdSource;
   /** Where content generation finds its language model (OLLAMA_HOST, COMPLIANCE_LLM_MODEL). */
   llm?: LlmSettings;
-  /** Folder of the media store (default: `media/` beside the database). */
+  /** Folder of the media objects on SQLite (default: `media/` beside the database file). */
   mediaRoot?: string;
   /** Told before an existing store is upgraded to this version's schema (large stores take a moment). */
   onUpgrade?: UpgradeListener;
@@ -103,14 +103,15 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     trainingBlocks: lazy(store, async () =>
       (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
     ),
-    trainingMedia: lazy(store, async () =>
-      (await import('./training.area.js')).createTrainingMediaArea(
-        store.db,
-        clock,
-        ids,
-        opts.mediaRoot ?? (store.kind === 'sqlite' ? join(dirname(store.location), 'media') : 'media'),
-      ),
-    ),
+    trainingMedia: lazy(store, async () => {
+      const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
+      // on PostgreSQL every replica must reach every object, so they live in the database
+      const objects =
+        store.kind === 'postgres'
+          ? new DatabaseMediaObjects(store.db)
+          : new FolderMediaObjects(opts.mediaRoot ?? join(dirname(store.location), 'media'));
+      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects);
+    }),
     close: () => store.close(),
   };
 }

@@ -1,68 +1,37 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Kysely } from 'kysely';
+import { join } from 'node:path';
 import { SDK_PREFIX } from '../../contract/operation.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import type { Media } from '../../domain/training/media.schema.js';
 import type { Speech } from '../../services/speech/speech.js';
-import type { DB } from '../../store/db-types.js';
-import { makeFolder } from '../../store/make-folder.js';
+import type { TrainingMediaStore } from '../../domain/training/media.store.js';
+import type { MediaObjectStore } from '../../store/media-objects.js';
 
 export const MEDIA_BUCKET = 'training-media';
 const URL_LIFETIME_S = 15 * 60;
 
-/** The media store: a folder beside the database, `<db folder>/media/<bucket>/<object key>`. */
-export class FolderMediaStore {
-  constructor(readonly root: string) {}
-  path(bucket: string, key: string): string {
-    return join(this.root, bucket, ...key.split('/'));
-  }
-  async put(bucket: string, key: string, file: string): Promise<number> {
-    const target = this.path(bucket, key);
-    makeFolder(dirname(target));
-    await rename(file, target).catch(async () => {
-      const { copyFile } = await import('node:fs/promises');
-      await copyFile(file, target);
-    });
-    return (await stat(target)).size;
-  }
-  read(bucket: string, key: string): Promise<Buffer> {
-    return readFile(this.path(bucket, key));
-  }
-}
-
 /** Audio and video of training modules, and time-limited signed URLs that the server serves itself. */
 export class TrainingMediaService {
   constructor(
-    private readonly db: Kysely<DB>,
-    private readonly store: FolderMediaStore,
+    private readonly records: TrainingMediaStore,
+    private readonly store: MediaObjectStore,
     private readonly clock: Clock,
     private readonly ids: IdSource,
     private readonly speech: () => Promise<Speech>,
   ) {}
 
   private async module(tenant: string, moduleId: string) {
-    const m = await this.db
-      .selectFrom('training_module')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .where('id', '=', moduleId)
-      .executeTakeFirst();
+    const m = await this.records.module(tenant, moduleId);
     if (!m) throw notFound('training module', moduleId);
     return m;
   }
 
   private async published(tenant: string, moduleId: string) {
     const m = await this.module(tenant, moduleId);
-    const c = await this.db
-      .selectFrom('training_content')
-      .selectAll()
-      .where('module_id', '=', moduleId)
-      .where('status', '=', 'published')
-      .executeTakeFirst();
+    const c = await this.records.publishedContent(moduleId);
     if (!c) throw conflict(`module ${m.module_code} has no published content: generate and publish content first`);
     return { module: m, content: c };
   }
@@ -99,10 +68,9 @@ export class TrainingMediaService {
       const id = this.ids.next();
       const tenantDir = createHash('sha256').update(tenant).digest('hex').slice(0, 16);
       const key = `${tenantDir}/${module.id}/${id}.${kind === 'audio' ? 'm4a' : 'mp4'}`;
-      const size = await this.store.put(MEDIA_BUCKET, key, file);
-      const row = {
+      const size = await this.store.put(tenant, MEDIA_BUCKET, key, file);
+      const media: Media = {
         id,
-        tenant_id: tenant,
         module_id: module.id,
         content_id: content.id,
         kind,
@@ -115,62 +83,35 @@ export class TrainingMediaService {
         created_at: isoZ(this.clock.now()),
         published_at: null,
       };
-      await this.db.insertInto('training_media').values(row).execute();
-      const { tenant_id: _t, ...media } = row;
-      return media as Media;
+      await this.records.insert(tenant, media);
+      return media;
     } finally {
       await rm(work, { recursive: true, force: true });
     }
   }
 
   async list(tenant: string, moduleId: string): Promise<Media[]> {
-    const rows = await this.db
-      .selectFrom('training_media')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .where('module_id', '=', moduleId)
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await this.records.list(tenant, moduleId);
     // no media: an unknown module is a 404, like on the other module routes
     if (rows.length === 0) await this.module(tenant, moduleId);
-    return rows.map(({ tenant_id: _t, ...m }) => m as Media);
+    return rows;
   }
 
   async get(tenant: string, id: string): Promise<Media> {
-    const r = await this.db
-      .selectFrom('training_media')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!r) throw notFound('media', id);
-    const { tenant_id: _t, ...m } = r;
-    return m as Media;
+    const m = await this.records.get(tenant, id);
+    if (!m) throw notFound('media', id);
+    return m;
   }
 
   async setPublished(tenant: string, id: string, published: boolean): Promise<Media> {
     await this.get(tenant, id);
-    await this.db
-      .updateTable('training_media')
-      .set({ status: published ? 'published' : 'withdrawn', published_at: published ? isoZ(this.clock.now()) : null })
-      .where('id', '=', id)
-      .execute();
+    const at = published ? isoZ(this.clock.now()) : null;
+    await this.records.setStatus(tenant, id, published ? 'published' : 'withdrawn', at);
     return this.get(tenant, id);
   }
 
   private async key(): Promise<Buffer> {
-    const row = await this.db
-      .selectFrom('setting')
-      .select('value')
-      .where('key', '=', 'media_url_key')
-      .executeTakeFirst();
-    if (row) return Buffer.from(row.value, 'hex');
-    await this.db
-      .insertInto('setting')
-      .values({ key: 'media_url_key', value: randomBytes(32).toString('hex') })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    return this.key();
+    return Buffer.from(await this.records.urlKey(() => randomBytes(32).toString('hex')), 'hex');
   }
 
   private async sign(tenant: string, id: string, expires: number): Promise<string> {
@@ -213,7 +154,7 @@ export class TrainingMediaService {
     return {
       content_type: m.content_type,
       filename: m.object_key.split('/').at(-1),
-      data: await this.store.read(m.bucket, m.object_key),
+      data: await this.store.read(tenant, m.bucket, m.object_key),
     };
   }
 }

@@ -12,7 +12,9 @@ import { trainingBlocksContract } from '../../contract/training-blocks.contract.
 import { TrainingBlockService } from './training-blocks.service.js';
 import { createCanonicalService } from './canonical.area.js';
 import { trainingMediaContract } from '../../contract/training-media.contract.js';
-import { FolderMediaStore, TrainingMediaService } from './training-media.service.js';
+import type { MediaObjectStore } from '../../store/media-objects.js';
+import { KyselyTrainingMediaStore } from '../../store/kysely/training-media.store.js';
+import { TrainingMediaService } from './training-media.service.js';
 import type { Speech } from '../../services/speech/speech.js';
 import { DEFAULT_MODEL, OllamaClient, type LlmClient } from '../../services/llm/llm-client.js';
 
@@ -94,17 +96,17 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
   });
 }
 
-/** Speech, video and media bound to the SQLite store and a media folder. */
+/** Speech, video and media bound to a store and where its media objects live. */
 export function createTrainingMediaArea(
   db: Kysely<DB>,
   clock: Clock,
   ids: IdSource,
-  mediaRoot: string,
+  objects: MediaObjectStore,
   speech?: Speech,
 ) {
   const svc = new TrainingMediaService(
-    db,
-    new FolderMediaStore(mediaRoot),
+    new KyselyTrainingMediaStore(db),
+    objects,
     clock,
     ids,
     async () => speech ?? (await import('../../services/speech/speech.js')).platformSpeech(),

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Dsfa, DsfaAuditEntry, DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
 import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
 import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
@@ -38,8 +38,27 @@ export class KyselyDsfaStore implements DsfaStore {
     let q = this.db.selectFrom('dsfa').selectAll().where('tenant_id', '=', tenant);
     if (f.status) q = q.where('status', '=', f.status);
     if (f.risk_level) q = q.where('risk_level', '=', f.risk_level);
+    if (f.search) {
+      // lower() folds ASCII only on both engines (PostgreSQL text is COLLATE "C"), so both find the same rows.
+      const pattern = `%${f.search.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+      const like = (column: 'title' | 'description' | 'processing_activity') =>
+        sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+      q = q.where((eb) => eb.or([like('title'), like('description'), like('processing_activity')]));
+    }
     const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.skip).execute();
     return rows.map(dsfaFromRow);
+  }
+
+  async idsWithPrefix(tenant: string, prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('dsfa')
+      .select('id')
+      .where('tenant_id', '=', tenant)
+      .where('id', 'like', `${prefix}%`)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   async get(tenant: string, id: string): Promise<Dsfa | undefined> {

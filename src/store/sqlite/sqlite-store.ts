@@ -3,7 +3,7 @@ import { makeFolder } from '../make-folder.js';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
-import { migrations } from '../../../migrations/index.js';
+import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import type { OpenOptions, Store, StoreStatus, UpgradeListener } from '../store.js';
@@ -41,7 +41,7 @@ export const isSqliteError = (e: unknown): boolean => {
   return typeof code === 'string' && code.startsWith('SQLITE_');
 };
 
-export const MIGRATION_COUNT = Object.keys(migrations).length;
+export const MIGRATION_COUNT = MIGRATION_NAMES.length;
 
 /** Applies pending migrations; `PRAGMA user_version` mirrors their count so an up-to-date store costs one pragma. */
 async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: UpgradeListener): Promise<void> {
@@ -52,7 +52,9 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
       'storage',
       `the database was written by a newer version of compliance (schema ${version}, this version knows ${MIGRATION_COUNT}); upgrade compliance`,
     );
-  if (version > 0) onUpgrade?.(version, MIGRATION_COUNT, Object.keys(migrations).slice(version));
+  if (version > 0) onUpgrade?.(version, MIGRATION_COUNT, MIGRATION_NAMES.slice(version));
+  // loaded only when there is something to migrate: an up-to-date store starts without them
+  const { migrations } = await import('../../../migrations/index.js');
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;

@@ -1,0 +1,18 @@
+/**
+ * The names of every migration, in order: what opening a store needs to know whether it is up to date, without
+ * loading the migrations themselves (they load only when a store needs one). A test holds it equal to index.ts.
+ */
+export const MIGRATION_NAMES = [
+  '0001_dsfa_and_keys',
+  '0002_consents_legal_cookies',
+  '0003_canonical_controls',
+  '0004_training',
+  '0005_training_media',
+  '0006_training_blocks',
+  '0007_consents_for_bulk_writes',
+  '0008_postgres_roles_and_tenant_isolation',
+  '0009_consents_and_legal_documents_for_replicas',
+  '0010_training_replicas',
+  '0011_dsfa_review_workflow',
+  '0012_media_objects_in_the_database',
+] as const;
