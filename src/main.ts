@@ -41,6 +41,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
         return EXIT.ok;
       return e.exitCode === 0 ? EXIT.ok : EXIT.usage; // commander has printed the message
     }
+    // Ctrl-C in a prompt (@inquirer's ExitPromptError) ends quietly, as a shell expects of an interrupt.
+    if ((e as Error)?.name === 'ExitPromptError') return EXIT.interrupted;
     try {
       jsonErrors = ctx.config().json;
     } catch {

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../domain/errors.js';
 
-/** Exit codes, documented in README: 0 ok · 1 unexpected or unavailable · 2 usage/validation · 3 not found · 4 unauthorized · 5 conflict · 6 check found problems. */
+/** Exit codes, documented in README: 0 ok · 1 unexpected or unavailable · 2 usage/validation · 3 not found · 4 unauthorized · 5 conflict · 6 check found problems · 130 Ctrl-C in a prompt. */
 export const EXIT = {
   ok: 0,
   unexpected: 1,
@@ -9,6 +9,7 @@ export const EXIT = {
   unauthorized: 4,
   conflict: 5,
   checkFailed: 6,
+  interrupted: 130,
 } as const;
 
 export const EXIT_BY_CODE: Record<ErrorCode, number> = {

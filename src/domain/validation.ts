@@ -40,7 +40,8 @@ export const detailsFromZod = (error: z.ZodError, prefix = ''): ErrorDetail[] =>
             ? 'less than'
             : 'at most';
       message = `must be ${word} ${String(bound)}${i.input === undefined ? '' : `, got ${describe(i.input)}`}`;
-    } else if (i.code === 'unrecognized_keys' && i.keys) {
+    } else if (i.code === 'unrecognized_keys' && i.keys && !issue.message.startsWith('unknown field')) {
+      // a schema's own message (which names the accepted fields) stays
       message = `unknown field(s): ${i.keys.join(', ')}`;
     }
     return { path, message };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cli, tmpDb } from '../support/helpers.js';
-import { hasScript, onTerminal } from '../support/terminal.js';
+import { hasScript, onTerminal, runOnTerminal } from '../support/terminal.js';
 
 describe.skipIf(!hasScript)('on a terminal', () => {
   it('dsfa create asks for the fields', async () => {
@@ -30,6 +30,24 @@ describe.skipIf(!hasScript)('on a terminal', () => {
       recipients: ['Steuerberater'],
       measures: ['Verschlüsselung'],
     });
+  });
+
+  it('dsfa screen --create asks for the title of the new DSFA', async () => {
+    const db = tmpDb();
+    await onTerminal(`--db ${db} dsfa screen --create`, [
+      ['mandatory cases', '\r'],
+      ['WP248 criteria', ' \r'],
+      ['Title of the new DSFA', 'Kameraüberwachung Halle 3\r'],
+    ]);
+    const [d] = JSON.parse((await cli(['--db', db, 'dsfa', 'list', '--json'])).stdout);
+    expect(d).toMatchObject({ title: 'Kameraüberwachung Halle 3', status: 'draft' });
+  });
+
+  it('Ctrl-C in a prompt exits quietly with 130', async () => {
+    const db = tmpDb();
+    const { out, code } = await runOnTerminal(`--db ${db} dsfa create`, [['Title', '\u0003']]);
+    expect(code).toBe(130);
+    expect(out).not.toMatch(/error|ExitPromptError|at /);
   });
 
   it('dsfa screen asks for the mandatory cases and the criteria', async () => {

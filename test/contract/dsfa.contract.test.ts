@@ -212,6 +212,65 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     expect(quiet).toMatchObject({ action: 'UPDATE', old_values: {}, new_values: {} });
   });
 
+  it('finds records by a search text in title, description or processing activity, ASCII case-insensitively', async () => {
+    const t = { tenant: `search-${Math.random()}`, actor: 'a' };
+    await api().create({ ...t, body: { title: 'Videoüberwachung Lager' } });
+    await api().create({ ...t, body: { title: 'HR', description: 'Bewerber-SCORING mit 100% Quote' } });
+    await api().create({ ...t, body: { title: 'Newsletter', processing_activity: 'Versand_an Kunden' } });
+    const titles = async (search: string) => (await api().list({ ...t, query: { search } })).map((d) => d.title).sort();
+    expect(await titles('überwachung')).toEqual(['Videoüberwachung Lager']);
+    expect(await titles('scoring')).toEqual(['HR']);
+    expect(await titles('100%')).toEqual(['HR']);
+    expect(await titles('_')).toEqual(['Newsletter']);
+    expect(await titles('%')).toEqual(['HR']);
+    expect(await titles('nichts')).toEqual([]);
+  });
+
+  it('takes a unique id prefix of at least 8 characters and refuses an ambiguous one listing the candidates', async () => {
+    const t = { tenant: `prefix-${Math.random()}`, actor: 'a' };
+    const a = await api().create({ ...t, body: { title: 'A' } });
+    const b = await api().create({ ...t, body: { title: 'B' } });
+    expect((await api().get({ ...t, params: { id: a.id.slice(0, 30) } })).id).toBe(a.id);
+    const u = await api().update({ ...t, params: { id: b.id.slice(0, 30) }, body: { description: 'via prefix' } });
+    expect(u).toMatchObject({ id: b.id, description: 'via prefix' });
+    let common = 0;
+    while (a.id[common] === b.id[common]) common++;
+    if (common >= 8) {
+      const e = await failure(api().get({ ...t, params: { id: a.id.slice(0, common) } }));
+      expect(e.code).toBe('bad_request');
+      expect(e.message).toContain(a.id);
+      expect(e.message).toContain(b.id);
+    }
+    expect((await failure(api().get({ ...t, params: { id: a.id.slice(0, 7) } }))).code).toBe('not_found');
+    const other = { tenant: `prefix-other-${Math.random()}`, actor: 'a' };
+    expect((await failure(api().get({ ...other, params: { id: a.id.slice(0, 30) } }))).code).toBe('not_found');
+  });
+
+  it('refuses an unknown AI-module field naming it and the accepted fields; a module read back can be sent again', async () => {
+    const body = { title: 'KI', ai_use_case_modules: [{ use_case_type: 'chatbot_nlp', modell_typ: 'LLM' }] };
+    const e = await failure(api().create({ ...T, body }));
+    expect(e.code).toBe('validation');
+    expect(e.details?.[0]?.path).toBe('ai_use_case_modules.0');
+    expect(e.details?.[0]?.message).toMatch(/unknown field modell_typ; accepted: .*model_type/);
+    const d = await api().create({
+      ...T,
+      body: { title: 'KI', ai_use_case_modules: [{ use_case_type: 'chatbot_nlp' }] },
+    });
+    const again = await api().update({
+      ...T,
+      params: { id: d.id },
+      body: { ai_use_case_modules: d.ai_use_case_modules },
+    });
+    expect(again.ai_use_case_modules).toEqual(d.ai_use_case_modules);
+  });
+
+  it('refuses a title over 500 characters with a validation error naming the field', async () => {
+    const e = await failure(api().create({ ...T, body: { title: 'x'.repeat(501) } }));
+    expect(e.code).toBe('validation');
+    expect(e.details?.[0]?.path).toBe('title');
+    expect((await api().create({ ...T, body: { title: 'x'.repeat(500) } })).title).toHaveLength(500);
+  });
+
   it('approving by PUT also sets approved_at and records the actor when no approver is named', async () => {
     const d = await api().create({ ...T, body: { title: 'PUT approval' } });
     const u = await api().update({ ...T, params: { id: d.id }, body: { status: 'approved' } });

@@ -9,12 +9,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * keys one by one (escape sequences such as arrow keys count as one). Answers everything the terminal showed.
  */
 export async function onTerminal(args: string, steps: Array<[string, string]>): Promise<string> {
+  return (await runOnTerminal(args, steps)).out;
+}
+
+/** Like onTerminal, and also gives the exit code (null when the program had to be killed). */
+export async function runOnTerminal(
+  args: string,
+  steps: Array<[string, string]>,
+): Promise<{ out: string; code: number | null }> {
   const p = spawn('script', ['-qec', `${process.execPath} bin/compliance.js ${args}`, '/dev/null'], {
     env: { ...process.env, COLUMNS: '120', NO_COLOR: '1' },
   });
   let out = '';
   p.stdout.on('data', (c) => (out += c));
-  const exited = new Promise((r) => p.on('exit', r));
+  const exited = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
   let from = 0;
   for (const [prompt, keys] of steps) {
     for (let waited = 0; !out.includes(prompt, from); waited += 50) {
@@ -29,7 +37,7 @@ export async function onTerminal(args: string, steps: Array<[string, string]>): 
       await sleep(20);
     }
   }
-  await Promise.race([exited, sleep(10_000)]);
+  const code = await Promise.race([exited, sleep(10_000).then(() => null)]);
   p.kill();
-  return out;
+  return { out, code };
 }

@@ -213,13 +213,14 @@ export function createDsfaCommand(ctx: CliContext): Command {
     .description('list assessments, newest first')
     .addOption(new Option('--status <status>', `filter: ${DSFA_STATUSES.join(', ')}`))
     .addOption(new Option('--risk-level <level>', `filter: ${RISK_LEVELS.join(', ')}`))
+    .option('--search <text>', 'only those whose title, description or processing activity contains the text')
     .option('--skip <n>', 'records to skip (default 0)')
     .option('--limit <n>', 'records to return, 1 to 500 (default 100)')
-    .action(async (o: { status?: string; riskLevel?: string; skip?: string; limit?: string }) => {
+    .action(async (o: { status?: string; riskLevel?: string; search?: string; skip?: string; limit?: string }) => {
       const b = await ctx.backend();
       const rows = await b.dsfa.list({
         ...req(ctx),
-        query: { status: o.status, risk_level: o.riskLevel, skip: o.skip, limit: o.limit },
+        query: { status: o.status, risk_level: o.riskLevel, search: o.search, skip: o.skip, limit: o.limit },
       });
       await printList(ctx, rows, listColumns, { empty: 'no assessments' });
     });
@@ -387,13 +388,18 @@ export function createDsfaCommand(ctx: CliContext): Command {
         let created: Dsfa | undefined;
         if (o.create) {
           const now = ctx.clock.now();
+          const fallback = `DSFA: ${answers.processing_activity || 'screening of ' + isoLocal(now).slice(0, 10)}`;
+          if (!answers.title && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
+            const { input } = await import('@inquirer/prompts');
+            const context = { input: ctx.io.stdin, output: ctx.io.stderr };
+            answers.title = (await input({ message: 'Title of the new DSFA', default: fallback }, context)).trim();
+          }
           created = await (
             await ctx.backend()
           ).dsfa.create({
             ...req(ctx),
             body: {
-              title:
-                answers.title ?? `DSFA: ${answers.processing_activity || 'screening of ' + isoLocal(now).slice(0, 10)}`,
+              title: answers.title || fallback,
               processing_activity: answers.processing_activity ?? '',
               status: 'draft',
               risk_level:
@@ -425,7 +431,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       const d = await b.dsfa.get({ ...req(ctx), params: { id } });
       const audit: DsfaAuditEntry[] = [];
       for (let offset = 0; ; offset += 500) {
-        const page = await b.dsfa.auditLog({ ...req(ctx), query: { dsfa_id: id, limit: 500, offset } });
+        const page = await b.dsfa.auditLog({ ...req(ctx), query: { dsfa_id: d.id, limit: 500, offset } });
         audit.push(...page);
         if (page.length < 500) break;
       }

@@ -34,8 +34,7 @@ const AiMitigation = z.looseObject({
   implemented: z.boolean().optional(),
 });
 
-/** Element of ai_use_case_modules (spec 2.2): only use_case_type is required; id and timestamps are assigned. */
-export const AiUseCaseModuleInput = z.object({
+const moduleShape = {
   id: z.string().min(1).optional(),
   use_case_type: z.enum(USE_CASE_TYPES),
   name: z.string().optional(),
@@ -63,8 +62,26 @@ export const AiUseCaseModuleInput = z.object({
   review_triggers: z
     .array(z.object({ type: z.string(), description: z.string(), monitoring_interval: z.string() }))
     .optional(),
-});
-export const AiUseCaseModule = AiUseCaseModuleInput.extend({
+};
+const MODULE_FIELDS = [...Object.keys(moduleShape), 'created_at', 'updated_at'].sort();
+
+/**
+ * Element of ai_use_case_modules (spec 2.2): only use_case_type is required; id and timestamps are assigned. An
+ * unknown field is refused naming the accepted ones (never dropped silently); created_at and updated_at are taken
+ * and ignored, so a module read with GET can be sent back.
+ */
+export const AiUseCaseModuleInput = z
+  .strictObject(
+    { ...moduleShape, created_at: z.unknown().optional(), updated_at: z.unknown().optional() },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? `unknown field${iss.keys.length > 1 ? 's' : ''} ${iss.keys.join(', ')}; accepted: ${MODULE_FIELDS.join(', ')}`
+          : undefined,
+    },
+  )
+  .transform(({ created_at: _c, updated_at: _u, ...m }) => m);
+export const AiUseCaseModule = z.object(moduleShape).extend({
   id: z.string(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -93,7 +110,7 @@ export const Dsfa = z.object({
 });
 export type Dsfa = z.infer<typeof Dsfa>;
 
-const title = label(1000);
+const title = label(500);
 
 /** POST /dsfa body: title required, everything else defaulted (decisions.md). Read-only fields are ignored. */
 export const DsfaCreate = z.object({
@@ -147,6 +164,7 @@ export type DsfaSettings = z.infer<typeof DsfaSettings>;
 export const DsfaListQuery = z.object({
   status: DsfaStatus.optional(),
   risk_level: RiskLevel.optional(),
+  search: z.string().trim().min(1).max(200).optional(),
   skip: queryInt({ min: 0, default: 0 }),
   limit: queryInt({ min: 1, max: 500, default: 100 }),
 });

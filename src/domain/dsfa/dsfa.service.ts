@@ -1,5 +1,6 @@
 import { isoLocal, type Clock, type IdSource } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
+import { resolveIdPrefix } from '../id-prefix.js';
 import {
   DSFA_STATUSES,
   RISK_LEVELS,
@@ -31,6 +32,9 @@ type Values = Record<string, unknown>;
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+// Key order differs between a stored module and one parsed from a body; it is no change.
+const sortedKeys = (o: object): object => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+
 /** Assigns ids and timestamps to AI modules; a module already stored keeps its id and created_at. */
 export function normalizeModules(
   input: AiUseCaseModuleInput[],
@@ -43,7 +47,7 @@ export function normalizeModules(
     const id = m.id ?? ids.next();
     const old = byId.get(id);
     const { created_at: _c, updated_at: _u, ...oldBody } = old ?? ({} as AiUseCaseModule);
-    const unchanged = old !== undefined && sameJson(oldBody, { ...m, id });
+    const unchanged = old !== undefined && sameJson(sortedKeys(oldBody), sortedKeys({ ...m, id }));
     return {
       ...m,
       id,
@@ -167,9 +171,10 @@ export function applyUpdate(
   return { next, old_values, new_values };
 }
 
-async function mustGet(store: DsfaStore, tenant: string, id: string): Promise<Dsfa> {
+async function mustGet(store: DsfaStore, tenant: string, idOrPrefix: string): Promise<Dsfa> {
+  const id = await resolveIdPrefix(idOrPrefix, 'DSFA', (p, n) => store.idsWithPrefix(tenant, p, n));
   const found = await store.get(tenant, id);
-  if (!found) throw notFound('DSFA', id);
+  if (!found) throw notFound('DSFA', idOrPrefix);
   return found;
 }
 
@@ -246,7 +251,7 @@ export class DsfaService {
       const ctx = { actor, workflow: await s.workflow(tenant) };
       const { next, old_values, new_values } = applyUpdate(current, patch, now, this.ids, ctx);
       await s.replace(next);
-      await s.appendAudit(this.audit(tenant, id, 'UPDATE', actor ?? 'system', old_values, new_values, now));
+      await s.appendAudit(this.audit(tenant, current.id, 'UPDATE', actor ?? 'system', old_values, new_values, now));
       return next;
     });
   }
@@ -270,7 +275,9 @@ export class DsfaService {
       }
       if (approval) new_values.content_hash = contentHash(next);
       await s.replace(next);
-      await s.appendAudit(this.audit(tenant, id, 'STATUS_CHANGE', actor ?? 'system', old_values, new_values, now));
+      await s.appendAudit(
+        this.audit(tenant, current.id, 'STATUS_CHANGE', actor ?? 'system', old_values, new_values, now),
+      );
       return next;
     });
   }
@@ -295,9 +302,9 @@ export class DsfaService {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const { id: _id, tenant_id: _t, ...values } = current;
-      await s.remove(tenant, id);
-      await s.appendAudit(this.audit(tenant, id, 'DELETE', actor ?? 'system', values, {}, now));
-      return { success: true, message: `DSFA ${id} deleted` };
+      await s.remove(tenant, current.id);
+      await s.appendAudit(this.audit(tenant, current.id, 'DELETE', actor ?? 'system', values, {}, now));
+      return { success: true, message: `DSFA ${current.id} deleted` };
     });
   }
 

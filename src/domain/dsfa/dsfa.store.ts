@@ -5,6 +5,8 @@ import type { z } from 'zod';
 export interface DsfaFilter {
   status?: z.infer<typeof DsfaStatus>;
   risk_level?: z.infer<typeof RiskLevel>;
+  /** Case-insensitive (ASCII) substring of title, description or processing activity. */
+  search?: string;
   skip: number;
   limit: number;
 }
@@ -15,6 +17,8 @@ export interface DsfaStore {
   transaction<T>(fn: (store: DsfaStore) => Promise<T>): Promise<T>;
   list(tenant: string, filter: DsfaFilter): Promise<Dsfa[]>;
   get(tenant: string, id: string): Promise<Dsfa | undefined>;
+  /** Up to `limit` ids of the tenant starting with `prefix` (hex digits and dashes only). */
+  idsWithPrefix(tenant: string, prefix: string, limit: number): Promise<string[]>;
   insert(record: Dsfa): Promise<void>;
   replace(record: Dsfa): Promise<void>;
   remove(tenant: string, id: string): Promise<void>;
