@@ -35,8 +35,11 @@ export interface ApiServerOptions {
   /** One line per request; stderr by default. */
   log?: (line: string) => void;
   maxBodyBytes?: number;
-  /** The store behind the backend, for `GET /sdk/v1/health`. */
-  store?: Pick<Store, 'kind' | 'ping'>;
+  /**
+   * The store behind the backend, for `GET /sdk/v1/health`, and to translate an engine failure outside an area's
+   * own guard (the API-key lookup) into the same clear error.
+   */
+  store?: Pick<Store, 'kind' | 'ping' | 'mapError'>;
 }
 
 /**
@@ -238,7 +241,8 @@ export function createApiServer(opts: ApiServerOptions): Server {
   const server = createServer((req, res) => {
     const started = process.hrtime.bigint();
     handle(req, res)
-      .catch((e: unknown) => {
+      .catch((raw: unknown) => {
+        const e = opts.store ? opts.store.mapError(raw) : raw;
         if (e instanceof DomainError) {
           const status = e instanceof TransportError ? e.status : STATUS_BY_CODE[e.code];
           if (status >= 500) log(`error: ${e.message}`);

@@ -62,6 +62,9 @@ function poolAs(pool: pg.Pool, mode: Mode) {
   return {
     async connect() {
       const client = (await pool.connect()) as StatefulClient;
+      // A connection that dies while checked out fails the query in flight, and the pool drops it on release; its
+      // 'error' event must not also end the process as an unhandled one.
+      if (!client[STATE]) client.on('error', () => undefined);
       const state = (client[STATE] ??= { mode: 'owner', tenant: '' });
       const tenant = mode === 'app' ? (currentTenant() ?? '') : '';
       const statements: string[] = [];
