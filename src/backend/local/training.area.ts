@@ -7,16 +7,19 @@ import { randomBytes } from 'node:crypto';
 import { TrainingService } from '../../domain/training/training.service.js';
 import { KyselyTrainingStore } from '../../store/kysely/training.store.js';
 import { trainingContentContract } from '../../contract/training-content.contract.js';
-import { TrainingContentService } from './training-content.service.js';
+import { TrainingContentService } from '../../domain/training/content.service.js';
+import { KyselyTrainingContentStore } from '../../store/kysely/training-content.store.js';
 import { trainingBlocksContract } from '../../contract/training-blocks.contract.js';
-import { TrainingBlockService } from './training-blocks.service.js';
+import { TrainingBlockService } from '../../domain/training-blocks/block.service.js';
+import { KyselyTrainingBlockStore } from '../../store/kysely/training-block.store.js';
 import { createCanonicalService } from './canonical.area.js';
 import { trainingMediaContract } from '../../contract/training-media.contract.js';
 import type { MediaObjectStore } from '../../store/media-objects.js';
 import { KyselyTrainingMediaStore } from '../../store/kysely/training-media.store.js';
 import { TrainingMediaService } from './training-media.service.js';
 import type { Speech } from '../../services/speech/speech.js';
-import { DEFAULT_MODEL, OllamaClient, type LlmClient } from '../../services/llm/llm-client.js';
+import type { LlmClient } from '../../domain/training/content.llm.js';
+import { DEFAULT_MODEL, OllamaClient } from '../../services/llm/llm-client.js';
 
 export interface LlmSettings {
   /** OLLAMA_HOST */
@@ -26,17 +29,21 @@ export interface LlmSettings {
   client?: LlmClient;
 }
 
-/** Content generation bound to the SQLite store and a language model. */
-export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
+/** Content generation over the kysely store, with the language model made on first use. */
+function contentService(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings) {
   let client: LlmClient | undefined = llm.client;
-  const svc = new TrainingContentService(
-    db,
-    trainingService(db, clock, ids),
+  return new TrainingContentService(
+    new KyselyTrainingContentStore(db),
     clock,
     ids,
     () => (client ??= new OllamaClient({ host: llm.host })),
     llm.model || DEFAULT_MODEL,
   );
+}
+
+/** Content generation bound to the store (SQLite or PostgreSQL) and a language model. */
+export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
+  const svc = contentService(db, clock, ids, llm);
   return bindHandlers(trainingContentContract, {
     generate: (r) => svc.generate(r.tenant, r.actor, r.body),
     generateQuiz: (r) => svc.generateQuiz(r.tenant, r.actor, r.body),
@@ -124,18 +131,15 @@ export function createTrainingMediaArea(
   });
 }
 
-/** Training blocks bound to the SQLite store, the control catalogue and content generation. */
+/** Training blocks bound to the store, the control catalogue and content generation. */
 export function createTrainingBlocksArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
-  let client: LlmClient | undefined = llm.client;
-  const content = new TrainingContentService(
-    db,
-    trainingService(db, clock, ids),
+  const svc = new TrainingBlockService(
+    new KyselyTrainingBlockStore(db),
+    createCanonicalService(db, clock),
+    contentService(db, clock, ids, llm),
     clock,
     ids,
-    () => (client ??= new OllamaClient({ host: llm.host })),
-    llm.model || DEFAULT_MODEL,
   );
-  const svc = new TrainingBlockService(db, createCanonicalService(db, clock), content, clock, ids);
   return bindHandlers(trainingBlocksContract, {
     list: (r) => svc.list(r.tenant),
     create: (r) => svc.create(r.tenant, r.body),

@@ -1,23 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
-
-/** One completion request; `format: 'json'` asks the model for a JSON document. */
-export interface LlmRequest {
-  model: string;
-  system?: string;
-  prompt: string;
-  format?: 'json';
-}
-
-export interface LlmResult {
-  text: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-
-/** A language model behind a narrow interface: the real one talks to Ollama. */
-export interface LlmClient {
-  generate(req: LlmRequest): Promise<LlmResult>;
-}
+import type { LlmClient, LlmRequest, LlmResult } from '../../domain/training/content.llm.js';
 
 export interface OllamaOptions {
   host?: string;

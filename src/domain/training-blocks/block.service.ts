@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
-import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
-import { notFound } from '../../domain/errors.js';
-import { blockFilter, planModules, rolesFor } from '../../domain/training-blocks/block.plan.js';
+import { isoZ, type Clock, type IdSource } from '../clock.js';
+import { notFound } from '../errors.js';
+import type { TrainingContentService } from '../training/content.service.js';
+import { blockFilter, planModules, rolesFor } from './block.plan.js';
 import type {
   Block,
   BlockControl,
@@ -9,46 +9,33 @@ import type {
   BlockGenerateResult,
   BlockPreview,
   BlockUpdate,
-} from '../../domain/training-blocks/block.schema.js';
-import type { CanonicalService } from '../../domain/training-blocks/canonical.service.js';
-import { writeTransaction } from '../../store/transaction.js';
-import type { DB } from '../../store/db-types.js';
-import type { TrainingContentService } from './training-content.service.js';
+} from './block.schema.js';
+import type { BlockLink, TrainingBlockStore } from './block.store.js';
+import type { CanonicalService } from './canonical.service.js';
 
 /** Training blocks: modules generated from canonical controls, linked to them, with content and matrix entries. */
 export class TrainingBlockService {
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly store: TrainingBlockStore,
     private readonly canonical: CanonicalService,
-    private readonly content: TrainingContentService,
+    private readonly content: Pick<TrainingContentService, 'generate'>,
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {}
 
-  async list(tenant: string): Promise<Block[]> {
-    const rows = await this.db
-      .selectFrom('training_block')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .orderBy('id', 'desc')
-      .execute();
-    return rows as Block[];
+  list(tenant: string): Promise<Block[]> {
+    return this.store.list(tenant);
   }
 
-  async get(tenant: string, id: string): Promise<Block> {
-    const b = await this.db
-      .selectFrom('training_block')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .where('id', '=', id)
-      .executeTakeFirst();
+  async get(tenant: string, id: string, store: TrainingBlockStore = this.store): Promise<Block> {
+    const b = await store.get(tenant, id);
     if (!b) throw notFound('training block', id);
-    return b as Block;
+    return b;
   }
 
   async create(tenant: string, input: BlockCreate): Promise<Block> {
     const now = isoZ(this.clock.now());
-    const row = {
+    const block = {
       id: this.ids.next(),
       tenant_id: tenant,
       ...input,
@@ -60,25 +47,20 @@ export class TrainingBlockService {
       updated_at: now,
       last_generated_at: null,
     };
-    await this.db.insertInto('training_block').values(row).execute();
-    return row as Block;
+    await this.store.insert(block);
+    return block;
   }
 
   async update(tenant: string, id: string, patch: BlockUpdate): Promise<Block> {
     await this.get(tenant, id);
     const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-    await this.db
-      .updateTable('training_block')
-      .set({ ...set, updated_at: isoZ(this.clock.now()) })
-      .where('tenant_id', '=', tenant)
-      .where('id', '=', id)
-      .execute();
+    await this.store.update(tenant, id, { ...set, updated_at: isoZ(this.clock.now()) });
     return this.get(tenant, id);
   }
 
   async remove(tenant: string, id: string): Promise<{ success: boolean; message: string }> {
     await this.get(tenant, id);
-    await this.db.deleteFrom('training_block').where('tenant_id', '=', tenant).where('id', '=', id).execute();
+    await this.store.delete(tenant, id);
     return { success: true, message: `block ${id} deleted (its modules stay)` };
   }
 
@@ -119,10 +101,14 @@ export class TrainingBlockService {
       result.errors.push({ module_code: null, message: p.message });
       return result;
     }
-    const moduleIds = new Map<string, string>();
-    await writeTransaction(this.db, async (db) => {
+    // The transaction may run more than once (PostgreSQL retries it after a conflict with another replica): each run
+    // counts afresh and only the run that commits is reported.
+    const written = await this.store.transaction(async (store) => {
       const now = isoZ(this.clock.now());
-      await db.deleteFrom('training_block_control').where('block_id', '=', b.id).execute();
+      const counts = { modules_created: 0, modules_updated: 0, controls_linked: 0, matrix_entries_created: 0 };
+      const moduleIds = new Map<string, string>();
+      const links: BlockLink[] = [];
+      await this.get(tenant, b.id, store);
       for (const m of p.modules) {
         const fields = {
           title: m.title,
@@ -132,77 +118,50 @@ export class TrainingBlockService {
           duration_minutes: b.duration_minutes,
           pass_threshold: b.pass_threshold,
         };
-        const existing = await db
-          .selectFrom('training_module')
-          .select('id')
-          .where('tenant_id', '=', tenant)
-          .where('module_code', '=', m.module_code)
-          .executeTakeFirst();
-        let moduleId = existing?.id;
+        let moduleId = await store.moduleIdByCode(tenant, m.module_code);
         if (moduleId) {
-          await db
-            .updateTable('training_module')
-            .set({ ...fields, updated_at: now })
-            .where('id', '=', moduleId)
-            .execute();
-          result.modules_updated++;
+          await store.updateModule(tenant, moduleId, { ...fields, updated_at: now });
+          counts.modules_updated++;
         } else {
           moduleId = this.ids.next();
-          await db
-            .insertInto('training_module')
-            .values({
-              id: moduleId,
-              tenant_id: tenant,
-              module_code: m.module_code,
-              ...fields,
-              validity_days: 365,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
-          result.modules_created++;
+          await store.insertModule({
+            id: moduleId,
+            tenant_id: tenant,
+            module_code: m.module_code,
+            ...fields,
+            validity_days: 365,
+            created_at: now,
+            updated_at: now,
+          });
+          counts.modules_created++;
         }
         moduleIds.set(m.module_code, moduleId);
-        let position = 0;
-        for (const controlId of m.control_ids) {
-          await db
-            .insertInto('training_block_control')
-            .values({ block_id: b.id, control_id: controlId, module_id: moduleId, position: position++ })
-            .execute();
-          result.controls_linked++;
-        }
-        if (o.auto_matrix) {
-          for (const role of p.roles) {
-            const has = await db
-              .selectFrom('training_matrix')
-              .select('role_code')
-              .where('tenant_id', '=', tenant)
-              .where('role_code', '=', role)
-              .where('module_id', '=', moduleId)
-              .executeTakeFirst();
-            if (has) continue;
-            await db
-              .insertInto('training_matrix')
-              .values({
+        m.control_ids.forEach((control_id, position) => links.push({ control_id, module_id: moduleId, position }));
+        if (o.auto_matrix)
+          for (const role of p.roles)
+            if (
+              await store.addMatrixEntry({
                 tenant_id: tenant,
                 role_code: role,
                 module_id: moduleId,
-                is_mandatory: 0,
+                is_mandatory: false,
                 priority: 5,
                 created_at: now,
               })
-              .execute();
-            result.matrix_entries_created++;
-          }
-        }
+            )
+              counts.matrix_entries_created++;
       }
-      await db.updateTable('training_block').set({ last_generated_at: now }).where('id', '=', b.id).execute();
+      await store.replaceLinks(tenant, b.id, links);
+      counts.controls_linked = links.length;
+      await store.update(tenant, b.id, { last_generated_at: now });
+      return { counts, moduleIds };
     });
+    Object.assign(result, written.counts);
     if (!o.skip_content) {
       for (const m of p.modules) {
         try {
           await this.content.generate(tenant, actor, {
-            module_id: moduleIds.get(m.module_code)!,
+            module_id: written.moduleIds.get(m.module_code)!,
             language: o.language,
           });
           result.content_generated++;
@@ -216,14 +175,7 @@ export class TrainingBlockService {
 
   async controls(tenant: string, id: string): Promise<BlockControl[]> {
     const b = await this.get(tenant, id);
-    const links = await this.db
-      .selectFrom('training_block_control as l')
-      .innerJoin('training_module as m', 'm.id', 'l.module_id')
-      .select(['l.control_id', 'l.module_id', 'm.module_code'])
-      .where('l.block_id', '=', b.id)
-      .orderBy('m.module_code')
-      .orderBy('l.position')
-      .execute();
+    const links = await this.store.links(tenant, b.id);
     const all = new Map((await this.canonical.all(tenant)).map((c) => [c.id, c]));
     return links.flatMap((l) => {
       const c = all.get(l.control_id);

@@ -1,13 +1,10 @@
-import type { Kysely } from 'kysely';
-import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
-import { conflict, DomainError, notFound } from '../../domain/errors.js';
-import { contentPrompt, parseQuiz, quizPrompt, type ModuleBrief } from '../../domain/training/content.prompts.js';
-import type { Content, GenerateAllResult } from '../../domain/training/content.schema.js';
-import { redact, type PiiKind } from '../../domain/training/redaction.js';
-import type { LlmClient } from '../../services/llm/llm-client.js';
-import { writeTransaction } from '../../store/transaction.js';
-import type { DB } from '../../store/db-types.js';
-import type { TrainingService } from './training.service.js';
+import { isoZ, type Clock, type IdSource } from '../clock.js';
+import { conflict, DomainError, notFound } from '../errors.js';
+import type { LlmClient } from './content.llm.js';
+import { contentPrompt, parseQuiz, quizPrompt, type ModuleBrief } from './content.prompts.js';
+import type { Content, GenerateAllResult } from './content.schema.js';
+import type { TrainingContentStore } from './content.store.js';
+import { redact, type PiiKind } from './redaction.js';
 
 type Counts = Partial<Record<PiiKind, number>>;
 const addCounts = (a: Counts, b: Counts): Counts => {
@@ -22,26 +19,15 @@ const addCounts = (a: Counts, b: Counts): Counts => {
  */
 export class TrainingContentService {
   constructor(
-    private readonly db: Kysely<DB>,
-    private readonly training: TrainingService,
+    private readonly store: TrainingContentStore,
     private readonly clock: Clock,
     private readonly ids: IdSource,
     private readonly llm: () => LlmClient,
     private readonly defaultModel: string,
   ) {}
 
-  private async knownPeople(tenant: string): Promise<string[]> {
-    return this.db
-      .selectFrom('training_assignment')
-      .select('user_name')
-      .distinct()
-      .where('tenant_id', '=', tenant)
-      .execute()
-      .then((r) => r.map((x) => x.user_name));
-  }
-
   private async ask(tenant: string, p: { system: string; prompt: string }, model: string, json: boolean) {
-    const people = await this.knownPeople(tenant);
+    const people = await this.store.assignedNames(tenant);
     const sent = redact(p.prompt, people);
     const system = redact(p.system, people);
     const r = await this.llm().generate({
@@ -60,12 +46,7 @@ export class TrainingContentService {
   }
 
   private async brief(tenant: string, moduleId: string): Promise<ModuleBrief & { id: string }> {
-    const m = await this.db
-      .selectFrom('training_module')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .where('id', '=', moduleId)
-      .executeTakeFirst();
+    const m = await this.store.getModule(tenant, moduleId);
     if (!m) throw notFound('training module', moduleId);
     return m;
   }
@@ -76,19 +57,18 @@ export class TrainingContentService {
     moduleId: string,
     details: Record<string, unknown>,
   ) {
-    await this.db
-      .insertInto('training_audit')
-      .values({
+    await this.store.appendAudit([
+      {
         id: this.ids.next(),
         tenant_id: tenant,
         action: 'content_generated',
         entity_type: 'module',
         entity_id: moduleId,
         actor: actor ?? 'system',
-        details: JSON.stringify(details),
+        details,
         created_at: isoZ(this.clock.now()),
-      })
-      .execute();
+      },
+    ]);
   }
 
   async generate(
@@ -101,26 +81,20 @@ export class TrainingContentService {
     const r = await this.ask(tenant, contentPrompt(m, body.language), model, false);
     if (!r.text.trim()) throw new DomainError('unavailable', `the model ${model} answered with an empty text`);
     const now = isoZ(this.clock.now());
-    const content = await writeTransaction(this.db, async (db) => {
-      const last = await db
-        .selectFrom('training_content')
-        .select((eb) => eb.fn.max('version').as('v'))
-        .where('module_id', '=', m.id)
-        .executeTakeFirst();
-      const row = {
+    // the next version number and the row in one transaction, so concurrent generations number their versions apart
+    const content = await this.store.transaction(async (store) => {
+      const c: Content = {
         id: this.ids.next(),
-        tenant_id: tenant,
         module_id: m.id,
-        version: Number(last?.v ?? 0) + 1,
+        version: (await store.lastVersion(tenant, m.id)) + 1,
         language: body.language,
         markdown: r.text,
         status: 'draft',
         created_at: now,
         published_at: null,
       };
-      await db.insertInto('training_content').values(row).execute();
-      const { tenant_id: _t, ...c } = row;
-      return c as Content;
+      await store.insertContent(tenant, c);
+      return c;
     });
     await this.logGenerated(tenant, actor, m.id, {
       kind: 'content',
@@ -145,12 +119,7 @@ export class TrainingContentService {
   ) {
     const m = await this.brief(tenant, body.module_id);
     const model = body.model ?? this.defaultModel;
-    const published = await this.db
-      .selectFrom('training_content')
-      .select('markdown')
-      .where('module_id', '=', m.id)
-      .where('status', '=', 'published')
-      .executeTakeFirst();
+    const published = await this.store.publishedContent(tenant, m.id);
     const base = quizPrompt(m, body.count, body.language, published?.markdown);
     let redacted: Counts = {};
     let tokens = { prompt_tokens: 0, completion_tokens: 0 };
@@ -171,24 +140,14 @@ export class TrainingContentService {
       };
       const parsed = parseQuiz(r.text, body.count);
       if (parsed.ok) {
-        await writeTransaction(this.db, async (db) => {
-          await db.deleteFrom('training_question').where('module_id', '=', m.id).execute();
-          let position = 0;
-          for (const q of parsed.questions)
-            await db
-              .insertInto('training_question')
-              .values({
-                id: this.ids.next(),
-                tenant_id: tenant,
-                module_id: m.id,
-                position: position++,
-                question: q.question,
-                options: JSON.stringify(q.options),
-                correct_index: q.correct_index,
-                explanation: q.explanation,
-              })
-              .execute();
-        });
+        // the old questions go and the new ones come in one transaction: a learner never sees half a quiz
+        await this.store.transaction((store) =>
+          store.replaceQuestions(
+            tenant,
+            m.id,
+            parsed.questions.map((q, position) => ({ ...q, id: this.ids.next(), module_id: m.id, position })),
+          ),
+        );
         await this.logGenerated(tenant, actor, m.id, {
           kind: 'quiz',
           model,
@@ -199,7 +158,7 @@ export class TrainingContentService {
         });
         return {
           module_id: m.id,
-          questions: await this.training.questions(tenant, m.id),
+          questions: await this.store.questions(tenant, m.id),
           redacted: redacted as Record<string, number>,
           ...tokens,
         };
@@ -215,42 +174,21 @@ export class TrainingContentService {
 
   async published(tenant: string, moduleId: string): Promise<Content> {
     await this.brief(tenant, moduleId);
-    const c = await this.db
-      .selectFrom('training_content')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .where('module_id', '=', moduleId)
-      .where('status', '=', 'published')
-      .executeTakeFirst();
+    const c = await this.store.publishedContent(tenant, moduleId);
     if (!c) throw notFound('published content of module', moduleId);
-    const { tenant_id: _t, ...rest } = c;
-    return rest as Content;
+    return c;
   }
 
+  /** Publishes a version and archives the one published before, in one transaction: one published version at most. */
   publish(tenant: string, contentId: string): Promise<Content> {
-    return writeTransaction(this.db, async (db) => {
-      const c = await db
-        .selectFrom('training_content')
-        .selectAll()
-        .where('tenant_id', '=', tenant)
-        .where('id', '=', contentId)
-        .executeTakeFirst();
+    return this.store.transaction(async (store) => {
+      const c = await store.content(tenant, contentId);
       if (!c) throw notFound('content', contentId);
       if (c.status === 'published') throw conflict(`content ${contentId} is already published`);
       const now = isoZ(this.clock.now());
-      await db
-        .updateTable('training_content')
-        .set({ status: 'archived' })
-        .where('module_id', '=', c.module_id)
-        .where('status', '=', 'published')
-        .execute();
-      await db
-        .updateTable('training_content')
-        .set({ status: 'published', published_at: now })
-        .where('id', '=', contentId)
-        .execute();
-      const { tenant_id: _t, ...rest } = c;
-      return { ...rest, status: 'published', published_at: now } as Content;
+      await store.archivePublished(tenant, c.module_id);
+      await store.markPublished(tenant, contentId, now);
+      return { ...c, status: 'published', published_at: now };
     });
   }
 
@@ -261,21 +199,7 @@ export class TrainingContentService {
     kind: 'content' | 'quiz',
     o: { language: 'de' | 'en'; model?: string; dry_run: boolean; concurrency: number; count: number },
   ): Promise<GenerateAllResult> {
-    const modules = await this.db
-      .selectFrom('training_module as m')
-      .select(['m.id', 'm.module_code'])
-      .where('m.tenant_id', '=', tenant)
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            kind === 'content'
-              ? eb.selectFrom('training_content as c').select('c.id').whereRef('c.module_id', '=', 'm.id')
-              : eb.selectFrom('training_question as q').select('q.id').whereRef('q.module_id', '=', 'm.id'),
-          ),
-        ),
-      )
-      .orderBy('m.module_code')
-      .execute();
+    const modules = await this.store.modulesWithout(tenant, kind);
     const results: GenerateAllResult['results'] = modules.map((m) => ({
       module_id: m.id,
       module_code: m.module_code,

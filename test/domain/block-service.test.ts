@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/domain/clock.js';
+import { TrainingBlockService } from '../../src/domain/training-blocks/block.service.js';
+import type { Block } from '../../src/domain/training-blocks/block.schema.js';
+import type { BlockLink, TrainingBlockStore } from '../../src/domain/training-blocks/block.store.js';
+import type { CanonicalControl } from '../../src/domain/training-blocks/canonical.schema.js';
+import { CanonicalService } from '../../src/domain/training-blocks/canonical.service.js';
+
+const NOW = '2026-06-15T12:00:00.000Z';
+const control = (id: string): CanonicalControl => ({
+  id,
+  title: `Kontrolle ${id}`,
+  objective: 'sicher',
+  domain: id.split('-')[0]!,
+  category: 'k',
+  severity: 'high',
+  target_audience: 'all',
+  references: { iso27001: [], nis2: [], bsi: [], nist: [] },
+});
+const CONTROLS = ['AUTH-001', 'AUTH-002', 'AUTH-003', 'CRYP-001'].map(control);
+const BLOCK: Block = {
+  id: 'b1',
+  tenant_id: 't',
+  name: 'Zugang',
+  description: '',
+  domain_filter: null,
+  category_filter: null,
+  severity_filter: null,
+  target_audience_filter: null,
+  regulation_area: 'nis2',
+  module_code_prefix: 'SEC',
+  frequency_type: 'annual',
+  duration_minutes: 30,
+  pass_threshold: 70,
+  max_controls_per_module: 2,
+  created_at: NOW,
+  updated_at: NOW,
+  last_generated_at: null,
+};
+
+interface State {
+  modules: Map<string, string>;
+  matrix: Set<string>;
+  links: BlockLink[];
+  block: Block;
+}
+
+/**
+ * Blocks in memory. `conflicts` plays PostgreSQL after a clash with another replica: that many times, the transaction
+ * runs to its end, is rolled back and runs again.
+ */
+function memoryStore(conflicts: number) {
+  let s: State = { modules: new Map(), matrix: new Set(), links: [], block: BLOCK };
+  let n = 0;
+  const store = {
+    conflicts,
+    async transaction<T>(fn: (store: TrainingBlockStore) => Promise<T>): Promise<T> {
+      for (; store.conflicts > 0; store.conflicts--) {
+        const before = structuredClone(s);
+        await fn(store as unknown as TrainingBlockStore);
+        s = before;
+      }
+      return fn(store as unknown as TrainingBlockStore);
+    },
+    get: async () => s.block,
+    update: async (_t: string, _id: string, set: Partial<Block>) => void (s.block = { ...s.block, ...set }),
+    moduleIdByCode: async (_t: string, code: string) => s.modules.get(code),
+    insertModule: async (m: { id: string; module_code: string }) => void s.modules.set(m.module_code, m.id),
+    updateModule: async () => undefined,
+    replaceLinks: async (_t: string, _b: string, links: BlockLink[]) => void (s.links = links),
+    async addMatrixEntry(e: { role_code: string; module_id: string }) {
+      const key = `${e.role_code}/${e.module_id}`;
+      if (s.matrix.has(key)) return false;
+      s.matrix.add(key);
+      return true;
+    },
+    nextId: () => `m${++n}`,
+    state: () => s,
+  };
+  return store;
+}
+
+const service = (store: ReturnType<typeof memoryStore>) =>
+  new TrainingBlockService(
+    store as unknown as TrainingBlockStore,
+    new CanonicalService({ tenantControls: async () => [], upsert: async () => undefined }, async () => CONTROLS),
+    { generate: async () => ({}) as never },
+    fixedClock(NOW),
+    { next: store.nextId },
+  );
+
+describe('TrainingBlockService.generate reports only the run of its transaction that committed', () => {
+  it.each([0, 1, 3])('after %i rolled-back run(s)', async (conflicts) => {
+    const store = memoryStore(conflicts);
+    const r = await service(store).generate('t', 'ciso', 'b1', {
+      language: 'de',
+      auto_matrix: true,
+      skip_content: true,
+    });
+    // AUTH-001/002, AUTH-003, CRYP-001: three modules; roles R1, R4, R8, R9 for NIS2 and these domains
+    expect(r).toEqual({
+      modules_created: 3,
+      modules_updated: 0,
+      controls_linked: 4,
+      matrix_entries_created: 12,
+      content_generated: 0,
+      errors: [],
+    });
+    const s = store.state();
+    expect([...s.modules.keys()]).toEqual(['SEC-001', 'SEC-002', 'SEC-003']);
+    expect(s.links.map((l) => `${l.control_id}@${l.position}`)).toEqual([
+      'AUTH-001@0',
+      'AUTH-002@1',
+      'AUTH-003@0',
+      'CRYP-001@0',
+    ]);
+    expect(s.block.last_generated_at).toBe(NOW);
+  });
+
+  it('a second generation, also after a rolled-back run, updates the same modules and adds no matrix entry', async () => {
+    const store = memoryStore(0);
+    const svc = service(store);
+    const o = { language: 'de' as const, auto_matrix: true, skip_content: true };
+    await svc.generate('t', 'ciso', 'b1', o);
+    store.conflicts = 1;
+    expect(await svc.generate('t', 'ciso', 'b1', o)).toMatchObject({
+      modules_created: 0,
+      modules_updated: 3,
+      controls_linked: 4,
+      matrix_entries_created: 0,
+    });
+  });
+});
