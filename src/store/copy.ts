@@ -53,11 +53,17 @@ function writeOrder(tables: string[], parents: Map<string, string[]>): string[] 
   return out;
 }
 
+/**
+ * Tables an engine derives from others by itself (PostgreSQL's consent tallies, migration 0013): not copied and not
+ * compared; the target's own triggers build them from the rows copied.
+ */
+const DERIVED = new Set(['consent_tally', 'consent_user', 'consent_user_tally']);
+
 async function columnsOf(db: Kysely<DB>): Promise<Map<string, string[]>> {
   const tables = await db.introspection.getTables();
   return new Map(
     tables
-      .filter((t) => !t.name.startsWith('kysely_') && !t.isView)
+      .filter((t) => !t.name.startsWith('kysely_') && !t.isView && !DERIVED.has(t.name))
       .map((t) => [t.name, t.columns.map((c) => c.name).sort()]),
   );
 }
@@ -103,7 +109,7 @@ export async function copyStore(source: Store, target: Store, opts: CopyOptions 
     if (JSON.stringify(targetColumns.get(t)) !== JSON.stringify(cols))
       throw new DomainError('conflict', `table ${t} differs between the stores; both must be at the same schema`);
   }
-  const filled = Object.entries(to.tables).filter(([, n]) => n > 0);
+  const filled = Object.entries(to.tables).filter(([t, n]) => n > 0 && !DERIVED.has(t));
   if (filled.length && !opts.force)
     throw new DomainError(
       'conflict',

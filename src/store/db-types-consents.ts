@@ -25,6 +25,18 @@ export interface ConsentTables {
     source: string | null;
     created_at: string;
   };
+  /** PostgreSQL only (migration 0013): consents per group, kept by triggers, summed over random slots. */
+  consent_tally: {
+    tenant_id: string;
+    data_point_id: string;
+    granted: number;
+    revoked: number;
+    slot: number;
+    n: number;
+  };
+  /** PostgreSQL only: the users with at least one consent, and how many a tenant has (summed over slots). */
+  consent_user: { tenant_id: string; user_id: string };
+  consent_user_tally: { tenant_id: string; slot: number; n: number };
   legal_document: {
     id: string;
     tenant_id: string;

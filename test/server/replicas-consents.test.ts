@@ -95,6 +95,49 @@ describe('two serve replicas on one PostgreSQL database', () => {
     expect(history.filter((h) => h.action !== 'granted')).toHaveLength(results.length);
   }, 60_000);
 
+  it('keeps the statistics exact while both replicas grant, refuse and revoke at once', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 90 }, (_, k) =>
+        call(k, 'POST', '/einwilligungen/consents', {
+          user_id: `stats-user-${k % 35}`,
+          data_point_id: `stats-${k % 3}`,
+          granted: k % 4 !== 0,
+        }),
+      ),
+    );
+    expect(created.map((r) => r.status)).toEqual(created.map(() => 201));
+    const granted = created.filter((r) => r.body.granted).map((r) => r.body.id as string);
+    const revoked = await Promise.all(
+      granted.filter((_, k) => k % 2).map((id, k) => call(k, 'PUT', `/einwilligungen/consents/${id}/revoke`)),
+    );
+    expect(revoked.map((r) => r.status)).toEqual(revoked.map(() => 200));
+
+    // what the statistics must say, counted from every stored consent of the tenant
+    const all: Array<{ user_id: string; data_point_id: string; granted: boolean; revoked_at: string | null }> = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = await call(0, 'GET', `/einwilligungen/consents?limit=500&offset=${offset}`);
+      all.push(...(page.body.consents as typeof all));
+      if ((page.body.consents as unknown[]).length < 500) break;
+    }
+    const byDataPoint: Record<string, { total: number; active: number; revoked: number }> = {};
+    for (const c of all) {
+      const d = (byDataPoint[c.data_point_id] ??= { total: 0, active: 0, revoked: 0 });
+      d.total++;
+      if (c.revoked_at) d.revoked++;
+      else if (c.granted) d.active++;
+    }
+    for (const i of [0, 1]) {
+      const stats = (await call(i, 'GET', '/einwilligungen/consents/stats')).body;
+      expect(stats).toMatchObject({
+        total_consents: all.length,
+        active_consents: all.filter((c) => c.granted && !c.revoked_at).length,
+        revoked_consents: all.filter((c) => c.revoked_at).length,
+        unique_users: new Set(all.map((c) => c.user_id)).size,
+      });
+      expect(stats.by_data_point).toEqual(byDataPoint);
+    }
+  }, 60_000);
+
   it('numbers concurrent new versions of one document without gaps or repeats', async () => {
     const doc = await call(0, 'POST', '/legal-documents/documents', {
       title: 'Datenschutzerklärung',

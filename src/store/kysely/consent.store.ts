@@ -16,7 +16,7 @@ export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.gran
 const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history']): ConsentHistoryEntry =>
   h as ConsentHistoryEntry;
 
-/** ConsentStore on SQLite through kysely. */
+/** ConsentStore written once with kysely's builders; statistics read PostgreSQL's tallies where it has them. */
 export class KyselyConsentStore implements ConsentStore {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -110,6 +110,23 @@ export class KyselyConsentStore implements ConsentStore {
   }
 
   async counts(tenant: string): Promise<ConsentCountRow[]> {
+    // PostgreSQL keeps tallies by trigger (migration 0013): a few rows instead of a walk over every consent
+    if (isPostgres(this.db)) {
+      const rows = await this.db
+        .selectFrom('consent_tally')
+        .select((eb) => ['data_point_id', 'granted', 'revoked', eb.fn.sum<number>('n').as('n')])
+        .where('tenant_id', '=', tenant)
+        .groupBy(['data_point_id', 'granted', 'revoked'])
+        .execute();
+      return rows
+        .map((r) => ({
+          data_point_id: r.data_point_id,
+          granted: r.granted === 1,
+          revoked: r.revoked === 1,
+          n: Number(r.n),
+        }))
+        .filter((r) => r.n !== 0);
+    }
     // grouped in the order of the statistics index, so SQLite walks it once without a temporary b-tree
     const rows = await this.db
       .selectFrom('consent')
@@ -129,15 +146,20 @@ export class KyselyConsentStore implements ConsentStore {
   }
 
   async uniqueUsers(tenant: string): Promise<number> {
-    // SQLite counts distinct values along the user index (88 ms on 1M consents); PostgreSQL sorts every user_id for
-    // count(distinct) (460 ms) but groups along the same index without sorting (130 ms)
-    const mine = this.db.selectFrom('consent').where('tenant_id', '=', tenant);
-    const r = isPostgres(this.db)
-      ? await this.db
-          .selectFrom(mine.select('user_id').groupBy('user_id').as('u'))
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      : await mine.select((eb) => eb.fn.count<number>('user_id').distinct().as('n')).executeTakeFirstOrThrow();
+    if (isPostgres(this.db)) {
+      const r = await this.db
+        .selectFrom('consent_user_tally')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), sql<number>`0`).as('n'))
+        .where('tenant_id', '=', tenant)
+        .executeTakeFirstOrThrow();
+      return Number(r.n);
+    }
+    // SQLite counts distinct values along the user index (88 ms on 1M consents)
+    const r = await this.db
+      .selectFrom('consent')
+      .where('tenant_id', '=', tenant)
+      .select((eb) => eb.fn.count<number>('user_id').distinct().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(r.n);
   }
 }
