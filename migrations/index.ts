@@ -11,6 +11,7 @@ import * as m0009 from './0009_consents_and_legal_documents_for_replicas.js';
 import * as m0010 from './0010_training_replicas.js';
 import * as m0011 from './0011_dsfa_review_workflow.js';
 import * as m0012 from './0012_media_objects_in_the_database.js';
+import * as m0013 from './0013_dsfa_art35_fields.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_training_replicas': m0010,
   '0011_dsfa_review_workflow': m0011,
   '0012_media_objects_in_the_database': m0012,
+  '0013_dsfa_art35_fields': m0013,
 };

@@ -15,4 +15,5 @@ export const MIGRATION_NAMES = [
   '0010_training_replicas',
   '0011_dsfa_review_workflow',
   '0012_media_objects_in_the_database',
+  '0013_dsfa_art35_fields',
 ] as const;
