@@ -17,13 +17,19 @@ type ReportOpts = {
   auditTrail: boolean;
 };
 
-/** The zone times are shown in: --time-zone, else TZ, else the system's. */
+/**
+ * The zone times are shown in: --time-zone (refused when unknown), else TZ when it names an IANA zone, else the
+ * system's. A TZ that Intl cannot read (a POSIX rule such as CET-1CEST) is no reason to refuse a report.
+ */
 function zoneOf(ctx: CliContext, given: string | undefined): string {
-  const zone = given ?? ctx.env.TZ?.replace(/^:/, '') ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (isTimeZone(zone)) return zone;
+  if (given === undefined) {
+    const tz = ctx.env.TZ?.replace(/^:/, '');
+    return tz && isTimeZone(tz) ? tz : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  }
+  if (isTimeZone(given)) return given;
   throw new DomainError(
     'bad_request',
-    `unknown time zone ${JSON.stringify(zone)}${given ? '' : ' (from TZ)'}: use an IANA name such as Europe/Berlin, or UTC`,
+    `unknown time zone ${JSON.stringify(given)}: use an IANA name such as Europe/Berlin, or UTC`,
     [{ path: 'time-zone', message: 'an IANA time zone name' }],
   );
 }
