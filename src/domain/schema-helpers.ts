@@ -67,6 +67,40 @@ export const nonBlank = (max = 100_000) => z.string().trim().max(max).regex(/\S/
 /** A one-line text a person reads (a name, a title, an id a person typed): `nonBlank`, without control characters. */
 export const label = (max = 1000) => nonBlank(max).regex(NO_CONTROL, 'must not contain control characters');
 
+/** A one-line text of an optional field: like `label`, but blank is allowed (and read as "" to clear the field). */
+export const optionalLabel = (max = 1000) =>
+  z.string().trim().max(max).regex(NO_CONTROL, 'must not contain control characters');
+
+const ISO_DATE = /^(?:\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))?$/;
+
+/** A calendar date `YYYY-MM-DD` of an optional field, or "" to clear it. */
+export const optionalDate = () =>
+  z
+    .string()
+    .trim()
+    .regex(ISO_DATE, 'expected a date such as 2026-12-31 (or "" to clear it)')
+    // zod runs this check even after the pattern failed: only a text of the right shape is looked up in the calendar
+    .refine((s) => {
+      if (s === '' || !ISO_DATE.test(s)) return true;
+      return new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+    }, 'no such day in the calendar');
+
+/** Control characters a text spanning lines refuses: C0 except tab, line feed and carriage return, and DEL. */
+const NO_CONTROL_MULTILINE =
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what these texts refuse
+  /^\s*(?:[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*[^\s\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f])?\s*$/;
+
+/**
+ * A text of paragraphs (Markdown, an opinion, an assessment): trimmed, at most `max` characters, line breaks and tabs
+ * allowed, other control characters refused. Empty is allowed: where a field is optional, an empty text clears it.
+ */
+export const longText = (max = 20_000) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(NO_CONTROL_MULTILINE, 'must not contain control characters other than line breaks and tabs');
+
 /**
  * An e-mail address: a local part of 1 to 64 characters, one `@`, a domain with at least one dot; no whitespace,
  * no control characters and no `"` anywhere. Non-ASCII letters are fine (`jürgen@example.de`).

@@ -20,6 +20,17 @@ export interface DsfaRow {
   created_at: string;
   updated_at: string;
   ai_use_case_modules: string;
+  // optional fields (migration 0014): NULL while unset; lists and items as JSON text
+  controller: string | null;
+  purposes: string | null;
+  data_subjects: string | null;
+  necessity_assessment: string | null;
+  risks: string | null;
+  measure_details: string | null;
+  dpo_opinion: string | null;
+  dpo_name: string | null;
+  dpo_opinion_date: string | null;
+  review_date: string | null;
 }
 
 export interface DsfaAuditRow {

@@ -6,6 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { cli, useServer, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
+import { ink, pixelsOf, renderPages } from '../support/pages.js';
+import { readDocx } from '../support/docx.js';
+import { TONE_COLOURS } from '../../src/services/report/tones.js';
 
 const aiModules = [
   {
@@ -223,15 +226,43 @@ describe('dsfa screen', () => {
   });
 });
 
+/** A record with every part of Art. 35(7) filled in, the way a consultant writes one. */
+const consultantBody = {
+  title: 'Videoüberwachung im Lager',
+  controller: 'Muster GmbH',
+  processing_activity: 'Videoüberwachung der Lagerhalle',
+  description:
+    'Die Halle wird mit **sechs Kameras** überwacht; ausgewertet wird *nur* im Anlassfall.\n\n' +
+    '1. Meldung eines Vorfalls\n2. Sichtung durch zwei Berechtigte\n\n- [x] Hinweisschilder angebracht\n- [ ] Betriebsrat informiert',
+  purposes: ['Aufklärung von Diebstählen'],
+  data_subjects: ['Beschäftigte', 'Fahrer von Lieferanten'],
+  data_categories: ['Videobilder', 'Zeitstempel'],
+  necessity_assessment: 'Mildere Mittel reichten nicht aus: 2025 gab es **14 Diebstähle**.',
+  risks: [
+    { title: 'Leistungskontrolle der Beschäftigten', likelihood: 'medium', severity: 'high' },
+    { title: 'Weitergabe an Dritte', likelihood: 'low', severity: 'critical' },
+  ],
+  measure_details: [
+    { measure: 'Verschlüsselte Speicherung', implemented: true },
+    { measure: 'Betriebsvereinbarung', implemented: false, description: 'Entwurf liegt vor' },
+  ],
+  dpo_opinion: 'Vertretbar, **sofern** die Betriebsvereinbarung vor dem Start geschlossen wird.',
+  dpo_name: 'Dr. Erika Mustermann',
+  dpo_opinion_date: '2026-11-20',
+  review_date: '2027-11-20',
+  ai_use_case_modules: aiModules,
+};
+
 describe('dsfa report', () => {
   const db = tmpDb();
+  const run = (args: string[], env?: Record<string, string>) =>
+    cli(['--db', db, '--tenant', 'kanzlei-intern', ...args], { env });
   let id = '';
+  let consultant = '';
   beforeAll(async () => {
     id = JSON.parse(
       (
-        await cli([
-          '--db',
-          db,
+        await run([
           'dsfa',
           'create',
           '--json',
@@ -244,7 +275,10 @@ describe('dsfa report', () => {
         ])
       ).stdout,
     ).id;
-    await cli(['--db', db, 'dsfa', 'set-status', id, 'in-review']);
+    await run(['dsfa', 'set-status', id, 'in-review']);
+    consultant = JSON.parse((await run(['dsfa', 'create', '--json', '-f', writeJson(consultantBody)])).stdout).id;
+    await run(['dsfa', 'set-status', consultant, 'in-review']);
+    await run(['dsfa', 'set-status', consultant, 'approved', '--approved-by', 'Max Muster']);
   });
   function writeJson(v: unknown) {
     const f = join(tmp(), 'm.json');
@@ -252,30 +286,210 @@ describe('dsfa report', () => {
     return f;
   }
 
-  it('writes Markdown with fields, AI modules and the audit trail', async () => {
-    const r = await cli(['--db', db, 'dsfa', 'report', id, '--format', 'md']);
+  it('writes German for German content by default, with German times in the zone named', async () => {
+    const r = await run(['dsfa', 'report', id, '--time-zone', 'Europe/Berlin']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('# Gesundheitsdaten-Plattform für Ärzte');
-    expect(r.stdout).toContain('Bewerber-Scoring');
-    expect(r.stdout).toMatch(/STATUS_CHANGE \| tester \| draft → in-review/);
+    expect(r.stdout).toContain('_Datenschutz-Folgenabschätzung nach Art. 35 DSGVO · Stand: ');
+    expect(r.stdout).toMatch(/Erstellt:\*\* \d\d\.\d\d\.20\d\d, \d\d:\d\d MES?Z von tester/);
+    expect(r.stdout).toContain('## 3. Risiken für die Rechte und Freiheiten der betroffenen Personen');
+    expect(r.stdout).toMatch(/\| Statusänderung \| tester \| Entwurf → In Prüfung \|/);
+    expect(r.stdout).toContain('A.1 Bewerber-Scoring');
+    expect(r.stdout).not.toMatch(/—|\| - \|/); // empty fields are left out, never dashes
   });
 
-  it('writes a PDF whose text reads back with umlauts', async (ctx) => {
-    const out = join(tmp(), 'report.pdf');
-    const r = await cli(['--db', db, 'dsfa', 'report', id, '--format', 'pdf', '-o', out]);
+  it('writes English with --lang en, and takes the zone from TZ', async () => {
+    const r = await run(['dsfa', 'report', id, '--lang', 'en'], { TZ: 'UTC' });
     expect(r.code).toBe(0);
-    expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
-    requirePrograms(ctx, 'pdftotext');
-    const text = execFileSync('pdftotext', ['-layout', out, '-']).toString();
-    expect(text).toContain('Gesundheitsdaten-Plattform für Ärzte');
-    expect(text).toContain('Verschlüsselung');
-    expect(text).toContain('Bewerber-Scoring');
-    expect(text).toContain('STATUS_CHANGE');
+    expect(r.stdout).toContain('_Data protection impact assessment (Art. 35 GDPR) · As of: ');
+    expect(r.stdout).toMatch(/Created:\*\* \d{1,2} \w{3} 20\d\d, \d\d:\d\d UTC by tester/);
+    expect(r.stdout).toContain('## 2. Necessity and proportionality (Art. 35(7)(b) GDPR)');
+    expect(r.stdout).toContain('_Not stated._');
+    // a TZ that is no IANA name (a POSIX rule) falls back to the system's zone instead of refusing
+    expect((await run(['dsfa', 'report', id], { TZ: 'CET-1CEST' })).code).toBe(0);
   });
 
-  it('needs -o for a PDF and refuses unknown formats', async () => {
-    expect((await cli(['--db', db, 'dsfa', 'report', id, '--format', 'pdf'])).code).toBe(2);
-    expect((await cli(['--db', db, 'dsfa', 'report', id, '--format', 'docx'])).code).toBe(2);
+  it('leaves out the internal id and the tenant unless --include-ids', async () => {
+    const r = await run(['dsfa', 'report', consultant]);
+    expect(r.stdout).not.toContain(consultant);
+    expect(r.stdout).not.toContain('kanzlei-intern');
+    const ids = await run(['dsfa', 'report', consultant, '--include-ids']);
+    expect(ids.stdout).toContain(`**Kennung:** ${consultant}`);
+    expect(ids.stdout).toContain('**Mandant:** kanzlei-intern');
+  });
+
+  it('shows the parts of Art. 35(7), planned and implemented measures, the DPO and the sign-off', async () => {
+    const r = await run(['dsfa', 'report', consultant, '--time-zone', 'Europe/Berlin', '--no-audit-trail']);
+    const md = r.stdout;
+    expect(md).toContain('**Verantwortlicher:** Muster GmbH');
+    expect(md).toContain(consultantBody.description); // Markdown passes through
+    expect(md).toContain('| R1 | Leistungskontrolle der Beschäftigten | mittel | hoch | hoch |');
+    expect(md).toContain('| R2 | Weitergabe an Dritte | niedrig | kritisch | mittel |');
+    expect(md).toMatch(/### Umgesetzte Maßnahmen\n\n- \[x\] Verschlüsselte Speicherung\n/);
+    expect(md).toMatch(/### Geplante Maßnahmen\n\n- \[ \] Betriebsvereinbarung – Entwurf liegt vor\n/);
+    expect(md).toContain('**Datenschutzbeauftragte(r):** Dr. Erika Mustermann');
+    expect(md).toContain('**Freigegeben von:** Max Muster');
+    expect(md).toContain('**Freigegebener Inhalt:** entspricht dem hier dargestellten Inhalt');
+    expect(md).toContain('**Nächste Überprüfung:** 20.11.2027');
+    expect(md).not.toContain('Änderungsverlauf');
+  });
+
+  it('renders a PDF whose pages show the report: text, shaded risk matrix, footer on every page', async (ctx) => {
+    const out = join(tmp(), 'sub', 'report.pdf');
+    const r = await run(['dsfa', 'report', consultant, '--format', 'pdf', '-o', out, '--time-zone', 'Europe/Berlin']);
+    expect([r.code, r.stderr]).toEqual([0, `wrote ${out}\n`]);
+    expect(readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
+    requirePrograms(ctx, 'pdftotext', 'pdftoppm');
+    const text = execFileSync('pdftotext', ['-layout', out, '-']).toString();
+    const pages = renderPages(out);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(text).toContain(`Seite 1 von ${pages.length}`);
+    expect(text).toContain('Videoüberwachung im Lager');
+    expect(text).toContain('Notwendigkeit und Verhältnismäßigkeit');
+    expect(text).toContain('Weitergabe an Dritte'); // a risk, in its table
+    expect(text).not.toMatch(/\*\*|\[x\]|\[ \]/); // Markdown is rendered, not printed
+    pages.forEach((page, i) => {
+      expect(ink(page), `page ${i + 1} has content`).toBeGreaterThan(0.01);
+      expect(ink(page, 0.93, 0.97), `page ${i + 1} has a footer`).toBeGreaterThan(0.001);
+    });
+    // the matrix's cells are shaded by level: green for low, red for critical
+    const shaded = (hex: string) => pages.reduce((n, p) => n + pixelsOf(p, hex), 0);
+    expect(shaded(TONE_COLOURS.low)).toBeGreaterThan(100);
+    expect(shaded(TONE_COLOURS.critical)).toBeGreaterThan(100);
+  });
+
+  it('writes a Word document with German labels, list paragraphs, checkboxes and page numbers', async () => {
+    const out = join(tmp(), 'report.docx');
+    const r = await run(['dsfa', 'report', consultant, '--format', 'docx', '-o', out]);
+    expect([r.code, r.stderr]).toEqual([0, `wrote ${out}\n`]);
+    const docx = readDocx(out);
+    expect(docx.parts).toContain('word/numbering.xml');
+    expect(docx.language).toBe('de-DE');
+    const texts = docx.body.map((p) => p.text);
+    expect(docx.body[0]).toMatchObject({ style: 'Title', text: 'Videoüberwachung im Lager' });
+    expect(docx.body).toContainEqual({
+      style: 'Heading2',
+      list: false,
+      text: '4. Abhilfemaßnahmen (Art. 35 Abs. 7 lit. d DSGVO)',
+    });
+    expect(texts).toContain('☒ Verschlüsselte Speicherung');
+    expect(texts).toContain('☐ Betriebsvereinbarung – Entwurf liegt vor');
+    expect(docx.body.find((p) => p.text === 'Meldung eines Vorfalls')?.list).toBe(true);
+    expect(texts.join('\n')).not.toMatch(/\*\*|—/);
+    expect(docx.shades).toContain(TONE_COLOURS.critical.slice(1).toUpperCase());
+    expect(docx.footer[0]!.text).toMatch(/^Videoüberwachung im Lager · Stand: .*Seite {2}von $/);
+    expect(docx.footerFields.filter(Boolean)).toEqual(['PAGE', 'NUMPAGES']);
+  });
+
+  it.each([
+    [['--format', 'pdf'], /a PDF report needs -o FILE/],
+    [['--format', 'docx'], /a DOCX report needs -o FILE/],
+    [['--format', 'odt'], /Allowed choices are md, pdf, docx/],
+    [['--lang', 'fr'], /Allowed choices are de, en/],
+    [['--time-zone', 'Mars/Olympus'], /unknown time zone "Mars\/Olympus": use an IANA name such as Europe\/Berlin/],
+  ])('refuses %j with exit 2 and one line', async (flags, message) => {
+    const r = await run(['dsfa', 'report', id, ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('dsfa create and update with the optional fields', () => {
+  const db = tmpDb();
+  const run = (args: string[]) => cli(['--db', db, ...args]);
+
+  it('takes them from flags, one item per list flag, and marks measures implemented or planned', async () => {
+    const d = JSON.parse(
+      (
+        await run([
+          'dsfa',
+          'create',
+          '--json',
+          '--title',
+          'Bewerberportal',
+          '--controller',
+          'Muster GmbH',
+          '--purpose',
+          'Auswahl, Einstellung',
+          '--data-subject',
+          'Bewerber',
+          '--necessity-assessment',
+          'Nur Pflichtangaben.',
+          '--risks',
+          join(tmp(), 'none.json'),
+        ])
+      ).stdout || '{}',
+    );
+    expect(d).toEqual({}); // a missing risks file: nothing created
+    const created = await run([
+      'dsfa',
+      'create',
+      '--json',
+      '--title',
+      'Bewerberportal',
+      '--controller',
+      'Muster GmbH',
+      '--purpose',
+      'Auswahl, Einstellung',
+      '--data-subject',
+      'Bewerber',
+      '--measure',
+      'TLS',
+      '--implemented-measure',
+      'TLS',
+      '--planned-measure',
+      'Löschkonzept',
+      '--dpo-name',
+      'Erika Mustermann',
+      '--dpo-opinion-date',
+      '2026-11-20',
+      '--review-date',
+      '2027-11-20',
+    ]);
+    expect(created.code).toBe(0);
+    const rec = JSON.parse(created.stdout);
+    expect(rec).toMatchObject({
+      controller: 'Muster GmbH',
+      purposes: ['Auswahl, Einstellung'],
+      data_subjects: ['Bewerber'],
+      measures: ['TLS', 'Löschkonzept'],
+      measure_details: [
+        { measure: 'TLS', implemented: true },
+        { measure: 'Löschkonzept', implemented: false },
+      ],
+      dpo_opinion_date: '2026-11-20',
+    });
+    expect(rec).not.toHaveProperty('risks');
+    const u = await run([
+      'dsfa',
+      'update',
+      rec.id,
+      '--json',
+      '--implemented-measure',
+      'Löschkonzept',
+      '--add-purpose',
+      'Statistik',
+    ]);
+    expect(JSON.parse(u.stdout)).toMatchObject({
+      purposes: ['Auswahl, Einstellung', 'Statistik'],
+      measure_details: [
+        { measure: 'TLS', implemented: true },
+        { measure: 'Löschkonzept', implemented: true },
+      ],
+    });
+    const cleared = await run(['dsfa', 'update', rec.id, '--json', '--controller', '', '--remove-measure', 'TLS']);
+    const after = JSON.parse(cleared.stdout);
+    expect(after).not.toHaveProperty('controller');
+    expect(after.measure_details).toEqual([{ measure: 'Löschkonzept', implemented: true }]);
+    const piped = await run(['dsfa', 'get', rec.id]);
+    expect(piped.stdout).toContain('measure_details\t["[x] Löschkonzept"]');
+    const bad = await run(['dsfa', 'update', rec.id, '--review-date', '31.12.2027']);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      expect.stringContaining('review_date: expected a date such as 2026-12-31'),
+    ]);
   });
 });
 
@@ -311,6 +525,22 @@ describe('remote mode gives the same output and exit codes as the local store', 
         err: scrub(l.stderr),
       });
     }
+  });
+
+  it('writes the same report through a server as from the embedded store', async () => {
+    const body = join(tmp(), 'body.json');
+    writeFileSync(body, JSON.stringify(consultantBody));
+    const report = async (face: string[]) => {
+      const id = JSON.parse((await cli([...face, 'dsfa', 'create', '--json', '-f', body])).stdout).id;
+      await cli([...face, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'Max Muster']);
+      const r = await cli([...face, 'dsfa', 'report', id.slice(0, 12), '--time-zone', 'UTC']);
+      expect(r.code).toBe(0);
+      return r.stdout.replace(/\d\d\.\d\d\.\d{4}, \d\d:\d\d UTC/g, 'TIME');
+    };
+    const remote = await report(['--remote', srv.url]);
+    expect(remote).toContain('## 6. Freigabe');
+    expect(remote).toContain('**Freigegebener Inhalt:** entspricht dem hier dargestellten Inhalt');
+    expect(remote).toEqual(await report(['--db', localDb]));
   });
 
   it('takes the URL from COMPLIANCE_REMOTE, with or without /sdk/v1', async () => {

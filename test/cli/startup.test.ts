@@ -31,6 +31,8 @@ describe('start-up', () => {
       'execa',
       '@inquirer/prompts',
       'cli-progress',
+      'docx',
+      'marked',
     ]) {
       expect(all, pkg).not.toMatch(new RegExp(`from ["']${pkg.replace('/', '\\/')}["']`));
     }

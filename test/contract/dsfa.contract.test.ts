@@ -42,6 +42,27 @@ const aiModule = {
   review_triggers: [{ type: 'model_change', description: 'new model version', monitoring_interval: 'quarterly' }],
 };
 
+/** Every optional field (our additions for Art. 35(7) GDPR), set. */
+const art35 = {
+  controller: 'Muster GmbH',
+  purposes: ['Auswahl von Bewerbern', 'Nachweis gegenüber Behörden'],
+  data_subjects: ['Bewerberinnen und Bewerber'],
+  necessity_assessment: 'Erforderlich, weil …\n\n- nur **Pflichtangaben**\n- Löschung nach 6 Monaten',
+  risks: [
+    { title: 'Diskriminierung', description: 'Verzerrte Trainingsdaten', likelihood: 'medium', severity: 'high' },
+    { title: 'Datenabfluss', likelihood: 'low', severity: 'critical' },
+  ],
+  measure_details: [
+    { measure: 'Verschlüsselung', implemented: true },
+    { measure: 'Bias-Audit', implemented: false, description: 'jährlich durch Dritte' },
+  ],
+  dpo_opinion: 'Keine Einwände, sofern der Bias-Audit vor dem Start erfolgt.',
+  dpo_name: 'Dr. Erika Mustermann',
+  dpo_opinion_date: '2026-11-20',
+  review_date: '2027-11-20',
+};
+const ART35_FIELDS = Object.keys(art35);
+
 describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
   let b: BackendUnderTest;
   beforeAll(async () => {
@@ -123,6 +144,24 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
       'ai_use_case_modules.0.risk_criteria.0.applies',
       'expected boolean',
     ],
+    [
+      { title: 'x', risks: [{ title: 'r', likelihood: 'sometimes', severity: 'high' }] },
+      'risks.0.likelihood',
+      'low, medium, high, critical',
+    ],
+    [{ title: 'x', risks: [{ title: 'r', likelihood: 'low' }] }, 'risks.0.severity', 'low, medium, high, critical'],
+    [
+      { title: 'x', risks: [{ title: 'r', likelihood: 'low', severity: 'low', schwere: 'hoch' }] },
+      'risks.0',
+      'unknown field schwere; accepted: description, likelihood, severity, title',
+    ],
+    [{ title: 'x', measure_details: [{ measure: 'm' }] }, 'measure_details.0.implemented', 'required (boolean)'],
+    [{ title: 'x', dpo_opinion_date: '2026-02-30' }, 'dpo_opinion_date', 'no such day'],
+    [{ title: 'x', review_date: '20.11.2027' }, 'review_date', 'expected a date such as 2026-12-31'],
+    [{ title: 'x', necessity_assessment: 'a\u0007b' }, 'necessity_assessment', 'control characters'],
+    [{ title: 'x', dpo_name: 'Erika\nMustermann' }, 'dpo_name', 'control characters'],
+    [{ title: 'x', purposes: [''] }, 'purposes.0', 'must not be empty'],
+    [{ title: 'x', dpo_opinion: 'x'.repeat(20_001) }, 'dpo_opinion', '20000'],
   ])('refuses %j on create, naming %s, and stores nothing', async (body, path, hint) => {
     const before = (await api().stats(T)).total;
     const e = await failure(api().create({ ...T, body }));
@@ -131,6 +170,85 @@ describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
     expect(d, JSON.stringify(e.details)).toBeDefined();
     expect(d!.message).toContain(hint);
     expect((await api().stats(T)).total).toBe(before);
+  });
+
+  it('stores the optional Art. 35(7) fields, leaves them out while unset, and an empty value clears one', async () => {
+    const bare = await api().create({ ...T, body: { title: 'ohne Zusätze' } });
+    for (const f of ART35_FIELDS) expect(bare, f).not.toHaveProperty(f);
+    expect(await api().get({ ...T, params: { id: bare.id } })).toEqual(bare);
+
+    const d = await api().create({ ...T, body: { title: 'Bewerberauswahl', measures: ['Verschlüsselung'], ...art35 } });
+    expect(d).toMatchObject(art35);
+    expect(d.measures).toEqual(['Verschlüsselung', 'Bias-Audit']); // a measure named in the details is added
+    expect(await api().get({ ...T, params: { id: d.id } })).toEqual(d);
+    const [created] = await api().auditLog({ ...T, query: { dsfa_id: d.id, limit: 1 } });
+    expect(created!.new_values).toMatchObject({ risks: art35.risks, dpo_name: art35.dpo_name });
+
+    const nulls = Object.fromEntries(ART35_FIELDS.map((f) => [f, null]));
+    expect(await api().update({ ...T, params: { id: d.id }, body: nulls })).toMatchObject(art35);
+    const cleared = await api().update({
+      ...T,
+      params: { id: d.id },
+      body: { controller: '  ', risks: [], dpo_opinion_date: '', necessity_assessment: '' },
+    });
+    for (const f of ['controller', 'risks', 'dpo_opinion_date', 'necessity_assessment'])
+      expect(cleared, f).not.toHaveProperty(f);
+    expect(cleared).toMatchObject({ dpo_name: art35.dpo_name, purposes: art35.purposes });
+    expect(await api().get({ ...T, params: { id: d.id } })).toEqual(cleared);
+    const [entry] = await api().auditLog({ ...T, query: { dsfa_id: d.id, limit: 1 } });
+    expect(entry).toMatchObject({
+      old_values: { controller: 'Muster GmbH', risks: art35.risks, dpo_opinion_date: '2026-11-20' },
+      new_values: { controller: null, risks: null, dpo_opinion_date: null, necessity_assessment: null },
+    });
+  });
+
+  it('keeps measure_details in step with measures: removing a measure drops its state', async () => {
+    const d = await api().create({
+      ...T,
+      body: {
+        title: 'Maßnahmen',
+        measures: ['A', 'B'],
+        measure_details: [
+          { measure: 'A', implemented: true, description: '' },
+          { measure: 'B', implemented: false },
+        ],
+      },
+    });
+    expect(d.measure_details).toEqual([
+      { measure: 'A', implemented: true },
+      { measure: 'B', implemented: false },
+    ]);
+    const u = await api().update({ ...T, params: { id: d.id }, body: { measures: ['B', 'C'] } });
+    expect(u.measures).toEqual(['B', 'C']);
+    expect(u.measure_details).toEqual([{ measure: 'B', implemented: false }]);
+    const none = await api().update({ ...T, params: { id: d.id }, body: { measures: ['C'] } });
+    expect(none).not.toHaveProperty('measure_details');
+    const e = await failure(
+      api().update({
+        ...T,
+        params: { id: d.id },
+        body: {
+          measure_details: [
+            { measure: 'C', implemented: true },
+            { measure: 'C', implemented: false },
+          ],
+        },
+      }),
+    );
+    expect(e.details).toEqual([{ path: 'measure_details.1.measure', message: '"C" is listed twice' }]);
+  });
+
+  it('a change of an optional field moves an approved DSFA to needs-update', async () => {
+    const d = await api().create({ ...T, body: { title: 'Freigabe', ...art35 } });
+    await api().setStatus({ ...T, params: { id: d.id }, body: { status: 'approved', approved_by: 'dpo' } });
+    const same = await api().update({ ...T, params: { id: d.id }, body: { risks: art35.risks } });
+    expect(same.status).toBe('approved');
+    const changed = await api().update({
+      ...T,
+      params: { id: d.id },
+      body: { risks: [{ ...art35.risks[0]!, likelihood: 'high' }] },
+    });
+    expect(changed).toMatchObject({ status: 'needs-update', approved_by: null });
   });
 
   it('updates only the fields present; null leaves a field unchanged; audit has only changed fields', async () => {

@@ -1,9 +1,8 @@
-import { writeOutputFile } from '../output-file.js';
 import { Command, Option } from 'commander';
 import { isoLocal } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Dsfa, DsfaAuditEntry, DsfaStats } from '../../domain/dsfa/dsfa.schema.js';
-import { AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS } from '../../domain/dsfa/dsfa.values.js';
+import { DSFA_STATUSES, RISK_LEVELS } from '../../domain/dsfa/dsfa.values.js';
 import {
   DSFA_TRIGGERS,
   screen,
@@ -14,6 +13,8 @@ import {
 import { parseOrThrow } from '../../domain/validation.js';
 import type { CliContext } from '../context.js';
 import { collect, defined, listFlag, readJson } from '../input.js';
+import { createDsfaReportCommand } from './dsfa-report.js';
+import { additionPairs, bodyFrom, camel, editList, fieldOptions, LIST_FLAGS, type FieldOpts } from './dsfa-fields.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
@@ -34,6 +35,7 @@ const dsfaPairs = (d: Dsfa): Array<[string, unknown]> => [
   ['created_at', d.created_at],
   ['updated_at', d.updated_at],
   ['ai_use_case_modules', d.ai_use_case_modules.map((m) => `${m.name || m.id} (${m.use_case_type})`)],
+  ...additionPairs(d),
 ];
 
 const listColumns: Column<Dsfa>[] = [
@@ -52,83 +54,6 @@ const auditColumns: Column<DsfaAuditEntry>[] = [
   { header: 'BY', value: (e) => e.changed_by },
   { header: 'FIELDS', value: (e) => Object.keys({ ...e.old_values, ...e.new_values }).join(', ') },
 ];
-
-/** The list fields a single item of which `update` can add or remove: flag, what one item is, wire field. */
-const LIST_FLAGS = [
-  ['data-category', 'data category', 'data_categories'],
-  ['recipient', 'recipient', 'recipients'],
-  ['measure', 'measure', 'measures'],
-] as const;
-
-const camel = (flag: string) => flag.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-
-/** A list with items added (when not there yet) and removed (which must be there, so a typo is not ignored). */
-function editList(current: string[], add: string[] = [], remove: string[] = [], flag: string): string[] {
-  const missing = remove.filter((r) => !current.includes(r));
-  if (missing.length)
-    throw new DomainError('validation', `--remove-${flag} ${JSON.stringify(missing[0])}: not in the list`, [
-      { path: flag, message: `present: ${current.map((c) => JSON.stringify(c)).join(', ') || 'none'}` },
-    ]);
-  const kept = current.filter((c) => !remove.includes(c));
-  for (const a of add) if (!kept.includes(a)) kept.push(a);
-  return kept;
-}
-
-/** Field flags shared by create and update; each maps to the wire field of the same name. */
-function fieldOptions(cmd: Command): Command {
-  return cmd
-    .option('--title <text>', 'title')
-    .option('--description <text>', 'description')
-    .addOption(new Option('--status <status>', `status: ${DSFA_STATUSES.join(', ')}`))
-    .addOption(new Option('--risk-level <level>', `risk level: ${RISK_LEVELS.join(', ')}`))
-    .option('--processing-activity <text>', 'the processing activity assessed')
-    .option('--data-category <name>', 'data category; repeat for several (a value keeps its commas)', collect)
-    .option('--recipient <name>', 'recipient; repeat for several (a value keeps its commas)', collect)
-    .option('--measure <text>', 'technical or organisational measure; repeat for several', collect)
-    .option('--approved-by <name>', 'approver (name or e-mail)')
-    .option(
-      '--ai-modules <file>',
-      `JSON array of AI use-case modules (use_case_type, ai_act_risk_class: ${AI_ACT_RISK_CLASSES.join(', ')} ...)`,
-    )
-    .option('-f, --file <file>', 'JSON body with any of the fields; - reads stdin (flags override it)');
-}
-
-type FieldOpts = {
-  title?: string;
-  description?: string;
-  status?: string;
-  riskLevel?: string;
-  processingActivity?: string;
-  dataCategory?: string[];
-  recipient?: string[];
-  measure?: string[];
-  approvedBy?: string;
-  aiModules?: string;
-  file?: string;
-};
-
-async function bodyFrom(ctx: CliContext, o: FieldOpts): Promise<Record<string, unknown>> {
-  let base: Record<string, unknown> = {};
-  if (o.file) {
-    const json = await readJson(ctx, o.file);
-    if (json === null || typeof json !== 'object' || Array.isArray(json))
-      throw new DomainError('validation', `${o.file}: expected a JSON object with DSFA fields`);
-    base = json as Record<string, unknown>;
-  }
-  const flags = defined({
-    title: o.title,
-    description: o.description,
-    status: o.status,
-    risk_level: o.riskLevel,
-    processing_activity: o.processingActivity,
-    data_categories: o.dataCategory,
-    recipients: o.recipient,
-    measures: o.measure,
-    approved_by: o.approvedBy,
-    ai_use_case_modules: o.aiModules ? await readJson(ctx, o.aiModules) : undefined,
-  });
-  return { ...base, ...flags };
-}
 
 async function promptCreate(ctx: CliContext): Promise<Record<string, unknown>> {
   const { input, select } = await import('@inquirer/prompts');
@@ -265,18 +190,18 @@ export function createDsfaCommand(ctx: CliContext): Command {
       .option(`--remove-${flag} <value>`, `remove one ${what} (repeatable; it must be there)`, collect);
   update.action(async (id: string, o: FieldOpts & Record<string, string[] | undefined>) => {
     const api = (await ctx.backend()).dsfa;
-    const body = await bodyFrom(ctx, o);
+    let stored: Promise<Dsfa> | undefined;
+    const current = () => (stored ??= api.get({ ...req(ctx), params: { id } }));
+    const body = await bodyFrom(ctx, o as FieldOpts, current);
     const edits = LIST_FLAGS.filter(([flag]) => o[camel(`add-${flag}`)] || o[camel(`remove-${flag}`)]);
-    if (edits.length) {
-      const current = await api.get({ ...req(ctx), params: { id } });
-      for (const [flag, , field] of edits) {
-        if (body[field] !== undefined)
-          throw new DomainError(
-            'bad_request',
-            `--${flag} replaces the list; --add-${flag}/--remove-${flag} edit it: use one or the other`,
-          );
-        body[field] = editList(current[field], o[camel(`add-${flag}`)], o[camel(`remove-${flag}`)], flag);
-      }
+    for (const [flag, , field] of edits) {
+      if (body[field] !== undefined)
+        throw new DomainError(
+          'bad_request',
+          `--${flag} replaces the list; --add-${flag}/--remove-${flag} edit it: use one or the other`,
+        );
+      const list = (await current())[field] ?? [];
+      body[field] = editList(list, o[camel(`add-${flag}`)], o[camel(`remove-${flag}`)], flag);
     }
     const d = await api.update({ ...req(ctx), params: { id }, body });
     await printRecord(ctx, d, dsfaPairs(d));
@@ -420,35 +345,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       },
     );
 
-  dsfa
-    .command('report')
-    .description('write a report of one assessment (fields, AI modules, audit trail)')
-    .argument('<id>')
-    .addOption(new Option('--format <format>', 'md or pdf').choices(['md', 'pdf']).default('md'))
-    .option('-o, --output <file>', 'file to write (default: stdout for md)')
-    .action(async (id: string, o: { format: 'md' | 'pdf'; output?: string }) => {
-      const b = await ctx.backend();
-      const d = await b.dsfa.get({ ...req(ctx), params: { id } });
-      const audit: DsfaAuditEntry[] = [];
-      for (let offset = 0; ; offset += 500) {
-        const page = await b.dsfa.auditLog({ ...req(ctx), query: { dsfa_id: d.id, limit: 500, offset } });
-        audit.push(...page);
-        if (page.length < 500) break;
-      }
-      const { dsfaReport } = await import('../../domain/dsfa/dsfa.report.js');
-      const doc = dsfaReport(d, audit, isoLocal(ctx.clock.now()).slice(0, 16).replace('T', ' ') + ' UTC');
-      if (o.format === 'pdf') {
-        if (!o.output) throw new DomainError('bad_request', 'a PDF report needs -o FILE');
-        const { renderPdf } = await import('../../services/report/pdf.js');
-        await writeOutputFile(o.output, await renderPdf(doc));
-      } else {
-        const { renderMarkdown } = await import('../../services/report/markdown.js');
-        const md = renderMarkdown(doc);
-        if (!o.output) return writeOut(ctx, md);
-        await writeOutputFile(o.output, md);
-      }
-      note(ctx, `wrote ${o.output}`);
-    });
+  dsfa.addCommand(createDsfaReportCommand(ctx));
 
   return dsfa;
 }

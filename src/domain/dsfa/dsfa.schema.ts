@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { label, queryInt } from '../schema-helpers.js';
+import { label, longText, optionalDate, optionalLabel, queryInt } from '../schema-helpers.js';
 
 import {
   AI_ACT_RISK_CLASSES,
@@ -65,6 +65,14 @@ const moduleShape = {
 };
 const MODULE_FIELDS = [...Object.keys(moduleShape), 'created_at', 'updated_at'].sort();
 
+/** An unknown field in an item is refused naming it and the accepted ones, never dropped silently. */
+function unknownFields(accepted: string[]) {
+  return (iss: { code?: string; keys?: string[] }) =>
+    iss.code === 'unrecognized_keys' && iss.keys
+      ? `unknown field${iss.keys.length > 1 ? 's' : ''} ${iss.keys.join(', ')}; accepted: ${accepted.join(', ')}`
+      : undefined;
+}
+
 /**
  * Element of ai_use_case_modules (spec 2.2): only use_case_type is required; id and timestamps are assigned. An
  * unknown field is refused naming the accepted ones (never dropped silently); created_at and updated_at are taken
@@ -73,12 +81,7 @@ const MODULE_FIELDS = [...Object.keys(moduleShape), 'created_at', 'updated_at'].
 export const AiUseCaseModuleInput = z
   .strictObject(
     { ...moduleShape, created_at: z.unknown().optional(), updated_at: z.unknown().optional() },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? `unknown field${iss.keys.length > 1 ? 's' : ''} ${iss.keys.join(', ')}; accepted: ${MODULE_FIELDS.join(', ')}`
-          : undefined,
-    },
+    { error: unknownFields(MODULE_FIELDS) },
   )
   .transform(({ created_at: _c, updated_at: _u, ...m }) => m);
 export const AiUseCaseModule = z.object(moduleShape).extend({
@@ -89,7 +92,96 @@ export const AiUseCaseModule = z.object(moduleShape).extend({
 export type AiUseCaseModule = z.infer<typeof AiUseCaseModule>;
 export type AiUseCaseModuleInput = z.infer<typeof AiUseCaseModuleInput>;
 
-/** DSFA record (spec 2.1). */
+/** A risk to the rights and freedoms of data subjects (Art. 35(7)(c)), rated on the scale of `risk_level`. */
+const riskShape = {
+  title: label(300),
+  description: longText(5000).optional(),
+  likelihood: Severity,
+  severity: Severity,
+};
+export const DsfaRisk = z.strictObject(riskShape, { error: unknownFields(Object.keys(riskShape).sort()) });
+export type DsfaRisk = z.infer<typeof DsfaRisk>;
+
+/** The state of one of `measures` (Art. 35(7)(d)): implemented or only planned, with an optional note. */
+const measureDetailShape = {
+  measure: label(1000),
+  implemented: z.boolean(),
+  description: longText(5000).optional(),
+};
+export const MeasureDetail = z.strictObject(measureDetailShape, {
+  error: unknownFields(Object.keys(measureDetailShape).sort()),
+});
+export type MeasureDetail = z.infer<typeof MeasureDetail>;
+
+const measureDetails = z
+  .array(MeasureDetail)
+  .max(500)
+  .superRefine((items, ctx) => {
+    const seen = new Set<string>();
+    items.forEach((m, i) => {
+      if (seen.has(m.measure))
+        ctx.addIssue({ code: 'custom', path: [i, 'measure'], message: `${JSON.stringify(m.measure)} is listed twice` });
+      seen.add(m.measure);
+    });
+  });
+
+const ADDITION = 'Addition to the API specification; absent when unset.';
+
+/**
+ * Optional fields for the parts of Art. 35(7) GDPR the specification's record has no field for (our additions).
+ * On input an empty text or list clears a field; responses leave out a field that is not set (never null).
+ */
+const additionsInput = {
+  controller: optionalLabel(500).describe(`The controller (the organisation the assessment is for). ${ADDITION}`),
+  purposes: z.array(label(1000)).max(200).describe(`Purposes of the processing (Art. 35(7)(a)). ${ADDITION}`),
+  data_subjects: z.array(label(1000)).max(200).describe(`Groups of data subjects affected. ${ADDITION}`),
+  necessity_assessment: longText().describe(
+    `Necessity and proportionality of the processing in relation to its purposes (Art. 35(7)(b)); Markdown. ${ADDITION}`,
+  ),
+  risks: z
+    .array(DsfaRisk)
+    .max(200)
+    .describe(`Risks to the rights and freedoms of data subjects, likelihood × severity (Art. 35(7)(c)). ${ADDITION}`),
+  measure_details: measureDetails.describe(
+    `Implemented or planned, per entry of measures (Art. 35(7)(d)); a measure named here is added to measures. ${ADDITION}`,
+  ),
+  dpo_opinion: longText().describe(`The opinion of the data protection officer (Art. 35(2)); Markdown. ${ADDITION}`),
+  dpo_name: optionalLabel(320).describe(`The data protection officer who gave the opinion. ${ADDITION}`),
+  dpo_opinion_date: optionalDate().describe(`The day the opinion was given, YYYY-MM-DD. ${ADDITION}`),
+  review_date: optionalDate().describe(
+    `The day the assessment is next due for review (Art. 35(11)), YYYY-MM-DD. ${ADDITION}`,
+  ),
+};
+
+/** The names of the optional fields (our additions): absent from a record while unset. */
+export const DSFA_ADDITIONS = Object.keys(additionsInput) as Array<keyof typeof additionsInput>;
+
+const additionsOutput = {
+  controller: z.string().optional(),
+  purposes: strings.optional(),
+  data_subjects: strings.optional(),
+  necessity_assessment: z.string().optional(),
+  risks: z.array(DsfaRisk).optional(),
+  measure_details: z.array(MeasureDetail).optional(),
+  dpo_opinion: z.string().optional(),
+  dpo_name: z.string().optional(),
+  dpo_opinion_date: z.string().optional(),
+  review_date: z.string().optional(),
+};
+const describedOutput = Object.fromEntries(
+  Object.entries(additionsOutput).map(([k, v]) => [
+    k,
+    v.describe(additionsInput[k as keyof typeof additionsInput].description!),
+  ]),
+) as typeof additionsOutput;
+const optionalInputs = Object.fromEntries(Object.entries(additionsInput).map(([k, v]) => [k, v.optional()])) as {
+  [K in keyof typeof additionsInput]: z.ZodOptional<(typeof additionsInput)[K]>;
+};
+const nullishInputs = Object.fromEntries(Object.entries(additionsInput).map(([k, v]) => [k, v.nullish()])) as {
+  [K in keyof typeof additionsInput]: z.ZodOptional<z.ZodNullable<(typeof additionsInput)[K]>>;
+};
+
+/** DSFA record (spec 2.1), with the optional additions. */
 export const Dsfa = z.object({
   id: z.string(),
   tenant_id: z.string(),
@@ -107,6 +199,7 @@ export const Dsfa = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
   ai_use_case_modules: z.array(AiUseCaseModule),
+  ...describedOutput,
 });
 export type Dsfa = z.infer<typeof Dsfa>;
 
@@ -125,6 +218,7 @@ export const DsfaCreate = z.object({
   approved_by: label(320).nullish(),
   created_by: label(320).optional(),
   ai_use_case_modules: z.array(AiUseCaseModuleInput).default([]),
+  ...optionalInputs,
 });
 export type DsfaCreate = z.infer<typeof DsfaCreate>;
 
@@ -140,6 +234,7 @@ export const DsfaUpdate = z.object({
   measures: strings.nullish(),
   approved_by: label(320).nullish(),
   ai_use_case_modules: z.array(AiUseCaseModuleInput).nullish(),
+  ...nullishInputs,
 });
 export type DsfaUpdate = z.infer<typeof DsfaUpdate>;
 

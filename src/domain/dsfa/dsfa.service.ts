@@ -17,6 +17,7 @@ import {
   type DsfaSettingsInput,
   type DsfaUpdate,
 } from './dsfa.schema.js';
+import { settleAdditions } from './dsfa.additions.js';
 import type { DsfaStore } from './dsfa.store.js';
 import {
   checkApprover,
@@ -131,10 +132,11 @@ function moveStatus(
 function changedValues(current: Dsfa, next: Dsfa): { old_values: Values; new_values: Values } {
   const old_values: Values = {};
   const new_values: Values = {};
-  for (const key of Object.keys(next) as Array<keyof Dsfa>) {
+  // an optional field may be absent on either side: an unset one is recorded as null
+  for (const key of new Set([...Object.keys(current), ...Object.keys(next)]) as Set<keyof Dsfa>) {
     if (!sameJson(current[key], next[key])) {
-      old_values[key] = current[key];
-      new_values[key] = next[key];
+      old_values[key] = current[key] ?? null;
+      new_values[key] = next[key] ?? null;
     }
   }
   return { old_values, new_values };
@@ -153,8 +155,8 @@ export function applyUpdate(
   ids: IdSource,
   ctx: ReviewContext = {},
 ): { next: Dsfa; old_values: Values; new_values: Values } {
-  const next: Dsfa = { ...current };
-  const set = next as unknown as Values;
+  const patched: Dsfa = { ...current };
+  const set = patched as unknown as Values;
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined || value === null || key === 'status' || key === 'approved_by') continue;
     set[key] =
@@ -162,6 +164,7 @@ export function applyUpdate(
         ? normalizeModules(value as AiUseCaseModuleInput[], current.ai_use_case_modules, now, ids)
         : value;
   }
+  const next = settleAdditions(patched, patch.measure_details != null);
   let to = patch.status ?? current.status;
   if (current.status === 'approved' && to === 'approved' && contentDiffers(current, next)) to = 'needs-update';
   const { approval } = moveStatus(current, next, to, patch.approved_by, ctx, now, { approving: false });
@@ -219,18 +222,21 @@ export class DsfaService {
     const now = isoLocal(this.clock.now());
     const { ai_use_case_modules, created_by, approved_by, ...fields } = input;
     const approved = input.status === 'approved';
-    const record: Dsfa = {
-      id: this.ids.next(),
-      tenant_id: tenant,
-      ...fields,
-      // approval data belongs to an approved record only
-      approved_by: approved ? (approved_by ?? actor ?? null) : null,
-      approved_at: approved ? now : null,
-      created_by: created_by ?? actor ?? 'system',
-      created_at: now,
-      updated_at: now,
-      ai_use_case_modules: normalizeModules(ai_use_case_modules, [], now, this.ids),
-    };
+    const record: Dsfa = settleAdditions(
+      {
+        id: this.ids.next(),
+        tenant_id: tenant,
+        ...fields,
+        // approval data belongs to an approved record only
+        approved_by: approved ? (approved_by ?? actor ?? null) : null,
+        approved_at: approved ? now : null,
+        created_by: created_by ?? actor ?? 'system',
+        created_at: now,
+        updated_at: now,
+        ai_use_case_modules: normalizeModules(ai_use_case_modules, [], now, this.ids),
+      },
+      input.measure_details !== undefined,
+    );
     const { id: _id, tenant_id: _t, ...values } = record;
     await this.store.transaction(async (s) => {
       if ((await s.workflow(tenant)) === 'strict' && record.status !== 'draft')

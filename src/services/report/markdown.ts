@@ -1,34 +1,77 @@
-import type { ReportDoc } from '../../domain/report.js';
+import type { Block, ListItem, ReportDoc, Span } from '../../domain/report.js';
 
-const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+// Our own texts (titles, names, labels) are plain text: characters Markdown would read as markup are escaped.
+const plain = (s: string): string => s.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
+const cell = (s: string): string => plain(s).replace(/\n/g, '<br>');
 
-/** Renders a report as GitHub-flavoured Markdown. */
-export function renderMarkdown(doc: ReportDoc): string {
-  const out: string[] = [`# ${doc.title}`, ''];
-  if (doc.subtitle) out.push(`_${doc.subtitle}_`, '');
-  for (const b of doc.blocks) {
+function inline(spans: Span[]): string {
+  return spans
+    .map((s) => {
+      if (s.code) return `\`${s.text}\``;
+      let t = plain(s.text).replace(/\n/g, '\\\n');
+      if (s.italic) t = `_${t}_`;
+      if (s.bold) t = `**${t}**`;
+      return t;
+    })
+    .join('');
+}
+
+const indent = (lines: string[], by: string): string[] => lines.map((l) => (l ? by + l : l));
+
+function item(i: ListItem, marker: string): string[] {
+  const box = i.checked === undefined ? '' : i.checked ? '[x] ' : '[ ] ';
+  const [first = '', ...more] = inline(i.spans).split('\n');
+  const pad = ' '.repeat(marker.length + 1);
+  return [`${marker} ${box}${first}`, ...indent(more, pad), ...indent(render(i.children ?? []).slice(0, -1), pad)];
+}
+
+function render(blocks: Block[]): string[] {
+  const out: string[] = [];
+  for (const b of blocks) {
     switch (b.kind) {
       case 'heading':
-        out.push(`${'#'.repeat(b.level)} ${b.text}`, '');
+        out.push(`${'#'.repeat(b.level)} ${plain(b.text)}`, '');
         break;
       case 'fields':
-        out.push('| Field | Value |', '|---|---|', ...b.rows.map(([k, v]) => `| ${esc(k)} | ${esc(v)} |`), '');
+        for (const [k, v] of b.rows) out.push(`- **${plain(k)}:** ${plain(v).replace(/\n/g, '\\\n  ')}`);
+        out.push('');
         break;
       case 'paragraph':
-        out.push(b.text, '');
+        out.push(b.muted ? `_${inline(b.spans)}_` : inline(b.spans), '');
         break;
       case 'list':
-        out.push(...b.items.map((i) => `- ${i}`), '');
+        b.items.forEach((i, n) => out.push(...item(i, b.ordered ? `${n + 1}.` : '-')));
+        out.push('');
         break;
       case 'table':
         out.push(
-          `| ${b.head.map(esc).join(' | ')} |`,
+          `| ${b.head.map(cell).join(' | ')} |`,
           `|${b.head.map(() => '---').join('|')}|`,
-          ...b.rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+          ...b.rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
           '',
         );
         break;
+      case 'quote':
+        out.push(
+          ...render(b.blocks)
+            .map((l) => (l ? `> ${l}` : '>'))
+            .slice(0, -1),
+          '',
+        );
+        break;
+      case 'markdown':
+        // text a person wrote in Markdown stays as written
+        out.push(b.text.trim(), '');
+        break;
     }
   }
-  return out.join('\n');
+  return out;
+}
+
+/** Renders a report as GitHub-flavoured Markdown; Markdown in the content passes through unchanged. */
+export function renderMarkdown(doc: ReportDoc): string {
+  const out: string[] = [`# ${plain(doc.title)}`, ''];
+  if (doc.subtitle) out.push(`_${plain(doc.subtitle)}_`, '');
+  out.push(...render(doc.blocks));
+  return out.join('\n').replace(/\n+$/, '\n');
 }

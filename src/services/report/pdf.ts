@@ -1,19 +1,24 @@
 import { existsSync } from 'node:fs';
-import type { ReportDoc } from '../../domain/report.js';
+import type { Block, ListItem, ReportDoc, Span } from '../../domain/report.js';
+import { TONE_COLOURS } from './tones.js';
 
 const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/Library/Fonts'];
 
 /** DejaVu Sans covers every European script; pdfkit's built-in Helvetica still covers German (ä ö ü ß €). */
-export function findFonts(): { regular: string; bold: string } | undefined {
+export function findFonts(): { regular: string; bold: string; dir: string } | undefined {
   for (const dir of FONT_DIRS) {
     const regular = `${dir}/DejaVuSans.ttf`;
     const bold = `${dir}/DejaVuSans-Bold.ttf`;
-    if (existsSync(regular) && existsSync(bold)) return { regular, bold };
+    if (existsSync(regular) && existsSync(bold)) return { regular, bold, dir };
   }
   return undefined;
 }
 
-/** Creates a pdfkit document with our fonts registered as `body` and `bold`. */
+/**
+ * Creates a pdfkit document with our fonts registered as `body`, `bold`, `italic`, `bolditalic` and `mono`. The
+ * oblique and mono faces come with Debian's fonts-dejavu-extra / -core; where one is missing, emphasis falls back to
+ * the upright face rather than to a font without the script's letters.
+ */
 export async function newPdf(opts: { title: string; layout?: 'portrait' | 'landscape' }) {
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
@@ -24,8 +29,16 @@ export async function newPdf(opts: { title: string; layout?: 'portrait' | 'lands
     info: { Title: opts.title, Producer: 'compliance' },
   });
   const fonts = findFonts();
+  const face = (file: string, fallback: string, builtin: string) => {
+    if (!fonts) return builtin;
+    const path = `${fonts.dir}/${file}`;
+    return existsSync(path) ? path : fallback;
+  };
   doc.registerFont('body', fonts?.regular ?? 'Helvetica');
   doc.registerFont('bold', fonts?.bold ?? 'Helvetica-Bold');
+  doc.registerFont('italic', face('DejaVuSans-Oblique.ttf', fonts?.regular ?? '', 'Helvetica-Oblique'));
+  doc.registerFont('bolditalic', face('DejaVuSans-BoldOblique.ttf', fonts?.bold ?? '', 'Helvetica-BoldOblique'));
+  doc.registerFont('mono', face('DejaVuSansMono.ttf', fonts?.regular ?? '', 'Courier'));
   doc.font('body');
   return doc;
 }
@@ -40,82 +53,245 @@ export function pdfToBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
   });
 }
 
-/** Renders a report as an A4 PDF. */
+/** Head, rows, column fractions and the column set in bold (-1 for none) of a table or a block of fields. */
+function tableParts(t: Extract<Block, { kind: 'table' | 'fields' }>): [string[], string[][], number[], number] {
+  if (t.kind === 'fields') return [[], t.rows, [0.3, 0.7], 0];
+  const n = t.head.length;
+  return [t.head, t.rows, t.widths ?? Array(n).fill(1 / n), -1];
+}
+
+const SIZE = 10;
+const GAP = 1.5;
+const GREY = '#666666';
+const LINE = '#b8b8b8';
+
+/** Renders a report as an A4 PDF: headings, fields, rich text, lists with checkboxes, shaded tables, page footer. */
 export async function renderPdf(report: ReportDoc): Promise<Buffer> {
   const doc = await newPdf({ title: report.title });
-  const width = doc.page.width - 100;
+  // the Markdown parser loads with the report renderers only, not with every PDF (certificates)
+  const { expandMarkdown } = await import('./markdown-blocks.js');
   const left = 50;
+  const width = doc.page.width - 100;
+  const bottom = () => doc.page.height - doc.page.margins.bottom;
+  let colour = 'black';
+  /** Starts a new page when less than `h` points are left, so a line, a row or a heading is not cut. */
   const ensure = (h: number) => {
-    if (doc.y + h > doc.page.height - 60) doc.addPage();
+    if (doc.y + h > bottom()) doc.addPage();
   };
-  doc.font('bold').fontSize(18).text(report.title, { width });
-  if (report.subtitle)
-    doc.moveDown(0.3).font('body').fontSize(9).fillColor('#555').text(report.subtitle, { width }).fillColor('black');
-  doc.moveDown();
+  const fontOf = (s: Span) =>
+    s.code ? 'mono' : s.bold && s.italic ? 'bolditalic' : s.bold ? 'bold' : s.italic ? 'italic' : 'body';
 
-  for (const b of report.blocks) {
-    switch (b.kind) {
-      case 'heading':
-        ensure(40);
-        doc
-          .moveDown(0.5)
-          .font('bold')
-          .fontSize(b.level === 1 ? 16 : b.level === 2 ? 13 : 11)
-          .text(b.text, left, doc.y, { width });
-        doc.moveDown(0.3).font('body').fontSize(10);
-        break;
-      case 'paragraph':
-        doc.font('body').fontSize(10).text(b.text, left, doc.y, { width });
-        doc.moveDown(0.4);
-        break;
-      case 'list':
+  function write(spans: Span[], x: number, w: number, size = SIZE) {
+    const parts = spans.length ? spans : [{ text: ' ' }];
+    ensure(size * 1.4);
+    doc.fillColor(colour).fontSize(size);
+    parts.forEach((s, i) => {
+      const options = { width: w, lineGap: GAP, continued: i < parts.length - 1 };
+      doc.font(fontOf(s));
+      if (i === 0) doc.text(s.text, x, doc.y, options);
+      else doc.text(s.text, options);
+    });
+    doc.font('body');
+  }
+
+  function checkbox(x: number, y: number, checked: boolean) {
+    doc.save().lineWidth(0.8).strokeColor('#333333').rect(x, y, 8, 8).stroke();
+    if (checked)
+      doc
+        .lineWidth(1.4)
+        .moveTo(x + 1.6, y + 4.2)
+        .lineTo(x + 3.5, y + 6.4)
+        .lineTo(x + 7, y + 1.4)
+        .stroke();
+    doc.restore();
+  }
+
+  function list(items: ListItem[], ordered: boolean, x: number, w: number, nested: boolean) {
+    const marker = ordered ? 16 : 11;
+    items.forEach((item, n) => {
+      ensure(SIZE * 1.5);
+      const y = doc.y;
+      const boxed = item.checked !== undefined;
+      if (boxed) checkbox(x, y + 1.5, item.checked!);
+      else if (ordered)
         doc
           .font('body')
-          .fontSize(10)
-          .list(b.items, left + 10, doc.y, { width: width - 10, bulletRadius: 1.5 });
-        doc.moveDown(0.4);
-        break;
-      case 'fields':
-        table(doc, [], b.rows, [0.3, 0.7]);
-        break;
-      case 'table': {
-        const n = b.head.length;
-        table(doc, b.head, b.rows, n === 4 ? [0.2, 0.2, 0.22, 0.38] : Array(n).fill(1 / n));
-        break;
+          .fontSize(SIZE)
+          .fillColor(colour)
+          .text(`${n + 1}.`, x, y, { width: marker, lineBreak: false });
+      else
+        doc
+          .circle(x + 3, y + 5.5, 1.6)
+          .fill(colour)
+          .fillColor(colour);
+      const textX = x + (boxed ? 14 : marker);
+      doc.y = y;
+      write(item.spans, textX, w - (textX - x));
+      if (item.children?.length) {
+        doc.moveDown(0.15);
+        blocks(item.children, textX, w - (textX - x), true);
       }
-    }
+      doc.moveDown(0.2);
+    });
+    if (!nested) doc.moveDown(0.3);
   }
+
+  const PAD = 3;
+  /** The height of a table row: its tallest cell, in 9-point text. */
+  function rowHeight(cells: string[], widths: number[], bold: (c: number) => boolean): number {
+    doc.fontSize(9);
+    const heights = cells.map((c, i) =>
+      doc.font(bold(i) ? 'bold' : 'body').heightOfString(c || ' ', { width: widths[i]! - 2 * PAD }),
+    );
+    return Math.max(...heights) + 2 * PAD;
+  }
+
+  /** The height a whole table takes. */
+  function tableHeight(t: Extract<Block, { kind: 'table' | 'fields' }>, w: number): number {
+    const [head, rows, fractions, boldColumn] = tableParts(t);
+    const widths = fractions.map((f) => f * w);
+    const heights = rows.map((r) => rowHeight(r, widths, (c) => c === boldColumn));
+    if (head.length) heights.push(rowHeight(head, widths, () => true));
+    return heights.reduce((a, b) => a + b, 0);
+  }
+
+  /** A table that fits on a page this tall or less is kept together (the risk matrix, a block of fields). */
+  const KEEP_TOGETHER = 260;
+
+  function table(
+    head: string[],
+    rows: string[][],
+    fractions: number[],
+    x: number,
+    w: number,
+    shade: (r: number, c: number) => string | undefined,
+    boldColumn = -1,
+  ) {
+    const widths = fractions.map((f) => f * w);
+    const total = tableHeight({ kind: 'table', head, rows, widths: fractions }, w);
+    if (total <= KEEP_TOGETHER && doc.y + total > bottom()) doc.addPage();
+    const draw = (cells: string[], r: number) => {
+      const header = r < 0;
+      const bold = (c: number) => header || c === boldColumn;
+      const h = rowHeight(cells, widths, bold);
+      if (doc.y + h > bottom()) {
+        doc.addPage();
+        if (!header && head.length) draw(head, -1); // a table that goes on on a new page repeats its header
+      }
+      const y = doc.y;
+      let cx = x;
+      cells.forEach((c, i) => {
+        const fill = header ? '#e6e6e6' : shade(r, i);
+        if (fill) doc.rect(cx, y, widths[i]!, h).fill(fill);
+        doc.rect(cx, y, widths[i]!, h).lineWidth(0.5).strokeColor(LINE).stroke();
+        doc
+          .font(bold(i) ? 'bold' : 'body')
+          .fillColor('black')
+          .text(c || ' ', cx + PAD, y + PAD, { width: widths[i]! - 2 * PAD });
+        cx += widths[i]!;
+      });
+      doc.x = x;
+      doc.y = y + h;
+    };
+    if (head.length) draw(head, -1);
+    rows.forEach((r, i) => draw(r, i));
+    doc.font('body').fontSize(SIZE);
+    doc.moveDown(0.6);
+  }
+
+  function blocks(list_: Block[], x: number, w: number, nested = false) {
+    list_.forEach((b, i) => {
+      const next = list_[i + 1];
+      switch (b.kind) {
+        case 'heading': {
+          const size = b.level === 1 ? 16 : b.level === 2 ? 13 : 11;
+          // keep a heading with the start of what follows it: a small table whole, else a few lines
+          const tabular = next?.kind === 'table' || next?.kind === 'fields';
+          const follow = tabular ? Math.min(tableHeight(next, w), KEEP_TOGETHER) : 40;
+          ensure(size * 1.5 + follow + 10);
+          doc.moveDown(b.level === 3 ? 0.3 : 0.6);
+          doc.font('bold').fontSize(size).fillColor('black').text(b.text, x, doc.y, { width: w });
+          doc.moveDown(0.3);
+          break;
+        }
+        case 'paragraph':
+          if (b.muted) {
+            const saved = colour;
+            colour = GREY;
+            write(
+              b.spans.map((s) => ({ ...s, italic: true })),
+              x,
+              w,
+            );
+            colour = saved;
+          } else write(b.spans, x, w);
+          doc.moveDown(0.45);
+          break;
+        case 'list':
+          list(b.items, b.ordered === true, x, w, nested);
+          break;
+        case 'fields':
+        case 'table': {
+          const [head, rows, fractions, boldColumn] = tableParts(b);
+          const shade = (r: number, c: number) => {
+            if (b.kind === 'fields') return c === 0 ? '#f3f3f3' : undefined;
+            const tone = b.tones?.[r]?.[c];
+            return tone && TONE_COLOURS[tone];
+          };
+          table(head, rows, fractions, x, w, shade, boldColumn);
+          break;
+        }
+        case 'quote': {
+          const saved = colour;
+          const [page, top] = [doc.bufferedPageRange().count, doc.y];
+          colour = GREY;
+          blocks(b.blocks, x + 12, w - 12);
+          colour = saved;
+          if (doc.bufferedPageRange().count === page)
+            doc
+              .save()
+              .lineWidth(2)
+              .strokeColor('#cccccc')
+              .moveTo(x + 3, top)
+              .lineTo(x + 3, doc.y - 6)
+              .stroke()
+              .restore();
+          break;
+        }
+        case 'markdown': // expanded before rendering
+          break;
+      }
+    });
+  }
+
+  doc.font('bold').fontSize(18).text(report.title, left, doc.y, { width });
+  if (report.subtitle) doc.moveDown(0.3).font('body').fontSize(9).fillColor(GREY).text(report.subtitle, { width });
+  doc
+    .moveDown(0.5)
+    .lineWidth(0.8)
+    .strokeColor(LINE)
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
+  doc.fillColor('black').moveDown(0.8);
+  blocks(expandMarkdown(report.blocks), left, width);
+
   const range = doc.bufferedPageRange();
+  const [pageWord, ofWord] = report.pageWords;
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
     doc.page.margins.bottom = 0; // the footer sits below the text area; without this pdfkit would start a new page
-    doc
-      .font('body')
-      .fontSize(8)
-      .fillColor('#777')
-      .text(`${i + 1} / ${range.count}`, left, doc.page.height - 40, { width, align: 'right', lineBreak: false });
+    const y = doc.page.height - 38;
+    doc.font('body').fontSize(8).fillColor('#777777');
+    if (report.footer) {
+      const footer = report.footer.length > 95 ? `${report.footer.slice(0, 94)}…` : report.footer;
+      doc.text(footer, left, y, { width: width - 80, lineBreak: false });
+    }
+    doc.text(`${pageWord} ${i + 1} ${ofWord} ${range.count}`, left + width - 80, y, {
+      width: 80,
+      align: 'right',
+      lineBreak: false,
+    });
   }
   return pdfToBuffer(doc);
-
-  function table(d: PDFKit.PDFDocument, head: string[], rows: string[][], fractions: number[]) {
-    const widths = fractions.map((f) => f * width);
-    const pad = 3;
-    const drawRow = (cells: string[], bold: boolean) => {
-      d.font(bold ? 'bold' : 'body').fontSize(9);
-      const h = Math.max(...cells.map((c, i) => d.heightOfString(c || ' ', { width: widths[i]! - 2 * pad }))) + 2 * pad;
-      ensure(h);
-      const y = d.y;
-      let x = left;
-      cells.forEach((c, i) => {
-        d.rect(x, y, widths[i]!, h).strokeColor('#bbb').lineWidth(0.5).stroke();
-        d.fillColor('black').text(c || ' ', x + pad, y + pad, { width: widths[i]! - 2 * pad });
-        x += widths[i]!;
-      });
-      d.x = left;
-      d.y = y + h;
-    };
-    if (head.length) drawRow(head, true);
-    for (const r of rows) drawRow(r, false);
-    d.moveDown(0.5);
-  }
 }

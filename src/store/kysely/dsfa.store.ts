@@ -1,21 +1,33 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dsfa, DsfaAuditEntry, DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
+import { DSFA_ADDITIONS, type Dsfa, type DsfaAuditEntry, type DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
 import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
 import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
 import { writeTransaction } from '../transaction.js';
 import type { DB, DsfaAuditRow, DsfaRow } from '../db-types.js';
 
 const JSON_COLUMNS = ['data_categories', 'recipients', 'measures', 'ai_use_case_modules'] as const;
+/** The optional fields kept as JSON text; the others are plain text. NULL in a column means the field is unset. */
+const OPTIONAL_JSON = new Set<string>(['purposes', 'data_subjects', 'risks', 'measure_details']);
 
 export const dsfaFromRow = (row: DsfaRow): Dsfa => {
   const out = { ...row } as unknown as Record<string, unknown>;
   for (const c of JSON_COLUMNS) out[c] = JSON.parse(row[c]);
+  for (const c of DSFA_ADDITIONS) {
+    const v = row[c];
+    if (v === null || v === undefined) delete out[c];
+    else if (OPTIONAL_JSON.has(c)) out[c] = JSON.parse(v);
+  }
   return out as unknown as Dsfa;
 };
 
 export const dsfaToRow = (d: Dsfa): DsfaRow => {
   const out = { ...d } as unknown as Record<string, unknown>;
   for (const c of JSON_COLUMNS) out[c] = JSON.stringify(d[c]);
+  // every optional column is written, so a field that was unset goes back to NULL
+  for (const c of DSFA_ADDITIONS) {
+    const v = d[c];
+    out[c] = v === undefined ? null : OPTIONAL_JSON.has(c) ? JSON.stringify(v) : v;
+  }
   return out as unknown as DsfaRow;
 };
 

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmp } from './helpers.js';
+
+/** One rendered page: RGB pixels, row by row. */
+export interface Page {
+  width: number;
+  height: number;
+  rgb: Buffer;
+}
+
+/** Reads a binary PPM (P6), the simplest format pdftoppm writes. */
+function readPpm(file: string): Page {
+  const data = readFileSync(file);
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(data.subarray(0, 50).toString('latin1'));
+  if (!header) throw new Error(`${file}: not a binary PPM`);
+  return { width: Number(header[1]), height: Number(header[2]), rgb: data.subarray(header[0].length) };
+}
+
+/** Renders every page of a PDF with pdftoppm, as a person would see it (call requirePrograms first). */
+export function renderPages(pdf: string, dpi = 60): Page[] {
+  const dir = tmp('pages-');
+  execFileSync('pdftoppm', ['-r', String(dpi), pdf, join(dir, 'p')]);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ppm'))
+    .sort()
+    .map((f) => readPpm(join(dir, f)));
+}
+
+/** The share of pixels in a band of rows (fractions of the height) that are not near white: 0 for a blank band. */
+export function ink(page: Page, from = 0, to = 1): number {
+  const [y0, y1] = [Math.floor(from * page.height), Math.floor(to * page.height)];
+  let dark = 0;
+  for (let i = y0 * page.width * 3; i < y1 * page.width * 3; i += 3)
+    if (page.rgb[i]! + page.rgb[i + 1]! + page.rgb[i + 2]! < 600) dark++;
+  return dark / ((y1 - y0) * page.width);
+}
+
+/** How many pixels of a page have a colour within `tolerance` of `hex` in each channel. */
+export function pixelsOf(page: Page, hex: string, tolerance = 8): number {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  let n = 0;
+  for (let i = 0; i < page.rgb.length; i += 3)
+    if (
+      Math.abs(page.rgb[i]! - r!) <= tolerance &&
+      Math.abs(page.rgb[i + 1]! - g!) <= tolerance &&
+      Math.abs(page.rgb[i + 2]! - b!) <= tolerance
+    )
+      n++;
+  return n;
+}
