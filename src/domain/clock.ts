@@ -21,3 +21,13 @@ export const isoLocal = (d: Date): string => d.toISOString().slice(0, -1);
 
 /** ISO timestamp in UTC with Z, as every other resource carries them. */
 export const isoZ = (d: Date): string => d.toISOString();
+
+/** Whether `zone` is an IANA time zone name this runtime knows (Europe/Berlin, UTC). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

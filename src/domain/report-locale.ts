@@ -28,16 +28,6 @@ export function guessLanguage(text: string): ReportLanguage {
   return de > en ? 'de' : 'en';
 }
 
-/** Whether Intl knows the time zone (an IANA name such as Europe/Berlin, or UTC). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const LOCALE: Record<ReportLanguage, string> = { de: 'de-DE', en: 'en-GB' };
 
 /**

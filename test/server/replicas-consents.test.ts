@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from '../support/postgres.js';
-import { exited, serve } from '../support/serve-process.js';
+import { exited, replicaClient, serve } from '../support/serve-process.js';
 
 type Replica = Awaited<ReturnType<typeof serve>>;
 
@@ -26,15 +26,10 @@ describe('two serve replicas on one PostgreSQL database', () => {
   });
 
   /** A request to replica `i % 2`: status and JSON body. */
-  async function call(i: number, method: string, path: string, body?: unknown) {
-    const res = await fetch(`${replicas[i % 2]!.url}/sdk/v1${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> & unknown[] };
-  }
+  const call = replicaClient<Record<string, unknown> & unknown[]>(
+    () => replicas,
+    () => headers,
+  );
   const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
 
   it('revokes each consent once: one 200 and 409s for every other concurrent revoke, one revoked entry', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOllama } from '../support/ollama-server.js';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
-import { exited, serve } from '../support/serve-process.js';
+import { exited, replicaClient, serve } from '../support/serve-process.js';
 
 const TENANT = 'inhalte';
 const CLIENTS = 12;
@@ -45,15 +45,11 @@ describe('training content and blocks on two serve replicas of one PostgreSQL da
     (await asAdmin<T>(text, params, new URL(db).pathname.slice(1))).rows;
 
   /** The i-th request goes to replica i % 2. */
-  async function call(i: number, method: string, path: string, body?: unknown) {
-    const res = await fetch(`${servers[i % servers.length]!.url}/sdk/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', 'x-tenant-id': TENANT },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
-    });
-    return { status: res.status, body: (await res.json()) as Reply };
-  }
+  const call = replicaClient<Reply>(
+    () => servers,
+    () => ({ 'x-tenant-id': TENANT }),
+    60_000,
+  );
 
   beforeAll(async () => {
     ollama = await new FakeOllama().start();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresDatabase } from '../support/postgres.js';
-import { serve } from '../support/serve-process.js';
+import { replicaClient, serve } from '../support/serve-process.js';
 
 type Served = Awaited<ReturnType<typeof serve>>;
 
@@ -19,16 +19,10 @@ describe('DSFA on two serve replicas sharing one PostgreSQL database', () => {
     for (const r of replicas) r.proc.kill('SIGTERM');
   });
 
-  /** Request `i` goes to replica `i % 2`, so neighbours in a burst meet on different processes. */
-  async function call(i: number, method: string, path: string, body?: unknown) {
-    const res = await fetch(`${replicas[i % replicas.length]!.url}/sdk/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', 'x-tenant-id': 'replicas', 'x-user-id': `client-${i}` },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const call = replicaClient<Record<string, unknown>>(
+    () => replicas,
+    (i) => ({ 'x-tenant-id': 'replicas', 'x-user-id': `client-${i}` }),
+  );
   const burst = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
 
   it('writes every concurrent update and its audit entry exactly once', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
-import { BIN, exited, serve } from '../support/serve-process.js';
+import { BIN, exited, replicaClient, serve } from '../support/serve-process.js';
 
 const run = promisify(execFile);
 const TENANT = 'firma';
@@ -36,15 +36,10 @@ describe('training on two serve replicas of one PostgreSQL database', () => {
     (await asAdmin<T>(text, params, new URL(db).pathname.slice(1))).rows;
 
   /** The i-th request goes to replica i % 2. */
-  async function call(i: number, method: string, path: string, body?: unknown) {
-    const res = await fetch(`${servers[i % servers.length]!.url}/sdk/v1${path}`, {
-      method,
-      headers: { 'content-type': 'application/json', 'x-tenant-id': TENANT },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: res.status, body: (await res.json()) as Reply };
-  }
+  const call = replicaClient<Reply>(
+    () => servers,
+    () => ({ 'x-tenant-id': TENANT }),
+  );
 
   const cli = (args: string[]) =>
     run(process.execPath, [BIN, ...args, '--db', db, '--tenant', TENANT, '--json'], { timeout: 60_000 });

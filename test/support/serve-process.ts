@@ -26,3 +26,24 @@ export async function serve(
 
 export const exited = (p: ChildProcessWithoutNullStreams) =>
   new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+
+/**
+ * A JSON client of several `serve` replicas: request `i` goes to replica `i % n`, so neighbours in a burst meet on
+ * different processes. `replicas` is read at each call (the list may be filled in `beforeAll`).
+ */
+export function replicaClient<Body>(
+  replicas: () => ReadonlyArray<{ url: string }>,
+  headers: (i: number) => Record<string, string>,
+  timeoutMs = 30_000,
+) {
+  return async (i: number, method: string, path: string, body?: unknown): Promise<{ status: number; body: Body }> => {
+    const all = replicas();
+    const res = await fetch(`${all[i % all.length]!.url}/sdk/v1${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers(i) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: res.status, body: (await res.json()) as Body };
+  };
+}

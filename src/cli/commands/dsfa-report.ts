@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { DsfaAuditEntry } from '../../domain/dsfa/dsfa.schema.js';
-import { isTimeZone, REPORT_LANGUAGES, type ReportLanguage } from '../../domain/report-locale.js';
+import { isTimeZone } from '../../domain/clock.js';
+import { REPORT_LANGUAGES, type ReportLanguage } from '../../domain/report-locale.js';
 import type { CliContext } from '../context.js';
 import { writeOutputFile } from '../output-file.js';
 import { note, writeOut } from '../output.js';

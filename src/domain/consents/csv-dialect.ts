@@ -23,16 +23,6 @@ export const wordList = (s: string | undefined): string[] =>
     .map((w) => w.trim().toLowerCase())
     .filter(Boolean);
 
-/** Whether `zone` is an IANA time zone name this runtime knows (Europe/Berlin, UTC). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 interface Parts {
   year: number;
   month: number;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { looseBoolean } from '../schema-helpers.js';
-import { compileDateFormat, isTimeZone, wordList } from './csv-dialect.js';
+import { isTimeZone } from '../clock.js';
+import { compileDateFormat, wordList } from './csv-dialect.js';
 import { IMPORT_ENCODINGS } from './text-encoding.js';
 
 /** A CSV delimiter: exactly one character (a tab is `\t` in a query string as %09). */
