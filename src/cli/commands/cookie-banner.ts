@@ -23,10 +23,13 @@ const pairs = (c: CookieBanner): Array<[string, unknown]> => [
 export function createCookieBannerCommand(ctx: CliContext): Command {
   const cmd = new Command('cookie-banner').description('the cookie-banner configuration of the tenant');
 
-  cmd.command('get').action(async () => {
-    const c = await (await ctx.backend()).cookieBanner.get(req(ctx));
-    await printRecord(ctx, c, pairs(c));
-  });
+  cmd
+    .command('get')
+    .description('show the configuration (the default until one is set)')
+    .action(async () => {
+      const c = await (await ctx.backend()).cookieBanner.get(req(ctx));
+      await printRecord(ctx, c, pairs(c));
+    });
 
   cmd
     .command('set')

@@ -42,6 +42,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
 
   cmd
     .command('list')
+    .description('list legal documents, newest first')
     .addOption(new Option('--type <type>', `filter: ${DOCUMENT_TYPES.join(', ')}`))
     .option('--status <status>', 'draft or published')
     .action(async (o: { type?: string; status?: string }) => {
@@ -55,6 +56,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
 
   cmd
     .command('create')
+    .description('create a legal document (a title, a type and a language)')
     .requiredOption('--title <title>')
     .requiredOption('--type <type>', DOCUMENT_TYPES.join(', '))
     .option('--language <code>', 'default de')
@@ -70,6 +72,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
 
   cmd
     .command('show')
+    .description('show one document with its current status')
     .argument('<document-id>')
     .action(async (id: string) => {
       const d = await (await b()).legalDocuments.get({ ...req(ctx), params: { id } });
@@ -88,6 +91,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
 
   cmd
     .command('add-version')
+    .description('add a draft version from a Markdown or text file')
     .argument('<document-id>')
     .requiredOption('--file <content.md>', 'the content in Markdown; - reads stdin')
     .option('--title <title>', 'default: the document title')
@@ -118,6 +122,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
   }
   cmd
     .command('approve')
+    .description('approve a version in review')
     .argument('<version-id>')
     .option('--approved-by <name>', 'default: --user')
     .option('--comment <text>')
@@ -133,6 +138,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
     });
   cmd
     .command('reject')
+    .description('send a version in review back to draft')
     .argument('<version-id>')
     .requiredOption('--comment <text>', 'why')
     .action(async (id: string, o: { comment: string }) => {

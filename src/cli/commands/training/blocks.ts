@@ -62,42 +62,53 @@ const pairs = (b: Block) => Object.entries(b);
 export function createBlocksCommand(ctx: CliContext): Command {
   const blocks = new Command('blocks').description('training blocks: modules generated from canonical controls');
   const api = async () => (await ctx.backend()).trainingBlocks;
-  blocks.command('list').action(async () => {
-    await printList(
-      ctx,
-      await (await api()).list(req(ctx)),
-      [
-        { header: 'ID', value: (b) => b.id },
-        { header: 'NAME', value: (b) => b.name },
-        { header: 'AREA', value: (b) => b.regulation_area },
-        { header: 'PREFIX', value: (b) => b.module_code_prefix },
-        {
-          header: 'FILTERS',
-          value: (b) =>
-            [b.domain_filter, b.category_filter, b.severity_filter, b.target_audience_filter].filter(Boolean).join(' '),
-        },
-        { header: 'GENERATED', value: (b) => b.last_generated_at },
-      ],
-      { empty: 'no blocks' },
-    );
-  });
-  flags(blocks.command('create')).action(async (o: Flags) => {
-    const b = await (await api()).create({ ...req(ctx), body: await body(ctx, o) });
-    await printRecord(ctx, b, pairs(b));
-  });
+  blocks
+    .command('list')
+    .description('list training blocks')
+    .action(async () => {
+      await printList(
+        ctx,
+        await (await api()).list(req(ctx)),
+        [
+          { header: 'ID', value: (b) => b.id },
+          { header: 'NAME', value: (b) => b.name },
+          { header: 'AREA', value: (b) => b.regulation_area },
+          { header: 'PREFIX', value: (b) => b.module_code_prefix },
+          {
+            header: 'FILTERS',
+            value: (b) =>
+              [b.domain_filter, b.category_filter, b.severity_filter, b.target_audience_filter]
+                .filter(Boolean)
+                .join(' '),
+          },
+          { header: 'GENERATED', value: (b) => b.last_generated_at },
+        ],
+        { empty: 'no blocks' },
+      );
+    });
+  flags(blocks.command('create').description('create a block: which canonical controls make which modules')).action(
+    async (o: Flags) => {
+      const b = await (await api()).create({ ...req(ctx), body: await body(ctx, o) });
+      await printRecord(ctx, b, pairs(b));
+    },
+  );
   blocks
     .command('show')
+    .description('show one block')
     .argument('<id>')
     .action(async (id: string) => {
       const b = await (await api()).get({ ...req(ctx), params: { id } });
       await printRecord(ctx, b, pairs(b));
     });
-  flags(blocks.command('update').argument('<id>')).action(async (id: string, o: Flags) => {
-    const b = await (await api()).update({ ...req(ctx), params: { id }, body: await body(ctx, o) });
-    await printRecord(ctx, b, pairs(b));
-  });
+  flags(blocks.command('update').description('change a block').argument('<id>')).action(
+    async (id: string, o: Flags) => {
+      const b = await (await api()).update({ ...req(ctx), params: { id }, body: await body(ctx, o) });
+      await printRecord(ctx, b, pairs(b));
+    },
+  );
   blocks
     .command('delete')
+    .description('delete a block (the modules it generated stay)')
     .argument('<id>')
     .action(async (id: string) => {
       const r = await (await api()).delete({ ...req(ctx), params: { id } });
@@ -116,6 +127,7 @@ export function createBlocksCommand(ctx: CliContext): Command {
     });
   blocks
     .command('generate')
+    .description("create or update the block's modules, control links and matrix entries")
     .argument('<id>')
     .addOption(new Option('--language <l>', 'de or en').choices(['de', 'en']).default('de'))
     .option('--no-auto-matrix', 'do not add matrix entries')
@@ -140,6 +152,7 @@ export function createBlocksCommand(ctx: CliContext): Command {
     });
   blocks
     .command('controls')
+    .description("the controls linked to the block's modules")
     .argument('<id>')
     .action(async (id: string) => {
       await printList(

@@ -206,6 +206,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
   const media = training.command('media').description('audio and video of modules');
   media
     .command('list')
+    .description('list the audio and video of a module')
     .argument('<module>')
     .action(async (mod: string) => {
       const b = await ctx.backend();
@@ -247,6 +248,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
   ] as const) {
     media
       .command(verb)
+      .description(published ? 'publish a medium (its URL may then be handed out)' : 'withdraw a published medium')
       .argument('<media-id>')
       .action(async (id: string) => {
         const m = await (

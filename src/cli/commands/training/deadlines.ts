@@ -186,6 +186,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
   const certs = training.command('certificates').description('certificates of completed trainings');
   certs
     .command('generate')
+    .description('issue the certificate of a completed assignment with a passed quiz')
     .argument('<assignment-id>')
     .action(async (id: string) => {
       const r = await (
@@ -197,24 +198,28 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
         ['module', r.assignment.module_title],
       ]);
     });
-  certs.command('list').action(async () => {
-    await printList(
-      ctx,
-      await (await ctx.backend()).training.certificates(req(ctx)),
-      [
-        { header: 'ID', value: (c) => c.id },
-        { header: 'USER', value: (c) => c.user_name },
-        { header: 'MODULE', value: (c) => c.module_code },
-        { header: 'SCORE', value: (c) => `${c.score}%` },
-        { header: 'ISSUED', value: (c) => c.issued_at.slice(0, 10) },
-        { header: 'VALID UNTIL', value: (c) => c.valid_until.slice(0, 10) },
-        { header: 'CODE', value: (c) => c.verification_code },
-      ],
-      { empty: 'no certificates' },
-    );
-  });
+  certs
+    .command('list')
+    .description('list certificates, newest first')
+    .action(async () => {
+      await printList(
+        ctx,
+        await (await ctx.backend()).training.certificates(req(ctx)),
+        [
+          { header: 'ID', value: (c) => c.id },
+          { header: 'USER', value: (c) => c.user_name },
+          { header: 'MODULE', value: (c) => c.module_code },
+          { header: 'SCORE', value: (c) => `${c.score}%` },
+          { header: 'ISSUED', value: (c) => c.issued_at.slice(0, 10) },
+          { header: 'VALID UNTIL', value: (c) => c.valid_until.slice(0, 10) },
+          { header: 'CODE', value: (c) => c.verification_code },
+        ],
+        { empty: 'no certificates' },
+      );
+    });
   certs
     .command('pdf')
+    .description('write a certificate as a PDF with a QR code to verify it')
     .argument('<id>')
     .requiredOption('-o, --output <file>')
     .option(

@@ -92,6 +92,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
   const modules = training.command('modules').description('training modules');
   modules
     .command('list')
+    .description('list modules by area and code; filter by area, role or text')
     .addOption(new Option('--area <area>', REGULATION_AREAS.join(', ')))
     .addOption(new Option('--frequency <type>', FREQUENCY_TYPES.join(', ')))
     .option('--search <words>', 'full text over title and description')
@@ -110,6 +111,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
   modules
     .command('show')
+    .description('show one module by id or code')
     .argument('<id-or-code>')
     .action(async (idc: string) => {
       const backend = await b();
@@ -128,19 +130,21 @@ export function createTrainingCommand(ctx: CliContext): Command {
       Object.entries(m).filter(([k]) => k !== 'questions'),
     );
   });
-  moduleFlags(modules.command('update').argument('<id-or-code>')).action(async (idc: string, o: ModuleFlags) => {
-    const backend = await b();
-    const m = await backend.training.updateModule({
-      ...req(ctx),
-      params: { id: await moduleId(ctx, backend, idc) },
-      body: await moduleBody(ctx, o),
-    });
-    await printRecord(
-      ctx,
-      m,
-      Object.entries(m).filter(([k]) => k !== 'questions'),
-    );
-  });
+  moduleFlags(modules.command('update').description('change fields of a module').argument('<id-or-code>')).action(
+    async (idc: string, o: ModuleFlags) => {
+      const backend = await b();
+      const m = await backend.training.updateModule({
+        ...req(ctx),
+        params: { id: await moduleId(ctx, backend, idc) },
+        body: await moduleBody(ctx, o),
+      });
+      await printRecord(
+        ctx,
+        m,
+        Object.entries(m).filter(([k]) => k !== 'questions'),
+      );
+    },
+  );
   modules
     .command('delete')
     .argument('<id-or-code>')
@@ -204,6 +208,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
   const matrix = training.command('matrix').description(`role-to-module matrix (${ROLES.join(', ')})`);
   matrix
     .command('show')
+    .description("show the role matrix, or one role's modules")
     .argument('[role]')
     .action(async (role?: string) => {
       const api = (await b()).training;
@@ -223,6 +228,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
   matrix
     .command('set')
+    .description('require a module for a role (or change its priority)')
     .argument('<role>')
     .argument('<module>', 'id or module_code')
     .option('--mandatory')
@@ -242,6 +248,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
   matrix
     .command('unset')
+    .description('remove a module from a role')
     .argument('<role>')
     .argument('<module>')
     .action(async (role: string, mod: string) => {
@@ -270,6 +277,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
   matrix
     .command('import')
+    .description('replace matrix entries from a CSV file as written by matrix export')
     .argument('<file>', 'CSV with role_code,module_code[,is_mandatory,priority]')
     .action(async (file: string) => {
       const backend = await b();
@@ -405,6 +413,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     );
   asg
     .command('list')
+    .description('list assignments; filter by user, module, status or overdue')
     .option('--user-id <id>')
     .option('--module <id-or-code>')
     .addOption(new Option('--role <role>', ROLES.join(', ')))
@@ -435,6 +444,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     );
   asg
     .command('show')
+    .description('show one assignment')
     .argument('<id>')
     .action(async (id: string) => {
       const a = await (await b()).training.getAssignment({ ...req(ctx), params: { id } });
@@ -442,6 +452,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
   asg
     .command('update')
+    .description('change the deadline, name or e-mail of an assignment')
     .argument('<id>')
     .option('--deadline <date>', 'a date (2027-03-31, lasting to its end in UTC) or an ISO timestamp with a zone')
     .option('--name <name>')
@@ -464,6 +475,9 @@ export function createTrainingCommand(ctx: CliContext): Command {
   for (const verb of ['start', 'complete'] as const) {
     asg
       .command(verb)
+      .description(
+        verb === 'start' ? 'start an assignment' : 'complete an assignment (a certificate then needs a passed quiz)',
+      )
       .argument('<id>')
       .action(async (id: string) => {
         const a = await (await b()).training[verb]({ ...req(ctx), params: { id }, body: {} });
@@ -472,6 +486,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
   }
   asg
     .command('progress')
+    .description('record progress in percent (starts a pending assignment)')
     .argument('<id>')
     .argument('<percent>')
     .action(async (id: string, p: string) => {
@@ -488,6 +503,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
 
   training
     .command('audit-log')
+    .description('training audit log, newest first')
     .addOption(new Option('--action <a>', AUDIT_ACTIONS.join(', ')))
     .addOption(new Option('--entity-type <t>', AUDIT_ENTITY_TYPES.join(', ')))
     .option('--limit <n>')
@@ -511,10 +527,13 @@ export function createTrainingCommand(ctx: CliContext): Command {
         { empty: 'no audit entries' },
       );
     });
-  training.command('stats').action(async () => {
-    const s = await (await b()).training.stats(req(ctx));
-    await printRecord(ctx, s, Object.entries(s));
-  });
+  training
+    .command('stats')
+    .description('assignments by status, overdue and completion rate')
+    .action(async () => {
+      const s = await (await b()).training.stats(req(ctx));
+      await printRecord(ctx, s, Object.entries(s));
+    });
   return training;
 }
 
@@ -522,6 +541,7 @@ function addQuizCommands(ctx: CliContext, training: Command) {
   const quiz = training.command('quiz').description('quizzes');
   quiz
     .command('attempts')
+    .description('quiz attempts of an assignment, newest first')
     .argument('<assignment-id>')
     .action(async (id: string) => {
       await printList(
