@@ -563,13 +563,12 @@ describe('the report of an assessment with nothing but its title', () => {
     expect(section(doc, '5.')).toEqual(['(muted) Keine Angaben.']);
   });
 
-  it('lists measures without any state under a note that their states are not stated', () => {
-    const doc = dsfaReport({ ...bare, measures: ['A', 'B'], measure_details: [] }, [], de);
-    expect(section(doc, '4.')).toEqual([
-      '(muted) Zum Umsetzungsstand der Maßnahmen liegen keine Angaben vor.',
-      '- A',
-      '- B',
-    ]);
+  it.each([
+    [de, 'Zum Umsetzungsstand der Maßnahmen liegen keine Angaben vor.'],
+    [en, 'Whether the measures are implemented is not stated.'],
+  ])('lists measures without any state under a note that their states are not stated (%#)', (o, note) => {
+    const doc = dsfaReport({ ...bare, measures: ['A', 'B'], measure_details: [] }, [], o);
+    expect(section(doc, '4.')).toEqual([`(muted) ${note}`, '- A', '- B']);
   });
 
   it('signs off an approval without approver, date and recorded checksum as not verifiable', () => {
@@ -627,18 +626,24 @@ describe('whether the approved content is the content shown', () => {
 });
 
 describe('internal ids', () => {
-  it('are shown for the assessment, its tenant and each AI module only when asked for', () => {
-    const withIds = lines(dsfaReport(full, history, { ...en, includeIds: true }));
-    const ids = /^(ID|Tenant) = /;
-    expect(withIds.filter((l) => ids.test(l))).toEqual([
-      `ID = ${full.id}`,
-      `Tenant = ${full.tenant_id}`,
-      ...full.ai_use_case_modules.map((m) => `ID = ${m.id}`),
-    ]);
-    expect(withIds.indexOf(`Tenant = ${full.tenant_id}`)).toBe(withIds.indexOf('Next review = 5 Jan 2027') + 2);
-    expect(withIds.indexOf('ID = m-1')).toBe(withIds.indexOf('**Risk criteria**') - 1);
-    expect(withIds.filter((l) => !ids.test(l))).toEqual(lines(dsfaReport(full, history, en)));
-  });
+  it.each([
+    [en, 'ID', 'Tenant', 'Next review = 5 Jan 2027', '**Risk criteria**'],
+    [de, 'Kennung', 'Mandant', 'Nächste Überprüfung = 05.01.2027', '**Risikokriterien**'],
+  ])(
+    'are shown for the assessment, its tenant and each AI module only when asked for (%#)',
+    (o, id, tenant, before, after) => {
+      const withIds = lines(dsfaReport(full, history, { ...o, includeIds: true }));
+      const ids = new RegExp(`^(${id}|${tenant}) = `);
+      expect(withIds.filter((l) => ids.test(l))).toEqual([
+        `${id} = ${full.id}`,
+        `${tenant} = ${full.tenant_id}`,
+        ...full.ai_use_case_modules.map((m) => `${id} = ${m.id}`),
+      ]);
+      expect(withIds.indexOf(`${tenant} = ${full.tenant_id}`)).toBe(withIds.indexOf(before) + 2);
+      expect(withIds.indexOf(`${id} = m-1`)).toBe(withIds.indexOf(after) - 1);
+      expect(withIds.filter((l) => !ids.test(l))).toEqual(lines(dsfaReport(full, history, o)));
+    },
+  );
 });
 
 describe('the appendices', () => {
