@@ -136,6 +136,8 @@ describe('dates and times', () => {
     expect(formatDateTime(new Date('2026-11-25T13:30:00Z'), 'de', 'Europe/Berlin')).toBe('25.11.2026, 14:30 MEZ');
   });
 
+  // Node applies a change of TZ in the main thread of a process, so this runs with vitest's forks (npm test); in worker
+  // threads (Stryker's vitest runner) the zone stays that of the machine and the test can tell nothing apart
   it('reads a timestamp without a zone as UTC, whatever zone the process runs in', () => {
     const tz = process.env.TZ;
     process.env.TZ = 'America/New_York';
