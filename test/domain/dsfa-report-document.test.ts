@@ -567,8 +567,25 @@ describe('the report of an assessment with nothing but its title', () => {
     [de, 'Zum Umsetzungsstand der Maßnahmen liegen keine Angaben vor.'],
     [en, 'Whether the measures are implemented is not stated.'],
   ])('lists measures without any state under a note that their states are not stated (%#)', (o, note) => {
-    const doc = dsfaReport({ ...bare, measures: ['A', 'B'], measure_details: [] }, [], o);
+    const doc = dsfaReport({ ...bare, measures: ['A', 'B'] }, [], o);
     expect(section(doc, '4.')).toEqual([`(muted) ${note}`, '- A', '- B']);
+  });
+
+  it('leaves out a group of measures that has none', () => {
+    const done = [
+      { measure: 'A', implemented: true },
+      { measure: 'B', implemented: true },
+    ];
+    const doc = dsfaReport({ ...bare, measures: ['A', 'B'], measure_details: done }, [], de);
+    expect(section(doc, '4.')).toEqual(['### Umgesetzte Maßnahmen', '- [x] A', '- [x] B']);
+  });
+
+  it('shows no approval data for an assessment that is not approved, even where the record still holds some', () => {
+    const doc = dsfaReport({ ...bare, status: 'needs-update', approved_by: 'dpo', approved_at: AT }, [], de);
+    expect(section(doc, '6.')).toEqual([
+      'Status = Zu überarbeiten',
+      '(muted) Die Folgenabschätzung ist nicht freigegeben.',
+    ]);
   });
 
   it('signs off an approval without approver, date and recorded checksum as not verifiable', () => {
