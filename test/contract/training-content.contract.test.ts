@@ -142,16 +142,19 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
     expect(await versions()).toBe(n);
   });
 
+  // bulk runs work on every module of a tenant: each test has a tenant of its own, so it holds whichever tests run
   it('plans and runs bulk generation for modules without content', async () => {
+    const P = { tenant: 'lernen-plan', actor: 'autor' };
     await api.training.createModule({
-      ...T,
+      ...P,
       body: { module_code: 'DS-2', title: 'Zweites Modul', regulation_area: 'nis2', frequency_type: 'micro' },
     });
-    const plan = await api.trainingContent.generateAll({ ...T, body: { dry_run: true } });
+    const plan = await api.trainingContent.generateAll({ ...P, body: { dry_run: true } });
     expect(plan.results.map((r) => [r.module_code, r.status])).toEqual([['DS-2', 'planned']]);
     ollama.reply({ text: '# Zweites Modul\n\n## Lernziele\n- x' });
-    const run = await api.trainingContent.generateAll({ ...T, body: {} });
+    const run = await api.trainingContent.generateAll({ ...P, body: {} });
     expect(run).toMatchObject({ generated: 1, failed: 0, prompt_tokens: 11, completion_tokens: 22 });
+    expect((await api.trainingContent.generateAll({ ...P, body: { dry_run: true } })).results).toEqual([]);
   });
 
   const generated = () => ollama.requests.filter((x) => x.path === '/api/generate').map((x) => x.body);
@@ -276,26 +279,41 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
   });
 
   it('reports a module whose generation failed in a bulk run, and runs quizzes in bulk', async () => {
-    const failing = await newModule('DS-4');
+    const B = { tenant: 'lernen-bulk', actor: 'autor' };
+    const failing = (
+      await api.training.createModule({
+        ...B,
+        body: { module_code: 'DS-4', title: 'Viertes Modul', regulation_area: 'dsgvo', frequency_type: 'annual' },
+      })
+    ).id;
     ollama.reply({ status: 500, error: 'busy' });
-    const run = await api.trainingContent.generateAll({ ...T, body: { concurrency: 1 } });
-    expect(run).toMatchObject({ generated: 0, failed: 1, prompt_tokens: 0, completion_tokens: 0, dry_run: false });
-    expect(run.results).toEqual([
-      {
-        module_id: failing,
-        module_code: 'DS-4',
-        status: 'failed',
-        error: expect.stringMatching(/answered 500: busy/),
-        prompt_tokens: 0,
-        completion_tokens: 0,
-      },
-    ]);
-    const without = (await api.trainingContent.generateAllQuiz({ ...T, body: { dry_run: true } })).results;
-    ollama.reply(...without.map(() => ({ text: quiz(2) })));
-    const quizzes = await api.trainingContent.generateAllQuiz({ ...T, body: { count: 2, language: 'en' } });
-    expect(quizzes).toMatchObject({ generated: without.length, failed: 0, prompt_tokens: 11 * without.length });
-    for (const m of without)
-      expect((await api.training.getModule({ ...T, params: { id: m.module_id } })).questions).toHaveLength(2);
+    const run = await api.trainingContent.generateAll({ ...B, body: {} });
+    expect(run).toEqual({
+      results: [
+        {
+          module_id: failing,
+          module_code: 'DS-4',
+          status: 'failed',
+          error: expect.stringMatching(/answered 500: busy/),
+          prompt_tokens: 0,
+          completion_tokens: 0,
+        },
+      ],
+      generated: 0,
+      failed: 1,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      dry_run: false,
+    });
+    ollama.reply({ text: quiz(2) });
+    const quizzes = await api.trainingContent.generateAllQuiz({ ...B, body: { count: 2, language: 'en' } });
+    expect(quizzes).toMatchObject({
+      results: [{ module_code: 'DS-4', status: 'generated', error: null, prompt_tokens: 11, completion_tokens: 22 }],
+      generated: 1,
+      failed: 0,
+    });
+    expect(generated().at(-1)!.format).toBe('json');
+    expect((await api.training.getModule({ ...B, params: { id: failing } })).questions).toHaveLength(2);
   });
 });
 
