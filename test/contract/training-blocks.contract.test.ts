@@ -83,6 +83,7 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
     });
     const p = await api.trainingBlocks.preview({ ...T, params: { id: b.id }, body: {} });
     expect(p.total_controls).toBeGreaterThan(5);
+    expect(p.message).toBe(`${p.total_controls} control(s) in ${p.modules.length} module(s)`);
     expect(p.modules.every((m) => m.control_ids.length <= 5 && m.module_code.startsWith('SEC-AUTH-'))).toBe(true);
     expect(await api.training.listModules(T)).toEqual([]);
     ollama.reply(...p.modules.map(() => ({ text: '# Modul\n\n## Lernziele\n- sicher anmelden' })));
@@ -95,6 +96,10 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
       errors: [],
     });
     expect(g.matrix_entries_created).toBe(p.modules.length * p.roles.length);
+    // a block suggests its modules to the roles it suits: optional, of middle priority, until someone decides otherwise
+    const entries = (await api.training.matrix(T)).filter((e) => e.module_code.startsWith('SEC-AUTH-'));
+    expect(entries).toHaveLength(g.matrix_entries_created);
+    expect(new Set(entries.map((e) => `${e.is_mandatory}/${e.priority}`))).toEqual(new Set(['false/5']));
     expect((await api.training.listModules(T)).map((m) => m.module_code)).toEqual(p.modules.map((m) => m.module_code));
     const linked = await api.trainingBlocks.controls({ ...T, params: { id: b.id } });
     expect(linked).toHaveLength(p.total_controls);
@@ -122,6 +127,12 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
         target_audience_filter: 'provider',
       },
     });
+    expect(b).toMatchObject({
+      domain_filter: 'CRYP',
+      category_filter: null,
+      severity_filter: 'critical,high',
+      target_audience_filter: 'provider',
+    });
     ollama.reply({ status: 500, error: 'busy' }, { status: 500, error: 'busy' });
     const g = await api.trainingBlocks.generate({ ...T, params: { id: b.id }, body: { auto_matrix: false } });
     expect(g.modules_created).toBeGreaterThan(0);
@@ -133,7 +144,19 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
   it('says so when the filters match no control, and creates nothing', async () => {
     const b = await api.trainingBlocks.create({
       ...T,
-      body: { name: 'Leer', regulation_area: 'dsgvo', module_code_prefix: 'NONE', domain_filter: 'NOPE' },
+      body: {
+        name: 'Leer',
+        regulation_area: 'dsgvo',
+        module_code_prefix: 'NONE',
+        domain_filter: 'NOPE',
+        category_filter: 'identity',
+      },
+    });
+    expect(b).toMatchObject({
+      domain_filter: 'NOPE',
+      category_filter: 'identity',
+      severity_filter: null,
+      target_audience_filter: null,
     });
     const p = await api.trainingBlocks.preview({ ...T, params: { id: b.id }, body: {} });
     expect(p).toMatchObject({ total_controls: 0, modules: [], message: expect.stringMatching(/no control matches/) });
@@ -144,11 +167,15 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
       errors: [{ module_code: null, message: expect.stringMatching(/no control matches/) }],
     });
     expect((await api.training.listModules(T)).length).toBe(before);
-    expect((await failure(api.trainingBlocks.get({ tenant: 'andere', params: { id: b.id } }))).code).toBe('not_found');
+    const elsewhere = await failure(api.trainingBlocks.get({ tenant: 'andere', params: { id: b.id } }));
+    expect(elsewhere).toMatchObject({ code: 'not_found', message: expect.stringContaining(`training block ${b.id}`) });
     expect(
       (await api.trainingBlocks.update({ ...T, params: { id: b.id }, body: { domain_filter: 'HR' } })).domain_filter,
     ).toBe('HR');
-    expect((await api.trainingBlocks.delete({ ...T, params: { id: b.id } })).success).toBe(true);
+    expect(await api.trainingBlocks.delete({ ...T, params: { id: b.id } })).toEqual({
+      success: true,
+      message: `block ${b.id} deleted (its modules stay)`,
+    });
   });
 });
 

@@ -86,7 +86,15 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
     expect(r.markdown).toContain('[PHONE_1]');
     expect(r.redacted).toMatchObject({ person: 2, email: 1, phone: 1 });
     const [log] = await api.training.auditLog({ ...T, query: { action: 'content_generated' } });
-    expect(log!.details).toMatchObject({ kind: 'content', redacted: { person: 2, email: 1, phone: 1 } });
+    expect(log).toMatchObject({ entity_type: 'module', entity_id: moduleId, actor: 'autor' });
+    expect(log!.details).toEqual({
+      kind: 'content',
+      content_id: r.id,
+      model: 'llama3.1:8b',
+      redacted: { person: 2, email: 1, phone: 1 },
+      prompt_tokens: 11,
+      completion_tokens: 22,
+    });
     expect(JSON.stringify(log)).not.toContain('Mustermann');
     expect((await failure(api.trainingContent.published({ ...T, params: { moduleId } }))).code).toBe('not_found');
     await api.trainingContent.publish({ ...T, params: { contentId: r.id }, body: {} });
@@ -134,16 +142,178 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
     expect(await versions()).toBe(n);
   });
 
+  // bulk runs work on every module of a tenant: each test has a tenant of its own, so it holds whichever tests run
   it('plans and runs bulk generation for modules without content', async () => {
+    const P = { tenant: 'lernen-plan', actor: 'autor' };
     await api.training.createModule({
-      ...T,
+      ...P,
       body: { module_code: 'DS-2', title: 'Zweites Modul', regulation_area: 'nis2', frequency_type: 'micro' },
     });
-    const plan = await api.trainingContent.generateAll({ ...T, body: { dry_run: true } });
+    const plan = await api.trainingContent.generateAll({ ...P, body: { dry_run: true } });
     expect(plan.results.map((r) => [r.module_code, r.status])).toEqual([['DS-2', 'planned']]);
     ollama.reply({ text: '# Zweites Modul\n\n## Lernziele\n- x' });
-    const run = await api.trainingContent.generateAll({ ...T, body: {} });
+    const run = await api.trainingContent.generateAll({ ...P, body: {} });
     expect(run).toMatchObject({ generated: 1, failed: 0, prompt_tokens: 11, completion_tokens: 22 });
+    expect((await api.trainingContent.generateAll({ ...P, body: { dry_run: true } })).results).toEqual([]);
+  });
+
+  const generated = () => ollama.requests.filter((x) => x.path === '/api/generate').map((x) => x.body);
+  const newModule = async (module_code: string) =>
+    (
+      await api.training.createModule({
+        ...T,
+        body: { module_code, title: `Modul ${module_code}`, regulation_area: 'dsgvo', frequency_type: 'annual' },
+      })
+    ).id;
+  const lastLog = async () =>
+    (await api.training.auditLog({ ...T, query: { action: 'content_generated', limit: 1 } }))[0]!;
+
+  it('asks for text (not JSON) for content, and logs the system as the actor when nobody is named', async () => {
+    ollama.reply({ text: '# Content' });
+    const r = await api.trainingContent.generate({ tenant: T.tenant, body: { module_id: moduleId, language: 'en' } });
+    expect(generated().at(-1)!.format).toBeUndefined();
+    expect(r).toMatchObject({ language: 'en', markdown: '# Content', status: 'draft', published_at: null });
+    expect(await lastLog()).toMatchObject({ actor: 'system', entity_id: moduleId, details: { content_id: r.id } });
+  });
+
+  it('refuses an answer of blanks without storing a version', async () => {
+    const n = (await api.training.auditLog({ ...T, query: { action: 'content_generated' } })).length;
+    ollama.reply({ text: ' \n\t ' });
+    const e = await failure(api.trainingContent.generate({ ...T, body: { module_id: moduleId } }));
+    expect(e).toMatchObject({ code: 'unavailable', message: 'the model llama3.1:8b answered with an empty text' });
+    expect((await api.training.auditLog({ ...T, query: { action: 'content_generated' } })).length).toBe(n);
+  });
+
+  it('generates a quiz with the model asked for, telling the model on the retry what was wrong, counting both attempts', async () => {
+    ollama.reply({ text: quiz(5, true) }, { text: quiz(5) });
+    const n = generated().length;
+    const r = await api.trainingContent.generateQuiz({ ...T, body: { module_id: moduleId, model: 'mistral:7b' } });
+    const [first, retry] = generated().slice(n);
+    expect([first!.model, retry!.model, first!.format, retry!.format]).toEqual([
+      'mistral:7b',
+      'mistral:7b',
+      'json',
+      'json',
+    ]);
+    expect(String(first!.prompt)).not.toContain('refused');
+    const problems = [0, 1, 2, 3, 4].map((i) => `questions.${i}.correct_index: must point at one of the options`);
+    expect(String(retry!.prompt)).toContain(
+      `\n\nYour previous answer was refused: ${problems.join('; ')}. Answer again with valid JSON in exactly the format above.`,
+    );
+    expect(String(retry!.prompt).startsWith(String(first!.prompt))).toBe(true);
+    expect(r).toMatchObject({ module_id: moduleId, prompt_tokens: 22, completion_tokens: 44 });
+    expect(r.questions.map((q) => [q.position, q.question, q.module_id])).toEqual(
+      [0, 1, 2, 3, 4].map((i) => [i, `Frage ${i + 1}?`, moduleId]),
+    );
+    expect(await lastLog()).toMatchObject({
+      actor: 'autor',
+      entity_type: 'module',
+      entity_id: moduleId,
+      details: {
+        kind: 'quiz',
+        model: 'mistral:7b',
+        questions: 5,
+        attempts: 2,
+        prompt_tokens: 22,
+        completion_tokens: 44,
+      },
+    });
+    expect((await lastLog()).details.redacted).toEqual(r.redacted);
+  });
+
+  it('logs one attempt for a quiz valid at once', async () => {
+    ollama.reply({ text: quiz(3) });
+    const r = await api.trainingContent.generateQuiz({ ...T, body: { module_id: moduleId, count: 3 } });
+    expect(r).toMatchObject({ prompt_tokens: 11, completion_tokens: 22 });
+    expect((await lastLog()).details).toMatchObject({ model: 'llama3.1:8b', questions: 3, attempts: 1 });
+  });
+
+  it('gives up after one retry, naming the first five problems, with twenty at most in the details', async () => {
+    ollama.reply({ text: quiz(25, true) }, { text: quiz(25, true) });
+    const e = await failure(api.trainingContent.generateQuiz({ ...T, body: { module_id: moduleId } }));
+    const problem = (i: number) => `questions.${i}.correct_index: must point at one of the options`;
+    expect(e).toMatchObject({
+      code: 'unavailable',
+      message: `the model llama3.1:8b did not answer with a valid quiz, also after one retry: ${[0, 1, 2, 3, 4].map(problem).join('; ')}`,
+    });
+    expect(e.details).toEqual(Array.from({ length: 20 }, (_, i) => ({ path: 'quiz', message: problem(i) })));
+  });
+
+  it('publishes one version at a time and says what it cannot find', async () => {
+    const other = await newModule('DS-3');
+    expect(await failure(api.trainingContent.published({ ...T, params: { moduleId: other } }))).toMatchObject({
+      code: 'not_found',
+      message: `published content of module ${other} not found`,
+    });
+    expect(await failure(api.trainingContent.generate({ ...T, body: { module_id: 'nope' } }))).toMatchObject({
+      code: 'not_found',
+      message: 'training module nope not found',
+    });
+    ollama.reply({ text: '# Eins' }, { text: '# Zwei' });
+    const {
+      redacted: _r,
+      prompt_tokens: _p,
+      completion_tokens: _c,
+      ...v1
+    } = await api.trainingContent.generate({
+      ...T,
+      body: { module_id: other },
+    });
+    const p1 = await api.trainingContent.publish({ ...T, params: { contentId: v1.id }, body: {} });
+    expect(p1).toEqual({ ...v1, status: 'published', published_at: expect.stringMatching(/^\d{4}-.*Z$/) });
+    expect(await api.trainingContent.published({ ...T, params: { moduleId: other } })).toEqual(p1);
+    expect(await failure(api.trainingContent.publish({ ...T, params: { contentId: v1.id }, body: {} }))).toMatchObject({
+      code: 'conflict',
+      message: `content ${v1.id} is already published`,
+    });
+    expect(await failure(api.trainingContent.publish({ ...T, params: { contentId: 'nope' }, body: {} }))).toMatchObject(
+      {
+        code: 'not_found',
+        message: 'content nope not found',
+      },
+    );
+    const v2 = await api.trainingContent.generate({ ...T, body: { module_id: other } });
+    expect(v2.version).toBe(2);
+    await api.trainingContent.publish({ ...T, params: { contentId: v2.id }, body: {} });
+    expect((await api.trainingContent.published({ ...T, params: { moduleId: other } })).markdown).toBe('# Zwei');
+  });
+
+  it('reports a module whose generation failed in a bulk run, and runs quizzes in bulk', async () => {
+    const B = { tenant: 'lernen-bulk', actor: 'autor' };
+    const failing = (
+      await api.training.createModule({
+        ...B,
+        body: { module_code: 'DS-4', title: 'Viertes Modul', regulation_area: 'dsgvo', frequency_type: 'annual' },
+      })
+    ).id;
+    ollama.reply({ status: 500, error: 'busy' });
+    const run = await api.trainingContent.generateAll({ ...B, body: {} });
+    expect(run).toEqual({
+      results: [
+        {
+          module_id: failing,
+          module_code: 'DS-4',
+          status: 'failed',
+          error: expect.stringMatching(/answered 500: busy/),
+          prompt_tokens: 0,
+          completion_tokens: 0,
+        },
+      ],
+      generated: 0,
+      failed: 1,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      dry_run: false,
+    });
+    ollama.reply({ text: quiz(2) });
+    const quizzes = await api.trainingContent.generateAllQuiz({ ...B, body: { count: 2, language: 'en' } });
+    expect(quizzes).toMatchObject({
+      results: [{ module_code: 'DS-4', status: 'generated', error: null, prompt_tokens: 11, completion_tokens: 22 }],
+      generated: 1,
+      failed: 0,
+    });
+    expect(generated().at(-1)!.format).toBe('json');
+    expect((await api.training.getModule({ ...B, params: { id: failing } })).questions).toHaveLength(2);
   });
 });
 

@@ -68,6 +68,11 @@ function memoryStore(conflicts: number) {
     insertModule: async (m: { id: string; module_code: string }) => void s.modules.set(m.module_code, m.id),
     updateModule: async () => undefined,
     replaceLinks: async (_t: string, _b: string, links: BlockLink[]) => void (s.links = links),
+    links: async () =>
+      s.links.map((l) => ({
+        ...l,
+        module_code: [...s.modules].find(([, id]) => id === l.module_id)![0],
+      })),
     async addMatrixEntry(e: { role_code: string; module_id: string }) {
       const key = `${e.role_code}/${e.module_id}`;
       if (s.matrix.has(key)) return false;
@@ -80,10 +85,10 @@ function memoryStore(conflicts: number) {
   return store;
 }
 
-const service = (store: ReturnType<typeof memoryStore>) =>
+const service = (store: ReturnType<typeof memoryStore>, catalogue = () => CONTROLS) =>
   new TrainingBlockService(
     store as unknown as TrainingBlockStore,
-    new CanonicalService({ tenantControls: async () => [], upsert: async () => undefined }, async () => CONTROLS),
+    new CanonicalService({ tenantControls: async () => [], upsert: async () => undefined }, async () => catalogue()),
     { generate: async () => ({}) as never },
     fixedClock(NOW),
     { next: store.nextId },
@@ -129,5 +134,26 @@ describe('TrainingBlockService.generate reports only the run of its transaction 
       controls_linked: 4,
       matrix_entries_created: 0,
     });
+  });
+});
+
+describe('TrainingBlockService', () => {
+  it('hands the store only the fields an update gives, so a field given as undefined stays as it is', async () => {
+    const store = memoryStore(0);
+    const b = await service(store).update('t', 'b1', { name: undefined, description: 'neu', domain_filter: null });
+    expect(b).toEqual({ ...BLOCK, description: 'neu', domain_filter: null, updated_at: NOW });
+  });
+
+  it('leaves out a linked control that the catalogue no longer has (dropped from the shipped one by an update)', async () => {
+    const store = memoryStore(0);
+    let catalogue = CONTROLS;
+    const svc = service(store, () => catalogue);
+    await svc.generate('t', 'ciso', 'b1', { language: 'de', auto_matrix: false, skip_content: true });
+    catalogue = CONTROLS.filter((c) => c.id !== 'AUTH-002');
+    expect((await svc.controls('t', 'b1')).map((c) => `${c.id}@${c.module_code}`)).toEqual([
+      'AUTH-001@SEC-001',
+      'AUTH-003@SEC-002',
+      'CRYP-001@SEC-003',
+    ]);
   });
 });

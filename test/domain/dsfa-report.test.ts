@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block, ReportDoc } from '../../src/domain/report.js';
 import { formatDate, formatDateTime, guessLanguage } from '../../src/domain/report-locale.js';
-import { riskLevel } from '../../src/domain/dsfa/risk-matrix.js';
+import { highest, riskLevel } from '../../src/domain/dsfa/risk-matrix.js';
 import { dsfaLanguage, dsfaReport } from '../../src/domain/dsfa/dsfa.report.js';
 import { contentHash } from '../../src/domain/dsfa/dsfa.workflow.js';
 import type { Dsfa, DsfaAuditEntry } from '../../src/domain/dsfa/dsfa.schema.js';
@@ -65,6 +65,19 @@ describe('risk level from likelihood × severity', () => {
   });
 });
 
+describe('the highest of some levels', () => {
+  it.each([
+    [[], undefined],
+    [['low'], 'low'],
+    [['low', 'medium'], 'medium'],
+    [['critical', 'low'], 'critical'],
+    [['medium', 'critical', 'high'], 'critical'],
+    [['high', 'low', 'high'], 'high'],
+  ] as const)('%j: %s', (levels, top) => {
+    expect(highest([...levels])).toBe(top);
+  });
+});
+
 describe('the language of a report', () => {
   it.each([
     ['Videoüberwachung Lager', 'de'],
@@ -76,6 +89,16 @@ describe('the language of a report', () => {
     ],
     ['Müller GmbH: processing of the applicant data for the recruiting of staff', 'en'],
     ['', 'en'],
+    ['123 – 456', 'en'],
+    // one function word decides when nothing else does: each word of either list counts
+    ['Kameras der Halle', 'de'],
+    ['Kameras im Lager', 'de'],
+    ['Kameras vor Ort', 'de'],
+    ['Cameras of site', 'en'],
+    ['Kameras in Halle 3', 'en'],
+    // a German function word against an English one is a tie, and a tie reads as English
+    ['die cameras the Halle', 'en'],
+    ['die cameras the Straße', 'de'],
   ] as const)('%j reads as %s', (text, lang) => {
     expect(guessLanguage(text)).toBe(lang);
   });
@@ -85,6 +108,8 @@ describe('the language of a report', () => {
     expect(
       dsfaLanguage({ ...record, title: 'Newsletter', description: '', necessity_assessment: 'Für den Versand nötig' }),
     ).toBe('de');
+    // the texts are read as separate texts: a word at the end of one does not run into the next
+    expect(dsfaLanguage({ ...record, title: 'Lager', processing_activity: 'und', description: 'Kameras' })).toBe('de');
   });
 });
 
@@ -95,8 +120,33 @@ describe('dates and times', () => {
     ['2026-11-25T13:30:00.000', 'de', 'UTC', '25.11.2026, 13:30 UTC'],
     ['2026-11-25T13:30:00.000', 'en', 'Europe/Berlin', '25 Nov 2026, 14:30 CET'],
     ['2026-11-25T13:30:00Z', 'en', 'UTC', '25 Nov 2026, 13:30 UTC'],
+    ['2026-11-25T13:30:00z', 'en', 'UTC', '25 Nov 2026, 13:30 UTC'],
+    // a timestamp with an offset is that moment, not read as UTC
+    ['2026-11-25T14:30:00+01:00', 'de', 'UTC', '25.11.2026, 13:30 UTC'],
+    ['2026-11-25T08:30:00-05:00', 'en', 'Europe/Berlin', '25 Nov 2026, 14:30 CET'],
+    ['2026-11-25T13:30:00', 'de', 'UTC', '25.11.2026, 13:30 UTC'],
+    // days before the 10th: two digits in German, one in English
+    ['2026-07-01T08:05:00.000', 'en', 'UTC', '1 Jul 2026, 08:05 UTC'],
+    ['2026-07-01T08:05:00.000', 'de', 'UTC', '01.07.2026, 08:05 UTC'],
   ] as const)('%s in %s (%s): %s', (ts, lang, zone, text) => {
     expect(formatDateTime(ts, lang, zone)).toBe(text);
+  });
+
+  it('takes a Date as the moment it is', () => {
+    expect(formatDateTime(new Date('2026-11-25T13:30:00Z'), 'de', 'Europe/Berlin')).toBe('25.11.2026, 14:30 MEZ');
+  });
+
+  // Node applies a change of TZ in the main thread of a process, so this runs with vitest's forks (npm test); in worker
+  // threads (Stryker's vitest runner) the zone stays that of the machine and the test can tell nothing apart
+  it('reads a timestamp without a zone as UTC, whatever zone the process runs in', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      expect(formatDateTime('2026-11-25T13:30:00.000', 'en', 'UTC')).toBe('25 Nov 2026, 13:30 UTC');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
 
   it('writes calendar days without a zone', () => {

@@ -8,6 +8,7 @@ import {
   STRICT_TRANSITIONS,
 } from '../../src/domain/dsfa/dsfa.workflow.js';
 import { DSFA_STATUSES } from '../../src/domain/dsfa/dsfa.values.js';
+import type { DomainError } from '../../src/domain/errors.js';
 
 const base: Dsfa = {
   id: 'd1',
@@ -65,6 +66,20 @@ describe('the DSFA review rules', () => {
       expect(contentHash({ ...base, ...change } as Dsfa), JSON.stringify(change)).not.toBe(h);
   });
 
+  it('hash a record the same across versions of this program, as stored approvals compare against it', () => {
+    // written down once: a change in how the content is serialised would turn every earlier approval into "changed"
+    expect(contentHash(base)).toBe('1ff2ab1b9a1090152520cdb607e66f3293b7d127004398ef3d25da2d944805c4');
+    // who wrote the record, when, and under which id and tenant is not what was approved
+    const elsewhere = {
+      ...base,
+      id: 'd2',
+      tenant_id: 'u',
+      created_by: 'someone',
+      created_at: '2020-01-01T00:00:00.000',
+    };
+    expect(contentHash(elsewhere)).toBe(contentHash(base));
+  });
+
   it('say whether the approved content is the content stored', () => {
     expect(approvedContent(base, [approval(contentHash(base))])).toBe('current');
     expect(approvedContent({ ...base, description: 'neu' }, [approval(contentHash(base))])).toBe('changed');
@@ -82,6 +97,19 @@ describe('the DSFA review rules', () => {
       'in-review>draft',
       'needs-update>in-review',
     ]);
+    const e = (() => {
+      try {
+        checkTransition('strict', 'in-review', 'needs-update');
+      } catch (err) {
+        return err as DomainError;
+      }
+    })();
+    expect(e).toMatchObject({
+      code: 'conflict',
+      message:
+        'the strict review workflow does not allow in-review → needs-update; from in-review it allows approved, draft',
+      details: [{ path: 'status', message: 'allowed from in-review: approved, draft' }],
+    });
     for (const from of DSFA_STATUSES)
       for (const to of DSFA_STATUSES) {
         expect(() => checkTransition('open', from, to)).not.toThrow();
@@ -97,5 +125,18 @@ describe('the DSFA review rules', () => {
     expect(() => checkApprover('strict', 'author', '')).toThrow(/needs approved_by/);
     expect(() => checkApprover('strict', 'Author', ' author ')).toThrow(/four-eyes/);
     expect(() => checkApprover('strict', 'author', 'dpo')).not.toThrow();
+    // case is ignored, nothing else: "Strauss" is not "Strauß" (upper-casing would make them one)
+    expect(() => checkApprover('strict', 'Jens Strauß', 'jens strauss')).not.toThrow();
+    const details = (approvedBy: string | undefined) => {
+      try {
+        checkApprover('strict', 'author', approvedBy);
+      } catch (err) {
+        return (err as DomainError).details;
+      }
+    };
+    expect(details(undefined)).toEqual([{ path: 'approved_by', message: 'required in the strict review workflow' }]);
+    expect(details('AUTHOR')).toEqual([
+      { path: 'approved_by', message: 'must differ from created_by in the strict review workflow' },
+    ]);
   });
 });

@@ -20,7 +20,7 @@ export interface DsfaReportOptions {
 
 /** The language a report of this assessment is written in unless one is asked for: that of its own texts. */
 export const dsfaLanguage = (d: Dsfa): ReportLanguage =>
-  guessLanguage([d.title, d.processing_activity, d.description, d.necessity_assessment ?? ''].join('\n'));
+  guessLanguage([d.title, d.processing_activity, d.description, d.necessity_assessment].join('\n'));
 
 const heading = (text: string, level: 1 | 2 | 3 = 2): Block => ({ kind: 'heading', text, level });
 const plainList = (items: string[]): Block => ({ kind: 'list', items: items.map((text) => ({ spans: [{ text }] })) });

@@ -64,7 +64,6 @@ export function statsFromCounts(rows: Array<{ status: string; risk_level: string
   const by_risk_level: Record<string, number> = {};
   let total = 0;
   for (const r of rows) {
-    if (r.n <= 0) continue;
     total += r.n;
     by_status[r.status] = (by_status[r.status] ?? 0) + r.n;
     by_risk_level[r.risk_level] = (by_risk_level[r.risk_level] ?? 0) + r.n;
@@ -157,17 +156,18 @@ export function applyUpdate(
 ): { next: Dsfa; old_values: Values; new_values: Values } {
   const patched: Dsfa = { ...current };
   const set = patched as unknown as Values;
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined || value === null || key === 'status' || key === 'approved_by') continue;
+  const { status, approved_by, ...content } = patch;
+  for (const [key, value] of Object.entries(content)) {
+    if (value === undefined || value === null) continue;
     set[key] =
       key === 'ai_use_case_modules'
         ? normalizeModules(value as AiUseCaseModuleInput[], current.ai_use_case_modules, now, ids)
         : value;
   }
   const next = settleAdditions(patched, patch.measure_details != null);
-  let to = patch.status ?? current.status;
+  let to = status ?? current.status;
   if (current.status === 'approved' && to === 'approved' && contentDiffers(current, next)) to = 'needs-update';
-  const { approval } = moveStatus(current, next, to, patch.approved_by, ctx, now, { approving: false });
+  const { approval } = moveStatus(current, next, to, approved_by, ctx, now, { approving: false });
   const { old_values, new_values } = changedValues(current, next);
   if (approval) new_values.content_hash = contentHash(next);
   next.updated_at = now;

@@ -46,7 +46,8 @@ function canonical(v: unknown): unknown {
 export function contentHash(d: Dsfa): string {
   const content: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(d)) {
-    if (NOT_CONTENT.has(k) || v === undefined) continue;
+    // a field left undefined drops out of the JSON below, as if it were absent
+    if (NOT_CONTENT.has(k)) continue;
     content[k] =
       k === 'ai_use_case_modules'
         ? (v as Array<Record<string, unknown>>).map(({ created_at: _c, updated_at: _u, ...m }) => m)
