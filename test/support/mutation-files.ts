@@ -1,0 +1,21 @@
+// The setup file of the mutation run (vitest.mutation.config.ts), run before each test file. Test files share one
+// module graph there (a fresh one for each mutant), which changes two things the tests otherwise get from isolation.
+import { readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll } from 'vitest';
+
+// Every module of src/domain is evaluated before the first test file is collected. A module is evaluated once per run:
+// were that a lazy import inside a test (`compliance redact` loads the CLI, which loads schemas), Stryker would take
+// the module's top-level code for code of that one test and measure its mutants against that test alone.
+const domain = new URL('../../src/domain/', import.meta.url);
+for (const file of readdirSync(domain, { recursive: true, encoding: 'utf8' }).sort())
+  if (file.endsWith('.ts')) await import(new URL(file, domain).href);
+
+// test/support/helpers.ts removes the temp folders of a test file after it, but registers that once per module graph:
+// here the folder the mutation run's global setup gave this worker is emptied after every file instead
+afterAll(() => {
+  const dir = tmpdir();
+  if (basename(dir) !== 'tmp' || !basename(join(dir, '..')).startsWith('compliance-mutation-')) return;
+  for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
+});
