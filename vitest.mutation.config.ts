@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import base from './vitest.config.js';
+import LoadFailureReporter from './test/support/load-failure-reporter.js';
 
 /**
  * Orders the test files of a mutant's run so that the ones likely to catch it come first. A run stops at the first
@@ -57,5 +58,6 @@ export default defineConfig({
     // importing the rules, the store and the server again: a run of the whole selection takes 30 s instead of 70 s
     isolate: false,
     sequence: { sequencer: LikelyKillersFirst },
+    reporters: ['default', new LoadFailureReporter()],
   },
 });
