@@ -13,7 +13,7 @@ import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../
 import { freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { main } from '../../src/main.js';
-import { checkedFetch } from './openapi-check.js';
+import { checkedFetch, checkedLocal } from './openapi-check.js';
 import { createApiServer } from '../../src/server/server.js';
 
 const dirs: string[] = [];
@@ -127,7 +127,7 @@ export async function openBackend(
   opts: Omit<LocalOptions, 'onUpgrade'> = {},
 ): Promise<BackendUnderTest> {
   const local = await createLocalBackend(await freshStore(engineOf(name)), opts);
-  if (!overHttp(name)) return { name, backend: local, local, close: () => local.close() };
+  if (!overHttp(name)) return { name, backend: checkedLocal(local), local, close: () => local.close() };
   const srv = await startServer(local);
   // every answer the contract suite receives over HTTP is checked against the served OpenAPI document
   const http = createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });

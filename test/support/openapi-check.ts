@@ -1,5 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import type { Backend } from '../../src/backend/backend.js';
+import { contracts } from '../../src/contract/index.js';
+import type { Contract, Operation } from '../../src/contract/operation.js';
+import { buildOpenApi } from '../../src/server/openapi.js';
 
 type Json = Record<string, unknown>;
 type Doc = { paths: Record<string, Record<string, Json>>; components: Record<string, Record<string, Json>> };
@@ -93,4 +97,66 @@ export function checkedFetch(base: string, prefix = '/sdk/v1'): typeof fetch {
     if (problems.length) throw new Error(`the response breaks the OpenAPI document: ${problems.join('; ')}`);
     return res;
   };
+}
+
+let localDoc: Doc | undefined;
+let localAjv: Ajv2020 | undefined;
+const localValidators = new Map<Operation, ValidateFunction>();
+
+/** The validator of an operation's JSON answer in the document the server would serve, or undefined for a file. */
+function localValidator(op: Operation): ValidateFunction | undefined {
+  if (op.responseKind && op.responseKind !== 'json') return undefined;
+  let validate = localValidators.get(op);
+  if (validate) return validate;
+  localDoc ??= buildOpenApi('0.0.0-test') as Doc;
+  if (!localAjv) {
+    localAjv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+    addFormats(localAjv);
+    localAjv.addSchema({ $id: 'doc', components: localDoc.components });
+  }
+  const responses = (localDoc.paths[op.path]![op.method.toLowerCase()] as { responses: Record<string, Json> })
+    .responses;
+  const response = responses[String(op.status)] as { content?: Record<string, { schema: Json }> };
+  const schema = response.content?.['application/json']?.schema;
+  if (!schema) return undefined;
+  // references into the document's components resolve against the document registered above
+  const resolved = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/')) as Json;
+  validate = localAjv.compile(resolved);
+  localValidators.set(op, validate);
+  return validate;
+}
+
+/**
+ * The in-process face of the contract suite, held to the same document as the HTTP face: what an operation returns,
+ * as the server would send it (JSON), must match the response schema the OpenAPI document states for it. So the
+ * response schemas are checked by every contract test on every face, not only by the tests that go through HTTP.
+ */
+export function checkedLocal<B extends Backend>(backend: B): B {
+  const areas = new Map<string, unknown>();
+  return new Proxy(backend, {
+    get(target, prop, receiver) {
+      const contract = (contracts as Record<string | symbol, Contract>)[prop];
+      if (!contract) return Reflect.get(target, prop, receiver);
+      let area = areas.get(prop as string);
+      if (!area) {
+        const client = Reflect.get(target, prop, receiver) as Record<string, (raw: unknown) => Promise<unknown>>;
+        const wrapped: Record<string, (raw: unknown) => Promise<unknown>> = {};
+        for (const [name, op] of Object.entries(contract)) {
+          wrapped[name] = async (raw) => {
+            const result = await client[name]!(raw);
+            const validate = localValidator(op);
+            if (validate && !validate(JSON.parse(JSON.stringify(result)))) {
+              const problems = (validate.errors ?? []).slice(0, 5);
+              const where = `${String(prop)}.${name} (${op.method} ${op.path})`;
+              const text = problems.map((e) => `${e.instancePath || '(body)'} ${e.message}`).join('; ');
+              throw new Error(`the result of ${where} breaks the OpenAPI document: ${text}`);
+            }
+            return result;
+          };
+        }
+        areas.set(prop as string, (area = wrapped));
+      }
+      return area;
+    },
+  });
 }
