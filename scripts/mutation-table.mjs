@@ -42,11 +42,14 @@ console.log(
 );
 
 if (process.env.SURVIVORS !== '0') {
-  console.log('\nSurvivors:');
+  console.log('\nSurvivors (file:line:column, mutator, the code and what it became):');
   for (const r of rows) {
+    const lines = files.get(`src/domain/${r.file}`)?.source.split('\n') ?? [];
     for (const m of r.mutants.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
-      const at = `${r.file}:${m.location.start.line}`;
-      console.log(`${at}\t${m.mutatorName}\t${m.status}\t${JSON.stringify(m.replacement ?? '')}`);
+      const { start, end } = m.location;
+      const code = start.line === end.line ? lines[start.line - 1]?.slice(start.column - 1, end.column - 1) : '…';
+      const status = m.status === 'NoCoverage' ? ' (no coverage)' : '';
+      console.log(`${r.file}:${start.line}:${start.column}\t${m.mutatorName}${status}\t${code} → ${m.replacement}`);
     }
   }
 }

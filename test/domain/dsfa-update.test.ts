@@ -167,3 +167,27 @@ describe('DSFA statistics', () => {
     expect(Object.keys(s.by_risk_level)).toEqual(['low', 'medium', 'critical']);
   });
 });
+
+describe('the measure details of a PUT', () => {
+  const detailed: Dsfa = {
+    ...draft,
+    measures: ['Verschlüsselung', 'Schulung'],
+    measure_details: [
+      { measure: 'Verschlüsselung', implemented: true },
+      { measure: 'Schulung', implemented: false },
+    ],
+  };
+
+  it('add a measure they name to measures', () => {
+    const r = update(detailed, { measure_details: [{ measure: 'Pseudonymisierung', implemented: false }] });
+    expect(r.next.measures).toEqual(['Verschlüsselung', 'Schulung', 'Pseudonymisierung']);
+    expect(r.next.measure_details).toEqual([{ measure: 'Pseudonymisierung', implemented: false }]);
+    expect(r.new_values.measures).toEqual(['Verschlüsselung', 'Schulung', 'Pseudonymisierung']);
+  });
+
+  it('of a measure no longer listed go when a PUT sends measures alone', () => {
+    const r = update(detailed, { measures: ['Schulung'] });
+    expect(r.next.measures).toEqual(['Schulung']);
+    expect(r.next.measure_details).toEqual([{ measure: 'Schulung', implemented: false }]);
+  });
+});
