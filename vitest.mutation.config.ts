@@ -1,6 +1,7 @@
 // The tests a mutation run (`npm run mutation`, stryker.config.mjs) measures the domain rules with: the unit tests of
-// test/domain and the contract suite, which run the rules in process. CLI and process tests run the built dist/, which
-// a mutant in src/ never reaches; store, server and migration tests exercise engines and transport, not rules.
+// test/domain, the contract suite and the CLI tests that run the program in process, all of which run the rules from
+// src/. Tests that start the built dist/ as a process never meet a mutant; store, server and migration tests exercise
+// engines and transport, not rules.
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 import { readFileSync } from 'node:fs';
@@ -49,7 +50,14 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ['test/domain/**/*.test.ts', 'test/contract/**/*.test.ts'],
+    include: [
+      'test/domain/**/*.test.ts',
+      'test/contract/**/*.test.ts',
+      // the CLI tests that run the program in process (test/support/helpers.ts `cli`), on SQLite
+      ...['consents-import', 'consents-dialect', 'dsfa-cli', 'training-cli', 'training-gate', 'legal-cookie-cli']
+        .concat(['output-and-keys', 'certificate-verify', 'junit-report'])
+        .map((name) => `test/cli/${name}.test.ts`),
+    ],
     exclude: ['test/domain/migrations*.test.ts'],
     globalSetup: ['test/mutation-setup.ts'],
     setupFiles: ['test/support/mutation-files.ts'],
