@@ -55,7 +55,7 @@ export default defineConfig({
       'test/contract/**/*.test.ts',
       // the CLI tests that run the program in process (test/support/helpers.ts `cli`), on SQLite
       ...['consents-import', 'consents-dialect', 'dsfa-cli', 'training-cli', 'training-gate', 'legal-cookie-cli']
-        .concat(['certificate-verify', 'junit-report'])
+        .concat(['junit-report'])
         .map((name) => `test/cli/${name}.test.ts`),
     ],
     exclude: ['test/domain/migrations*.test.ts'],

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,13 +24,15 @@ const alive = (pid: number) => {
 };
 
 /**
- * The global setup of a mutation run (vitest.mutation.config.ts): test/global-setup.ts without building dist/ (no
- * test of the run starts the CLI as a process) and without PostgreSQL unless the selected backends need it. Every
+ * The global setup of a mutation run (vitest.mutation.config.ts): test/global-setup.ts without PostgreSQL unless the
+ * selected backends need it. dist/ is built for the few CLI tests that also start the program as a process (a mutant
+ * never reaches those; they must only pass). Every
  * Stryker worker runs it, and again after a timeout restarted it. The stores the tests create go to a folder of the
  * worker's own (TMPDIR), emptied after each test file (test/support/mutation-files.ts) and removed at the end; those
  * of a worker Stryker had to kill are removed by the next one.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'ignore' });
   for (const name of readdirSync(tmpdir())) {
     const pid = /^compliance-mutation-(\d+)-/.exec(name)?.[1];
     if (pid && !alive(Number(pid))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
