@@ -97,6 +97,50 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     expect((await failure(api().renew({ ...T, params: { id }, body: {} }))).code).toBe('conflict');
   });
 
+  // a 409 says which consent and why; the CLI prints it as it is
+  it('tells why a consent cannot be revoked or renewed, and which one is not found', async () => {
+    const message = async (p: Promise<unknown>) => (await failure(p)).message;
+    const { id } = await api().create({ ...T, body: { user_id: 'u3', data_point_id: 'tracking', granted: true } });
+    const { revoked_at } = await api().revoke({ ...T, params: { id } });
+    expect(await message(api().revoke({ ...T, params: { id } }))).toBe(
+      `consent ${id} was already revoked at ${revoked_at}`,
+    );
+    expect(await message(api().renew({ ...T, params: { id }, body: {} }))).toBe(
+      `consent ${id} is not active (revoked) and cannot be renewed`,
+    );
+    const refusal = await api().create({ ...T, body: { user_id: 'u3', data_point_id: 'ads', granted: false } });
+    const rid = refusal.id;
+    expect(await message(api().revoke({ ...T, params: { id: rid } }))).toBe(
+      `consent ${rid} records a refusal (granted=false) and cannot be revoked`,
+    );
+    expect(await message(api().renew({ ...T, params: { id: rid }, body: {} }))).toBe(
+      `consent ${rid} is not active (a refusal) and cannot be renewed`,
+    );
+    expect(await message(api().history({ tenant: 'elsewhere', params: { id } }))).toBe(`consent ${id} not found`);
+  });
+
+  // the version a renewal names is stored only when it differs; the same version again is a plain renewal
+  it('stores a new version on renewal and renews the same version as it is', async () => {
+    const { id } = await api().create({
+      ...T,
+      body: { user_id: 'u4', data_point_id: 'newsletter', granted: true, consent_version: '1.0' },
+    });
+    const same = await api().renew({ ...T, params: { id }, body: { consent_version: '1.0' } });
+    expect(same.consent_version).toBe('1.0');
+    expect(same.history.map((h) => [h.action, h.consent_version])).toEqual([
+      ['granted', '1.0'],
+      ['renewed', '1.0'],
+    ]);
+    await api().renew({ ...T, params: { id }, body: { consent_version: '2.0' } });
+    const [stored] = (await api().list({ ...T, query: { user_id: 'u4' } })).consents;
+    expect(stored!.consent_version).toBe('2.0');
+    expect(stored!.history.map((h) => [h.action, h.consent_version])).toEqual([
+      ['granted', '1.0'],
+      ['renewed', '1.0'],
+      ['version_update', '2.0'],
+    ]);
+  });
+
   it('lists with filters, paging and history; limits are checked', async () => {
     const t = { tenant: 'paging', actor: 'a' };
     for (let i = 0; i < 6; i++)

@@ -86,6 +86,7 @@ describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
       const e = await failure(create(extra));
       expect(e.code, JSON.stringify(extra)).toBe('validation');
       expect(e.details, JSON.stringify(extra)).toEqual([{ path, message: expect.stringMatching(message) }]);
+      expect(e.message).toBe(`invalid body: ${path}: ${e.details[0]!.message}`);
     }
     expect((await b.backend.consents.list({ ...T })).total).toBe(0);
     // within the skew, and null meaning "not revoked", are fine

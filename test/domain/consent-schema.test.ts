@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConsentInput } from '../../src/domain/consents/consent.schema.js';
+import { ConsentCsvRow, ConsentInput, ExportQuery } from '../../src/domain/consents/consent.schema.js';
 import { detailsFromZod } from '../../src/domain/validation.js';
 
 /**
@@ -74,5 +74,90 @@ describe('the compiled consent schema of the import', () => {
     const outcomes = variants.map((v) => ConsentInput.safeParse(v).success);
     expect(outcomes.filter(Boolean).length).toBeGreaterThan(10);
     expect(outcomes.filter((o) => !o).length).toBeGreaterThan(10);
+  });
+});
+
+/** What the API answers (422) and the import writes as a row's reason: the schema's own words, field by field. */
+describe('the consent schema', () => {
+  const base = { user_id: 'u', data_point_id: 'newsletter', granted: true };
+  const problems = (row: unknown) => {
+    const r = ConsentInput.safeParse(row, { reportInput: true });
+    return r.success ? [] : detailsFromZod(r.error);
+  };
+
+  it.each([
+    [
+      { ...base, granted_at: '' },
+      'granted_at',
+      'must not be empty: leave the field out (or null) when there is no time',
+    ],
+    [
+      { ...base, revoked_at: '' },
+      'revoked_at',
+      'must not be empty: leave the field out (or null) when there is no time',
+    ],
+    [{ ...base, granted_at: 'yesterday' }, 'granted_at', 'Invalid ISO datetime'],
+    [{ ...base, granted_at: '2026-01-01T10:00:00' }, 'granted_at', 'Invalid ISO datetime'],
+    [{ ...base, ip_address: '300.1.1.1' }, 'ip_address', 'expected an IPv4 or IPv6 address'],
+    [{ ...base, ip_address: 'localhost' }, 'ip_address', 'expected an IPv4 or IPv6 address'],
+  ])('refuses %j: %s %s', (row, path, message) => {
+    expect(problems(row)).toEqual([{ path, message }]);
+  });
+
+  it('reads timestamps with any zone offset, trims the source and fills in the version', () => {
+    const row = { ...base, granted_at: '2026-01-01T10:00:00+02:00', revoked_at: '2026-02-01T00:00:00.5-05:30' };
+    expect(ConsentInput.parse({ ...row, source: ' web banner ' })).toEqual({
+      ...row,
+      consent_version: '1.0',
+      source: 'web banner',
+    });
+  });
+
+  // a refusal has nothing to revoke, whatever its times; the order of the times is consentTimeProblems' rule
+  it.each([
+    [{ ...base, granted: false, granted_at: '2026-01-01T00:00:00Z', revoked_at: '2026-02-01T00:00:00Z' }, false],
+    [{ ...base, granted: 'no', revoked_at: '2020-01-01T00:00:00Z' }, false],
+    [{ ...base, granted: false }, true],
+    [{ ...base, granted: false, revoked_at: null }, true],
+    [{ ...base, granted_at: '2026-01-01T00:00:00Z', revoked_at: '2026-02-01T00:00:00Z' }, true],
+    [{ ...base, granted_at: '2026-03-01T00:00:00Z', revoked_at: '2026-02-01T00:00:00Z' }, true],
+  ])('a refusal cannot be revoked: %j is accepted: %s', (row, accepted) => {
+    expect(problems(row)).toEqual(
+      accepted ? [] : [{ path: 'revoked_at', message: 'a refusal (granted=false) cannot be revoked' }],
+    );
+  });
+});
+
+describe('a CSV row of the import', () => {
+  // an empty time cell means "not given" in a CSV row only
+  it('reads empty time cells as not given', () => {
+    const row = { user_id: 'u', data_point_id: 'd', granted: 'yes', granted_at: '', revoked_at: '' };
+    expect(ConsentCsvRow.parse(row)).toEqual({
+      user_id: 'u',
+      data_point_id: 'd',
+      granted: true,
+      consent_version: '1.0',
+    });
+  });
+
+  it.each([null, undefined, 'u,d,true', 42, false])('refuses %j as the API schema does', (row) => {
+    const r = ConsentCsvRow.safeParse(row, { reportInput: true });
+    expect(r.success).toBe(false);
+    expect(detailsFromZod(r.error!)).toEqual(detailsFromZod(ConsentInput.safeParse(row, { reportInput: true }).error!));
+  });
+});
+
+describe('the query of an export', () => {
+  it('exports NDJSON unless told otherwise', () => {
+    expect(ExportQuery.parse({})).toEqual({ format: 'ndjson' });
+  });
+
+  it.each([
+    [{ user_id: 'Müller', data_point_id: 'newsletter' }, true],
+    [{ user_id: 'x', data_point_id: 'y' }, true],
+    [{ user_id: '' }, false],
+    [{ data_point_id: '' }, false],
+  ])('filters by user and data point: %j is accepted: %s', (query, accepted) => {
+    expect(ExportQuery.safeParse(query).success).toBe(accepted);
   });
 });
