@@ -15,12 +15,14 @@ export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
 export function consentTimeProblems(c: Pick<ConsentInput, 'granted_at' | 'revoked_at'>, now: Date): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const latest = now.getTime() + CONSENT_CLOCK_SKEW_MS;
-  const future = `must not lie in the future (more than ${CONSENT_CLOCK_SKEW_MS / 60_000} minutes after ${now.toISOString()})`;
+  // the message is written only when it is needed: this runs for every row of an import
+  const future = () =>
+    `must not lie in the future (more than ${CONSENT_CLOCK_SKEW_MS / 60_000} minutes after ${now.toISOString()})`;
   const granted = c.granted_at ? Date.parse(c.granted_at) : now.getTime();
-  if (c.granted_at && granted > latest) problems.push({ path: 'granted_at', message: future });
+  if (c.granted_at && granted > latest) problems.push({ path: 'granted_at', message: future() });
   if (c.revoked_at) {
     const revoked = Date.parse(c.revoked_at);
-    if (revoked > latest) problems.push({ path: 'revoked_at', message: future });
+    if (revoked > latest) problems.push({ path: 'revoked_at', message: future() });
     else if (revoked < granted)
       problems.push({
         path: 'revoked_at',
