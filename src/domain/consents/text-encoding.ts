@@ -45,13 +45,17 @@ export function guessEncoding(b: Uint8Array): ImportEncoding {
   return 'windows-1252';
 }
 
+/**
+ * Text of windows-1252 bytes. Node 20's TextDecoder drops the bytes 0x80-0x9F (€, „, “, –) when it decodes without
+ * `stream`, so the one byte a message shows is decoded as part of a stream.
+ */
+const windows1252 = (b: Uint8Array): string => new TextDecoder('windows-1252').decode(b, { stream: true });
+
 function notUtf8(b: Uint8Array, at: number, line: number): DomainError {
   const guess = guessEncoding(b);
   const byte = b[at] ?? 0;
   const shown =
-    guess === 'windows-1252'
-      ? `; ${hex(byte)} is "${new TextDecoder('windows-1252').decode(b.subarray(at, at + 1))}" in windows-1252`
-      : '';
+    guess === 'windows-1252' ? `; ${hex(byte)} is "${windows1252(b.subarray(at, at + 1))}" in windows-1252` : '';
   return new DomainError(
     'bad_request',
     `the file is not valid UTF-8 (byte ${hex(byte)} on line ${line})${shown}: it is probably ${guess}; import it with --encoding ${guess} (API: ?encoding=${guess}); nothing was imported`,
