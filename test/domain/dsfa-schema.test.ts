@@ -5,17 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DsfaCreate, DsfaListQuery, DsfaUpdate, Dsfa, DSFA_ADDITIONS } from '../../src/domain/dsfa/dsfa.schema.js';
 import { ScreeningAnswersSchema } from '../../src/domain/dsfa/screening.schema.js';
-import type { DomainError } from '../../src/domain/errors.js';
 import { parseOrThrow } from '../../src/domain/validation.js';
-
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error('expected a refusal');
-};
+import { refusal } from '../support/refusal.js';
 
 const create = (body: Record<string, unknown>) => parseOrThrow(DsfaCreate, { title: 'KI', ...body });
 const details = (body: Record<string, unknown>) => refusal(() => create(body)).details;

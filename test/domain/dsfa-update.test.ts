@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AiUseCaseModule, Dsfa, DsfaUpdate } from '../../src/domain/dsfa/dsfa.schema.js';
 import { applyUpdate, normalizeModules, statsFromCounts } from '../../src/domain/dsfa/dsfa.service.js';
 import { contentHash, type DsfaWorkflow } from '../../src/domain/dsfa/dsfa.workflow.js';
-import type { DomainError } from '../../src/domain/errors.js';
+import { refusal } from '../support/refusal.js';
 
 const NOW = '2026-12-01T09:00:00.000';
 const ids = () => {
@@ -32,15 +32,6 @@ const approved: Dsfa = { ...draft, status: 'approved', approved_by: 'dpo', appro
 
 const update = (current: Dsfa, patch: DsfaUpdate, workflow: DsfaWorkflow = 'open') =>
   applyUpdate(current, patch, NOW, ids(), { actor: 'alice', workflow });
-
-function refusal(fn: () => unknown): DomainError {
-  try {
-    fn();
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('a PUT to a DSFA', () => {
   it('changes the fields given, leaves absent and null ones alone, and lists exactly the changed fields', () => {

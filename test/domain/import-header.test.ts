@@ -2,16 +2,7 @@
 // single row is read (exit 2 on the CLI, 400 on the API), each refused with a message that says what to do.
 import { describe, expect, it } from 'vitest';
 import { resolveHeader } from '../../src/domain/consents/import-header.js';
-import type { DomainError } from '../../src/domain/errors.js';
-
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error('expected a refusal');
-};
+import { refusal } from '../support/refusal.js';
 
 const none = new Map<string, string>();
 

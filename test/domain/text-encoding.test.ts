@@ -8,19 +8,10 @@ import {
   guessEncoding,
   type ImportEncoding,
 } from '../../src/domain/consents/text-encoding.js';
-import type { DomainError } from '../../src/domain/errors.js';
+import { refusal } from '../support/refusal.js';
 
 const bytes = (...b: number[]) => new Uint8Array(b);
 const utf8 = (s: string) => new TextEncoder().encode(s);
-
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error('expected a refusal');
-};
 
 /** Decodes the pieces in turn as an import does, the end included. */
 function decodeAll(encoding: ImportEncoding | undefined, ...pieces: Uint8Array[]): string {

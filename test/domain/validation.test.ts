@@ -2,23 +2,14 @@
 // the field, what was sent and what is allowed.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { DomainError } from '../../src/domain/errors.js';
 import { TENANT_PATTERN, TENANT_RULE } from '../../src/domain/tenant.js';
 import { detailsFromZod, parseOrThrow, summarize } from '../../src/domain/validation.js';
+import { refusal } from '../support/refusal.js';
 
 const details = (schema: z.ZodType, input: unknown, prefix?: string) => {
   const r = schema.safeParse(input, { reportInput: true });
   if (r.success) throw new Error('expected a refusal');
   return detailsFromZod(r.error, prefix);
-};
-
-const refusal = (fn: () => unknown): DomainError => {
-  try {
-    fn();
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error('expected a refusal');
 };
 
 describe('the details of a refusal', () => {

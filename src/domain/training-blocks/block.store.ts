@@ -1,4 +1,4 @@
-import type { TrainingStore } from '../training/training.store.js';
+import type { MatrixEntryRecord, TrainingStore } from '../training/training.store.js';
 import type { Block } from './block.schema.js';
 
 /** A control linked to a module by a block, at a position within the module. */
@@ -28,12 +28,5 @@ export interface TrainingBlockStore extends Pick<TrainingStore, 'moduleIdByCode'
     blockId: string,
   ): Promise<Array<{ control_id: string; module_id: string; module_code: string }>>;
   /** Adds a matrix entry unless the role has the module already; whether it added one. */
-  addMatrixEntry(e: {
-    tenant_id: string;
-    role_code: string;
-    module_id: string;
-    is_mandatory: boolean;
-    priority: number;
-    created_at: string;
-  }): Promise<boolean>;
+  addMatrixEntry(e: MatrixEntryRecord): Promise<boolean>;
 }

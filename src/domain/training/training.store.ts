@@ -35,6 +35,16 @@ export type AssignmentView = AssignmentRecord & { module_code: string; module_ti
 export type AuditRecord = Omit<AuditEntry, 'details'> & { details: Record<string, unknown> };
 
 /** Which assignments a list asks for; `status` is a derived one, compared `at` a moment. */
+/** A row of the role matrix as the stores write it. */
+export interface MatrixEntryRecord {
+  tenant_id: string;
+  role_code: string;
+  module_id: string;
+  is_mandatory: boolean;
+  priority: number;
+  created_at: string;
+}
+
 export interface AssignmentFilter {
   user_id?: string;
   module_id?: string;
@@ -101,14 +111,7 @@ export interface TrainingStore {
   matrix(tenant: string, role?: string): Promise<MatrixEntry[]>;
   /** The matrix ordered by priority, then role. */
   matrixRows(tenant: string): Promise<Array<{ module_id: string; role_code: string; priority: number }>>;
-  upsertMatrix(e: {
-    tenant_id: string;
-    role_code: string;
-    module_id: string;
-    is_mandatory: boolean;
-    priority: number;
-    created_at: string;
-  }): Promise<void>;
+  upsertMatrix(e: MatrixEntryRecord): Promise<void>;
   /** Deletes one matrix entry; how many were deleted. */
   deleteMatrix(tenant: string, role: string, moduleId: string): Promise<number>;
 

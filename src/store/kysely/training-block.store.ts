@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Block } from '../../domain/training-blocks/block.schema.js';
 import type { BlockLink, TrainingBlockStore } from '../../domain/training-blocks/block.store.js';
-import type { ModuleRecord } from '../../domain/training/training.store.js';
+import type { MatrixEntryRecord, ModuleRecord } from '../../domain/training/training.store.js';
 import type { DB } from '../db-types.js';
 import { writeTransaction } from '../transaction.js';
 import { KyselyTrainingStore } from './training.store.js';
@@ -93,14 +93,7 @@ export class KyselyTrainingBlockStore implements TrainingBlockStore {
       .execute();
   }
 
-  async addMatrixEntry(e: {
-    tenant_id: string;
-    role_code: string;
-    module_id: string;
-    is_mandatory: boolean;
-    priority: number;
-    created_at: string;
-  }) {
+  async addMatrixEntry(e: MatrixEntryRecord) {
     // the primary key (tenant, role, module) decides, also between replicas: a second entry is not written
     const r = await this.db
       .insertInto('training_matrix')
