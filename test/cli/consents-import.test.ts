@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { IMPORT_BATCH, writesInWorker } from '../../src/backend/local/consents.import.js';
 import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
@@ -227,6 +227,24 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
     const r = spawnSync(process.execPath, ['bin/compliance.js', ...args], { encoding: 'utf8' });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+
+  it('writes in a second thread, so that parsing and writing overlap', () => {
+    // Node writes one CPU profile per thread; an import whose writer ran on the main thread leaves one
+    const dir = tmp();
+    const f = file('threads.csv', `${HEADER}\nu1,newsletter,true,2026-01-01T00:00:00Z,1.0,\n`);
+    const r = spawnSync(
+      process.execPath,
+      ['--cpu-prof', '--cpu-prof-dir', dir, 'bin/compliance.js', '--db', tmpDb(), 'consents', 'import', f],
+      { encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'))).toHaveLength(2);
+    // the rule behind it: a built writer module starts as a worker, the TypeScript sources of the tests cannot
+    const built = readdirSync('dist').find((n) => n.startsWith('consent-import-writer'));
+    expect(built).toBeDefined();
+    expect(writesInWorker(`file:///app/dist/${built}`)).toBe(true);
+    expect(writesInWorker('file:///app/src/store/sqlite/consent-import-writer.ts')).toBe(false);
+  });
 
   it('gives the same summaries, rejects and store as the in-process import', async () => {
     const rows = [HEADER + ',user_agent'];

@@ -297,6 +297,12 @@ class WorkerSink implements RowSink {
 }
 
 /**
+ * Whether the SQLite writer runs in a worker thread: it does whenever its module is a built .js file (the CLI and the
+ * server), since a worker can only start from one; the test suite runs the TypeScript sources in this thread.
+ */
+export const writesInWorker = (writerUrl: string): boolean => writerUrl.endsWith('.js');
+
+/**
  * The writer for the store's engine: on SQLite a writer in a worker thread (the built CLI and server) or in this thread
  * (tests on the sources); on PostgreSQL a COPY writer on a connection of its own, whose work runs in the server.
  */
@@ -314,8 +320,7 @@ async function openSink(store: Store, options: ImportWriterOptions): Promise<Row
   const { ConsentBatchWriter, WRITER_ROLE, WRITER_URL } = await import('../../store/sqlite/consent-import-writer.js');
   const sqliteOptions: WriterOptions = { ...options, file };
   try {
-    // a worker can only start from a built .js file; the test suite runs the TypeScript sources in this thread
-    return WRITER_URL.endsWith('..js')
+    return writesInWorker(WRITER_URL)
       ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, sqliteOptions)
       : new InThreadSink(new ConsentBatchWriter(sqliteOptions));
   } catch (e) {

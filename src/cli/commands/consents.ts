@@ -78,7 +78,9 @@ const tabOr = (d: string | undefined) => (d === '\\t' || d === 'tab' ? '\t' : d)
 /** Reads a local file through the import's decoder once, so a wrong encoding is refused before anything is sent. */
 async function checkEncoding(file: string, encoding: ImportEncoding | undefined): Promise<void> {
   const decoder = new ImportDecoder(encoding);
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) decoder.decode(chunk as Buffer);
+  // the stream's default pieces of 64 KiB: pieces of 1 MiB made this pass three times slower and raised the import's
+  // peak memory by 80 MB (1M rows: 155 MB instead of 235 MB), their buffers and strings outliving the pass
+  for await (const chunk of createReadStream(file)) decoder.decode(chunk as Buffer);
   decoder.end();
 }
 
