@@ -62,6 +62,8 @@ const offsetMinutes = (v: string) => {
 /** A date format such as `DD.MM.YYYY HH:mm`, compiled once; throws a message naming what is wrong with it. */
 export function compileDateFormat(format: string): { parse(text: string): Parts | undefined; hasZone: boolean } {
   const setters: Array<(p: Parts, v: string) => void> = [];
+  // the letters of the tokens used (not those in [text]): Y for YYYY or YY, M for MM or M, ...
+  const used = new Set<string>();
   let re = '';
   let last = 0;
   const literal = (s: string) => {
@@ -81,10 +83,9 @@ export function compileDateFormat(format: string): { parse(text: string): Parts 
     const t = TOKENS[m[0] === 'ZZ' ? 'Z' : m[0]]!;
     re += t.re;
     setters.push(t.set);
+    used.add(m[0][0]!);
   }
   literal(format.slice(last));
-  // the letters of the tokens used outside [text]: Y for YYYY or YY, M for MM or M, ...
-  const used = new Set([...format.replace(/\[[^\]]*\]/g, '').matchAll(TOKEN_RE)].map((m) => m[0][0]));
   if (!used.has('Y') || !used.has('M') || !used.has('D'))
     throw new Error('the date format needs a year (YYYY), a month (MM) and a day (DD)');
   const full = new RegExp(`^${re}$`);
@@ -156,10 +157,9 @@ export function zonedTimeToUtc(zone: string): (local: number) => number {
       const before = zoneOffsetAt(fmt, local - 86_400_000);
       const after = zoneOffsetAt(fmt, local + 86_400_000);
       const fits = (o: number) => zoneOffsetAt(fmt, local - o * 60_000) === o;
-      if (fits(before) && fits(after)) offset = Math.max(before, after);
-      else if (fits(before)) offset = before;
-      else if (fits(after)) offset = after;
-      else offset = before;
+      // the offset of the day before, unless the time exists only with the offset of the day after: a time that occurs
+      // twice (the clocks went back) keeps the earlier offset, a time skipped (they went forward) moves forward
+      offset = !fits(before) && fits(after) ? after : before;
       if (cache.size > 10_000) cache.clear();
       cache.set(key, offset);
     }
