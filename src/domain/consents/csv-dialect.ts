@@ -47,7 +47,8 @@ const TOKENS: Record<string, { re: string; set: (p: Parts, v: string) => void }>
   mm: { re: '(\\d{2})', set: (p, v) => (p.minute = Number(v)) },
   ss: { re: '(\\d{2})', set: (p, v) => (p.second = Number(v)) },
   SSS: { re: '(\\d{3})', set: (p, v) => (p.ms = Number(v)) },
-  Z: { re: '(Z|[+-]\\d{2}:?\\d{2})', set: (p, v) => (p.offset = offsetMinutes(v)) },
+  // the offsets the API's timestamps take: -23:59 to +23:59
+  Z: { re: '(Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)', set: (p, v) => (p.offset = offsetMinutes(v)) },
 };
 // longest first, so YYYY is not read as YY twice
 const TOKEN_RE = /\[[^\]]*\]|YYYY|SSS|YY|MM|DD|HH|mm|ss|M|D|H|ZZ|Z/g;
@@ -61,6 +62,8 @@ const offsetMinutes = (v: string) => {
 /** A date format such as `DD.MM.YYYY HH:mm`, compiled once; throws a message naming what is wrong with it. */
 export function compileDateFormat(format: string): { parse(text: string): Parts | undefined; hasZone: boolean } {
   const setters: Array<(p: Parts, v: string) => void> = [];
+  // the letters of the tokens used (not those in [text]): Y for YYYY or YY, M for MM or M, ...
+  const used = new Set<string>();
   let re = '';
   let last = 0;
   const literal = (s: string) => {
@@ -80,18 +83,14 @@ export function compileDateFormat(format: string): { parse(text: string): Parts 
     const t = TOKENS[m[0] === 'ZZ' ? 'Z' : m[0]]!;
     re += t.re;
     setters.push(t.set);
+    used.add(m[0][0]!);
   }
   literal(format.slice(last));
-  const used = [...format.replace(/\[[^\]]*\]/g, '').matchAll(TOKEN_RE)].map((m) => m[0]);
-  if (
-    !used.some((t) => t.startsWith('Y')) ||
-    !used.some((t) => t.startsWith('M')) ||
-    !used.some((t) => t.startsWith('D'))
-  )
+  if (!used.has('Y') || !used.has('M') || !used.has('D'))
     throw new Error('the date format needs a year (YYYY), a month (MM) and a day (DD)');
   const full = new RegExp(`^${re}$`);
   return {
-    hasZone: used.some((t) => t.startsWith('Z')),
+    hasZone: used.has('Z'),
     parse(text: string) {
       const m = full.exec(text);
       if (!m) return undefined;
@@ -114,15 +113,23 @@ const partsOfLocalIso = (text: string): Parts | undefined => {
     hour: Number(m[4] ?? 0),
     minute: Number(m[5] ?? 0),
     second: Number(m[6] ?? 0),
-    ms: Number((m[7] ?? '0').slice(0, 3).padEnd(3, '0')),
+    ms: m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0,
   };
 };
+
+/** UTC milliseconds of a date and time; Date.UTC would read the years 0 to 99 as 1900 to 1999. */
+function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, ms = 0): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(hour, minute, second, ms);
+  return d.getTime();
+}
 
 /** The offset of a zone (minutes east of UTC) at an instant, from the runtime's time zone data. */
 function zoneOffsetAt(fmt: Intl.DateTimeFormat, utc: number): number {
   const p: Record<string, number> = {};
-  for (const part of fmt.formatToParts(utc)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour! % 24, p.minute!, p.second!);
+  for (const { type, value } of fmt.formatToParts(utc)) p[type] = Number(value);
+  const wall = utcMs(p.year!, p.month!, p.day!, p.hour! % 24, p.minute!, p.second!);
   return Math.round((wall - Math.floor(utc / 1000) * 1000) / 60_000);
 }
 
@@ -150,10 +157,9 @@ export function zonedTimeToUtc(zone: string): (local: number) => number {
       const before = zoneOffsetAt(fmt, local - 86_400_000);
       const after = zoneOffsetAt(fmt, local + 86_400_000);
       const fits = (o: number) => zoneOffsetAt(fmt, local - o * 60_000) === o;
-      if (fits(before) && fits(after)) offset = Math.max(before, after);
-      else if (fits(before)) offset = before;
-      else if (fits(after)) offset = after;
-      else offset = before;
+      // the offset of the day before, unless the time exists only with the offset of the day after: a time that occurs
+      // twice (the clocks went back) keeps the earlier offset, a time skipped (they went forward) moves forward
+      offset = !fits(before) && fits(after) ? after : before;
       if (cache.size > 10_000) cache.clear();
       cache.set(key, offset);
     }
@@ -161,11 +167,13 @@ export function zonedTimeToUtc(zone: string): (local: number) => number {
   };
 }
 
+// the calendar has no year 0 (1 BC precedes AD 1)
 const validParts = (p: Parts) =>
+  p.year >= 1 &&
   p.month >= 1 &&
   p.month <= 12 &&
   p.day >= 1 &&
-  p.day <= new Date(Date.UTC(p.year, p.month, 0)).getUTCDate() &&
+  p.day <= new Date(utcMs(p.year, p.month + 1, 0)).getUTCDate() &&
   p.hour <= 23 &&
   p.minute <= 59 &&
   p.second <= 59;
@@ -188,7 +196,7 @@ export function createRowDialect(opts: DialectOptions): RowDialect {
       return { error: `${field}: ${JSON.stringify(text)} does not match the date format ${opts.date_format}` };
     }
     if (!validParts(parts)) return { error: `${field}: ${JSON.stringify(text)} is not a valid date and time` };
-    const local = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, parts.ms);
+    const local = utcMs(parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second, parts.ms);
     if (parts.offset !== undefined) return new Date(local - parts.offset * 60_000).toISOString();
     if (!toUtc)
       return {
