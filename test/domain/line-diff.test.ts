@@ -113,10 +113,12 @@ describe('lineDiff', () => {
     });
   });
 
-  it('refuses versions too different to diff in memory', () => {
+  it('refuses versions too different to diff in memory, and diffs the largest it allows', () => {
     expect(() => lineDiff(lines(7100, 'a').join('\n'), lines(7100, 'b').join('\n'))).toThrow(
       /differ in too many lines to diff \(7100 x 7100\)/,
     );
+    // 5000 x 10000 lines is the largest table allowed, 50 million cells
+    expect(lineDiff(lines(5000, 'a').join('\n'), lines(10000, 'b').join('\n'))).toHaveLength(15000);
   });
 });
 
