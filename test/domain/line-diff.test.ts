@@ -67,10 +67,58 @@ describe('lineDiff', () => {
     expect(show(lineDiff('a', 'b\nb\na\nb'))).toEqual(['+b', '+b', ' a', '+b']);
   });
 
-  it('refuses versions too different to diff in memory', () => {
+  describe('on every pair of short texts over two letters', () => {
+    // every text of one to four lines "a" and "b": 30 texts, 900 pairs
+    const texts = [1, 2, 3, 4].flatMap((n) =>
+      Array.from({ length: 2 ** n }, (_, k) => [...k.toString(2).padStart(n, '0')].map((c) => (c === '0' ? 'a' : 'b'))),
+    );
+    /** The length of the longest common subsequence, by the textbook recursion. */
+    const lcsLength = (x: string[], y: string[]): number => {
+      const memo = new Map<string, number>();
+      const go = (i: number, j: number): number => {
+        if (i === x.length || j === y.length) return 0;
+        const key = `${i},${j}`;
+        let r = memo.get(key);
+        if (r === undefined) {
+          r = x[i] === y[j] ? go(i + 1, j + 1) + 1 : Math.max(go(i + 1, j), go(i, j + 1));
+          memo.set(key, r);
+        }
+        return r;
+      };
+      return go(0, 0);
+    };
+    const pairs = texts.flatMap((x) => texts.map((y) => [x, y] as const));
+
+    it('gives back the old text from its unchanged and removed lines, the new one from its unchanged and added lines', () => {
+      for (const [x, y] of pairs) {
+        const d = lineDiff(x.join('\n'), y.join('\n'));
+        expect(
+          d.filter((l) => l.op !== '+').map((l) => l.text),
+          `${x} -> ${y}`,
+        ).toEqual(x);
+        expect(
+          d.filter((l) => l.op !== '-').map((l) => l.text),
+          `${x} -> ${y}`,
+        ).toEqual(y);
+      }
+    });
+
+    it('keeps as many lines unchanged as the two texts have in common, and shows removals before additions', () => {
+      for (const [x, y] of pairs) {
+        const d = lineDiff(x.join('\n'), y.join('\n'));
+        expect(d.filter((l) => l.op === ' ').length, `${x} -> ${y}`).toBe(lcsLength(x, y));
+        // within a run of changed lines, no removal follows an addition
+        expect(show(d).join('|'), `${x} -> ${y}`).not.toMatch(/\+[ab]\|-/);
+      }
+    });
+  });
+
+  it('refuses versions too different to diff in memory, and diffs the largest it allows', () => {
     expect(() => lineDiff(lines(7100, 'a').join('\n'), lines(7100, 'b').join('\n'))).toThrow(
       /differ in too many lines to diff \(7100 x 7100\)/,
     );
+    // 5000 x 10000 lines is the largest table allowed, 50 million cells
+    expect(lineDiff(lines(5000, 'a').join('\n'), lines(10000, 'b').join('\n'))).toHaveLength(15000);
   });
 });
 
