@@ -31,6 +31,12 @@ describe('the details of a refusal', () => {
     ]);
   });
 
+  it('list the allowed values of a missing enumeration', () => {
+    expect(details(Body.pick({ status: true }), {})).toEqual([
+      { path: 'status', message: 'allowed values: draft, approved' },
+    ]);
+  });
+
   it('say a missing field is required, naming its type, and a wrong type what came', () => {
     expect(details(Body.pick({ name: true }), {})).toEqual([{ path: 'name', message: 'required (string)' }]);
     expect(details(Body.pick({ name: true }), { name: 42 })).toEqual([
@@ -56,6 +62,16 @@ describe('the details of a refusal', () => {
     ]);
     expect(details(Body.pick({ share: true }), { share: 1 })).toEqual([
       { path: 'share', message: 'must be less than 1, got 1' },
+    ]);
+  });
+
+  it('state the bound alone when the error does not carry the value sent', () => {
+    const unreported = (schema: z.ZodType, input: unknown) => detailsFromZod(schema.safeParse(input).error!);
+    expect(unreported(Body.pick({ count: true }), { count: 0 })).toEqual([
+      { path: 'count', message: 'must be at least 1' },
+    ]);
+    expect(unreported(Body.pick({ share: true }), { share: 1 })).toEqual([
+      { path: 'share', message: 'must be less than 1' },
     ]);
   });
 

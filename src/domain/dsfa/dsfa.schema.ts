@@ -67,8 +67,8 @@ const MODULE_FIELDS = [...Object.keys(moduleShape), 'created_at', 'updated_at'].
 
 /** An unknown field in an item is refused naming it and the accepted ones, never dropped silently. */
 function unknownFields(accepted: string[]) {
-  return (iss: { code?: string; keys?: string[] }) =>
-    iss.code === 'unrecognized_keys' && iss.keys
+  return (iss: z.core.$ZodRawIssue) =>
+    iss.code === 'unrecognized_keys'
       ? `unknown field${iss.keys.length > 1 ? 's' : ''} ${iss.keys.join(', ')}; accepted: ${accepted.join(', ')}`
       : undefined;
 }
