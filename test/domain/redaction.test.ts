@@ -314,3 +314,35 @@ describe('restore', () => {
     expect(restore('[EMAIL_13] [PHONE_1]', r.mapping)).toBe('[EMAIL_13] [PHONE_1]');
   });
 });
+
+describe('shapes of e-mail addresses', () => {
+  it.each([
+    'max_muster@firma.de',
+    'max%muster@firma.de',
+    'max+news@firma.de',
+    'max-muster@firma.de',
+    'max2@firma.de',
+    'max@mein-shop.de',
+    'max@web2.de',
+    'max@mail.firma.co.uk',
+  ])('redacts %s whole', (email) => {
+    expect(redact(`an ${email} schreiben`).text).toBe('an [EMAIL_1] schreiben');
+  });
+});
+
+describe('labels before a number', () => {
+  it.each([
+    ['Kundennummer: 0301234567', 'Kundennummer: 0301234567'],
+    ['Kunden-ID 0301234567', 'Kunden-ID 0301234567'],
+    ['Kundennummer 4711, Tel. 030 1234567', 'Kundennummer 4711, Tel. [PHONE_1]'],
+    ['Telnr. 0172 1234567', 'Telnr. [PHONE_1]'],
+    ['Telefon-Nr 030 1234567', 'Telefon-Nr [PHONE_1]'],
+    ['Phone no 030 1234567', 'Phone no [PHONE_1]'],
+    ['Telefonnummer: 030 1234567', 'Telefonnummer: [PHONE_1]'],
+    ['Telefonnummer 030 1234567, Kundennummer 0301234567', 'Telefonnummer [PHONE_1], Kundennummer 0301234567'],
+    ['gemäß §3.2.1.4', 'gemäß §3.2.1.4'],
+    ['Server aus Version 2 unter 10.1.2.3 erreichbar', 'Server aus Version 2 unter [IP_1] erreichbar'],
+  ])('%s', (input, expected) => {
+    expect(redact(input).text).toBe(expected);
+  });
+});
