@@ -167,6 +167,8 @@ describe('redaction rules', () => {
     ['Telefonnummer 030 1234567', 'Telefonnummer [PHONE_1]'],
     ['Tel.030 1234567', 'Tel.[PHONE_1]'],
     ['Tel.-Nr. 0172 1234567', 'Tel.-Nr. [PHONE_1]'],
+    ['0171 12.03.85', '[PHONE_1]'], // ends like a date, but is none as a whole
+    ['01.23.45678', '[PHONE_1]'], // starts like a date
   ])('redacts the phone number %s', (input, expected) => {
     expect(redact(input).text).toBe(expected);
   });
