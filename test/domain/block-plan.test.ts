@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/domain/training-blocks/block.schema.js';
-import { blockFilter, planModules, rolesFor } from '../../src/domain/training-blocks/block.plan.js';
+import { blockFilter, domainName, planModules, rolesFor } from '../../src/domain/training-blocks/block.plan.js';
 import type { CanonicalControl } from '../../src/domain/training-blocks/canonical.schema.js';
 
 const block = (over: Partial<Block> = {}): Block => ({
@@ -79,5 +79,110 @@ describe('blockFilter and rolesFor', () => {
     ['provider', 'ai_act', ['SUP'], ['R2', 'R4', 'R6', 'R8']],
   ] as const)('audience %s, area %s, domains %j -> %j', (aud, area, domains, roles) => {
     expect(rolesFor({ target_audience_filter: aud, regulation_area: area }, [...domains])).toEqual(roles);
+  });
+});
+
+describe('module titles and descriptions', () => {
+  it('names a module after the block and the German name of its domain, or the code of an unknown domain', () => {
+    const plan = planModules(block(), ['AI-001', 'ZZZ-001'].map(c));
+    expect(plan.map((m) => m.title)).toEqual(['Sicherheit: Künstliche Intelligenz', 'Sicherheit: ZZZ']);
+  });
+
+  it('numbers the parts of a split domain n/m and continues the code sequence across domains', () => {
+    const plan = planModules(block({ max_controls_per_module: 1 }), ['NET-001', 'AUTH-001', 'AUTH-002'].map(c));
+    expect(plan.map((m) => [m.module_code, m.title, m.domain])).toEqual([
+      ['SEC-001', 'Sicherheit: Authentisierung und Identitäten (1/2)', 'AUTH'],
+      ['SEC-002', 'Sicherheit: Authentisierung und Identitäten (2/2)', 'AUTH'],
+      ['SEC-003', 'Sicherheit: Netzwerksicherheit', 'NET'],
+    ]);
+  });
+
+  it('lists the control titles after the block description, and keeps the description within 2000 characters', () => {
+    expect(planModules(block(), ['AUTH-001', 'AUTH-002'].map(c))[0]!.description).toBe(
+      'Sicherheitsmaßnahmen: T AUTH-001; T AUTH-002.',
+    );
+    expect(planModules(block({ description: 'Für alle.' }), [c('AUTH-001')])[0]!.description).toBe(
+      'Für alle. Sicherheitsmaßnahmen: T AUTH-001.',
+    );
+    const long = planModules(block({ description: 'x'.repeat(2100) }), [c('AUTH-001')])[0]!.description;
+    expect(long).toBe('x'.repeat(2000));
+  });
+
+  it('sorts domains by code, whatever order the controls come in', () => {
+    const plan = planModules(block(), ['SUP-001', 'ACC-001', 'NET-001', 'AUTH-001'].map(c));
+    expect(plan.map((m) => m.domain)).toEqual(['ACC', 'AUTH', 'NET', 'SUP']);
+  });
+});
+
+describe('domainName', () => {
+  it.each([
+    ['CRYP', 'de', 'Kryptografie'],
+    ['CRYP', 'en', 'Cryptography'],
+    ['HR', 'en', 'People and awareness'],
+    ['XYZ', 'en', 'XYZ'],
+    ['XYZ', 'de', 'XYZ'],
+  ] as const)('%s in %s is %s', (domain, language, name) => {
+    expect(domainName(domain, language)).toBe(name);
+  });
+
+  it('speaks German unless told otherwise', () => {
+    expect(domainName('LOG')).toBe('Protokollierung und Überwachung');
+  });
+});
+
+describe('blockFilter', () => {
+  it('drops blank entries of a list, trims them, and leaves out filters that are not set', () => {
+    expect(
+      blockFilter(block({ domain_filter: ' AUTH ,, NET,', category_filter: 'identity', severity_filter: '' })),
+    ).toEqual({ domain: ['AUTH', 'NET'], category: ['identity'], severity: undefined, target_audience: undefined });
+  });
+
+  it('sets no filter at all for a block without filters', () => {
+    expect(blockFilter(block())).toEqual({
+      domain: undefined,
+      category: undefined,
+      severity: undefined,
+      target_audience: undefined,
+    });
+  });
+});
+
+describe('rolesFor', () => {
+  // audience "all" suits R4 and R9; ISO 27001 adds no role of its own
+  it.each([
+    ['AUTH', ['R4', 'R8', 'R9']],
+    ['CRYP', ['R4', 'R8', 'R9']],
+    ['NET', ['R4', 'R8', 'R9']],
+    ['LOG', ['R4', 'R8', 'R9']],
+    ['ACC', ['R2', 'R4', 'R8', 'R9']],
+    ['DEV', ['R4', 'R7', 'R8', 'R9']],
+    ['DATA', ['R3', 'R4', 'R9']],
+    ['INC', ['R2', 'R4', 'R9']],
+    ['BCM', ['R1', 'R2', 'R4', 'R9']],
+    ['SUP', ['R4', 'R6', 'R9']],
+    ['HR', ['R4', 'R5', 'R9']],
+    ['PHY', ['R4', 'R9']],
+    ['AI', ['R3', 'R4', 'R7', 'R9']],
+    ['ZZZ', ['R4', 'R9']],
+  ])('suggests a module of domain %s to %j', (domain, roles) => {
+    expect(rolesFor({ target_audience_filter: 'all', regulation_area: 'iso27001' }, [domain])).toEqual(roles);
+  });
+
+  it.each([
+    ['dsgvo', ['R3', 'R4', 'R9']],
+    ['nis2', ['R1', 'R4', 'R9']],
+    ['ai_act', ['R4', 'R9']],
+  ] as const)('adds the roles area %s requires', (area, roles) => {
+    expect(rolesFor({ target_audience_filter: null, regulation_area: area }, [])).toEqual(roles);
+  });
+
+  it('orders roles by number, R10 last, each once', () => {
+    expect(rolesFor({ target_audience_filter: 'authority', regulation_area: 'nis2' }, ['BCM', 'AUTH', 'NET'])).toEqual([
+      'R1',
+      'R2',
+      'R4',
+      'R8',
+      'R10',
+    ]);
   });
 });

@@ -157,3 +157,134 @@ describe('TrainingBlockService', () => {
     ]);
   });
 });
+
+describe('TrainingBlockService.generate writes what the block says', () => {
+  const o = { language: 'en' as const, auto_matrix: true, skip_content: false };
+
+  function recorded() {
+    const store = memoryStore(0);
+    const writes: unknown[] = [];
+    const insertModule = store.insertModule;
+    Object.assign(store, {
+      insertModule: async (m: { id: string; module_code: string }) => {
+        writes.push(['insert', m]);
+        await insertModule(m);
+      },
+      updateModule: async (_t: string, id: string, set: unknown) => void writes.push(['update', id, set]),
+      async addMatrixEntry(e: unknown) {
+        writes.push(['matrix', e]);
+        return true;
+      },
+    });
+    const asked: unknown[] = [];
+    const svc = new TrainingBlockService(
+      store as unknown as TrainingBlockStore,
+      new CanonicalService({ tenantControls: async () => [], upsert: async () => undefined }, async () => [
+        control('AUTH-001'),
+      ]),
+      {
+        generate: async (...a: unknown[]) => {
+          asked.push(a);
+          if (asked.length > 1) throw new Error('Ollama is busy');
+          return {} as never;
+        },
+      },
+      fixedClock(NOW),
+      { next: store.nextId },
+    );
+    return { svc, writes, asked };
+  }
+
+  it('creates modules with the settings of the block, suggests them to its roles and asks for content', async () => {
+    const { svc, writes, asked } = recorded();
+    const r = await svc.generate('t', 'ciso', 'b1', o);
+    const fields = {
+      title: 'Zugang: Authentisierung und Identitäten',
+      description: 'Sicherheitsmaßnahmen: Kontrolle AUTH-001.',
+      regulation_area: 'nis2',
+      frequency_type: 'annual',
+      duration_minutes: 30,
+      pass_threshold: 70,
+    };
+    expect(writes).toEqual([
+      [
+        'insert',
+        {
+          id: 'm1',
+          tenant_id: 't',
+          module_code: 'SEC-001',
+          ...fields,
+          validity_days: 365,
+          created_at: NOW,
+          updated_at: NOW,
+        },
+      ],
+      ...['R1', 'R4', 'R8', 'R9'].map((role_code) => [
+        'matrix',
+        { tenant_id: 't', role_code, module_id: 'm1', is_mandatory: false, priority: 5, created_at: NOW },
+      ]),
+    ]);
+    expect(asked).toEqual([['t', 'ciso', { module_id: 'm1', language: 'en' }]]);
+    expect(r).toEqual({
+      modules_created: 1,
+      modules_updated: 0,
+      controls_linked: 1,
+      matrix_entries_created: 4,
+      content_generated: 1,
+      errors: [],
+    });
+    writes.length = 0;
+    const again = await svc.generate('t', 'ciso', 'b1', { ...o, auto_matrix: false });
+    expect(writes).toEqual([['update', 'm1', { ...fields, updated_at: NOW }]]);
+    expect(again).toEqual({
+      modules_created: 0,
+      modules_updated: 1,
+      controls_linked: 1,
+      matrix_entries_created: 0,
+      content_generated: 0,
+      errors: [{ module_code: 'SEC-001', message: 'content not generated: Ollama is busy' }],
+    });
+  });
+});
+
+describe('TrainingBlockService', () => {
+  it('creates a block with unset filters as null, never generated', async () => {
+    const store = memoryStore(0);
+    const inserted: Block[] = [];
+    Object.assign(store, { insert: async (b: Block) => void inserted.push(b) });
+    const input = {
+      name: 'Zugang',
+      description: '',
+      regulation_area: 'nis2' as const,
+      module_code_prefix: 'SEC',
+      frequency_type: 'annual' as const,
+      duration_minutes: 30,
+      pass_threshold: 70,
+      max_controls_per_module: 2,
+    };
+    const b = await service(store).create('t', input);
+    expect(b).toEqual({ ...BLOCK, id: 'm1', ...input });
+    expect(inserted).toEqual([b]);
+  });
+
+  it('previews the plan of a block without writing', async () => {
+    const store = memoryStore(0);
+    expect(await service(store).preview('t', 'b1')).toEqual({
+      block_id: 'b1',
+      total_controls: 4,
+      modules: [
+        expect.objectContaining({ module_code: 'SEC-001', control_ids: ['AUTH-001', 'AUTH-002'] }),
+        expect.objectContaining({ module_code: 'SEC-002', control_ids: ['AUTH-003'] }),
+        expect.objectContaining({ module_code: 'SEC-003', control_ids: ['CRYP-001'] }),
+      ],
+      roles: ['R1', 'R4', 'R8', 'R9'],
+      message: '4 control(s) in 3 module(s)',
+    });
+    expect(await service(store, () => []).preview('t', 'b1')).toMatchObject({
+      total_controls: 0,
+      modules: [],
+      message: 'no control matches the filters of this block; nothing would be generated',
+    });
+    expect(store.state().modules.size).toBe(0);
+  });
+});

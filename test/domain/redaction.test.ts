@@ -167,6 +167,8 @@ describe('redaction rules', () => {
     ['Telefonnummer 030 1234567', 'Telefonnummer [PHONE_1]'],
     ['Tel.030 1234567', 'Tel.[PHONE_1]'],
     ['Tel.-Nr. 0172 1234567', 'Tel.-Nr. [PHONE_1]'],
+    ['0171 12.03.85', '[PHONE_1]'], // ends like a date, but is none as a whole
+    ['01.23.45678', '[PHONE_1]'], // starts like a date
   ])('redacts the phone number %s', (input, expected) => {
     expect(redact(input).text).toBe(expected);
   });
@@ -216,5 +218,133 @@ describe('redaction of an IBAN followed by a short word', () => {
     expect(redact('IBAN at61 1904 3002 3457 3201 den Betrag').text).toBe('IBAN [IBAN_1] den Betrag');
     expect(redact('IBAN AT611904300234573201 den Betrag').text).toBe('IBAN [IBAN_1] den Betrag');
     expect(redact('IBAN AT61 1904 3002 3457 3202 den Betrag').text).toBe('IBAN AT61 1904 3002 3457 3202 den Betrag');
+  });
+});
+
+describe('card numbers by brand', () => {
+  it.each([
+    ['4111111111111111110', true], // Visa, 19 digits
+    ['411111111111116', false], // Visa, 15 digits
+    ['41111111111111111115', false], // Visa, 20 digits
+    ['5555555555554444', true], // Mastercard 51–55
+    ['55555555555544440', false], // Mastercard, 17 digits
+    ['340000000000009', true], // Amex 34
+    ['3714496353984314', false], // Amex, 16 digits
+    ['36227206271667', true], // Diners 36
+    ['38000000000006', true], // Diners 38
+    ['39000000000005', true], // Diners 39
+    ['3530111333300000', true], // JCB
+    ['6011111111111117', true], // Discover
+    ['6200000000000005', true], // UnionPay
+    ['500000000009', true], // Maestro, 12 digits
+    ['50000000005', false], // Maestro, 11 digits
+    ['5600000000000003', true], // Maestro 56
+  ])('%s is a card: %s', (digits, card) => {
+    expect(cardNumber(digits)).toBe(card);
+  });
+
+  // Luhn-valid numbers of a brand's length, with its prefix inside instead of at the start: article numbers
+  it.each([
+    '1400000000000004',
+    '1510000000000001',
+    '134000000000009',
+    '13000000000005',
+    '1350000000000004',
+    '1600000000000002',
+  ])('%s, whose brand digits stand inside, is no card', (digits) => {
+    expect(cardNumber(digits)).toBe(false);
+  });
+
+  it('accepts a last group of three digits, but no group shorter', () => {
+    expect(cardNumber('4111 1111 1111 1111 110')).toBe(true);
+    expect(cardNumber('4111 1111 1111 1111 11 0')).toBe(false);
+  });
+});
+
+describe('IBAN lengths', () => {
+  it('accepts IBANs of 15 to 34 characters and nothing shorter or longer, check digits right or not', () => {
+    expect(ibanValid('NO9386011117947')).toBe(true); // Norway, the shortest
+    expect(ibanValid('NO698601111794')).toBe(false); // 14, check digits right
+    expect(ibanValid(`LC80ABCD${'0'.repeat(26)}`)).toBe(true); // 34
+    expect(ibanValid(`LC03ABCD${'0'.repeat(27)}`)).toBe(false); // 35, check digits right
+  });
+
+  it('redacts the shortest IBAN in a text', () => {
+    expect(redact('Konto NO93 8601 1117 947 in Oslo').text).toBe('Konto [IBAN_1] in Oslo');
+  });
+
+  it('gives an IBAN written with and without spaces one placeholder', () => {
+    const r = redact('DE89 3704 0044 0532 0130 00 oder DE89370400440532013000');
+    expect(r.text).toBe('[IBAN_1] oder [IBAN_1]');
+    expect(r.counts).toEqual({ iban: 1 });
+  });
+
+  it('keeps e-mail addresses that differ in case apart', () => {
+    expect(redact('Anna@Firma.de und anna@firma.de').text).toBe('[EMAIL_1] und [EMAIL_2]');
+  });
+});
+
+describe('people known to the store', () => {
+  it('needs three letters for a name and four for a surname on its own', () => {
+    expect(redact('Ana kommt, Li nicht', ['Ana', 'Li']).text).toBe('[PERSON_1] kommt, Li nicht');
+    expect(redact('Frau Vogt und Herr Ott', ['Anna Vogt', 'Max Ott']).text).toBe('Frau [PERSON_1] und Herr Ott');
+  });
+
+  it('takes nothing after a one-word name but the name', () => {
+    expect(redact('Mustermann, bitte melden', ['Mustermann']).text).toBe('[PERSON_1], bitte melden');
+  });
+
+  it('tells two people with the same surname apart when written surname first', () => {
+    const r = redact('Schmidt, Hans und Schmidt, Erika', ['Erika Schmidt', 'Hans Schmidt']);
+    expect(r.text).toBe('[PERSON_1] und [PERSON_2]');
+    expect(restore(r.text, r.mapping)).toBe('Hans Schmidt und Erika Schmidt');
+  });
+
+  it('finds a person written surname first however the comma and spaces are set', () => {
+    const r = redact('Anna Maria Schmidt; Schmidt,Anna Maria; Schmidt,\n Anna  Maria', ['Anna Maria Schmidt']);
+    expect(r.text).toBe('[PERSON_1]; [PERSON_1]; [PERSON_1]');
+    expect(r.counts).toEqual({ person: 1 });
+  });
+});
+
+describe('restore', () => {
+  it('puts back placeholders of two digits and leaves unknown ones', () => {
+    const emails = Array.from({ length: 12 }, (_, i) => `p${i}@x.de`);
+    const r = redact(emails.join(' '));
+    expect(r.text.endsWith('[EMAIL_12]')).toBe(true);
+    expect(restore(r.text, r.mapping)).toBe(emails.join(' '));
+    expect(restore('[EMAIL_13] [PHONE_1]', r.mapping)).toBe('[EMAIL_13] [PHONE_1]');
+  });
+});
+
+describe('shapes of e-mail addresses', () => {
+  it.each([
+    'max_muster@firma.de',
+    'max%muster@firma.de',
+    'max+news@firma.de',
+    'max-muster@firma.de',
+    'max2@firma.de',
+    'max@mein-shop.de',
+    'max@web2.de',
+    'max@mail.firma.co.uk',
+  ])('redacts %s whole', (email) => {
+    expect(redact(`an ${email} schreiben`).text).toBe('an [EMAIL_1] schreiben');
+  });
+});
+
+describe('labels before a number', () => {
+  it.each([
+    ['Kundennummer: 0301234567', 'Kundennummer: 0301234567'],
+    ['Kunden-ID 0301234567', 'Kunden-ID 0301234567'],
+    ['Kundennummer 4711, Tel. 030 1234567', 'Kundennummer 4711, Tel. [PHONE_1]'],
+    ['Telnr. 0172 1234567', 'Telnr. [PHONE_1]'],
+    ['Telefon-Nr 030 1234567', 'Telefon-Nr [PHONE_1]'],
+    ['Phone no 030 1234567', 'Phone no [PHONE_1]'],
+    ['Telefonnummer: 030 1234567', 'Telefonnummer: [PHONE_1]'],
+    ['Telefonnummer 030 1234567, Kundennummer 0301234567', 'Telefonnummer [PHONE_1], Kundennummer 0301234567'],
+    ['gemäß §3.2.1.4', 'gemäß §3.2.1.4'],
+    ['Server aus Version 2 unter 10.1.2.3 erreichbar', 'Server aus Version 2 unter [IP_1] erreichbar'],
+  ])('%s', (input, expected) => {
+    expect(redact(input).text).toBe(expected);
   });
 });
