@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
 import type { ModuleCreate } from '../../src/domain/training/training.schema.js';
 import { initials, TrainingService } from '../../src/domain/training/training.service.js';
+import type { TrainingStore } from '../../src/domain/training/training.store.js';
 import { KyselyTrainingStore } from '../../src/store/kysely/training.store.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tmpDb } from '../support/helpers.js';
@@ -24,13 +25,9 @@ const failure = async (p: Promise<unknown>): Promise<DomainError> =>
 let store: Store;
 let now = START;
 let n = 0;
-const svc = () =>
-  new TrainingService(
-    new KyselyTrainingStore(store.db),
-    { now: () => new Date(now) },
-    { next: () => `id-${String(++n).padStart(5, '0')}` },
-    () => KEY,
-  );
+// shaped like the store's UUIDs: the tail of one looks like a verification code without dashes
+const ids = { next: () => `0190a1b2-c3d4-7e5f-8a9b-${String(++n).padStart(12, '0')}` };
+const svc = () => new TrainingService(new KyselyTrainingStore(store.db), { now: () => new Date(now) }, ids, () => KEY);
 const T = 'records';
 
 const QUESTIONS = [
@@ -210,6 +207,19 @@ describe('assignments', () => {
     const r = await svc().compute(T, undefined, user('bert', ['R9']));
     const [entry] = (await audit('assigned')).filter((e) => e.entity_id === r.assignments[0]!.id);
     expect(entry).toMatchObject({ actor: 'system', details: { trigger: 'manual', role: 'R9', user_id: 'bert' } });
+  });
+
+  it('lists assignments with their status as of a given moment', async () => {
+    const [a] = await svc().listAssignments(T, { user_id: 'anna', module_id: a1, limit: 50, offset: 0 });
+    const asOf = (ms: number) => new Date(Date.parse(a!.deadline) + ms).toISOString();
+    expect(
+      (await svc().listAssignments(T, { user_id: 'anna', module_id: a1, limit: 50, offset: 0, as_of: asOf(0) }))[0]!
+        .status,
+    ).toBe('pending');
+    expect(
+      (await svc().listAssignments(T, { user_id: 'anna', module_id: a1, limit: 50, offset: 0, as_of: asOf(1) }))[0]!
+        .status,
+    ).toBe('overdue');
   });
 
   it('assigns nothing for roles without matrix rows', async () => {
@@ -668,6 +678,48 @@ describe('certificates', () => {
       expired: true,
     });
     now = START;
+  });
+
+  it('answers the certificate another replica issued for the assignment a moment earlier', async () => {
+    // the store of a replica that loses the race: the rival's certificate is written just before ours
+    const losing = (inner: TrainingStore): TrainingStore =>
+      new Proxy(inner, {
+        get(target, key: keyof TrainingStore) {
+          if (key === 'transaction')
+            return (fn: (s: TrainingStore) => Promise<unknown>) => target.transaction((s) => fn(losing(s)));
+          if (key === 'insertCertificate')
+            return async (c: Parameters<TrainingStore['insertCertificate']>[0]) =>
+              (await target.insertCertificate({ ...c, id: `rival-of-${c.id}` })) && target.insertCertificate(c);
+          const v = target[key];
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    now = START;
+    const a = await assign('k5');
+    await svc().start(C, 'lea', a);
+    await answer(a, 3);
+    await svc().complete(C, 'lea', a);
+    const before = (await audit('certificate_issued', C)).length;
+    const t = new TrainingService(losing(new KyselyTrainingStore(store.db)), { now: () => now }, ids, () => KEY);
+    const r = await t.generateCertificate(C, 'lea', a);
+    expect(r.certificate_id).toMatch(/^rival-of-/);
+    expect(r.assignment.certificate_id).toBe(r.certificate_id);
+    expect(await audit('certificate_issued', C)).toHaveLength(before);
+  });
+
+  it('reads a certificate whose stored signature was cut short as not valid', async () => {
+    now = START;
+    const a = await assign('k4');
+    await svc().start(C, 'lea', a);
+    await answer(a, 3);
+    await svc().complete(C, 'lea', a);
+    const { certificate_id } = await svc().generateCertificate(C, 'lea', a);
+    await store.db
+      .updateTable('training_certificate')
+      .set({ signature: 'abcd' })
+      .where('id', '=', certificate_id)
+      .execute();
+    expect((await svc().verify(C, certificate_id)).valid).toBe(false);
   });
 
   it('answers 404 for an unknown certificate, naming what was looked for', async () => {
