@@ -186,5 +186,6 @@ describe('certificates', () => {
   });
   it('adds whole days in UTC', () => {
     expect(addDays('2026-01-31T10:00:00.000Z', 30)).toBe('2026-03-02T10:00:00.000Z');
+    expect(addDays(new Date('2026-01-31T10:00:00.123Z'), 1)).toBe('2026-02-01T10:00:00.123Z'); // from the clock, to the ms
   });
 });
