@@ -11,6 +11,7 @@ import {
   scoreQuiz,
   verificationCode,
 } from '../../src/domain/training/training.rules.js';
+import { refusal } from '../support/refusal.js';
 
 const NOW = new Date('2026-06-15T12:00:00.000Z');
 const at = (days: number, ms = 0) => new Date(NOW.getTime() + days * 86_400_000 + ms).toISOString();
@@ -140,8 +141,23 @@ describe('scoreQuiz', () => {
     expect((e as DomainError).message).toMatch(message);
   });
 
+  it('names every wrong answer in one refusal', () => {
+    const e = refusal(() => scoreQuiz(three, ans(['a', 0], ['zzz', 1], ['b', 3], ['a', 2]), 70)) as DomainError;
+    expect(e.message).toBe(
+      'invalid answers: answers.1.question_id: unknown question zzz for this module; ' +
+        'answers.2.selected_index: must be 0 to 2; answers.3.question_id: answered twice',
+    );
+    expect(e.details).toEqual([
+      { path: 'answers.1.question_id', message: 'unknown question zzz for this module' },
+      { path: 'answers.2.selected_index', message: 'must be 0 to 2' },
+      { path: 'answers.3.question_id', message: 'answered twice' },
+    ]);
+  });
+
   it('a module without questions cannot be scored (409)', () => {
-    expect(() => scoreQuiz([], [], 70)).toThrow(expect.objectContaining({ code: 'conflict' }));
+    expect(() => scoreQuiz([], [], 70)).toThrow(
+      expect.objectContaining({ code: 'conflict', message: 'this module has no quiz questions yet' }),
+    );
   });
 });
 
@@ -170,5 +186,6 @@ describe('certificates', () => {
   });
   it('adds whole days in UTC', () => {
     expect(addDays('2026-01-31T10:00:00.000Z', 30)).toBe('2026-03-02T10:00:00.000Z');
+    expect(addDays(new Date('2026-01-31T10:00:00.123Z'), 1)).toBe('2026-02-01T10:00:00.123Z'); // from the clock, to the ms
   });
 });
