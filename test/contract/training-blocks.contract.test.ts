@@ -14,6 +14,7 @@ import {
   startServer,
   tmpDb,
 } from '../support/helpers.js';
+import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
 
 const failure = async (p: Promise<unknown>) =>
   p.then(
@@ -33,7 +34,7 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
     ollama = await new FakeOllama().start();
     local = await createLocalBackend(await freshStore(engineOf(name)), { llm: { host: ollama.url } });
     const srv = await startServer(local);
-    api = !overHttp(name) ? local : createHttpBackend({ url: srv.url });
+    api = !overHttp(name) ? checkedLocal(local) : createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
     close = async () => {
       await srv.close();
       await local.close();

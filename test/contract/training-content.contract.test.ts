@@ -6,6 +6,7 @@ import type { DomainError } from '../../src/domain/errors.js';
 import { OllamaClient } from '../../src/services/llm/llm-client.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, engineOf, freshStore, overHttp, freePort, startServer } from '../support/helpers.js';
+import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
 
 const failure = async (p: Promise<unknown>) =>
   p.then(
@@ -37,11 +38,11 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
       llm: { host: ollama.url, model: 'llama3.1:8b' },
     });
     if (!overHttp(name)) {
-      api = local;
+      api = checkedLocal(local);
       close = () => local.close();
     } else {
       const srv = await startServer(local);
-      api = createHttpBackend({ url: srv.url });
+      api = createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
       close = async () => {
         await srv.close();
         await local.close();

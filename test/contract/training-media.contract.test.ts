@@ -6,6 +6,7 @@ import type { DomainError } from '../../src/domain/errors.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, engineOf, freshStore, overHttp, startServer } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
+import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
 
 const failure = async (p: Promise<unknown>) =>
   p.then(
@@ -34,7 +35,8 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     });
     const srv = await startServer(local);
     url = srv.url;
-    api = !overHttp(name) ? local : createHttpBackend({ url: srv.url });
+    // both faces held to the OpenAPI document, as the other contract tests are through openBackend
+    api = !overHttp(name) ? checkedLocal(local) : createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
     close = async () => {
       await srv.close();
       await local.close();
