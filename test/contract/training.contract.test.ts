@@ -243,6 +243,20 @@ describe.each(BACKEND_NAMES)('training on the %s backend', (name) => {
     expect(v.valid).toBe(true);
     expect(v.assignment!.id).toBe(a.id);
     expect(v.certificate).toMatchObject({ user_name: 'Erika Mustermann', module_code: 'DSGVO-01', score: 100 });
+    // the public check of the printed code tells validity, module, dates and initials, and nothing more
+    const printed = await api().publicVerify({ ...T, params: { code: v.certificate!.verification_code } });
+    expect(Object.keys(printed).sort()).toEqual([
+      'expired',
+      'holder_initials',
+      'issued_at',
+      'module_code',
+      'module_title',
+      'signature_valid',
+      'valid',
+      'valid_until',
+    ]);
+    expect(printed).toMatchObject({ valid: true, signature_valid: true, expired: false, module_code: 'DSGVO-01' });
+    expect(printed.holder_initials).not.toMatch(/Erika|Mustermann/);
     // an edited stored field breaks the signature
     await forTenant(T.tenant, () =>
       b.local.store.db
