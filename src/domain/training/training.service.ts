@@ -24,7 +24,6 @@ import type {
   ModuleDetail,
   ModuleUpdate,
   PublicVerification,
-  Question,
   QuestionInput,
   TrainingStats,
 } from './training.schema.js';
@@ -101,11 +100,6 @@ export class TrainingService {
     const m = await store.getModule(tenant, id);
     if (!m) throw notFound('training module', id);
     return m;
-  }
-
-  /** The questions of a module, in order (content generation reads them too). */
-  questions(tenant: string, moduleId: string): Promise<Question[]> {
-    return this.store.questions(tenant, moduleId);
   }
 
   async getModule(tenant: string, id: string): Promise<ModuleDetail> {
