@@ -167,7 +167,8 @@ export function zonedTimeToUtc(zone: string): (local: number) => number {
   };
 }
 
-// the calendar has no year 0 (1 BC precedes AD 1)
+// no year 0: the runtime's zone data names it 1 BC (its era), which would put the time years off; the
+// API's timestamps take 0000 with a zone, which no system exporting consents writes
 const validParts = (p: Parts) =>
   p.year >= 1 &&
   p.month >= 1 &&
