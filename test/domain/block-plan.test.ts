@@ -108,6 +108,16 @@ describe('module titles and descriptions', () => {
     expect(long).toBe('x'.repeat(2000));
   });
 
+  it('orders modules by domain, not by control id, when a control id names another domain', () => {
+    // tenants may file a control under any domain: ZZZ-001 of domain ACC comes before AAA-001 of domain NET
+    const own = (id: string, domain: string): CanonicalControl => ({ ...c(id), domain });
+    const plan = planModules(block(), [own('AAA-001', 'NET'), own('ZZZ-001', 'ACC')]);
+    expect(plan.map((m) => [m.module_code, m.domain, m.control_ids])).toEqual([
+      ['SEC-001', 'ACC', ['ZZZ-001']],
+      ['SEC-002', 'NET', ['AAA-001']],
+    ]);
+  });
+
   it('sorts domains by code, whatever order the controls come in', () => {
     const plan = planModules(block(), ['SUP-001', 'ACC-001', 'NET-001', 'AUTH-001'].map(c));
     expect(plan.map((m) => m.domain)).toEqual(['ACC', 'AUTH', 'NET', 'SUP']);
@@ -123,6 +133,26 @@ describe('domainName', () => {
     ['XYZ', 'de', 'XYZ'],
   ] as const)('%s in %s is %s', (domain, language, name) => {
     expect(domainName(domain, language)).toBe(name);
+  });
+
+  // the names a generated module's title carries, in both languages, for every domain of the catalogue
+  it.each([
+    ['AUTH', 'Authentisierung und Identitäten', 'Authentication and identities'],
+    ['CRYP', 'Kryptografie', 'Cryptography'],
+    ['NET', 'Netzwerksicherheit', 'Network security'],
+    ['LOG', 'Protokollierung und Überwachung', 'Logging and monitoring'],
+    ['DATA', 'Datenschutz und Datensicherheit', 'Data protection and data security'],
+    ['ACC', 'Zugriffssteuerung', 'Access control'],
+    ['INC', 'Umgang mit Sicherheitsvorfällen', 'Incident handling'],
+    ['BCM', 'Notfallmanagement', 'Business continuity'],
+    ['SUP', 'Lieferkette und Dienstleister', 'Supply chain and suppliers'],
+    ['HR', 'Personal und Sensibilisierung', 'People and awareness'],
+    ['PHY', 'Physische Sicherheit', 'Physical security'],
+    ['DEV', 'Sichere Entwicklung', 'Secure development'],
+    ['AI', 'Künstliche Intelligenz', 'Artificial intelligence'],
+  ])('names domain %s "%s" in German and "%s" in English', (domain, de, en) => {
+    expect([domainName(domain, 'de'), domainName(domain, 'en')]).toEqual([de, en]);
+    expect(planModules(block(), [c(`${domain}-001`)])[0]!.title).toBe(`Sicherheit: ${de}`);
   });
 
   it('speaks German unless told otherwise', () => {
@@ -174,6 +204,14 @@ describe('rolesFor', () => {
     ['ai_act', ['R4', 'R9']],
   ] as const)('adds the roles area %s requires', (area, roles) => {
     expect(rolesFor({ target_audience_filter: null, regulation_area: area }, [])).toEqual(roles);
+  });
+
+  it.each([
+    ['PHY', ['R2', 'R4', 'R8', 'R9']],
+    ['HR', ['R2', 'R4', 'R5', 'R8', 'R9']],
+    ['DATA', ['R2', 'R3', 'R4', 'R8']],
+  ])('adds the roles of domain %s to those of a provider audience: %j', (domain, roles) => {
+    expect(rolesFor({ target_audience_filter: 'provider', regulation_area: 'iso27001' }, [domain])).toEqual(roles);
   });
 
   it('orders roles by number, R10 last, each once', () => {
