@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { BlockCreate, BlockUpdate } from '../../src/domain/training-blocks/block.schema.js';
-import { CanonicalControl } from '../../src/domain/training-blocks/canonical.schema.js';
+import { BlockCreate, BlockGenerate, BlockUpdate } from '../../src/domain/training-blocks/block.schema.js';
+import { CanonicalControl, CanonicalImport } from '../../src/domain/training-blocks/canonical.schema.js';
 
 const block = { name: 'Zugang', regulation_area: 'iso27001', module_code_prefix: 'SEC-AUTH' };
 const control = {
@@ -61,6 +61,24 @@ describe('a training block configuration', () => {
   it('trims the prefix it stores', () => {
     expect(BlockCreate.parse({ ...block, module_code_prefix: '  SEC ' }).module_code_prefix).toBe('SEC');
   });
+
+  it('trims the severity filter it stores', () => {
+    expect(BlockCreate.parse({ ...block, severity_filter: ' high,critical ' }).severity_filter).toBe('high,critical');
+    expect(BlockUpdate.parse({ severity_filter: ' low ' }).severity_filter).toBe('low');
+  });
+});
+
+describe('a request to generate a block', () => {
+  it('writes German content, fills the role matrix and asks the language model by default', () => {
+    expect(BlockGenerate.parse({})).toEqual({ language: 'de', auto_matrix: true, skip_content: false });
+  });
+
+  it('takes German and English, and names both when it refuses another language', () => {
+    expect(BlockGenerate.parse({ language: 'en' }).language).toBe('en');
+    expect(BlockGenerate.parse({ language: 'de' }).language).toBe('de');
+    const fr = BlockGenerate.safeParse({ language: 'fr' });
+    expect(fr.error?.issues[0]?.message).toMatch(/"de"\|"en"/);
+  });
 });
 
 describe('a canonical control', () => {
@@ -102,5 +120,13 @@ describe('a canonical control', () => {
     expect(CanonicalControl.safeParse({ ...control, id: 'AUTH-1' }).error?.issues[0]?.message).toBe(
       'expected DOMAIN-NNN, e.g. AUTH-001',
     );
+  });
+});
+
+describe('an import of canonical controls', () => {
+  it('refuses an empty list, saying it needs at least one control', () => {
+    const r = CanonicalImport.safeParse({ controls: [] });
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['controls', 'at least one control']]);
+    expect(CanonicalImport.parse({ controls: [{}] })).toEqual({ controls: [{}], dry_run: false });
   });
 });

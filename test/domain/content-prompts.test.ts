@@ -38,6 +38,10 @@ describe('the prompt for learning content', () => {
     });
   });
 
+  it('labels the description in English', () => {
+    expect(contentPrompt(brief, 'en').prompt).toContain('\nDescription: Grundregeln\n');
+  });
+
   it.each([
     ['dsgvo', 'DSGVO (EU-Datenschutz-Grundverordnung)'],
     ['nis2', 'NIS2-Richtlinie'],
@@ -96,6 +100,20 @@ describe("reading the model's quiz", () => {
     ['a fence without a language', `  \`\`\`\n${JSON.stringify(questions)}\n\`\`\`  `],
   ])('takes the questions from %s', (_, text) => {
     expect(parseQuiz(text, 3)).toEqual({ ok: true, questions });
+  });
+
+  it('takes the questions from a fence written on one line', () => {
+    // no line break after the opening fence nor before the closing one; the questions' texts have spaces
+    expect(parseQuiz(`\`\`\`json${JSON.stringify({ questions })}\`\`\``, 3)).toEqual({ ok: true, questions });
+    expect(parseQuiz(`\`\`\`${JSON.stringify(questions)}\`\`\``, 3)).toEqual({ ok: true, questions });
+  });
+
+  it('strips only the fence around the reply, not backticks inside a question', () => {
+    const inner = [{ ...q(1), question: 'Was leitet ```json in Markdown ein?', explanation: 'Ein Block ```' }];
+    expect(parseQuiz(`\`\`\`json\n${JSON.stringify({ questions: inner })}\n\`\`\``, 1)).toEqual({
+      ok: true,
+      questions: inner,
+    });
   });
 
   it('keeps as many questions as were asked for', () => {
