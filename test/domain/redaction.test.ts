@@ -300,6 +300,55 @@ describe('people known to the store', () => {
     expect(restore(r.text, r.mapping)).toBe('Hans Schmidt und Erika Schmidt');
   });
 
+  it.each([
+    'von',
+    'van',
+    'vom',
+    'zu',
+    'zum',
+    'zur',
+    'de',
+    'der',
+    'den',
+    'du',
+    'da',
+    'di',
+    'del',
+    'della',
+    'la',
+    'le',
+    'ten',
+    'ter',
+  ])('takes "%s" for the particle of a surname', (particle) => {
+    const r = redact(`Frau ${particle} Kranz kommt`, [`Anna ${particle} Kranz`]);
+    expect(r.text).toBe('Frau [PERSON_1] kommt');
+    expect(restore(r.text, r.mapping)).toBe(`Frau Anna ${particle} Kranz kommt`);
+  });
+
+  it('takes a particle only between first name and surname, never a short word on its own', () => {
+    // "Le" is the whole surname of Thi Le, too short to stand alone, and a French article
+    expect(redact('Le Monde schreibt über le football', ['Thi Le']).text).toBe('Le Monde schreibt über le football');
+    // Del is a first name here; "van Dyke" is the surname with its particle
+    expect(redact('Herr van Dyke kommt', ['Del van Dyke']).text).toBe('Herr [PERSON_1] kommt');
+  });
+
+  it('gives a surname two people share to the one listed first', () => {
+    const r = redact('Frau Schmidt kommt', ['Erika Schmidt', 'Hans Schmidt']);
+    expect(restore(r.text, r.mapping)).toBe('Frau Erika Schmidt kommt');
+    const other = redact('Frau Schmidt kommt', ['Hans Schmidt', 'Erika Schmidt']);
+    expect(restore(other.text, other.mapping)).toBe('Frau Hans Schmidt kommt');
+  });
+
+  it('reads a name as its words, whatever the spaces around and between them in the store or the text', () => {
+    const names = ['  Erika   Schmidt ', 'Dr. Anna (Maria) Berg'];
+    const r = redact('Frau Erika Schmidt, Erika\nSchmidt und ERIKA  SCHMIDT; Dr. Anna (Maria) Berg', names);
+    expect(r.text).toBe('Frau [PERSON_1], [PERSON_1] und [PERSON_1]; [PERSON_2]');
+    expect(r.counts).toEqual({ person: 2 });
+    expect(restore(r.text, r.mapping)).toBe(
+      'Frau Erika Schmidt, Erika Schmidt und Erika Schmidt; Dr. Anna (Maria) Berg',
+    );
+  });
+
   it('finds a person written surname first however the comma and spaces are set', () => {
     const r = redact('Anna Maria Schmidt; Schmidt,Anna Maria; Schmidt,\n Anna  Maria', ['Anna Maria Schmidt']);
     expect(r.text).toBe('[PERSON_1]; [PERSON_1]; [PERSON_1]');
@@ -341,10 +390,28 @@ describe('labels before a number', () => {
     ['Telefon-Nr 030 1234567', 'Telefon-Nr [PHONE_1]'],
     ['Phone no 030 1234567', 'Phone no [PHONE_1]'],
     ['Telefonnummer: 030 1234567', 'Telefonnummer: [PHONE_1]'],
+    ['Kundennr 0301234567', 'Kundennr 0301234567'],
+    ['Order no 0301234567', 'Order no 0301234567'],
+    ['Az 0301234567', 'Az 0301234567'],
     ['Telefonnummer 030 1234567, Kundennummer 0301234567', 'Telefonnummer [PHONE_1], Kundennummer 0301234567'],
     ['gemäß §3.2.1.4', 'gemäß §3.2.1.4'],
     ['Server aus Version 2 unter 10.1.2.3 erreichbar', 'Server aus Version 2 unter [IP_1] erreichbar'],
   ])('%s', (input, expected) => {
     expect(redact(input).text).toBe(expected);
+  });
+});
+
+describe('numbers that only look like a card or an IBAN', () => {
+  it('takes no card number out of a longer number', () => {
+    // 20 digits in groups: the last 16 are a valid Visa number, but they are part of a reference
+    expect(redact('Referenz 9999 4111 1111 1111 1111 bitte angeben').text).toBe(
+      'Referenz 9999 4111 1111 1111 1111 bitte angeben',
+    );
+    expect(redact('Karte 4111 1111 1111 1111 bitte angeben').text).toBe('Karte [CARD_1] bitte angeben');
+  });
+
+  it('cuts an IBAN candidate back a group at a time, so an invoice number keeps its digits', () => {
+    // cut one character at a time, RE24179562279116490 would pass the mod-97 check
+    expect(redact('Rechnung RE241795622791164909 vom 3. März').text).toBe('Rechnung RE241795622791164909 vom 3. März');
   });
 });

@@ -217,32 +217,30 @@ export function redact(input: string, names: string[] = []): Redaction {
       return value ? placeholder(rule.kind, value) + m.slice(value.length) : m;
     });
   }
-  const people = [...new Set(names.map((n) => n.trim()).filter((n) => n.length >= 3))];
+  // a name is its words: "Erika  Schmidt" in the store is "Erika Schmidt", and a line break may fall between them
+  const people = [...new Set(names.map((n) => n.trim().split(/\s+/).join(' ')).filter((n) => n.length >= 3))];
   if (people.length) {
     // full names first ("Erika Mustermann", also as "Mustermann, Erika"), then surnames of at least four letters, so
     // "Erika Mustermann" stays one person; a genitive s ("Mustermanns Antrag") does not hide the name
     const personOf = new Map<string, string>();
     const alternatives: string[] = [];
-    const add = (written: string, person: string, pattern = escapeRe(written)) => {
+    const words = (parts: string[]) => parts.map(escapeRe).join('\\s+');
+    const add = (written: string, person: string, pattern: string) => {
       const key = written.toLowerCase();
       if (personOf.has(key)) return;
       personOf.set(key, person);
       alternatives.push(pattern);
     };
-    for (const n of people) add(n, n);
+    for (const n of people) add(n, n, words(n.split(' ')));
     for (const n of people) {
-      const parts = n.split(/\s+/);
+      const parts = n.split(' ');
       const last = parts.at(-1)!;
-      if (parts.length > 1)
-        add(
-          `${last}, ${parts.slice(0, -1).join(' ')}`,
-          n,
-          `${escapeRe(last)},\\s*${parts.slice(0, -1).map(escapeRe).join('\\s+')}`,
-        );
-      if (last.length >= 4) add(last, n);
+      const first = parts.slice(0, -1);
+      if (first.length) add(`${last}, ${first.join(' ')}`, n, `${escapeRe(last)},\\s*${words(first)}`);
+      if (last.length >= 4) add(last, n, escapeRe(last));
       // "Ursula von der Leyen" is "Frau von der Leyen"
       const particle = parts.findIndex((p, i) => i > 0 && i < parts.length - 1 && PARTICLES.has(p.toLowerCase()));
-      if (particle > 0) add(parts.slice(particle).join(' '), n);
+      if (particle > 0) add(parts.slice(particle).join(' '), n, words(parts.slice(particle)));
     }
     alternatives.sort((a, b) => b.length - a.length);
     const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?=s?(?![\\p{L}\\p{N}]))`, 'giu');
