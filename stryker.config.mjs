@@ -32,6 +32,12 @@ export default {
   // as a timeout (which counts as caught); endless loops stop at Stryker's hit limit long before
   timeoutMS: 60_000,
   timeoutFactor: 2,
+  // A run keeps its results in reports/stryker-incremental.json and the next one reuses every result whose mutant and
+  // tests have not changed: a killed mutant whose killing test is the same, a surviving one that no new test covers. A
+  // run of some files (`--mutate`) keeps the other files' results, so the report always covers every file. Stryker
+  // sees changes to the mutated files and the test files only: after a change elsewhere (a store, the server, a test
+  // helper) `--force` runs everything again.
+  incremental: true,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

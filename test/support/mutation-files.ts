@@ -3,14 +3,24 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 
-// Every module of src/domain is evaluated before the first test file is collected. A module is evaluated once per run:
-// were that a lazy import inside a test (`compliance redact` loads the CLI, which loads schemas), Stryker would take
-// the module's top-level code for code of that one test and measure its mutants against that test alone.
+// In the initial run, which records what each test covers, every module of src/domain is evaluated before the first
+// test file is collected. A module is evaluated once per run: were that a lazy import inside a test (`compliance
+// redact` loads the CLI, which loads schemas), Stryker would take the module's top-level code for code of that one test
+// and measure its mutants against that test alone. A mutant's run needs no such care (a mutant of top-level code is
+// active before anything is imported), and skipping the imports there saves about 0.2 s a mutant.
 const domain = new URL('../../src/domain/', import.meta.url);
-for (const file of readdirSync(domain, { recursive: true, encoding: 'utf8' }).sort())
-  if (file.endsWith('.ts')) await import(new URL(file, domain).href);
+if (inject('mode') !== 'mutant')
+  for (const file of readdirSync(domain, { recursive: true, encoding: 'utf8' }).sort())
+    if (file.endsWith('.ts')) await import(new URL(file, domain).href);
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Set by Stryker's vitest runner: the initial run records coverage, a mutant's run tests one mutant. */
+    mode: 'dry-run' | 'mutant';
+  }
+}
 
 // test/support/helpers.ts removes the temp folders of a test file after it, but registers that once per module graph:
 // here the folder the mutation run's global setup gave this worker is emptied after every file instead
