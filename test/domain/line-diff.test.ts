@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiff, lineDiff, type DiffLine } from '../../src/domain/legal-documents/line-diff.js';
+import { formatDiff, lineDiff, MAX_DIFF_CELLS, type DiffLine } from '../../src/domain/legal-documents/line-diff.js';
 
 const show = (d: DiffLine[]) => d.map((l) => `${l.op}${l.text}`);
 const lines = (n: number, prefix = 'l') => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
@@ -113,12 +113,21 @@ describe('lineDiff', () => {
     });
   });
 
-  it('refuses versions too different to diff in memory, and diffs the largest it allows', () => {
+  it('refuses versions too different to diff in memory: more than 50 million cells', () => {
+    expect(MAX_DIFF_CELLS).toBe(50_000_000);
     expect(() => lineDiff(lines(7100, 'a').join('\n'), lines(7100, 'b').join('\n'))).toThrow(
       /differ in too many lines to diff \(7100 x 7100\)/,
     );
-    // 5000 x 10000 lines is the largest table allowed, 50 million cells
-    expect(lineDiff(lines(5000, 'a').join('\n'), lines(10000, 'b').join('\n'))).toHaveLength(15000);
+  });
+
+  it('diffs a changed middle of exactly the largest table it allows, and refuses one more line', () => {
+    // common first and last lines do not count: the middle is 3 x 4 lines, 12 cells
+    const a = ['same', ...lines(3, 'a'), 'end'].join('\n');
+    const b = ['same', ...lines(4, 'b'), 'end'].join('\n');
+    expect(lineDiff(a, b, 12)).toHaveLength(9);
+    expect(() => lineDiff(a, b, 11)).toThrow('the versions differ in too many lines to diff (3 x 4)');
+    const longer = ['same', ...lines(5, 'b'), 'end'].join('\n');
+    expect(() => lineDiff(a, longer, 12)).toThrow('(3 x 5)');
   });
 });
 

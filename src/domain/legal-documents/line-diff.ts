@@ -4,11 +4,14 @@ export interface DiffLine {
   text: string;
 }
 
+/** The largest table of the changed middle a diff builds: 50 million cells of 4 bytes, 200 MB. */
+export const MAX_DIFF_CELLS = 50_000_000;
+
 /**
  * A line diff by longest common subsequence: lines only in `a` are removed, lines only in `b` added. Common prefix and
- * suffix are peeled off first, so the quadratic table covers only the changed middle.
+ * suffix are peeled off first, so the quadratic table covers only the changed middle, of at most `maxCells` cells.
  */
-export function lineDiff(aText: string, bText: string): DiffLine[] {
+export function lineDiff(aText: string, bText: string, maxCells = MAX_DIFF_CELLS): DiffLine[] {
   const a = aText.split(/\r?\n/);
   const b = bText.split(/\r?\n/);
   let start = 0;
@@ -23,7 +26,7 @@ export function lineDiff(aText: string, bText: string): DiffLine[] {
     midB = b.slice(start, endB);
   const n = midA.length,
     m = midB.length;
-  if (n * m > 50_000_000) throw new Error(`the versions differ in too many lines to diff (${n} x ${m})`);
+  if (n * m > maxCells) throw new Error(`the versions differ in too many lines to diff (${n} x ${m})`);
   // lcs[i][j] = LCS length of midA[i..] and midB[j..]
   const lcs = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
   for (let i = n - 1; i >= 0; i--)
