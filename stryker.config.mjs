@@ -24,7 +24,7 @@ export default {
   // test file and activates it before those files import anything (vitest evaluates every module afresh per test
   // file), so they are measured like any other mutant; LikelyKillersFirst in vitest.mutation.config.ts keeps that cheap.
   // `ignoreStatic: true` would not just skip them: a static mutant that one test also reached at run time (through a
-  // lazy import, as `compliance redact` in test/domain/redaction.test.ts loads the CLI) is run against that test alone,
+  // lazy import, as a test that runs the CLI in process loads its commands) is run against that test alone,
   // activated after the import, and survives whatever the other tests check.
   ignoreStatic: false,
   concurrency: 2,

@@ -241,3 +241,16 @@ describe('canonical controls on the command line', () => {
     ]);
   });
 });
+
+describe('compliance redact', () => {
+  it('prints the redacted text on stdout and the counts on stderr', async () => {
+    const r = await cli(['redact', '-', '--names', 'Erika Mustermann'], {
+      stdin: 'Erika Mustermann, erika@example.com, Tel. 0171 2345678',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('[PERSON_1], [EMAIL_1], Tel. [PHONE_1]');
+    expect(r.stderr).toMatch(/redacted: email 1, phone 1, person 1/);
+    const j = await cli(['redact', '-', '--json'], { stdin: 'a@b.de' });
+    expect(JSON.parse(j.stdout)).toEqual({ text: '[EMAIL_1]', counts: { email: 1 } });
+  });
+});

@@ -63,20 +63,6 @@ describe('redaction', () => {
   }, 30_000);
 });
 
-describe('compliance redact', () => {
-  it('prints the redacted text on stdout and the counts on stderr', async () => {
-    const { cli } = await import('../support/helpers.js');
-    const r = await cli(['redact', '-', '--names', 'Erika Mustermann'], {
-      stdin: 'Erika Mustermann, erika@example.com, Tel. 0171 2345678',
-    });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe('[PERSON_1], [EMAIL_1], Tel. [PHONE_1]');
-    expect(r.stderr).toMatch(/redacted: email 1, phone 1, person 1/);
-    const j = await cli(['redact', '-', '--json'], { stdin: 'a@b.de' });
-    expect(JSON.parse(j.stdout)).toEqual({ text: '[EMAIL_1]', counts: { email: 1 } });
-  });
-});
-
 // Guards for the rules a mutation run found unguarded (issue 14): each case fails when one step of a rule is broken.
 describe('redaction rules', () => {
   it('doubles every second digit from the right in the Luhn check, subtracting 9 above 9', () => {

@@ -6,9 +6,9 @@ import { basename, join } from 'node:path';
 import { afterAll, inject } from 'vitest';
 
 // In the initial run, which records what each test covers, every module of src/domain is evaluated before the first
-// test file is collected. A module is evaluated once per run: were that a lazy import inside a test (`compliance
-// redact` loads the CLI, which loads schemas), Stryker would take the module's top-level code for code of that one test
-// and measure its mutants against that test alone. A mutant's run needs no such care (a mutant of top-level code is
+// test file is collected. A module is evaluated once per run: were that a lazy import inside a test (a CLI test loads
+// a command's module when it runs the command), Stryker would take the module's top-level code for code of that one
+// test and measure its mutants against that test alone. A mutant's run needs no such care (a mutant of top-level code is
 // active before anything is imported), and skipping the imports there saves about 0.2 s a mutant.
 const domain = new URL('../../src/domain/', import.meta.url);
 if (inject('mode') !== 'mutant')
