@@ -73,6 +73,16 @@ describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
     expect(m.domains.find((d) => d.domain === 'AUTH')!.count).toBe(all.filter((c) => c.domain === 'AUTH').length);
   });
 
+  it('refuses rows that are not objects, each with its line and no id', async () => {
+    const r = await api().import({ ...T, body: { controls: [null, 'ORG-001', 7, control('ORG-004')], dry_run: true } });
+    expect(r).toMatchObject({ read: 4, created: 1, rejected: 3 });
+    expect(r.rejections.map((x) => [x.line, x.id])).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+    ]);
+  });
+
   it('imports own controls idempotently, refuses bad rows with their lines, and keeps tenants apart', async () => {
     const body = {
       controls: [
