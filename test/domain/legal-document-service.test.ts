@@ -1,58 +1,63 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import type { LegalDocument, Transition, Version } from '../../src/domain/legal-documents/legal-document.schema.js';
 import { LegalDocumentService } from '../../src/domain/legal-documents/legal-document.service.js';
 import type { LegalDocumentStore } from '../../src/domain/legal-documents/legal-document.store.js';
+import { KyselyLegalDocumentStore } from '../../src/store/kysely/legal-document.store.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tmpDb } from '../support/helpers.js';
 
 const CREATED = '2026-03-01T09:00:00.000Z';
 const LATER = '2026-03-02T10:30:00.000Z';
 
-/** A store in memory that keeps copies, so a test sees only what the service wrote back. */
-function memoryStore() {
-  const docs = new Map<string, LegalDocument>();
-  const versions = new Map<string, Version & { tenant: string }>();
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const s of stores) await s.close();
+});
+
+/**
+ * The SQLite store of a fresh file, recording the documents it locks. `afterLock` runs inside the lock's transaction,
+ * on the store of that transaction: what another replica wrote while this one waited.
+ */
+async function sqliteStore() {
+  const opened = await openStore(tmpDb());
+  stores.push(opened);
   const locked: string[] = [];
-  const store: LegalDocumentStore = {
-    transaction: (fn) => fn(store),
-    list: async (tenant) => [...docs.values()].filter((d) => d.tenant_id === tenant),
-    get: async (tenant, id) => {
-      const d = docs.get(id);
-      return d?.tenant_id === tenant ? { ...d } : undefined;
-    },
-    lockDocument: async (tenant, id) => {
+  const hooks: {
+    afterLock?: (s: LegalDocumentStore) => Promise<void>;
+    /** What the store's list of versions becomes, in every transaction. */
+    listed?: (versions: Version[]) => Version[];
+  } = {};
+  const recording = (inner: LegalDocumentStore): LegalDocumentStore => {
+    const s = Object.create(inner) as LegalDocumentStore;
+    s.transaction = (fn) => inner.transaction((trx) => fn(recording(trx)));
+    s.lockDocument = async (tenant, id) => {
       locked.push(id);
-      return docs.get(id)?.tenant_id === tenant;
-    },
-    insert: async (d) => void docs.set(d.id, { ...d }),
-    updateDocument: async (tenant, id, set) => {
-      const d = docs.get(id);
-      if (d?.tenant_id === tenant) docs.set(id, { ...d, ...set });
-    },
-    versions: async (tenant, documentId) =>
-      [...versions.values()]
-        .filter((v) => v.tenant === tenant && v.document_id === documentId)
-        .sort((x, y) => y.version_number - x.version_number)
-        .map(({ tenant: _, ...v }) => v),
-    getVersion: async (tenant, id) => {
-      const v = versions.get(id);
-      if (v?.tenant !== tenant) return undefined;
-      const { tenant: _, ...rest } = v;
-      return rest;
-    },
-    insertVersion: async (tenant, v) => void versions.set(v.id, { ...v, tenant }),
-    updateVersion: async (tenant, v) => void versions.set(v.id, { ...v, tenant }),
+      const found = await inner.lockDocument(tenant, id);
+      await hooks.afterLock?.(s);
+      return found;
+    };
+    s.versions = async (tenant, documentId) => {
+      const list = await inner.versions(tenant, documentId);
+      return hooks.listed ? hooks.listed(list) : list;
+    };
+    return s;
   };
-  return { store, docs, versions, locked };
+  return { store: recording(new KyselyLegalDocumentStore(opened.db)), locked, hooks };
 }
 
-function setup() {
-  const m = memoryStore();
+async function setup() {
+  const m = await sqliteStore();
   let now = CREATED;
   let n = 0;
   const clock = { now: () => fixedClock(now).now() };
   const svc = new LegalDocumentService(m.store, clock, { next: () => `id-${++n}` });
-  return { ...m, svc, at: (t: string) => (now = t) };
+  const stored = async (id: string) => ({
+    document: await m.store.get('kanzlei', id),
+    version: await m.store.getVersion('kanzlei', id),
+  });
+  return { ...m, svc, stored, at: (t: string) => (now = t) };
 }
 
 const rejection = async (p: Promise<unknown>): Promise<DomainError> =>
@@ -65,7 +70,7 @@ const rejection = async (p: Promise<unknown>): Promise<DomainError> =>
 
 /** A document with one version moved along `steps`. */
 async function versionAfter(steps: Transition[]) {
-  const s = setup();
+  const s = await setup();
   const d = await s.svc.create('kanzlei', { title: 'DSE', document_type: 'privacy_policy', language: 'de' });
   const v = await s.svc.addVersion('kanzlei', 'editor', d.id, { title: 'v', content: 'x' });
   for (const t of steps) await s.svc.transition('kanzlei', 'editor', v.id, t, { comment: 'ok' });
@@ -74,7 +79,7 @@ async function versionAfter(steps: Transition[]) {
 
 describe('LegalDocumentService', () => {
   it('creates a draft document stamped with the clock and stores it', async () => {
-    const { svc, docs } = setup();
+    const { svc, stored } = await setup();
     const d = await svc.create('kanzlei', { title: 'Impressum', document_type: 'imprint', language: 'en' });
     expect(d).toEqual({
       id: 'id-1',
@@ -86,13 +91,13 @@ describe('LegalDocumentService', () => {
       created_at: CREATED,
       updated_at: CREATED,
     });
-    expect(docs.get('id-1')).toEqual(d);
+    expect((await stored('id-1')).document).toEqual(d);
     expect(await svc.get('kanzlei', 'id-1')).toEqual(d);
     expect(await svc.list('kanzlei', {})).toEqual([d]);
   });
 
   it('names what it cannot find', async () => {
-    const { svc } = setup();
+    const { svc } = await setup();
     const d = await svc.create('kanzlei', { title: 'AGB', document_type: 'terms', language: 'de' });
     expect(await rejection(svc.get('andere', d.id))).toMatchObject({
       code: 'not_found',
@@ -107,7 +112,7 @@ describe('LegalDocumentService', () => {
   });
 
   it('adds a draft version numbered after the highest, records its author and touches the document', async () => {
-    const { svc, docs, at } = setup();
+    const { svc, stored, at, locked } = await setup();
     const d = await svc.create('kanzlei', { title: 'DSE', document_type: 'privacy_policy', language: 'de' });
     at(LATER);
     const v1 = await svc.addVersion('kanzlei', 'editor', d.id, { title: 'Erste', content: 'a\nb' });
@@ -127,7 +132,9 @@ describe('LegalDocumentService', () => {
       updated_at: LATER,
       published_at: null,
     });
-    expect(docs.get(d.id)!.updated_at).toBe(LATER);
+    expect((await stored(d.id)).document!.updated_at).toBe(LATER);
+    // versions of one document are numbered in turns: the document is locked first
+    expect(locked).toEqual([d.id]);
     const v2 = await svc.addVersion('kanzlei', undefined, d.id, {
       title: 'Zweite',
       content: 'c',
@@ -139,10 +146,9 @@ describe('LegalDocumentService', () => {
   });
 
   it('numbers after the highest version even when the store lists them oldest first', async () => {
-    const { svc, store } = setup();
+    const { svc, hooks } = await setup();
     const d = await svc.create('kanzlei', { title: 'DSE', document_type: 'privacy_policy', language: 'de' });
-    const listed = store.versions.bind(store);
-    store.versions = async (t, id) => (await listed(t, id)).reverse();
+    hooks.listed = (versions) => [...versions].reverse();
     for (const n of [1, 2, 3])
       expect((await svc.addVersion('kanzlei', 'e', d.id, { title: 't', content: 'c' })).version_number).toBe(n);
   });
@@ -154,12 +160,11 @@ describe('LegalDocumentService', () => {
     ['reject', ['submit'], 'draft'],
     ['publish', ['submit', 'approve'], 'published'],
   ] as const)('%s moves the version to its next status and stores it', async (t, before, status) => {
-    const { svc, versions, v, at } = await versionAfter([...before]);
+    const { svc, stored, v, at } = await versionAfter([...before]);
     at(LATER);
     const next = await svc.transition('kanzlei', 'editor', v.id, t, { comment: 'Kontakt fehlt' });
     expect(next).toMatchObject({ status, updated_at: LATER });
-    const { tenant: _, ...stored } = versions.get(v.id)!;
-    expect(stored).toEqual(next);
+    expect((await stored(v.id)).version).toEqual(next);
   });
 
   it.each([
@@ -177,13 +182,13 @@ describe('LegalDocumentService', () => {
       'cannot publish version 1 (id-2): it is published, and only an approved version can be published',
     ],
   ] as const)('refuses to %s a version in the wrong status (after %j), and changes nothing', async (t, before, msg) => {
-    const { svc, versions, v } = await versionAfter([...before]);
-    const stored = { ...versions.get(v.id)! };
+    const { svc, stored, v } = await versionAfter([...before]);
+    const unchanged = (await stored(v.id)).version;
     expect(await rejection(svc.transition('kanzlei', 'editor', v.id, t))).toMatchObject({
       code: 'conflict',
       message: msg,
     });
-    expect(versions.get(v.id)).toEqual(stored);
+    expect((await stored(v.id)).version).toEqual(unchanged);
   });
 
   it('records who approved and when: the approver named, else the actor, else nobody', async () => {
@@ -238,7 +243,7 @@ describe('LegalDocumentService', () => {
   });
 
   it('publishing archives only the published version, and marks the document published', async () => {
-    const { svc, versions, docs, d, v: v1, at, locked } = await versionAfter(['submit', 'approve', 'publish']);
+    const { svc, stored, d, v: v1, at, locked } = await versionAfter(['submit', 'approve', 'publish']);
     const v2 = await svc.addVersion('kanzlei', 'e', d.id, { title: 'v2', content: 'y' });
     const v3 = await svc.addVersion('kanzlei', 'e', d.id, { title: 'v3', content: 'z' });
     await svc.transition('kanzlei', 'e', v3.id, 'submit');
@@ -248,22 +253,21 @@ describe('LegalDocumentService', () => {
     const p = await svc.transition('kanzlei', 'e', v3.id, 'publish');
     expect(p).toMatchObject({ status: 'published', published_at: LATER, updated_at: LATER });
     expect(locked).toEqual([d.id]);
-    expect([v1, v2, v3].map((v) => [versions.get(v.id)!.status, versions.get(v.id)!.updated_at])).toEqual([
+    const after = await Promise.all([v1, v2, v3].map(async (v) => (await stored(v.id)).version!));
+    expect(after.map((v) => [v.status, v.updated_at])).toEqual([
       ['archived', LATER],
       ['draft', v2.updated_at],
       ['published', LATER],
     ]);
-    expect(docs.get(d.id)).toMatchObject({ status: 'published', updated_at: LATER });
+    expect((await stored(d.id)).document).toMatchObject({ status: 'published', updated_at: LATER });
   });
 
   it('publishing reads the version again once it holds the document, and refuses what another publish took', async () => {
-    const { svc, store, versions, v } = await versionAfter(['submit', 'approve']);
+    const { svc, hooks, v } = await versionAfter(['submit', 'approve']);
     // another replica publishes the same version while this one waits for the lock
-    const lock = store.lockDocument.bind(store);
-    store.lockDocument = async (t, id) => {
-      const r = await lock(t, id);
-      versions.set(v.id, { ...versions.get(v.id)!, status: 'published' });
-      return r;
+    hooks.afterLock = async (s) => {
+      const current = (await s.getVersion('kanzlei', v.id))!;
+      await s.updateVersion('kanzlei', { ...current, status: 'published' });
     };
     expect((await rejection(svc.transition('kanzlei', 'e', v.id, 'publish'))).message).toMatch(/it is published/);
   });
