@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
-import type { LegalDocument, Transition, Version } from '../../src/domain/legal-documents/legal-document.schema.js';
+import type { Transition, Version } from '../../src/domain/legal-documents/legal-document.schema.js';
 import { LegalDocumentService } from '../../src/domain/legal-documents/legal-document.service.js';
 import type { LegalDocumentStore } from '../../src/domain/legal-documents/legal-document.store.js';
 import { KyselyLegalDocumentStore } from '../../src/store/kysely/legal-document.store.js';
