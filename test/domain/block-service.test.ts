@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import { TrainingBlockService } from '../../src/domain/training-blocks/block.service.js';
 import type { Block } from '../../src/domain/training-blocks/block.schema.js';
-import type { BlockLink, TrainingBlockStore } from '../../src/domain/training-blocks/block.store.js';
+import type { TrainingBlockStore } from '../../src/domain/training-blocks/block.store.js';
 import type { CanonicalControl } from '../../src/domain/training-blocks/canonical.schema.js';
 import { CanonicalService } from '../../src/domain/training-blocks/canonical.service.js';
+import { KyselyTrainingBlockStore } from '../../src/store/kysely/training-block.store.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tmpDb } from '../support/helpers.js';
 
 const NOW = '2026-06-15T12:00:00.000Z';
 const control = (id: string): CanonicalControl => ({
@@ -38,65 +41,91 @@ const BLOCK: Block = {
   last_generated_at: null,
 };
 
-interface State {
-  modules: Map<string, string>;
-  matrix: Set<string>;
-  links: BlockLink[];
-  block: Block;
-}
+const stores: Store[] = [];
+afterAll(async () => {
+  for (const s of stores) await s.close();
+});
+
+/** Thrown inside a transaction to roll it back, as a clash with another replica does on PostgreSQL. */
+const ROLLBACK = new Error('rolled back');
 
 /**
- * Blocks in memory. `conflicts` plays PostgreSQL after a clash with another replica: that many times, the transaction
- * runs to its end, is rolled back and runs again.
+ * The SQLite store of a fresh file holding BLOCK. `conflicts` plays PostgreSQL after a clash with another replica:
+ * that many times, the transaction runs to its end, is rolled back and runs again. `writes` records the module and
+ * matrix writes that reach the store.
  */
-function memoryStore(conflicts: number) {
-  let s: State = { modules: new Map(), matrix: new Set(), links: [], block: BLOCK };
-  let n = 0;
-  const store = {
-    conflicts,
-    async transaction<T>(fn: (store: TrainingBlockStore) => Promise<T>): Promise<T> {
-      for (; store.conflicts > 0; store.conflicts--) {
-        const before = structuredClone(s);
-        await fn(store as unknown as TrainingBlockStore);
-        s = before;
-      }
-      return fn(store as unknown as TrainingBlockStore);
-    },
-    get: async () => s.block,
-    update: async (_t: string, _id: string, set: Partial<Block>) => void (s.block = { ...s.block, ...set }),
-    moduleIdByCode: async (_t: string, code: string) => s.modules.get(code),
-    insertModule: async (m: { id: string; module_code: string }) => void s.modules.set(m.module_code, m.id),
-    updateModule: async () => undefined,
-    replaceLinks: async (_t: string, _b: string, links: BlockLink[]) => void (s.links = links),
-    links: async () =>
-      s.links.map((l) => ({
-        ...l,
-        module_code: [...s.modules].find(([, id]) => id === l.module_id)![0],
-      })),
-    async addMatrixEntry(e: { role_code: string; module_id: string }) {
-      const key = `${e.role_code}/${e.module_id}`;
-      if (s.matrix.has(key)) return false;
-      s.matrix.add(key);
-      return true;
-    },
-    nextId: () => `m${++n}`,
-    state: () => s,
+async function sqliteStore(conflicts: number) {
+  const opened = await openStore(tmpDb());
+  stores.push(opened);
+  const real = new KyselyTrainingBlockStore(opened.db);
+  await real.insert(BLOCK);
+  const writes: unknown[] = [];
+  const h = { conflicts };
+  const recording = (inner: TrainingBlockStore): TrainingBlockStore => {
+    const s = Object.create(inner) as TrainingBlockStore;
+    s.insertModule = async (m) => {
+      writes.push(['insert', m]);
+      await inner.insertModule(m);
+    };
+    s.updateModule = async (tenant, id, set) => {
+      writes.push(['update', id, set]);
+      await inner.updateModule(tenant, id, set);
+    };
+    s.addMatrixEntry = async (e) => {
+      writes.push(['matrix', e]);
+      return inner.addMatrixEntry(e);
+    };
+    return s;
   };
-  return store;
+  const store = Object.create(recording(real)) as TrainingBlockStore;
+  store.transaction = async (fn) => {
+    for (; h.conflicts > 0; h.conflicts--) {
+      const run = real.transaction(async (trx) => {
+        await fn(recording(trx));
+        throw ROLLBACK;
+      });
+      await run.catch((e: unknown) => {
+        if (e !== ROLLBACK) throw e;
+      });
+    }
+    return real.transaction((trx) => fn(recording(trx)));
+  };
+  let n = 0;
+  const state = async () => ({
+    modules: (
+      await opened.db.selectFrom('training_module').select('module_code').where('tenant_id', '=', 't').execute()
+    )
+      .map((m) => m.module_code)
+      .sort(),
+    links: await opened.db
+      .selectFrom('training_block_control as l')
+      .innerJoin('training_module as m', 'm.id', 'l.module_id')
+      .select(['l.control_id', 'l.position'])
+      .where('l.block_id', '=', 'b1')
+      .orderBy('m.module_code')
+      .orderBy('l.position')
+      .execute(),
+    block: (await real.get('t', 'b1'))!,
+  });
+  return { store, h, writes, state, nextId: () => `m${++n}` };
 }
 
-const service = (store: ReturnType<typeof memoryStore>, catalogue = () => CONTROLS) =>
+const service = (
+  { store, nextId }: { store: TrainingBlockStore; nextId: () => string },
+  catalogue = () => CONTROLS,
+  generate: () => Promise<never> = async () => ({}) as never,
+) =>
   new TrainingBlockService(
-    store as unknown as TrainingBlockStore,
+    store,
     new CanonicalService({ tenantControls: async () => [], upsert: async () => undefined }, async () => catalogue()),
-    { generate: async () => ({}) as never },
+    { generate },
     fixedClock(NOW),
-    { next: store.nextId },
+    { next: nextId },
   );
 
 describe('TrainingBlockService.generate reports only the run of its transaction that committed', () => {
   it.each([0, 1, 3])('after %i rolled-back run(s)', async (conflicts) => {
-    const store = memoryStore(conflicts);
+    const store = await sqliteStore(conflicts);
     const r = await service(store).generate('t', 'ciso', 'b1', {
       language: 'de',
       auto_matrix: true,
@@ -111,8 +140,8 @@ describe('TrainingBlockService.generate reports only the run of its transaction 
       content_generated: 0,
       errors: [],
     });
-    const s = store.state();
-    expect([...s.modules.keys()]).toEqual(['SEC-001', 'SEC-002', 'SEC-003']);
+    const s = await store.state();
+    expect(s.modules).toEqual(['SEC-001', 'SEC-002', 'SEC-003']);
     expect(s.links.map((l) => `${l.control_id}@${l.position}`)).toEqual([
       'AUTH-001@0',
       'AUTH-002@1',
@@ -123,11 +152,11 @@ describe('TrainingBlockService.generate reports only the run of its transaction 
   });
 
   it('a second generation, also after a rolled-back run, updates the same modules and adds no matrix entry', async () => {
-    const store = memoryStore(0);
+    const store = await sqliteStore(0);
     const svc = service(store);
     const o = { language: 'de' as const, auto_matrix: true, skip_content: true };
     await svc.generate('t', 'ciso', 'b1', o);
-    store.conflicts = 1;
+    store.h.conflicts = 1;
     expect(await svc.generate('t', 'ciso', 'b1', o)).toMatchObject({
       modules_created: 0,
       modules_updated: 3,
@@ -139,13 +168,13 @@ describe('TrainingBlockService.generate reports only the run of its transaction 
 
 describe('TrainingBlockService', () => {
   it('hands the store only the fields an update gives, so a field given as undefined stays as it is', async () => {
-    const store = memoryStore(0);
+    const store = await sqliteStore(0);
     const b = await service(store).update('t', 'b1', { name: undefined, description: 'neu', domain_filter: null });
     expect(b).toEqual({ ...BLOCK, description: 'neu', domain_filter: null, updated_at: NOW });
   });
 
   it('leaves out a linked control that the catalogue no longer has (dropped from the shipped one by an update)', async () => {
-    const store = memoryStore(0);
+    const store = await sqliteStore(0);
     let catalogue = CONTROLS;
     const svc = service(store, () => catalogue);
     await svc.generate('t', 'ciso', 'b1', { language: 'de', auto_matrix: false, skip_content: true });
@@ -161,42 +190,20 @@ describe('TrainingBlockService', () => {
 describe('TrainingBlockService.generate writes what the block says', () => {
   const o = { language: 'en' as const, auto_matrix: true, skip_content: false };
 
-  function recorded() {
-    const store = memoryStore(0);
-    const writes: unknown[] = [];
-    const insertModule = store.insertModule;
-    Object.assign(store, {
-      insertModule: async (m: { id: string; module_code: string }) => {
-        writes.push(['insert', m]);
-        await insertModule(m);
-      },
-      updateModule: async (_t: string, id: string, set: unknown) => void writes.push(['update', id, set]),
-      async addMatrixEntry(e: unknown) {
-        writes.push(['matrix', e]);
-        return true;
-      },
-    });
+  async function recorded() {
+    const store = await sqliteStore(0);
     const asked: unknown[] = [];
-    const svc = new TrainingBlockService(
-      store as unknown as TrainingBlockStore,
-      new CanonicalService({ tenantControls: async () => [], upsert: async () => undefined }, async () => [
-        control('AUTH-001'),
-      ]),
-      {
-        generate: async (...a: unknown[]) => {
-          asked.push(a);
-          if (asked.length > 1) throw new Error('Ollama is busy');
-          return {} as never;
-        },
-      },
-      fixedClock(NOW),
-      { next: store.nextId },
-    );
-    return { svc, writes, asked };
+    const catalogue = () => [control('AUTH-001')];
+    const svc = service(store, catalogue, async (...a: unknown[]) => {
+      asked.push(a);
+      if (asked.length > 1) throw new Error('Ollama is busy');
+      return {} as never;
+    });
+    return { svc, writes: store.writes, asked };
   }
 
   it('creates modules with the settings of the block, suggests them to its roles and asks for content', async () => {
-    const { svc, writes, asked } = recorded();
+    const { svc, writes, asked } = await recorded();
     const r = await svc.generate('t', 'ciso', 'b1', o);
     const fields = {
       title: 'Zugang: Authentisierung und Identitäten',
@@ -249,9 +256,7 @@ describe('TrainingBlockService.generate writes what the block says', () => {
 
 describe('TrainingBlockService', () => {
   it('creates a block with unset filters as null, never generated', async () => {
-    const store = memoryStore(0);
-    const inserted: Block[] = [];
-    Object.assign(store, { insert: async (b: Block) => void inserted.push(b) });
+    const store = await sqliteStore(0);
     const input = {
       name: 'Zugang',
       description: '',
@@ -264,11 +269,11 @@ describe('TrainingBlockService', () => {
     };
     const b = await service(store).create('t', input);
     expect(b).toEqual({ ...BLOCK, id: 'm1', ...input });
-    expect(inserted).toEqual([b]);
+    expect(await store.store.get('t', b.id)).toEqual(b);
   });
 
   it('previews the plan of a block without writing', async () => {
-    const store = memoryStore(0);
+    const store = await sqliteStore(0);
     expect(await service(store).preview('t', 'b1')).toEqual({
       block_id: 'b1',
       total_controls: 4,
@@ -285,6 +290,7 @@ describe('TrainingBlockService', () => {
       modules: [],
       message: 'no control matches the filters of this block; nothing would be generated',
     });
-    expect(store.state().modules.size).toBe(0);
+    expect((await store.state()).modules).toEqual([]);
+    expect(store.writes).toEqual([]);
   });
 });
