@@ -1,100 +1,115 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
-import type { LlmRequest } from '../../src/domain/training/content.llm.js';
-import type { Content } from '../../src/domain/training/content.schema.js';
 import { TrainingContentService } from '../../src/domain/training/content.service.js';
-import type { TrainingContentStore } from '../../src/domain/training/content.store.js';
+import { TrainingService } from '../../src/domain/training/training.service.js';
+import { OllamaClient } from '../../src/services/llm/llm-client.js';
+import { KyselyTrainingContentStore } from '../../src/store/kysely/training-content.store.js';
+import { KyselyTrainingStore } from '../../src/store/kysely/training.store.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { tmpDb } from '../support/helpers.js';
+import { FakeOllama } from '../support/ollama-server.js';
 
 const NOW = '2026-06-15T12:00:00.000Z';
-const MODULE = {
-  id: 'mod1',
-  module_code: 'DS-1',
-  title: 'Datenschutz',
-  description: 'Fragen an Erika Mustermann',
-  regulation_area: 'dsgvo',
-  duration_minutes: 20,
-};
-const PUBLISHED: Content = {
-  id: 'c1',
-  module_id: 'mod1',
-  version: 1,
-  language: 'de',
-  markdown: '# Datenschutz\n\nAnsprechpartnerin ist Erika Mustermann, erika@firma.de.',
-  status: 'published',
-  created_at: NOW,
-  published_at: NOW,
-};
+const MARKDOWN = '# Datenschutz\n\nAnsprechpartnerin ist Erika Mustermann, erika@firma.de.';
 const quiz = JSON.stringify({
   questions: [{ question: 'Wer hilft? Erika Mustermann?', options: ['ja', 'nein'], correct_index: 0, explanation: '' }],
 });
 
-/** A content store in memory and a language model that answers from a list, recording what it was sent. */
-function setup(replies: string[], published: Content | null = PUBLISHED) {
-  const sent: LlmRequest[] = [];
-  const audit: Array<{ details: Record<string, unknown> }> = [];
-  const saved: unknown[] = [];
+const stores: Store[] = [];
+const models: FakeOllama[] = [];
+afterAll(async () => {
+  for (const s of stores) await s.close();
+  for (const m of models) await m.close();
+});
+
+/**
+ * A module on the SQLite store of a fresh file, assigned to Erika Mustermann and, unless `published` is false, with
+ * published content naming her; the real Ollama client against a server that answers `replies` and keeps what it
+ * was sent.
+ */
+async function setup(replies: string[], published = true) {
+  const store = await openStore(tmpDb());
+  stores.push(store);
+  const ollama = await new FakeOllama().reply(...replies.map((text) => ({ text }))).start();
+  models.push(ollama);
   let n = 0;
-  const store = {
-    transaction: (fn: (s: TrainingContentStore) => Promise<unknown>) => fn(store as unknown as TrainingContentStore),
-    getModule: async () => MODULE,
-    assignedNames: async () => ['Erika Mustermann'],
-    publishedContent: async () => published ?? undefined,
-    lastVersion: async () => 0,
-    insertContent: async () => undefined,
-    replaceQuestions: async (_t: string, _m: string, qs: unknown[]) => void saved.push(...qs),
-    questions: async () => saved,
-    appendAudit: async (entries: Array<{ details: Record<string, unknown> }>) => void audit.push(...entries),
-  };
+  const ids = { next: () => `id${++n}` };
+  const clock = fixedClock(NOW);
+  const training = new TrainingService(new KyselyTrainingStore(store.db), clock, ids, () => 'ab'.repeat(32));
+  const { id: moduleId } = await training.createModule('t', 'autor', {
+    module_code: 'DS-1',
+    title: 'Datenschutz',
+    description: 'Fragen an Erika Mustermann',
+    regulation_area: 'dsgvo',
+    frequency_type: 'annual',
+    duration_minutes: 20,
+    pass_threshold: 70,
+    validity_days: 365,
+    questions: [],
+  });
+  await training.setMatrix('t', { role_code: 'R9', module_id: moduleId, is_mandatory: true, priority: 1 });
+  await training.compute('t', 'hr', {
+    user_id: 'erika',
+    user_name: 'Erika Mustermann',
+    user_email: 'erika@firma.de',
+    roles: ['R9'],
+    deadline_days: 30,
+  });
+  const contents = new KyselyTrainingContentStore(store.db);
+  if (published) {
+    const content = { id: 'c1', module_id: moduleId, version: 1, language: 'de', markdown: MARKDOWN };
+    await contents.insertContent('t', { ...content, status: 'published', created_at: NOW, published_at: NOW });
+  }
   const svc = new TrainingContentService(
-    store as unknown as TrainingContentStore,
-    fixedClock(NOW),
-    { next: () => `id${++n}` },
-    () => ({
-      generate: async (req) => {
-        sent.push(req);
-        return { text: replies.shift()!, prompt_tokens: 3, completion_tokens: 5 };
-      },
-    }),
+    contents,
+    clock,
+    ids,
+    () => new OllamaClient({ host: ollama.url }),
     'llama3.1:8b',
   );
-  return { svc, sent, audit, saved };
+  const sent = () => ollama.requests.filter((r) => r.path === '/api/generate').map((r) => r.body as { prompt: string });
+  const audit = async () =>
+    (await training.auditLog('t', { action: 'content_generated', limit: 50, offset: 0 })).map((e) => e.details);
+  return { svc, sent, audit, moduleId };
 }
 
 describe('TrainingContentService', () => {
   it('bases a quiz on the published content, redacted before it leaves, and redacts the questions coming back', async () => {
-    const { svc, sent, audit } = setup([quiz]);
-    const r = await svc.generateQuiz('t', 'autor', { module_id: 'mod1', count: 1, language: 'de' });
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.prompt).toContain(
+    const { svc, sent, audit, moduleId } = await setup([quiz]);
+    const r = await svc.generateQuiz('t', 'autor', { module_id: moduleId, count: 1, language: 'de' });
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0]!.prompt).toContain(
       'Grundlage ist dieser Inhalt:\n# Datenschutz\n\nAnsprechpartnerin ist [PERSON_1], [EMAIL_1].',
     );
-    expect(JSON.stringify(sent)).not.toContain('Mustermann');
+    expect(JSON.stringify(sent())).not.toContain('Mustermann');
     expect(r.questions).toEqual([
-      expect.objectContaining({ question: 'Wer hilft? [PERSON_1]?', position: 0, module_id: 'mod1' }),
+      expect.objectContaining({ question: 'Wer hilft? [PERSON_1]?', position: 0, module_id: moduleId }),
     ]);
     expect(r.redacted).toEqual({ person: 2, email: 1 });
-    expect(audit.map((e) => e.details)).toEqual([
+    expect(await audit()).toEqual([
       {
         kind: 'quiz',
         model: 'llama3.1:8b',
         questions: 1,
         attempts: 1,
         redacted: { person: 2, email: 1 },
-        prompt_tokens: 3,
-        completion_tokens: 5,
+        prompt_tokens: 11,
+        completion_tokens: 22,
       },
     ]);
   });
 
   it('bases a quiz on the description when nothing is published', async () => {
-    const { svc, sent } = setup([quiz], null);
-    await svc.generateQuiz('t', undefined, { module_id: 'mod1', count: 1, language: 'de' });
-    expect(sent[0]!.prompt.split('\n')[1]).toBe('Fragen an [PERSON_1]');
+    const { svc, sent, moduleId } = await setup([quiz], false);
+    await svc.generateQuiz('t', undefined, { module_id: moduleId, count: 1, language: 'de' });
+    expect(sent()[0]!.prompt.split('\n')[1]).toBe('Fragen an [PERSON_1]');
   });
 
   it('adds up what was redacted in the prompt and in the answer, kind by kind', async () => {
-    const { svc } = setup(['Fragen an [PERSON_1] oder Erika Mustermann unter erika@firma.de und info@firma.de.']);
-    const r = await svc.generate('t', 'autor', { module_id: 'mod1', language: 'de' });
+    const { svc, moduleId } = await setup([
+      'Fragen an [PERSON_1] oder Erika Mustermann unter erika@firma.de und info@firma.de.',
+    ]);
+    const r = await svc.generate('t', 'autor', { module_id: moduleId, language: 'de' });
     expect(r.markdown).toBe('Fragen an [PERSON_1] oder [PERSON_1] unter [EMAIL_1] und [EMAIL_2].');
     expect(r.redacted).toEqual({ person: 2, email: 2 });
   });
