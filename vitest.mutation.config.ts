@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import base from './vitest.config.js';
 import LoadFailureReporter from './test/support/load-failure-reporter.js';
+import { ReusingThreadsWorker } from './test/support/reusing-threads.js';
 
 /**
  * Orders the test files of a mutant's run so that the ones likely to catch it come first. A run stops at the first
@@ -58,6 +59,21 @@ const CLI_TESTS = [
 // not mergeConfig: it would append to the base list of test files instead of replacing it
 export default defineConfig({
   ...base,
+  // MUTATION_REUSE=1: keep worker threads between mutants of function bodies (README: wall time; not the default)
+  plugins: [
+    process.env.MUTATION_REUSE === '1' && {
+      // Stryker's runner asks for `pool: 'threads'` on top of any configuration; the pool is replaced once vitest has
+      // resolved it (test/support/reusing-threads.ts: why, and which runs get a thread of their own)
+      name: 'mutation-pool',
+      configureVitest({ project }) {
+        project.config.pool = 'reusing-threads';
+        project.config.poolRunner = {
+          name: 'reusing-threads',
+          createPoolWorker: (options) => new ReusingThreadsWorker(options),
+        };
+      },
+    },
+  ],
   test: {
     ...base.test,
     include: [

@@ -15,10 +15,20 @@ if (inject('mode') !== 'mutant')
   for (const file of readdirSync(domain, { recursive: true, encoding: 'utf8' }).sort())
     if (file.endsWith('.ts')) await import(new URL(file, domain).href);
 
+// A mutant of a function body is switched on in `beforeAll`, after the test file is imported. On a worker thread kept
+// from an earlier mutant's run (test/support/reusing-threads.ts) the earlier mutant is still on while the file's own
+// top-level code runs, which a fresh thread would run with none: switch it off here, before the test file is imported.
+if (inject('mode') === 'mutant' && inject('mutantActivation') === 'runtime') {
+  const stryker = (globalThis as { __stryker__?: { activeMutant?: string } }).__stryker__;
+  if (stryker) stryker.activeMutant = undefined;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Set by Stryker's vitest runner: the initial run records coverage, a mutant's run tests one mutant. */
     mode: 'dry-run' | 'mutant';
+    /** Set by Stryker's vitest runner for a mutant's run: `static` for module-level code, activated before imports. */
+    mutantActivation: 'static' | 'runtime';
   }
 }
 
