@@ -10,6 +10,7 @@ import { createRedactCommand } from './commands/redact.js';
 import { createServeCommand } from './commands/serve.js';
 import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
+import { storeAccess } from './store-access.js';
 
 /** The whole command tree. Commands load their heavy modules only when they run. */
 export function createProgram(ctx: CliContext): Command {
@@ -35,7 +36,7 @@ export function createProgram(ctx: CliContext): Command {
     .exitOverride();
 
   program.hook('preAction', async (_root, action) => {
-    await ctx.configure(action.optsWithGlobals());
+    await ctx.configure(action.optsWithGlobals(), storeAccess(action));
   });
 
   for (const make of [

@@ -594,7 +594,7 @@ describe('the store file', () => {
   it('says clearly when the store cannot be created', async () => {
     const f = join(tmp(), 'plain-file');
     writeFileSync(f, 'x');
-    const r = await cli(['--db', join(f, 'sub', 'store.db'), 'dsfa', 'list']);
+    const r = await cli(['--db', join(f, 'sub', 'store.db'), 'dsfa', 'create', '--title', 'x']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot open database/);
   });

@@ -8,6 +8,7 @@ import type { CliContext } from '../context.js';
 import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
 import { openOutputFile } from '../output-file.js';
 import { collect, defined } from '../input.js';
+import { unlessDryRun, writes } from '../store-access.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
@@ -131,8 +132,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
     });
 
-  cmd
-    .command('grant')
+  writes(cmd.command('grant'))
     .description('record a consent (use --refused to record a refusal)')
     .requiredOption('--user-id <id>', 'user id or e-mail')
     .requiredOption('--data-point <id>', 'data point id')
@@ -178,8 +178,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       },
     );
 
-  cmd
-    .command('revoke')
+  writes(cmd.command('revoke'))
     .description('revoke an active consent (irreversible)')
     .argument('<id>')
     .action(async (id: string) => {
@@ -190,8 +189,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       ]);
     });
 
-  cmd
-    .command('renew')
+  writes(cmd.command('renew'))
     .description('renew an active consent; with --consent-version a new version is recorded')
     .argument('<id>')
     .option('--consent-version <v>')
@@ -236,8 +234,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       ]);
     });
 
-  cmd
-    .command('import')
+  writes(cmd.command('import'), unlessDryRun)
     .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
     .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
     .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)

@@ -6,6 +6,7 @@ import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
 import { parseWhen, req } from './shared.js';
+import { unlessDryRun, writes } from '../../store-access.js';
 
 const asOf = (v: string | undefined) => (v === undefined ? undefined : parseWhen(v, '--as-of', 'as_of'));
 
@@ -144,10 +145,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
       }
     });
 
-  training
-    .command('escalation')
-    .description('deadline escalation')
-    .command('check')
+  writes(training.command('escalation').description('deadline escalation').command('check'), unlessDryRun)
     .description('raise escalation levels of overdue assignments (7/14/30/45 days)')
     .option('--as-of <date>', 'escalate as of this date; a date in the future needs --dry-run or --force')
     .option('--dry-run', 'show what would be escalated without writing')
@@ -184,8 +182,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
 
 export function addCertificateCommands(ctx: CliContext, training: Command) {
   const certs = training.command('certificates').description('certificates of completed trainings');
-  certs
-    .command('generate')
+  writes(certs.command('generate'))
     .description('issue the certificate of a completed assignment with a passed quiz')
     .argument('<assignment-id>')
     .action(async (id: string) => {

@@ -19,6 +19,7 @@ import { createCanonicalCommand } from './canonical.js';
 import { addContentCommands } from './content.js';
 import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
 import { csvCell, moduleId, parseCsv, parseWhen, req } from './shared.js';
+import { writes } from '../../store-access.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
   { header: 'ID', value: (a) => a.id },
@@ -122,7 +123,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         ['questions', m.questions.map((q, i) => `${i + 1}. ${q.question}`)],
       ]);
     });
-  moduleFlags(modules.command('create').description('create a module')).action(async (o: ModuleFlags) => {
+  moduleFlags(writes(modules.command('create')).description('create a module')).action(async (o: ModuleFlags) => {
     const m = await (await b()).training.createModule({ ...req(ctx), body: await moduleBody(ctx, o) });
     await printRecord(
       ctx,
@@ -130,23 +131,22 @@ export function createTrainingCommand(ctx: CliContext): Command {
       Object.entries(m).filter(([k]) => k !== 'questions'),
     );
   });
-  moduleFlags(modules.command('update').description('change fields of a module').argument('<id-or-code>')).action(
-    async (idc: string, o: ModuleFlags) => {
-      const backend = await b();
-      const m = await backend.training.updateModule({
-        ...req(ctx),
-        params: { id: await moduleId(ctx, backend, idc) },
-        body: await moduleBody(ctx, o),
-      });
-      await printRecord(
-        ctx,
-        m,
-        Object.entries(m).filter(([k]) => k !== 'questions'),
-      );
-    },
-  );
-  modules
-    .command('delete')
+  moduleFlags(
+    writes(modules.command('update')).description('change fields of a module').argument('<id-or-code>'),
+  ).action(async (idc: string, o: ModuleFlags) => {
+    const backend = await b();
+    const m = await backend.training.updateModule({
+      ...req(ctx),
+      params: { id: await moduleId(ctx, backend, idc) },
+      body: await moduleBody(ctx, o),
+    });
+    await printRecord(
+      ctx,
+      m,
+      Object.entries(m).filter(([k]) => k !== 'questions'),
+    );
+  });
+  writes(modules.command('delete'))
     .argument('<id-or-code>')
     .description('delete a module without assignments')
     .action(async (idc: string) => {
@@ -157,10 +157,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
 
   // ---- catalogue
-  training
-    .command('catalog')
-    .description('the default catalogue')
-    .command('install')
+  writes(training.command('catalog').description('the default catalogue').command('install'))
     .description('install the shipped modules, questions and role matrix (idempotent)')
     .option('--file <catalog.json>', 'another catalogue of the same shape')
     .action(async (o: { file?: string }) => {
@@ -226,8 +223,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         { empty: 'the matrix is empty' },
       );
     });
-  matrix
-    .command('set')
+  writes(matrix.command('set'))
     .description('require a module for a role (or change its priority)')
     .argument('<role>')
     .argument('<module>', 'id or module_code')
@@ -246,8 +242,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       });
       await printRecord(ctx, e, Object.entries(e));
     });
-  matrix
-    .command('unset')
+  writes(matrix.command('unset'))
     .description('remove a module from a role')
     .argument('<role>')
     .argument('<module>')
@@ -275,8 +270,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       if (o.output) await writeOutputFile(o.output, csv);
       else ctx.io.stdout.write(csv);
     });
-  matrix
-    .command('import')
+  writes(matrix.command('import'))
     .description('replace matrix entries from a CSV file as written by matrix export')
     .argument('<file>', 'CSV with role_code,module_code[,is_mandatory,priority]')
     .action(async (file: string) => {
@@ -323,8 +317,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
 
   // ---- assignments
   const asg = training.command('assignments').description('assignments of modules to people');
-  asg
-    .command('compute')
+  writes(asg.command('compute'))
     .description('assign what the matrix calls for: one user by flags, or a staff list with --users')
     .option('--users <users.csv>', 'CSV with user_id,user_name,user_email,roles (roles separated by ; or |)')
     .option('--user-id <id>')
@@ -450,8 +443,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       const a = await (await b()).training.getAssignment({ ...req(ctx), params: { id } });
       await printRecord(ctx, a, assignmentPairs(a));
     });
-  asg
-    .command('update')
+  writes(asg.command('update'))
     .description('change the deadline, name or e-mail of an assignment')
     .argument('<id>')
     .option('--deadline <date>', 'a date (2027-03-31, lasting to its end in UTC) or an ISO timestamp with a zone')
@@ -473,8 +465,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       await printRecord(ctx, a, assignmentPairs(a));
     });
   for (const verb of ['start', 'complete'] as const) {
-    asg
-      .command(verb)
+    writes(asg.command(verb))
       .description(
         verb === 'start' ? 'start an assignment' : 'complete an assignment (a certificate then needs a passed quiz)',
       )
@@ -484,8 +475,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         await printRecord(ctx, a, assignmentPairs(a));
       });
   }
-  asg
-    .command('progress')
+  writes(asg.command('progress'))
     .description('record progress in percent (starts a pending assignment)')
     .argument('<id>')
     .argument('<percent>')
@@ -556,8 +546,7 @@ function addQuizCommands(ctx: CliContext, training: Command) {
         { empty: 'no attempts yet' },
       );
     });
-  quiz
-    .command('take')
+  writes(quiz.command('take'))
     .description(
       'answer the quiz of an assignment in the terminal (or --answers FILE with [{question_id, selected_index}])',
     )
