@@ -38,6 +38,16 @@ async function table(head: string[], rows: string[][]): Promise<string> {
   return t.toString();
 }
 
+/** A list as the table a terminal shows, for a file in a table format; `empty` stands in for no rows. */
+export async function tableText<T>(rows: T[], columns: Column<T>[], opts: { empty: string }): Promise<string> {
+  if (rows.length === 0) return opts.empty + '\n';
+  const text = await table(
+    columns.map((c) => c.header),
+    rows.map((r) => columns.map((c) => cell(c.value(r), true))),
+  );
+  return text + '\n';
+}
+
 /** A list: exactly the wire shape with --json, a table on a TTY, tab-separated lines (no header) when piped. */
 export async function printList<T>(
   ctx: CliContext,
@@ -48,13 +58,7 @@ export async function printList<T>(
   if (ctx.config().json) return printJson(ctx, rows);
   if (ctx.io.stdoutIsTTY) {
     if (rows.length === 0) return note(ctx, opts.empty ?? 'nothing found');
-    writeOut(
-      ctx,
-      await table(
-        columns.map((c) => c.header),
-        rows.map((r) => columns.map((c) => cell(c.value(r), true))),
-      ),
-    );
+    writeOut(ctx, await tableText(rows, columns, { empty: '' }));
     return;
   }
   for (const r of rows) writeOut(ctx, columns.map((c) => tsv(c.value(r))).join('\t'));

@@ -6,7 +6,7 @@ import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../
 import type { ImportStream } from '../../backend/local/consents.import.js';
 import type { CliContext } from '../context.js';
 import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
-import { openOutputFile } from '../output-file.js';
+import { openOutputFile, outputFormat } from '../output-file.js';
 import { collect, defined } from '../input.js';
 import { unlessDryRun, writes } from '../store-access.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
@@ -65,7 +65,7 @@ async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterabl
 }
 
 interface ExportFlags {
-  format: string;
+  format?: 'csv' | 'ndjson';
   userId?: string;
   dataPoint?: string;
   granted?: string;
@@ -340,7 +340,12 @@ export function createConsentsCommand(ctx: CliContext): Command {
   cmd
     .command('export')
     .description('streamed export; importing it into an empty store gives the same statistics')
-    .addOption(new Option('--format <format>', 'csv or ndjson').choices(['csv', 'ndjson']).default('csv'))
+    .addOption(
+      new Option('--format <format>', 'csv or ndjson (default: by the extension of -o, else csv)').choices([
+        'csv',
+        'ndjson',
+      ]),
+    )
     .option('--user-id <id>')
     .option('--data-point <id>')
     .option('--granted <bool>')
@@ -348,12 +353,13 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--bom', 'CSV starts with a UTF-8 byte order mark (with --delimiter ";" for German Excel)')
     .option('-o, --output <file>', 'file to write (default stdout); its folder is created')
     .action(async (o: ExportFlags) => {
+      const format = outputFormat('consents export', { csv: ['csv'], ndjson: ['ndjson', 'jsonl'] }, o, 'csv');
       const r = await (
         await ctx.backend()
       ).consents.export({
         ...req(ctx),
         query: defined({
-          format: o.format,
+          format,
           user_id: o.userId,
           data_point_id: o.dataPoint,
           granted: o.granted,

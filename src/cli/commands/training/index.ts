@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { writeOutputFile } from '../../output-file.js';
+import { outputFormat, writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
 import type { Assignment, Module } from '../../../domain/training/training.schema.js';
@@ -259,6 +259,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     .description('CSV for a spreadsheet: role_code,module_code,module_title,is_mandatory,priority')
     .option('-o, --output <file>')
     .action(async (o: { output?: string }) => {
+      outputFormat('matrix export', { csv: ['csv'] }, o, 'csv');
       const rows = await (await b()).training.matrix(req(ctx));
       const csv =
         [
