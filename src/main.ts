@@ -32,6 +32,18 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const ctx = createContext(io, env, deps.clock);
   const program = createProgram(ctx);
   let jsonErrors = argv.includes('--json');
+  const fail = (err: DomainError, opts: { usage?: boolean; stack?: string } = {}): number => {
+    if (jsonErrors) {
+      io.stderr.write(JSON.stringify({ error: err.message, code: err.code, details: err.details }) + '\n');
+    } else {
+      const red = io.color ? (s: string) => `\u001b[31m${s}\u001b[39m` : (s: string) => s;
+      io.stderr.write(`${red('error:')} ${err.message}\n`);
+      if (err.details.length > 1) for (const d of err.details) io.stderr.write(`  ${d.path}: ${d.message}\n`);
+      if (opts.usage) io.stderr.write('(add --help for usage)\n');
+    }
+    if (err.code === 'internal' && env.COMPLIANCE_DEBUG && opts.stack) io.stderr.write(`${opts.stack}\n`);
+    return EXIT_BY_CODE[err.code];
+  };
   try {
     await program.parseAsync(argv);
     return ctx.exitCode;
@@ -39,7 +51,10 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
         return EXIT.ok;
-      return e.exitCode === 0 ? EXIT.ok : EXIT.usage; // commander has printed the message
+      if (e.exitCode === 0) return EXIT.ok;
+      // commander printed nothing (see program.ts): its usage errors look like every other error, JSON with --json
+      const { usageError } = await import('./cli/usage-error.js');
+      return fail(usageError(e), { usage: true });
     }
     // Ctrl-C in a prompt (@inquirer's ExitPromptError) ends quietly, as a shell expects of an interrupt.
     if ((e as Error)?.name === 'ExitPromptError') return EXIT.interrupted;
@@ -52,15 +67,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       e instanceof DomainError
         ? e
         : new DomainError('internal', `unexpected error: ${(e as Error)?.message ?? String(e)}`);
-    if (jsonErrors) {
-      io.stderr.write(JSON.stringify({ error: err.message, code: err.code, details: err.details }) + '\n');
-    } else {
-      const red = io.color ? (s: string) => `\u001b[31m${s}\u001b[39m` : (s: string) => s;
-      io.stderr.write(`${red('error:')} ${err.message}\n`);
-      if (err.details.length > 1) for (const d of err.details) io.stderr.write(`  ${d.path}: ${d.message}\n`);
-    }
-    if (err.code === 'internal' && env.COMPLIANCE_DEBUG) io.stderr.write(`${(e as Error)?.stack}\n`);
-    return EXIT_BY_CODE[err.code];
+    return fail(err, { stack: (e as Error)?.stack });
   } finally {
     await ctx.close().catch(() => undefined);
   }

@@ -29,7 +29,17 @@ export const note = (ctx: CliContext, text: string): void => {
   ctx.io.stderr.write(text + '\n');
 };
 
-export const printJson = (ctx: CliContext, data: unknown): void => writeOut(ctx, JSON.stringify(data, null, 2));
+/**
+ * JSON as every command writes it, one document and a newline: indented by two spaces for a person at a terminal, on
+ * one line for a program (piped, or in a file), as gh does. Errors on stderr are always one line.
+ */
+export const jsonText = (data: unknown, forTerminal: boolean): string =>
+  JSON.stringify(data, null, forTerminal ? 2 : undefined) + '\n';
+
+/** --json output: the wire shape and nothing else, on stdout. */
+export const printJson = (ctx: CliContext, data: unknown): void => {
+  ctx.io.stdout.write(jsonText(data, ctx.io.stdoutIsTTY));
+};
 
 async function table(head: string[], rows: string[][]): Promise<string> {
   const { default: Table } = await import('cli-table3');

@@ -160,7 +160,7 @@ describe('dsfa commands on the embedded store', () => {
 
   it('chooses the strict review workflow per tenant and names the allowed transitions when refusing', async () => {
     const t = ['--tenant', 'strenge-gmbh', '--user', 'autorin'];
-    expect((await run([...t, 'dsfa', 'workflow', '--json'])).stdout).toContain('"workflow": "open"');
+    expect((await run([...t, 'dsfa', 'workflow', '--json'])).stdout).toContain('"workflow":"open"');
     expect((await run([...t, 'dsfa', 'workflow', 'strict'])).code).toBe(0);
     const bad = await run([...t, 'dsfa', 'workflow', 'lenient']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('open, strict')]);
@@ -172,7 +172,7 @@ describe('dsfa commands on the embedded store', () => {
     const self = await run([...t, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'autorin']);
     expect([self.code, self.stderr]).toEqual([5, expect.stringContaining('four-eyes')]);
     expect((await run([...t, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'dsb'])).code).toBe(0);
-    expect((await run(['dsfa', 'workflow', '--json'])).stdout).toContain('"workflow": "open"'); // other tenant
+    expect((await run(['dsfa', 'workflow', '--json'])).stdout).toContain('"workflow":"open"'); // other tenant
   });
 
   it('keeps tenants apart on the command line', async () => {

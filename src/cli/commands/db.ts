@@ -78,8 +78,7 @@ export function createDbCommand(ctx: CliContext): Command {
         throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
       }
       note(ctx, `backed up ${file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
-      if (ctx.config().json)
-        ctx.io.stdout.write(JSON.stringify({ file: target, size_bytes: statSync(target).size }) + '\n');
+      if (ctx.config().json) printJson(ctx, { file: target, size_bytes: statSync(target).size });
     });
 
   db.command('copy')

@@ -112,7 +112,8 @@ export function createBlocksCommand(ctx: CliContext): Command {
     .argument('<id>')
     .action(async (id: string) => {
       const r = await (await api()).delete({ ...req(ctx), params: { id } });
-      writeOut(ctx, ctx.config().json ? JSON.stringify(r) : r.message);
+      if (ctx.config().json) printJson(ctx, r);
+      else writeOut(ctx, r.message);
     });
   blocks
     .command('preview')

@@ -4,7 +4,7 @@ import { DomainError } from '../../../domain/errors.js';
 import { defined } from '../../input.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
-import { printJson, printList, printRecord, tableText, writeOut, type Column } from '../../output.js';
+import { jsonText, printJson, printList, printRecord, tableText, writeOut, type Column } from '../../output.js';
 import { parseWhen, req } from './shared.js';
 import { unlessDryRun, writes } from '../../store-access.js';
 
@@ -143,8 +143,9 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
       ];
       let text: string | undefined;
       if (format === 'junit') text = junit(rows, at, { personal });
-      // one line: the report can be tens of megabytes, and indentation would cost a third more time and size
-      else if (format === 'json') text = JSON.stringify(personal ? rows : rows.map(withoutPersonalData)) + '\n';
+      // indented only on a terminal: the report can be tens of megabytes, and indentation costs a third more
+      else if (format === 'json')
+        text = jsonText(personal ? rows : rows.map(withoutPersonalData), !o.output && ctx.io.stdoutIsTTY);
       // a file in the table format holds the table a terminal shows
       else if (o.output) text = await tableText(rows, columns, { empty: 'no overdue trainings' });
       if (text === undefined) await printList(ctx, rows, columns, { empty: 'no overdue trainings' });

@@ -252,7 +252,8 @@ export function createTrainingCommand(ctx: CliContext): Command {
         ...req(ctx),
         params: { role, moduleId: await moduleId(ctx, backend, mod) },
       });
-      writeOut(ctx, ctx.config().json ? JSON.stringify(r) : r.message);
+      if (ctx.config().json) printJson(ctx, r);
+      else writeOut(ctx, r.message);
     });
   matrix
     .command('export')
@@ -307,12 +308,8 @@ export function createTrainingCommand(ctx: CliContext): Command {
         }
       }
       for (const r of refused) note(ctx, r);
-      writeOut(
-        ctx,
-        ctx.config().json
-          ? JSON.stringify({ set, refused: refused.length })
-          : `${set} entries set, ${refused.length} refused`,
-      );
+      if (ctx.config().json) printJson(ctx, { set, refused: refused.length });
+      else writeOut(ctx, `${set} entries set, ${refused.length} refused`);
       if (refused.length) ctx.exitCode = 6;
     });
 
