@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { createContext, type IO } from './cli/context.js';
 import { EXIT, EXIT_BY_CODE } from './cli/exit-codes.js';
+import { inFlagTerms } from './cli/flag-names.js';
 import { createProgram } from './cli/program.js';
 import type { Clock } from './domain/clock.js';
 import { DomainError } from './domain/errors.js';
@@ -65,7 +66,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     }
     const err =
       e instanceof DomainError
-        ? e
+        ? inFlagTerms(e, ctx.command)
         : new DomainError('internal', `unexpected error: ${(e as Error)?.message ?? String(e)}`);
     return fail(err, { stack: (e as Error)?.stack });
   } finally {

@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Backend } from '../backend/backend.js';
 import type { LocalBackend } from '../backend/local/local-backend.js';
 import type { Config, GlobalFlags } from '../config.js';
@@ -36,6 +37,8 @@ export interface CliContext {
    * when the store file did not exist.
    */
   localBackend(command: string, opts?: { onMissing?: OpenOptions['onMissing'] }): Promise<LocalBackend>;
+  /** The command being run, once the command line is parsed: errors name its flags. */
+  command?: Command;
   /** Exit code a command wants without failing (6 when a check found problems). */
   exitCode: number;
   close(): Promise<void>;

@@ -42,6 +42,7 @@ export function createProgram(ctx: CliContext): Command {
     .exitOverride();
 
   program.hook('preAction', async (_root, action) => {
+    ctx.command = action;
     await ctx.configure(action.optsWithGlobals(), storeAccess(action));
   });
 

@@ -140,7 +140,7 @@ describe('dsfa commands on the embedded store', () => {
   it('prints errors as JSON on stderr with --json', async () => {
     const r = await run(['dsfa', 'create', '--json', '--title', 'x', '--status', 'closed']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'validation', details: [{ path: 'status' }] });
+    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'validation', details: [{ path: '--status' }] });
   });
 
   it('walks the status workflow, updates, deletes with --yes, and keeps the audit trail', async () => {
@@ -488,7 +488,7 @@ describe('dsfa create and update with the optional fields', () => {
     const bad = await run(['dsfa', 'update', rec.id, '--review-date', '31.12.2027']);
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      expect.stringContaining('review_date: expected a date such as 2026-12-31'),
+      expect.stringContaining('--review-date: expected a date such as 2026-12-31'),
     ]);
   });
 });

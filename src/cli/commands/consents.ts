@@ -10,6 +10,7 @@ import { openOutputFile, outputFormat } from '../output-file.js';
 import { collect, defined } from '../input.js';
 import { unlessDryRun, writes } from '../store-access.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -112,8 +113,7 @@ async function openRejects(file: string) {
 export function createConsentsCommand(ctx: CliContext): Command {
   const cmd = new Command('consents').description('consents per user and data point, with history');
 
-  cmd
-    .command('list')
+  flagFields(cmd.command('list'), { data_point_id: '--data-point' })
     .description('list consents, newest first')
     .option('--user-id <id>', 'only this user')
     .option('--data-point <id>', 'only this data point')
@@ -132,7 +132,11 @@ export function createConsentsCommand(ctx: CliContext): Command {
       if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
     });
 
-  writes(cmd.command('grant'))
+  flagFields(writes(cmd.command('grant')), {
+    data_point_id: '--data-point',
+    ip_address: '--ip',
+    granted: '--refused',
+  })
     .description('record a consent (use --refused to record a refusal)')
     .requiredOption('--user-id <id>', 'user id or e-mail')
     .requiredOption('--data-point <id>', 'data point id')
@@ -337,8 +341,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       },
     );
 
-  cmd
-    .command('export')
+  flagFields(cmd.command('export'), { data_point_id: '--data-point' })
     .description('streamed export; importing it into an empty store gives the same statistics')
     .addOption(
       new Option('--format <format>', 'csv or ndjson (default: by the extension of -o, else csv)').choices([

@@ -17,6 +17,7 @@ import { createDsfaReportCommand } from './dsfa-report.js';
 import { additionPairs, bodyFrom, camel, editList, fieldOptions, LIST_FLAGS, type FieldOpts } from './dsfa-fields.js';
 import { writes } from '../store-access.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -267,8 +268,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       ]);
     });
 
-  dsfa
-    .command('audit-log')
+  flagFields(dsfa.command('audit-log'), { dsfa_id: '--dsfa' })
     .description('audit trail of all assessments, newest first')
     .option('--dsfa <id>', 'only entries of this assessment')
     .option('--limit <n>', 'entries to return, 1 to 500 (default 50)')

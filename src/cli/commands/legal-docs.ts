@@ -6,6 +6,7 @@ import type { CliContext } from '../context.js';
 import { defined, readText } from '../input.js';
 import { printJson, printList, printRecord, writeOut, type Column } from '../output.js';
 import { writes } from '../store-access.js';
+import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const docColumns: Column<LegalDocument>[] = [
@@ -41,8 +42,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
   const cmd = new Command('legal-docs').description('legal documents with versions, approval and publication');
   const b = () => ctx.backend();
 
-  cmd
-    .command('list')
+  flagFields(cmd.command('list'), { document_type: '--type' })
     .description('list legal documents, newest first')
     .addOption(new Option('--type <type>', `filter: ${DOCUMENT_TYPES.join(', ')}`))
     .option('--status <status>', 'draft or published')
@@ -55,7 +55,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
       );
     });
 
-  writes(cmd.command('create'))
+  flagFields(writes(cmd.command('create')), { document_type: '--type' })
     .description('create a legal document (a title, a type and a language)')
     .requiredOption('--title <title>')
     .requiredOption('--type <type>', DOCUMENT_TYPES.join(', '))
@@ -89,7 +89,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
       });
     });
 
-  writes(cmd.command('add-version'))
+  flagFields(writes(cmd.command('add-version')), { change_summary: '--summary', content: '--file' })
     .description('add a draft version from a Markdown or text file')
     .argument('<document-id>')
     .requiredOption('--file <content.md>', 'the content in Markdown; - reads stdin')

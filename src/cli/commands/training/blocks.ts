@@ -6,6 +6,7 @@ import { defined, readJson } from '../../input.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
 import { req } from './shared.js';
 import { writes } from '../../store-access.js';
+import { flagFields } from '../../flag-names.js';
 
 type Flags = {
   name?: string;
@@ -24,7 +25,17 @@ type Flags = {
 };
 const num = (v?: string) => (v === undefined ? undefined : /^-?\d+$/.test(v) ? Number(v) : v);
 const flags = (c: Command) =>
-  c
+  flagFields(c, {
+    domain_filter: '--domain',
+    category_filter: '--category',
+    severity_filter: '--severity',
+    target_audience_filter: '--audience',
+    regulation_area: '--area',
+    module_code_prefix: '--prefix',
+    frequency_type: '--frequency',
+    duration_minutes: '--duration',
+    max_controls_per_module: '--max-controls',
+  })
     .option('--name <name>')
     .option('--description <text>')
     .option('--domain <d>', 'domain filter, e.g. AUTH or AUTH,CRYP')

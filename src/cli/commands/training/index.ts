@@ -20,6 +20,7 @@ import { addContentCommands } from './content.js';
 import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
 import { csvCell, moduleId, parseCsv, parseWhen, req } from './shared.js';
 import { writes } from '../../store-access.js';
+import { flagFields } from '../../flag-names.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
   { header: 'ID', value: (a) => a.id },
@@ -43,7 +44,12 @@ const moduleColumns: Column<Module>[] = [
 const assignmentPairs = (a: Assignment): Array<[string, unknown]> => Object.entries(a);
 
 function moduleFlags(cmd: Command): Command {
-  return cmd
+  return flagFields(cmd, {
+    module_code: '--code',
+    regulation_area: '--area',
+    frequency_type: '--frequency',
+    duration_minutes: '--duration',
+  })
     .option('--code <code>', 'module_code (unique)')
     .option('--title <title>')
     .option('--description <text>')
@@ -91,8 +97,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
 
   // ---- modules
   const modules = training.command('modules').description('training modules');
-  modules
-    .command('list')
+  flagFields(modules.command('list'), { regulation_area: '--area', frequency_type: '--frequency' })
     .description('list modules by area and code; filter by area, role or text')
     .addOption(new Option('--area <area>', REGULATION_AREAS.join(', ')))
     .addOption(new Option('--frequency <type>', FREQUENCY_TYPES.join(', ')))
@@ -223,7 +228,11 @@ export function createTrainingCommand(ctx: CliContext): Command {
         { empty: 'the matrix is empty' },
       );
     });
-  writes(matrix.command('set'))
+  flagFields(writes(matrix.command('set')), {
+    role_code: '<role>',
+    module_id: '<module>',
+    is_mandatory: '--mandatory',
+  })
     .description('require a module for a role (or change its priority)')
     .argument('<role>')
     .argument('<module>', 'id or module_code')
@@ -315,7 +324,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
 
   // ---- assignments
   const asg = training.command('assignments').description('assignments of modules to people');
-  writes(asg.command('compute'))
+  flagFields(writes(asg.command('compute')), { user_name: '--name', user_email: '--email' })
     .description('assign what the matrix calls for: one user by flags, or a staff list with --users')
     .option('--users <users.csv>', 'CSV with user_id,user_name,user_email,roles (roles separated by ; or |)')
     .option('--user-id <id>')
@@ -402,8 +411,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         note(ctx, `${r.created} assignment(s) created`);
       },
     );
-  asg
-    .command('list')
+  flagFields(asg.command('list'), { module_id: '--module' })
     .description('list assignments; filter by user, module, status or overdue')
     .option('--user-id <id>')
     .option('--module <id-or-code>')
@@ -441,7 +449,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       const a = await (await b()).training.getAssignment({ ...req(ctx), params: { id } });
       await printRecord(ctx, a, assignmentPairs(a));
     });
-  writes(asg.command('update'))
+  flagFields(writes(asg.command('update')), { user_name: '--name', user_email: '--email' })
     .description('change the deadline, name or e-mail of an assignment')
     .argument('<id>')
     .option('--deadline <date>', 'a date (2027-03-31, lasting to its end in UTC) or an ISO timestamp with a zone')
@@ -473,7 +481,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         await printRecord(ctx, a, assignmentPairs(a));
       });
   }
-  writes(asg.command('progress'))
+  flagFields(writes(asg.command('progress')), { progress: '<percent>' })
     .description('record progress in percent (starts a pending assignment)')
     .argument('<id>')
     .argument('<percent>')
