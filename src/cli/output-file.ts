@@ -15,6 +15,13 @@ const REASONS: Record<string, string> = {
   ENOENT: 'the folder cannot be created there',
 };
 
+/** Standard output that cannot be written (a full disk, a reader that closed the pipe), as one line (exit 1). */
+export function stdoutError(e: unknown): DomainError {
+  const code = (e as NodeJS.ErrnoException)?.code ?? '';
+  const why = code === 'EPIPE' ? 'the reader closed the pipe' : (REASONS[code] ?? (e as Error)?.message ?? String(e));
+  return new DomainError('storage', `cannot write to stdout: ${why}`, [{ path: 'stdout', message: why }]);
+}
+
 /** A file the CLI cannot write, as one line (exit 1) instead of an unexpected error. */
 export function outputFileError(path: string, e: unknown): DomainError {
   const code = (e as NodeJS.ErrnoException)?.code ?? '';

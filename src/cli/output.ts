@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { CliContext } from './context.js';
 
 /** A column of a list view. */
@@ -23,6 +24,19 @@ const tsv = (v: unknown): string => cell(v, false).replace(/[\t\r\n]+/g, ' ');
 export const writeOut = (ctx: CliContext, text: string): void => {
   ctx.io.stdout.write(text.endsWith('\n') ? text : text + '\n');
 };
+
+/**
+ * Writes one piece of a streamed output, waiting while the reader is behind. A stream that failed or closed ends the
+ * loop with its error (stdout's is reported by main()), instead of waiting for a 'drain' that never comes.
+ */
+export async function writeChunk(out: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
+  const w = out as NodeJS.WritableStream & { destroyed?: boolean; errored?: Error | null };
+  if (w.destroyed) throw w.errored ?? new Error('the output was closed');
+  if (out.write(chunk)) return;
+  // once() rejects when 'error' comes first
+  await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  if (w.destroyed) throw w.errored ?? new Error('the output was closed');
+}
 
 /** Messages for people: stderr, never mixed with data. */
 export const note = (ctx: CliContext, text: string): void => {

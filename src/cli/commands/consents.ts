@@ -6,10 +6,10 @@ import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../
 import type { ImportStream } from '../../backend/local/consents.import.js';
 import type { CliContext } from '../context.js';
 import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
-import { openOutputFile, outputFormat } from '../output-file.js';
+import { openOutputFile, outputFileError, outputFormat } from '../output-file.js';
 import { collect, defined } from '../input.js';
 import { unlessDryRun, writes } from '../store-access.js';
-import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+import { note, printJson, printList, printRecord, writeChunk, writeOut, type Column } from '../output.js';
 import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
@@ -371,12 +371,16 @@ export function createConsentsCommand(ctx: CliContext): Command {
         }),
       });
       const out = o.output ? await openOutputFile(o.output) : ctx.io.stdout;
-      for await (const chunk of r.body) if (!out.write(chunk)) await once(out, 'drain');
-      if (o.output) {
-        (out as NodeJS.WritableStream).end();
-        await once(out, 'finish');
-        note(ctx, `wrote ${o.output}`);
+      try {
+        for await (const chunk of r.body) await writeChunk(out, chunk);
+        if (o.output) {
+          (out as NodeJS.WritableStream).end();
+          await once(out, 'finish');
+        }
+      } catch (e) {
+        throw o.output ? outputFileError(o.output, e) : e;
       }
+      if (o.output) note(ctx, `wrote ${o.output}`);
     });
   return cmd;
 }
