@@ -16,6 +16,8 @@ export interface GlobalFlags {
 
 const Config = z.object({
   db: z.string().min(1),
+  /** No --db and no COMPLIANCE_DB: the default file, which a first run's reads find missing without a typo. */
+  dbIsDefault: z.boolean(),
   remote: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
   tenant: z.string().regex(TENANT_PATTERN, TENANT_RULE),
@@ -41,10 +43,12 @@ function osUser(env: NodeJS.ProcessEnv): string {
 /** Flags win over the environment, the environment over defaults. Parsed once, at the start of a command. */
 export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Config {
   const empty = (v: string | undefined) => (v === '' ? undefined : v);
+  const db = flags.db ?? empty(env.COMPLIANCE_DB);
   return parseOrThrow(
     Config,
     {
-      db: flags.db ?? (empty(env.COMPLIANCE_DB) || defaultDbFile(env)),
+      db: db ?? defaultDbFile(env),
+      dbIsDefault: db === undefined,
       remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
       apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
       tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),

@@ -1,8 +1,11 @@
+import type { Command } from 'commander';
 import type { Backend } from '../backend/backend.js';
 import type { LocalBackend } from '../backend/local/local-backend.js';
 import type { Config, GlobalFlags } from '../config.js';
+import type { OpenOptions } from '../store/store.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
+import type { StoreAccess } from './store-access.js';
 
 /** The terminal a command talks to; tests hand in memory streams. */
 export interface IO {
@@ -21,13 +24,21 @@ export interface CliContext {
   io: IO;
   env: NodeJS.ProcessEnv;
   clock: Clock;
-  /** Resolves flags + environment into the configuration; called once the global flags are parsed. */
-  configure(flags: GlobalFlags): Promise<void>;
+  /**
+   * Resolves flags + environment into the configuration; called once the command line is parsed, with the store
+   * access the command declares (a command that only reads never creates a store).
+   */
+  configure(flags: GlobalFlags, access?: StoreAccess): Promise<void>;
   config(): Config;
   /** The local store or the remote server, opened on first use. */
   backend(): Promise<Backend>;
-  /** The embedded store itself, for commands that only make sense locally (db, keys, serve). */
-  localBackend(command: string): Promise<LocalBackend>;
+  /**
+   * The embedded store itself, for commands that only make sense locally (db, keys, serve); `onMissing` is told
+   * when the store file did not exist.
+   */
+  localBackend(command: string, opts?: { onMissing?: OpenOptions['onMissing'] }): Promise<LocalBackend>;
+  /** The command being run, once the command line is parsed: errors name its flags. */
+  command?: Command;
   /** Exit code a command wants without failing (6 when a check found problems). */
   exitCode: number;
   close(): Promise<void>;
@@ -35,16 +46,19 @@ export interface CliContext {
 
 export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = systemClock): CliContext {
   let config: Config | undefined;
+  let access: StoreAccess = 'read';
   let opened: Promise<Backend> | undefined;
+  let onMissing: OpenOptions['onMissing'];
 
   const ctx: CliContext = {
     io,
     env,
     clock,
     exitCode: 0,
-    async configure(flags) {
+    async configure(flags, declared = 'read') {
       const { resolveConfig } = await import('../config.js');
       config = resolveConfig(flags, env);
+      access = declared;
     },
     config() {
       if (!config) throw new DomainError('internal', 'configuration read before the command line was parsed');
@@ -61,6 +75,16 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
         const { redactUrl } = await import('../store/store.js');
         return createLocalBackend(c.db, {
           clock,
+          // a read creates nothing: a store named by --db or COMPLIANCE_DB must exist; the default store of a first
+          // run, and a dry run, read as empty until a command that writes creates it
+          ifMissing: access === 'write' ? 'create' : access === 'dry-run' || c.dbIsDefault ? 'empty' : 'refuse',
+          onMissing: (outcome, location) => {
+            onMissing?.(outcome, location);
+            if (outcome === 'empty')
+              io.stderr.write(
+                `no store at ${location} yet: it reads as empty and nothing is created (a command that writes creates it, as does \`compliance db init\`)\n`,
+              );
+          },
           llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
           // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
           onUpgrade: (from, to, names) =>
@@ -71,7 +95,8 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
       })();
       return opened;
     },
-    async localBackend(command) {
+    async localBackend(command, opts = {}) {
+      onMissing = opts.onMissing;
       if (ctx.config().remote)
         throw new DomainError(
           'bad_request',

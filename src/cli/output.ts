@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { CliContext } from './context.js';
 
 /** A column of a list view. */
@@ -24,18 +25,51 @@ export const writeOut = (ctx: CliContext, text: string): void => {
   ctx.io.stdout.write(text.endsWith('\n') ? text : text + '\n');
 };
 
+/**
+ * Writes one piece of a streamed output, waiting while the reader is behind. A stream that failed or closed ends the
+ * loop with its error (stdout's is reported by main()), instead of waiting for a 'drain' that never comes.
+ */
+export async function writeChunk(out: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
+  const w = out as NodeJS.WritableStream & { destroyed?: boolean; errored?: Error | null };
+  if (w.destroyed) throw w.errored ?? new Error('the output was closed');
+  if (out.write(chunk)) return;
+  // once() rejects when 'error' comes first
+  await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  if (w.destroyed) throw w.errored ?? new Error('the output was closed');
+}
+
 /** Messages for people: stderr, never mixed with data. */
 export const note = (ctx: CliContext, text: string): void => {
   ctx.io.stderr.write(text + '\n');
 };
 
-export const printJson = (ctx: CliContext, data: unknown): void => writeOut(ctx, JSON.stringify(data, null, 2));
+/**
+ * JSON as every command writes it, one document and a newline: indented by two spaces for a person at a terminal, on
+ * one line for a program (piped, or in a file), as gh does. Errors on stderr are always one line.
+ */
+export const jsonText = (data: unknown, forTerminal: boolean): string =>
+  JSON.stringify(data, null, forTerminal ? 2 : undefined) + '\n';
+
+/** --json output: the wire shape and nothing else, on stdout. */
+export const printJson = (ctx: CliContext, data: unknown): void => {
+  ctx.io.stdout.write(jsonText(data, ctx.io.stdoutIsTTY));
+};
 
 async function table(head: string[], rows: string[][]): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const t = new Table({ head, style: { head: [], border: [] }, wordWrap: true });
   t.push(...rows);
   return t.toString();
+}
+
+/** A list as the table a terminal shows, for a file in a table format; `empty` stands in for no rows. */
+export async function tableText<T>(rows: T[], columns: Column<T>[], opts: { empty: string }): Promise<string> {
+  if (rows.length === 0) return opts.empty + '\n';
+  const text = await table(
+    columns.map((c) => c.header),
+    rows.map((r) => columns.map((c) => cell(c.value(r), true))),
+  );
+  return text + '\n';
 }
 
 /** A list: exactly the wire shape with --json, a table on a TTY, tab-separated lines (no header) when piped. */
@@ -48,13 +82,7 @@ export async function printList<T>(
   if (ctx.config().json) return printJson(ctx, rows);
   if (ctx.io.stdoutIsTTY) {
     if (rows.length === 0) return note(ctx, opts.empty ?? 'nothing found');
-    writeOut(
-      ctx,
-      await table(
-        columns.map((c) => c.header),
-        rows.map((r) => columns.map((c) => cell(c.value(r), true))),
-      ),
-    );
+    writeOut(ctx, await tableText(rows, columns, { empty: '' }));
     return;
   }
   for (const r of rows) writeOut(ctx, columns.map((c) => tsv(c.value(r))).join('\t'));

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
 import { createConsentsCommand } from './commands/consents.js';
 import { createCookieBannerCommand } from './commands/cookie-banner.js';
@@ -10,6 +10,17 @@ import { createRedactCommand } from './commands/redact.js';
 import { createServeCommand } from './commands/serve.js';
 import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
+import { storeAccess } from './store-access.js';
+
+/**
+ * Help goes where commander puts it; its usage errors are not printed here but thrown, and main() prints them like
+ * every other error (the JSON error body with --json, a hint to --help without).
+ */
+const output = (ctx: CliContext): OutputConfiguration => ({
+  writeOut: (s) => ctx.io.stdout.write(s),
+  writeErr: (s) => ctx.io.stderr.write(s),
+  outputError: () => undefined,
+});
 
 /** The whole command tree. Commands load their heavy modules only when they run. */
 export function createProgram(ctx: CliContext): Command {
@@ -27,15 +38,12 @@ export function createProgram(ctx: CliContext): Command {
     .option('--tenant <id>', 'tenant (env COMPLIANCE_TENANT; default "default")')
     .option('--user <name>', 'actor recorded in audit entries (env COMPLIANCE_USER; default: the OS user)')
     .option('--json', 'print the wire shape as JSON')
-    .showHelpAfterError('(add --help for usage)')
-    .configureOutput({
-      writeOut: (s) => ctx.io.stdout.write(s),
-      writeErr: (s) => ctx.io.stderr.write(s),
-    })
+    .configureOutput(output(ctx))
     .exitOverride();
 
   program.hook('preAction', async (_root, action) => {
-    await ctx.configure(action.optsWithGlobals());
+    ctx.command = action;
+    await ctx.configure(action.optsWithGlobals(), storeAccess(action));
   });
 
   for (const make of [
@@ -55,8 +63,7 @@ export function createProgram(ctx: CliContext): Command {
   // subcommands inherit the error handling of the root, so usage errors never exit on their own
   const inherit = (c: Command) => {
     c.exitOverride();
-    c.configureOutput({ writeOut: (s) => ctx.io.stdout.write(s), writeErr: (s) => ctx.io.stderr.write(s) });
-    c.showHelpAfterError('(add --help for usage)');
+    c.configureOutput(output(ctx));
     c.commands.forEach(inherit);
   };
   program.commands.forEach(inherit);

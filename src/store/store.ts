@@ -7,10 +7,20 @@ export type EngineKind = 'sqlite' | 'postgres';
 /** Told before an existing store is upgraded (not when a new one is created): from, to, and the migrations' names. */
 export type UpgradeListener = (from: number, to: number, names: string[]) => void;
 
+/**
+ * What opening does when an SQLite file does not exist: create it (the default), refuse with one line naming the
+ * path, or answer from an empty store in memory and create nothing (no file, no folder). A PostgreSQL database is
+ * never created by us, so the choice does not apply to it.
+ */
+export type IfMissing = 'create' | 'refuse' | 'empty';
+
 export interface OpenOptions {
   /** Apply pending migrations (default true). */
   migrate?: boolean;
   onUpgrade?: UpgradeListener;
+  ifMissing?: IfMissing;
+  /** Told when the SQLite file (`location`, resolved) did not exist: it was `created`, or an `empty` store answers. */
+  onMissing?: (outcome: 'created' | 'empty', location: string) => void;
 }
 
 /** What `compliance db status` shows, on either engine. */

@@ -8,7 +8,7 @@ import { benchPostgres, BIN, ratio, row, timeProcess, tmp } from './lib.mjs';
 
 const dir = tmp();
 const db = join(dir, 'bench.db');
-spawnSync(process.execPath, [BIN, '--db', db, 'db', 'status'], { stdio: 'ignore' }); // creates and migrates
+spawnSync(process.execPath, [BIN, '--db', db, 'db', 'init'], { stdio: 'ignore' }); // creates and migrates
 
 // 10,000 assessments written straight into the table (the setup is not what is measured)
 const sqlite = new Database(db);

@@ -61,7 +61,7 @@ row(
 );
 // the fixed part of that figure: the same command on an empty store (start-up, config, store, one query)
 const emptyDb = join(dir, 'empty.db');
-spawnSync(process.execPath, [BIN, '--db', emptyDb, 'training', 'overdue']);
+spawnSync(process.execPath, [BIN, '--db', emptyDb, 'db', 'init']);
 const empty = timeProcess(process.execPath, [BIN, 'training', 'overdue', '--json'], {
   runs: 7,
   env: { ...process.env, COMPLIANCE_DB: emptyDb },

@@ -140,7 +140,7 @@ describe('dsfa commands on the embedded store', () => {
   it('prints errors as JSON on stderr with --json', async () => {
     const r = await run(['dsfa', 'create', '--json', '--title', 'x', '--status', 'closed']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'validation', details: [{ path: 'status' }] });
+    expect(JSON.parse(r.stderr)).toMatchObject({ code: 'validation', details: [{ path: '--status' }] });
   });
 
   it('walks the status workflow, updates, deletes with --yes, and keeps the audit trail', async () => {
@@ -160,7 +160,7 @@ describe('dsfa commands on the embedded store', () => {
 
   it('chooses the strict review workflow per tenant and names the allowed transitions when refusing', async () => {
     const t = ['--tenant', 'strenge-gmbh', '--user', 'autorin'];
-    expect((await run([...t, 'dsfa', 'workflow', '--json'])).stdout).toContain('"workflow": "open"');
+    expect((await run([...t, 'dsfa', 'workflow', '--json'])).stdout).toContain('"workflow":"open"');
     expect((await run([...t, 'dsfa', 'workflow', 'strict'])).code).toBe(0);
     const bad = await run([...t, 'dsfa', 'workflow', 'lenient']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('open, strict')]);
@@ -172,7 +172,7 @@ describe('dsfa commands on the embedded store', () => {
     const self = await run([...t, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'autorin']);
     expect([self.code, self.stderr]).toEqual([5, expect.stringContaining('four-eyes')]);
     expect((await run([...t, 'dsfa', 'set-status', id, 'approved', '--approved-by', 'dsb'])).code).toBe(0);
-    expect((await run(['dsfa', 'workflow', '--json'])).stdout).toContain('"workflow": "open"'); // other tenant
+    expect((await run(['dsfa', 'workflow', '--json'])).stdout).toContain('"workflow":"open"'); // other tenant
   });
 
   it('keeps tenants apart on the command line', async () => {
@@ -488,7 +488,7 @@ describe('dsfa create and update with the optional fields', () => {
     const bad = await run(['dsfa', 'update', rec.id, '--review-date', '31.12.2027']);
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      expect.stringContaining('review_date: expected a date such as 2026-12-31'),
+      expect.stringContaining('--review-date: expected a date such as 2026-12-31'),
     ]);
   });
 });
@@ -594,7 +594,7 @@ describe('the store file', () => {
   it('says clearly when the store cannot be created', async () => {
     const f = join(tmp(), 'plain-file');
     writeFileSync(f, 'x');
-    const r = await cli(['--db', join(f, 'sub', 'store.db'), 'dsfa', 'list']);
+    const r = await cli(['--db', join(f, 'sub', 'store.db'), 'dsfa', 'create', '--title', 'x']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/cannot open database/);
   });

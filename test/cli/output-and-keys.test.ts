@@ -55,7 +55,17 @@ describe('output files', () => {
   it('ends with one line and exit 1 for --db under /proc instead of spinning', () => {
     const r = spawnSync(
       process.execPath,
-      ['bin/compliance.js', '--db', '/proc/compliance-nope/store.db', 'consents', 'list'],
+      [
+        'bin/compliance.js',
+        '--db',
+        '/proc/compliance-nope/store.db',
+        'consents',
+        'grant',
+        '--user-id',
+        'u',
+        '--data-point',
+        'd',
+      ],
       {
         encoding: 'utf8',
         timeout: 20_000,
@@ -66,7 +76,7 @@ describe('output files', () => {
     oneLine(r.stderr);
     expect(r.stderr).toMatch(/cannot create the folder of database \/proc\/compliance-nope\/store\.db/);
     const nested = join(tmp(), 'x', 'y', 'store.db');
-    expect(spawnSync(process.execPath, ['bin/compliance.js', '--db', nested, 'consents', 'list']).status).toBe(0);
+    expect(spawnSync(process.execPath, ['bin/compliance.js', '--db', nested, 'db', 'init']).status).toBe(0);
   });
 });
 

@@ -207,6 +207,7 @@ describe('training in remote mode', () => {
 describe('canonical controls on the command line', () => {
   it('lists, aggregates and imports an own catalogue, refusing bad rows with their line numbers', async () => {
     const db = tmpDb();
+    await cli(['--db', db, 'db', 'init']);
     const list = JSON.parse(
       (await cli(['--db', db, 'training', 'canonical', 'list', '--domain', 'AUTH', '--severity', 'critical', '--json']))
         .stdout,

@@ -126,8 +126,9 @@ describe('migrations', () => {
     expect(JSON.parse(first.stdout).total_consents).toBe(0);
     const again = await cli(['--db', file, 'consents', 'stats', '--json']);
     expect(again.stderr).toBe('');
-    const fresh = await cli(['--db', tmpDb(), 'consents', 'stats', '--json']);
+    const fresh = await cli(['--db', tmpDb(), 'db', 'init', '--json']);
     expect(fresh.stderr).toBe('');
+    expect(JSON.parse(fresh.stdout).created).toBe(true);
   });
 
   it('refuse a store written by a newer version', async () => {

@@ -16,7 +16,7 @@ import { createRowDialect } from '../../domain/consents/csv-dialect.js';
 import { resolveHeader } from '../../domain/consents/import-header.js';
 import { openImportText, type ImportText } from './import-text.js';
 import type { StreamBody } from '../../contract/operation.js';
-import { storageError } from '../../store/sqlite/sqlite-store.js';
+import { storageError, type SqliteStore } from '../../store/sqlite/sqlite-store.js';
 import type {
   ConsentBatchWriter,
   FromWriter,
@@ -315,7 +315,8 @@ async function openSink(store: Store, options: ImportWriterOptions): Promise<Row
       throw store.mapError(e);
     }
   }
-  const file = store.location;
+  // the file open, which differs from the location while a store that does not exist reads as empty (a dry run)
+  const file = (store as SqliteStore).file;
   // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
   const { ConsentBatchWriter, WRITER_ROLE, WRITER_URL } = await import('../../store/sqlite/consent-import-writer.js');
   const sqliteOptions: WriterOptions = { ...options, file };

@@ -6,9 +6,11 @@ import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../
 import type { ImportStream } from '../../backend/local/consents.import.js';
 import type { CliContext } from '../context.js';
 import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
-import { openOutputFile } from '../output-file.js';
+import { openOutputFile, outputFileError, outputFormat } from '../output-file.js';
 import { collect, defined } from '../input.js';
-import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+import { unlessDryRun, writes } from '../store-access.js';
+import { note, printJson, printList, printRecord, writeChunk, writeOut, type Column } from '../output.js';
+import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -64,7 +66,7 @@ async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterabl
 }
 
 interface ExportFlags {
-  format: string;
+  format?: 'csv' | 'ndjson';
   userId?: string;
   dataPoint?: string;
   granted?: string;
@@ -111,8 +113,7 @@ async function openRejects(file: string) {
 export function createConsentsCommand(ctx: CliContext): Command {
   const cmd = new Command('consents').description('consents per user and data point, with history');
 
-  cmd
-    .command('list')
+  flagFields(cmd.command('list'), { data_point_id: '--data-point' })
     .description('list consents, newest first')
     .option('--user-id <id>', 'only this user')
     .option('--data-point <id>', 'only this data point')
@@ -131,8 +132,11 @@ export function createConsentsCommand(ctx: CliContext): Command {
       if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
     });
 
-  cmd
-    .command('grant')
+  flagFields(writes(cmd.command('grant')), {
+    data_point_id: '--data-point',
+    ip_address: '--ip',
+    granted: '--refused',
+  })
     .description('record a consent (use --refused to record a refusal)')
     .requiredOption('--user-id <id>', 'user id or e-mail')
     .requiredOption('--data-point <id>', 'data point id')
@@ -178,8 +182,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       },
     );
 
-  cmd
-    .command('revoke')
+  writes(cmd.command('revoke'))
     .description('revoke an active consent (irreversible)')
     .argument('<id>')
     .action(async (id: string) => {
@@ -190,8 +193,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       ]);
     });
 
-  cmd
-    .command('renew')
+  writes(cmd.command('renew'))
     .description('renew an active consent; with --consent-version a new version is recorded')
     .argument('<id>')
     .option('--consent-version <v>')
@@ -236,8 +238,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       ]);
     });
 
-  cmd
-    .command('import')
+  writes(cmd.command('import'), unlessDryRun)
     .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
     .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
     .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
@@ -340,10 +341,14 @@ export function createConsentsCommand(ctx: CliContext): Command {
       },
     );
 
-  cmd
-    .command('export')
+  flagFields(cmd.command('export'), { data_point_id: '--data-point' })
     .description('streamed export; importing it into an empty store gives the same statistics')
-    .addOption(new Option('--format <format>', 'csv or ndjson').choices(['csv', 'ndjson']).default('csv'))
+    .addOption(
+      new Option('--format <format>', 'csv or ndjson (default: by the extension of -o, else csv)').choices([
+        'csv',
+        'ndjson',
+      ]),
+    )
     .option('--user-id <id>')
     .option('--data-point <id>')
     .option('--granted <bool>')
@@ -351,12 +356,13 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--bom', 'CSV starts with a UTF-8 byte order mark (with --delimiter ";" for German Excel)')
     .option('-o, --output <file>', 'file to write (default stdout); its folder is created')
     .action(async (o: ExportFlags) => {
+      const format = outputFormat('consents export', { csv: ['csv'], ndjson: ['ndjson', 'jsonl'] }, o, 'csv');
       const r = await (
         await ctx.backend()
       ).consents.export({
         ...req(ctx),
         query: defined({
-          format: o.format,
+          format,
           user_id: o.userId,
           data_point_id: o.dataPoint,
           granted: o.granted,
@@ -365,12 +371,16 @@ export function createConsentsCommand(ctx: CliContext): Command {
         }),
       });
       const out = o.output ? await openOutputFile(o.output) : ctx.io.stdout;
-      for await (const chunk of r.body) if (!out.write(chunk)) await once(out, 'drain');
-      if (o.output) {
-        (out as NodeJS.WritableStream).end();
-        await once(out, 'finish');
-        note(ctx, `wrote ${o.output}`);
+      try {
+        for await (const chunk of r.body) await writeChunk(out, chunk);
+        if (o.output) {
+          (out as NodeJS.WritableStream).end();
+          await once(out, 'finish');
+        }
+      } catch (e) {
+        throw o.output ? outputFileError(o.output, e) : e;
       }
+      if (o.output) note(ctx, `wrote ${o.output}`);
     });
   return cmd;
 }

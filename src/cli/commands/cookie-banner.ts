@@ -3,6 +3,7 @@ import type { CookieBanner } from '../../domain/cookie-banner/cookie-banner.sche
 import type { CliContext } from '../context.js';
 import { readJson } from '../input.js';
 import { note, printJson, printRecord, writeOut } from '../output.js';
+import { writes } from '../store-access.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const pairs = (c: CookieBanner): Array<[string, unknown]> => [
@@ -31,8 +32,7 @@ export function createCookieBannerCommand(ctx: CliContext): Command {
       await printRecord(ctx, c, pairs(c));
     });
 
-  cmd
-    .command('set')
+  writes(cmd.command('set'))
     .description('replace the whole configuration with a JSON file {categories, config}')
     .requiredOption('--file <config.json>', '- reads stdin')
     .action(async (o: { file: string }) => {

@@ -6,9 +6,21 @@ import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printList, printRecord } from '../output.js';
+import { writes } from '../store-access.js';
 
 export function createDbCommand(ctx: CliContext): Command {
-  const db = new Command('db').description('the store: status, backup, copy between engines');
+  const db = new Command('db').description('the store: create, status, backup, copy between engines');
+
+  writes(db.command('init'))
+    .description('create the store (an SQLite file and its folder) and bring it to the current schema')
+    .action(async () => {
+      let created = false;
+      const { store } = await ctx.localBackend('db init', { onMissing: (o) => (created = o === 'created') });
+      const st = await store.status();
+      const result = { location: st.location, created, schema_version: st.schema_version };
+      if (ctx.config().json) return printJson(ctx, result);
+      note(ctx, `${created ? 'created' : 'found'} the store ${st.location} (schema ${st.schema_version})`);
+    });
 
   db.command('status')
     .description('which store this is, its schema version and how many records it holds')
@@ -55,6 +67,9 @@ export function createDbCommand(ctx: CliContext): Command {
           'db backup copies an SQLite file; for PostgreSQL use pg_dump, or `compliance db copy URL file.db`',
         );
       const { file, sqlite } = store as SqliteStore;
+      // the default store before its first write reads as empty, but there is nothing to back up
+      if (file !== store.location)
+        throw new DomainError('storage', `no store at ${store.location} yet: nothing to back up`);
       if (target === file) throw new DomainError('bad_request', 'the backup file must differ from the store');
       try {
         makeFolder(dirname(target));
@@ -63,8 +78,7 @@ export function createDbCommand(ctx: CliContext): Command {
         throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
       }
       note(ctx, `backed up ${file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
-      if (ctx.config().json)
-        ctx.io.stdout.write(JSON.stringify({ file: target, size_bytes: statSync(target).size }) + '\n');
+      if (ctx.config().json) printJson(ctx, { file: target, size_bytes: statSync(target).size });
     });
 
   db.command('copy')
@@ -73,13 +87,12 @@ export function createDbCommand(ctx: CliContext): Command {
     .argument('<target>', 'SQLite file or postgres:// URL to copy into (created if missing; must be empty)')
     .option('--force', 'replace the contents of a target that is not empty')
     .action(async (sourceArg: string, targetArg: string, o: { force?: boolean }) => {
-      const { engineOf, openStore } = await import('../../store/store.js');
+      const { openStore } = await import('../../store/store.js');
       const { copyStore } = await import('../../store/copy.js');
-      if (engineOf(sourceArg) === 'sqlite' && !existsSync(resolve(sourceArg)))
-        throw new DomainError('not_found', `source store ${resolve(sourceArg)} does not exist`);
       const upgrade = (where: string) => (from: number, to: number) =>
         note(ctx, `upgrading the ${where} store from schema ${from} to ${to}`);
-      const source = await openStore(sourceArg, { onUpgrade: upgrade('source') });
+      // the source is only read: a mistyped file is refused, not created empty
+      const source = await openStore(sourceArg, { onUpgrade: upgrade('source'), ifMissing: 'refuse' });
       try {
         const target = await openStore(targetArg, { onUpgrade: upgrade('target') });
         try {

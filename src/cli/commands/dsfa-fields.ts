@@ -4,6 +4,7 @@ import type { Dsfa, MeasureDetail } from '../../domain/dsfa/dsfa.schema.js';
 import { AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS } from '../../domain/dsfa/dsfa.values.js';
 import type { CliContext } from '../context.js';
 import { collect, defined, readJson } from '../input.js';
+import { flagFields } from '../flag-names.js';
 
 /** The list fields a single item of which `update` can add or remove: flag, what one item is, wire field. */
 export const LIST_FLAGS = [
@@ -28,9 +29,16 @@ export function editList(current: string[], add: string[] = [], remove: string[]
   return kept;
 }
 
-/** Field flags shared by create and update; each maps to the wire field of the same name. */
+/** Field flags shared by create and update; each maps to the wire field of its name (a list's in the plural). */
 export function fieldOptions(cmd: Command): Command {
-  return cmd
+  return flagFields(cmd, {
+    purposes: '--purpose',
+    data_subjects: '--data-subject',
+    data_categories: '--data-category',
+    recipients: '--recipient',
+    measures: '--measure',
+    ai_use_case_modules: '--ai-modules',
+  })
     .option('--title <text>', 'title')
     .option('--description <text>', 'description (Markdown)')
     .addOption(new Option('--status <status>', `status: ${DSFA_STATUSES.join(', ')}`))

@@ -4,13 +4,15 @@ import type { DsfaAuditEntry } from '../../domain/dsfa/dsfa.schema.js';
 import { isTimeZone } from '../../domain/clock.js';
 import { REPORT_LANGUAGES, type ReportLanguage } from '../../domain/report-locale.js';
 import type { CliContext } from '../context.js';
-import { writeOutputFile } from '../output-file.js';
+import { outputFormat, writeOutputFile } from '../output-file.js';
 import { note, writeOut } from '../output.js';
 
 const FORMATS = ['md', 'pdf', 'docx'] as const;
+/** What `-o` names each format by, when --format is absent. */
+const EXTENSIONS = { md: ['md', 'markdown'], pdf: ['pdf'], docx: ['docx'] } as const;
 
 type ReportOpts = {
-  format: (typeof FORMATS)[number];
+  format?: (typeof FORMATS)[number];
   output?: string;
   lang?: ReportLanguage;
   timeZone?: string;
@@ -42,7 +44,9 @@ export function createDsfaReportCommand(ctx: CliContext): Command {
       'write a report of one assessment to hand to a client: structured after Art. 35(7) GDPR, in German or English',
     )
     .argument('<id>')
-    .addOption(new Option('--format <format>', 'md, pdf or docx').choices(FORMATS).default('md'))
+    .addOption(
+      new Option('--format <format>', 'md, pdf or docx (default: by the extension of -o, else md)').choices(FORMATS),
+    )
     .option('-o, --output <file>', 'file to write (required for pdf and docx; md goes to stdout without it)')
     .addOption(
       new Option('--lang <lang>', 'language: de or en (default: the language of the title and texts)').choices(
@@ -53,9 +57,10 @@ export function createDsfaReportCommand(ctx: CliContext): Command {
     .option('--include-ids', 'also show the internal ids and the tenant')
     .option('--no-audit-trail', 'leave out the history of changes')
     .action(async (id: string, o: ReportOpts) => {
-      if (o.format !== 'md' && !o.output)
-        throw new DomainError('bad_request', `a ${o.format.toUpperCase()} report needs -o FILE`, [
-          { path: 'output', message: `required with --format ${o.format}` },
+      const format = outputFormat('dsfa report', EXTENSIONS, o, 'md');
+      if (format !== 'md' && !o.output)
+        throw new DomainError('bad_request', `a ${format.toUpperCase()} report needs -o FILE`, [
+          { path: '--output', message: `required with --format ${format}` },
         ]);
       const timeZone = zoneOf(ctx, o.timeZone);
       const b = await ctx.backend();
@@ -76,10 +81,10 @@ export function createDsfaReportCommand(ctx: CliContext): Command {
         includeIds: o.includeIds === true,
         auditTrail: o.auditTrail,
       });
-      if (o.format === 'pdf') {
+      if (format === 'pdf') {
         const { renderPdf } = await import('../../services/report/pdf.js');
         await writeOutputFile(o.output!, await renderPdf(doc));
-      } else if (o.format === 'docx') {
+      } else if (format === 'docx') {
         const { renderDocx } = await import('../../services/report/docx.js');
         await writeOutputFile(o.output!, await renderDocx(doc));
       } else {

@@ -15,7 +15,9 @@ import type { CliContext } from '../context.js';
 import { collect, defined, listFlag, readJson } from '../input.js';
 import { createDsfaReportCommand } from './dsfa-report.js';
 import { additionPairs, bodyFrom, camel, editList, fieldOptions, LIST_FLAGS, type FieldOpts } from './dsfa-fields.js';
+import { writes } from '../store-access.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -159,7 +161,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
-  fieldOptions(dsfa.command('create').description('create an assessment (asks for the fields on a terminal)'))
+  fieldOptions(writes(dsfa.command('create')).description('create an assessment (asks for the fields on a terminal)'))
     .option('--created-by <name>', 'author (default: --user)')
     .action(async (o: FieldOpts & { createdBy?: string }) => {
       let body = await bodyFrom(ctx, o);
@@ -179,8 +181,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
     });
 
   const update = fieldOptions(
-    dsfa
-      .command('update')
+    writes(dsfa.command('update'))
       .description('change fields of an assessment; fields not given stay unchanged')
       .argument('<id>'),
   );
@@ -207,8 +208,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
     await printRecord(ctx, d, dsfaPairs(d));
   });
 
-  dsfa
-    .command('set-status')
+  writes(dsfa.command('set-status'))
     .description(`change the status: ${DSFA_STATUSES.join(', ')} (approved records approved_at)`)
     .argument('<id>')
     .argument('<status>')
@@ -220,8 +220,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
-  dsfa
-    .command('workflow')
+  writes(dsfa.command('workflow'), (_o, [workflow]) => (workflow === undefined ? 'read' : 'write'))
     .description(
       "show or choose the tenant's review workflow: open (any status to any other) or strict " +
         '(draft → in-review → approved, in-review → draft, approved → needs-update → in-review; four eyes)',
@@ -237,8 +236,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       ]);
     });
 
-  dsfa
-    .command('delete')
+  writes(dsfa.command('delete'))
     .description('delete an assessment (the deletion is kept in the audit trail)')
     .argument('<id>')
     .option('-y, --yes', 'do not ask for confirmation')
@@ -270,8 +268,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       ]);
     });
 
-  dsfa
-    .command('audit-log')
+  flagFields(dsfa.command('audit-log'), { dsfa_id: '--dsfa' })
     .description('audit trail of all assessments, newest first')
     .option('--dsfa <id>', 'only entries of this assessment')
     .option('--limit <n>', 'entries to return, 1 to 500 (default 50)')
@@ -283,8 +280,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printList(ctx, rows, auditColumns, { empty: 'no audit entries' });
     });
 
-  dsfa
-    .command('screen')
+  writes(dsfa.command('screen'), (o) => (o.create ? 'write' : 'read'))
     .description('check whether a DSFA is required (WP248 criteria and the mandatory cases)')
     .option(
       '--criteria <ids>',

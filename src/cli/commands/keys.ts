@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { uuidv7Source } from '../../store/ids.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printList, printRecord, writeOut } from '../output.js';
+import { writes } from '../store-access.js';
 
 export function createKeysCommand(ctx: CliContext): Command {
   const keys = new Command('keys').description('API keys of `compliance serve` (stored hashed)');
@@ -11,8 +12,7 @@ export function createKeysCommand(ctx: CliContext): Command {
     return new ApiKeyStore(s.db, ctx.clock, uuidv7Source());
   };
 
-  keys
-    .command('create')
+  writes(keys.command('create'))
     .description('create a key; it is shown once')
     .option('--name <name>', 'what the key is for', 'default')
     .action(async (o: { name: string }) => {
@@ -41,8 +41,7 @@ export function createKeysCommand(ctx: CliContext): Command {
       );
     });
 
-  keys
-    .command('revoke')
+  writes(keys.command('revoke'))
     .description('revoke a key by its prefix or id')
     .argument('<prefix-or-id>')
     .action(async (id: string) => {

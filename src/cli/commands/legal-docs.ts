@@ -5,6 +5,8 @@ import { DOCUMENT_TYPES } from '../../domain/legal-documents/legal-document.valu
 import type { CliContext } from '../context.js';
 import { defined, readText } from '../input.js';
 import { printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+import { writes } from '../store-access.js';
+import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const docColumns: Column<LegalDocument>[] = [
@@ -40,8 +42,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
   const cmd = new Command('legal-docs').description('legal documents with versions, approval and publication');
   const b = () => ctx.backend();
 
-  cmd
-    .command('list')
+  flagFields(cmd.command('list'), { document_type: '--type' })
     .description('list legal documents, newest first')
     .addOption(new Option('--type <type>', `filter: ${DOCUMENT_TYPES.join(', ')}`))
     .option('--status <status>', 'draft or published')
@@ -54,8 +55,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
       );
     });
 
-  cmd
-    .command('create')
+  flagFields(writes(cmd.command('create')), { document_type: '--type' })
     .description('create a legal document (a title, a type and a language)')
     .requiredOption('--title <title>')
     .requiredOption('--type <type>', DOCUMENT_TYPES.join(', '))
@@ -89,8 +89,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
       });
     });
 
-  cmd
-    .command('add-version')
+  flagFields(writes(cmd.command('add-version')), { change_summary: '--summary', content: '--file' })
     .description('add a draft version from a Markdown or text file')
     .argument('<document-id>')
     .requiredOption('--file <content.md>', 'the content in Markdown; - reads stdin')
@@ -111,8 +110,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
     ['submit', 'submit a draft for review'],
     ['publish', 'publish an approved version (archives the published one)'],
   ] as const) {
-    cmd
-      .command(name)
+    writes(cmd.command(name))
       .argument('<version-id>')
       .description(help)
       .action(async (id: string) => {
@@ -120,8 +118,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
         await printRecord(ctx, v, versionPairs(v));
       });
   }
-  cmd
-    .command('approve')
+  writes(cmd.command('approve'))
     .description('approve a version in review')
     .argument('<version-id>')
     .option('--approved-by <name>', 'default: --user')
@@ -136,8 +133,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
       });
       await printRecord(ctx, v, versionPairs(v));
     });
-  cmd
-    .command('reject')
+  writes(cmd.command('reject'))
     .description('send a version in review back to draft')
     .argument('<version-id>')
     .requiredOption('--comment <text>', 'why')

@@ -1,6 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { makeFolder } from '../make-folder.js';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
@@ -11,6 +12,7 @@ import type { OpenOptions, Store, StoreStatus, UpgradeListener } from '../store.
 /** The SQLite store: the file, and the raw handle for the few SQLite-only places (bulk writes, backup, status). */
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
+  /** The file open: `location`, or a scratch file while a store that does not exist reads as empty. */
   readonly file: string;
   readonly sqlite: Database.Database;
 }
@@ -64,13 +66,30 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
 /** Opens (and creates) the SQLite store: WAL, a busy timeout so a CLI and a server can share the file, migrations. */
 export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): Promise<SqliteStore> {
   const file = fileArg === ':memory:' ? fileArg : resolve(fileArg);
+  const missing = file !== ':memory:' && !existsSync(file);
+  const ifMissing = opts.ifMissing ?? 'create';
+  if (missing && ifMissing === 'refuse')
+    throw new DomainError(
+      'storage',
+      `no store at ${file}: a command that only reads creates none (\`compliance db init\` or a command that writes creates it)`,
+      [{ path: 'db', message: 'no such file' }],
+    );
+  // an empty store that is not the file: a scratch file rather than memory, since a bulk import opens the store's
+  // file again from its worker thread; removed on close
+  const scratch =
+    missing && ifMissing === 'empty' ? join(mkdtempSync(join(tmpdir(), 'compliance-empty-')), 'store.db') : undefined;
+  const dropScratch = () => scratch && rmSync(dirname(scratch), { recursive: true, force: true });
+  const path = scratch ?? file;
   let sqlite: Database.Database;
   try {
-    if (file !== ':memory:') makeFolder(dirname(file));
-    sqlite = new Database(file, { timeout: 5000 });
+    if (path !== ':memory:') makeFolder(dirname(path));
+    // a read that raced a deletion must not create the file after all
+    sqlite = new Database(path, { timeout: 5000, fileMustExist: !missing && path !== ':memory:' });
   } catch (e) {
+    dropScratch();
     throw storageError(file, e);
   }
+  if (missing) opts.onMissing?.(scratch ? 'empty' : 'created', file);
   try {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
@@ -82,7 +101,7 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
     return {
       kind: 'sqlite',
       location: file,
-      file,
+      file: path,
       db,
       admin: db,
       sqlite,
@@ -94,7 +113,7 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
           throw storageError(file, e);
         }
       },
-      status: async () => status(file, sqlite),
+      status: async () => status(file, path, sqlite),
       close: async () => {
         // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
         try {
@@ -107,15 +126,17 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
           /* a read-only or busy store: statistics can wait */
         }
         await db.destroy();
+        dropScratch();
       },
     };
   } catch (e) {
     sqlite.close();
+    dropScratch();
     throw e instanceof DomainError ? e : storageError(file, e);
   }
 }
 
-function status(file: string, s: Database.Database): StoreStatus {
+function status(file: string, path: string, s: Database.Database): StoreStatus {
   const tables = s
     .prepare(
       "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name",
@@ -130,7 +151,7 @@ function status(file: string, s: Database.Database): StoreStatus {
     migrations_known: MIGRATION_COUNT,
     tables: Object.fromEntries(tables.map((t) => [t.name, count(t.name)])),
     details: {
-      size_bytes: existsSync(file) ? statSync(file).size : 0,
+      size_bytes: existsSync(file) ? statSync(path).size : 0,
       journal_mode: s.pragma('journal_mode', { simple: true }) as string,
     },
   };

@@ -5,6 +5,8 @@ import type { CliContext } from '../../context.js';
 import { defined, readJson } from '../../input.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
 import { req } from './shared.js';
+import { writes } from '../../store-access.js';
+import { flagFields } from '../../flag-names.js';
 
 type Flags = {
   name?: string;
@@ -23,7 +25,17 @@ type Flags = {
 };
 const num = (v?: string) => (v === undefined ? undefined : /^-?\d+$/.test(v) ? Number(v) : v);
 const flags = (c: Command) =>
-  c
+  flagFields(c, {
+    domain_filter: '--domain',
+    category_filter: '--category',
+    severity_filter: '--severity',
+    target_audience_filter: '--audience',
+    regulation_area: '--area',
+    module_code_prefix: '--prefix',
+    frequency_type: '--frequency',
+    duration_minutes: '--duration',
+    max_controls_per_module: '--max-controls',
+  })
     .option('--name <name>')
     .option('--description <text>')
     .option('--domain <d>', 'domain filter, e.g. AUTH or AUTH,CRYP')
@@ -86,12 +98,12 @@ export function createBlocksCommand(ctx: CliContext): Command {
         { empty: 'no blocks' },
       );
     });
-  flags(blocks.command('create').description('create a block: which canonical controls make which modules')).action(
-    async (o: Flags) => {
-      const b = await (await api()).create({ ...req(ctx), body: await body(ctx, o) });
-      await printRecord(ctx, b, pairs(b));
-    },
-  );
+  flags(
+    writes(blocks.command('create')).description('create a block: which canonical controls make which modules'),
+  ).action(async (o: Flags) => {
+    const b = await (await api()).create({ ...req(ctx), body: await body(ctx, o) });
+    await printRecord(ctx, b, pairs(b));
+  });
   blocks
     .command('show')
     .description('show one block')
@@ -100,19 +112,19 @@ export function createBlocksCommand(ctx: CliContext): Command {
       const b = await (await api()).get({ ...req(ctx), params: { id } });
       await printRecord(ctx, b, pairs(b));
     });
-  flags(blocks.command('update').description('change a block').argument('<id>')).action(
+  flags(writes(blocks.command('update')).description('change a block').argument('<id>')).action(
     async (id: string, o: Flags) => {
       const b = await (await api()).update({ ...req(ctx), params: { id }, body: await body(ctx, o) });
       await printRecord(ctx, b, pairs(b));
     },
   );
-  blocks
-    .command('delete')
+  writes(blocks.command('delete'))
     .description('delete a block (the modules it generated stay)')
     .argument('<id>')
     .action(async (id: string) => {
       const r = await (await api()).delete({ ...req(ctx), params: { id } });
-      writeOut(ctx, ctx.config().json ? JSON.stringify(r) : r.message);
+      if (ctx.config().json) printJson(ctx, r);
+      else writeOut(ctx, r.message);
     });
   blocks
     .command('preview')
@@ -125,8 +137,7 @@ export function createBlocksCommand(ctx: CliContext): Command {
       ctx.io.stderr.write(`${p.message}; roles for the matrix: ${p.roles.join(', ')}\n`);
       if (!p.modules.length) ctx.exitCode = 6;
     });
-  blocks
-    .command('generate')
+  writes(blocks.command('generate'))
     .description("create or update the block's modules, control links and matrix entries")
     .argument('<id>')
     .addOption(new Option('--language <l>', 'de or en').choices(['de', 'en']).default('de'))

@@ -3,6 +3,7 @@ import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
 import { writeOutputFile } from '../../output-file.js';
 import { moduleId, req } from './shared.js';
+import { unlessDryRun, writes } from '../../store-access.js';
 
 const tokens = (r: { prompt_tokens: number; completion_tokens: number }) =>
   `${r.prompt_tokens} prompt + ${r.completion_tokens} completion tokens`;
@@ -21,8 +22,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
       .addOption(new Option('--language <l>', 'de or en').choices(['de', 'en']).default('de'));
 
   model(
-    content
-      .command('generate')
+    writes(content.command('generate'))
       .argument('<module>', 'id or module_code')
       .description('generate a new content version (draft)'),
   ).action(async (mod: string, o: { model?: string; language: 'de' | 'en' }) => {
@@ -43,8 +43,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
   });
 
   model(
-    content
-      .command('generate-quiz')
+    writes(content.command('generate-quiz'))
       .argument('<module>')
       .description('generate quiz questions (replaces the module questions)')
       .option('--count <n>', 'default 5'),
@@ -71,8 +70,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
 
   for (const kind of ['content', 'quiz'] as const) {
     model(
-      content
-        .command(kind === 'content' ? 'generate-all' : 'generate-all-quiz')
+      writes(content.command(kind === 'content' ? 'generate-all' : 'generate-all-quiz'), unlessDryRun)
         .description(`generate ${kind === 'content' ? 'content' : 'a quiz'} for every module without one`)
         .option('--dry-run', 'list what would be generated')
         .option('--concurrency <n>', 'generations at the same time (default 2)', '2')
@@ -171,8 +169,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
     ['generate-audio', 'audio'],
     ['generate-video', 'video'],
   ] as const) {
-    content
-      .command(verb)
+    writes(content.command(verb))
       .argument('<module>')
       .description(`${kind === 'audio' ? 'speech (AAC, .m4a)' : 'narrated slide video (MP4)'} of the published content`)
       .action(async (mod: string) => {
@@ -246,8 +243,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
     ['publish', true],
     ['withdraw', false],
   ] as const) {
-    media
-      .command(verb)
+    writes(media.command(verb))
       .description(published ? 'publish a medium (its URL may then be handed out)' : 'withdraw a published medium')
       .argument('<media-id>')
       .action(async (id: string) => {
@@ -272,8 +268,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
       if (ctx.config().json) return printJson(ctx, c);
       writeOut(ctx, c.markdown);
     });
-  content
-    .command('publish')
+  writes(content.command('publish'))
     .argument('<content-id>')
     .description('publish a content version')
     .action(async (id: string) => {

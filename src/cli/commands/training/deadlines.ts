@@ -1,11 +1,12 @@
-import { writeOutputFile } from '../../output-file.js';
+import { outputFormat, writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
 import { defined } from '../../input.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
-import { printJson, printList, printRecord, writeOut } from '../../output.js';
+import { jsonText, printJson, printList, printRecord, tableText, writeOut, type Column } from '../../output.js';
 import { parseWhen, req } from './shared.js';
+import { unlessDryRun, writes } from '../../store-access.js';
 
 const asOf = (v: string | undefined) => (v === undefined ? undefined : parseWhen(v, '--as-of', 'as_of'));
 
@@ -34,6 +35,15 @@ const XML_ESCAPES: Record<string, string> = {
 };
 
 type OverdueRow = Assignment & { days_overdue: number; level: number };
+
+const OVERDUE_FORMATS = { table: [], json: ['json'], junit: ['xml'] } as const;
+type OverdueFlags = {
+  minLevel: string;
+  asOf?: string;
+  format?: keyof typeof OVERDUE_FORMATS;
+  output?: string;
+  personalData: boolean;
+};
 
 /** Who a test case is about: the person, or only the assignment id when personal data must stay out of CI logs. */
 const subject = (a: OverdueRow, personal: boolean) =>
@@ -99,10 +109,18 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
     .description('CI gate: lists overdue assignments and exits 6 when there are any (at or above --min-level)')
     .option('--min-level <n>', 'only count assignments at this escalation level or above (0-4)', '0')
     .option('--as-of <date>', 'judge as of this date instead of now')
-    .addOption(new Option('--format <format>', 'table (default), json or junit').choices(['table', 'json', 'junit']))
-    .option('-o, --output <file>', 'write the report to a file')
+    .addOption(
+      new Option('--format <format>', 'table, json or junit (default: by the extension of -o, else table)').choices([
+        'table',
+        'json',
+        'junit',
+      ]),
+    )
+    .option('-o, --output <file>', 'write the report to a file, in any format')
     .option('--no-personal-data', 'leave names, e-mail addresses and user ids out of the report (for CI logs)')
-    .action(async (o: { minLevel: string; asOf?: string; format?: string; output?: string; personalData: boolean }) => {
+    .action(async (o: OverdueFlags) => {
+      // before the store is opened: a contradiction is a usage error, whatever the store holds
+      const format = outputFormat('training overdue', OVERDUE_FORMATS, o, ctx.config().json ? 'json' : 'table');
       const min = Number(o.minLevel);
       if (!Number.isInteger(min) || min < 0 || min > 4)
         throw new DomainError('validation', `--min-level ${o.minLevel}: expected 0 to 4`, [
@@ -114,40 +132,32 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
       const rows = (await (await ctx.backend()).training.overdue({ ...req(ctx), query: { as_of: at } }))
         .map((a) => Object.assign(a, { level: Math.max(a.escalation_level, escalationLevel(a.days_overdue)) }))
         .filter((a) => a.level >= min);
-      const format = o.format ?? (ctx.config().json ? 'json' : 'table');
-      let text: string | undefined;
       const personal = o.personalData;
+      const columns: Column<OverdueRow>[] = [
+        ...(personal ? [{ header: 'USER', value: (a: OverdueRow) => a.user_name }] : []),
+        { header: 'MODULE', value: (a) => a.module_code },
+        { header: 'DEADLINE', value: (a) => a.deadline.slice(0, 10) },
+        { header: 'DAYS', value: (a) => a.days_overdue },
+        { header: 'LEVEL', value: (a) => a.level },
+        { header: 'ID', value: (a) => a.id },
+      ];
+      let text: string | undefined;
       if (format === 'junit') text = junit(rows, at, { personal });
-      // one line: the report can be tens of megabytes, and indentation would cost a third more time and size
-      else if (format === 'json') text = JSON.stringify(personal ? rows : rows.map(withoutPersonalData)) + '\n';
-      if (text !== undefined) {
-        if (o.output) await writeOutputFile(o.output, text);
-        else ctx.io.stdout.write(text);
-      } else {
-        await printList(
-          ctx,
-          rows,
-          [
-            ...(personal ? [{ header: 'USER', value: (a: OverdueRow) => a.user_name }] : []),
-            { header: 'MODULE', value: (a) => a.module_code },
-            { header: 'DEADLINE', value: (a) => a.deadline.slice(0, 10) },
-            { header: 'DAYS', value: (a) => a.days_overdue },
-            { header: 'LEVEL', value: (a) => a.level },
-            { header: 'ID', value: (a) => a.id },
-          ],
-          { empty: 'no overdue trainings' },
-        );
-      }
+      // indented only on a terminal: the report can be tens of megabytes, and indentation costs a third more
+      else if (format === 'json')
+        text = jsonText(personal ? rows : rows.map(withoutPersonalData), !o.output && ctx.io.stdoutIsTTY);
+      // a file in the table format holds the table a terminal shows
+      else if (o.output) text = await tableText(rows, columns, { empty: 'no overdue trainings' });
+      if (text === undefined) await printList(ctx, rows, columns, { empty: 'no overdue trainings' });
+      else if (o.output) await writeOutputFile(o.output, text);
+      else ctx.io.stdout.write(text);
       if (rows.length) {
         ctx.io.stderr.write(`${rows.length} overdue training(s)${min ? ` at escalation level ${min} or above` : ''}\n`);
         ctx.exitCode = 6;
       }
     });
 
-  training
-    .command('escalation')
-    .description('deadline escalation')
-    .command('check')
+  writes(training.command('escalation').description('deadline escalation').command('check'), unlessDryRun)
     .description('raise escalation levels of overdue assignments (7/14/30/45 days)')
     .option('--as-of <date>', 'escalate as of this date; a date in the future needs --dry-run or --force')
     .option('--dry-run', 'show what would be escalated without writing')
@@ -184,8 +194,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
 
 export function addCertificateCommands(ctx: CliContext, training: Command) {
   const certs = training.command('certificates').description('certificates of completed trainings');
-  certs
-    .command('generate')
+  writes(certs.command('generate'))
     .description('issue the certificate of a completed assignment with a passed quiz')
     .argument('<assignment-id>')
     .action(async (id: string) => {
@@ -228,6 +237,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
         'default: the remote server in remote mode, else the printed code alone',
     )
     .action(async (id: string, o: { output: string; verifyUrl?: string }) => {
+      outputFormat('certificates pdf', { pdf: ['pdf'] }, o, 'pdf');
       const query = defined({ verify_url: o.verifyUrl });
       const pdf = await (await ctx.backend()).training.certificatePdf({ ...req(ctx), params: { id }, query });
       await writeOutputFile(o.output, pdf.data);

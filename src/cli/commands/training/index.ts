@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { writeOutputFile } from '../../output-file.js';
+import { outputFormat, writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
 import type { Assignment, Module } from '../../../domain/training/training.schema.js';
@@ -19,6 +19,8 @@ import { createCanonicalCommand } from './canonical.js';
 import { addContentCommands } from './content.js';
 import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
 import { csvCell, moduleId, parseCsv, parseWhen, req } from './shared.js';
+import { writes } from '../../store-access.js';
+import { flagFields } from '../../flag-names.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
   { header: 'ID', value: (a) => a.id },
@@ -42,7 +44,12 @@ const moduleColumns: Column<Module>[] = [
 const assignmentPairs = (a: Assignment): Array<[string, unknown]> => Object.entries(a);
 
 function moduleFlags(cmd: Command): Command {
-  return cmd
+  return flagFields(cmd, {
+    module_code: '--code',
+    regulation_area: '--area',
+    frequency_type: '--frequency',
+    duration_minutes: '--duration',
+  })
     .option('--code <code>', 'module_code (unique)')
     .option('--title <title>')
     .option('--description <text>')
@@ -90,8 +97,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
 
   // ---- modules
   const modules = training.command('modules').description('training modules');
-  modules
-    .command('list')
+  flagFields(modules.command('list'), { regulation_area: '--area', frequency_type: '--frequency' })
     .description('list modules by area and code; filter by area, role or text')
     .addOption(new Option('--area <area>', REGULATION_AREAS.join(', ')))
     .addOption(new Option('--frequency <type>', FREQUENCY_TYPES.join(', ')))
@@ -122,7 +128,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         ['questions', m.questions.map((q, i) => `${i + 1}. ${q.question}`)],
       ]);
     });
-  moduleFlags(modules.command('create').description('create a module')).action(async (o: ModuleFlags) => {
+  moduleFlags(writes(modules.command('create')).description('create a module')).action(async (o: ModuleFlags) => {
     const m = await (await b()).training.createModule({ ...req(ctx), body: await moduleBody(ctx, o) });
     await printRecord(
       ctx,
@@ -130,23 +136,22 @@ export function createTrainingCommand(ctx: CliContext): Command {
       Object.entries(m).filter(([k]) => k !== 'questions'),
     );
   });
-  moduleFlags(modules.command('update').description('change fields of a module').argument('<id-or-code>')).action(
-    async (idc: string, o: ModuleFlags) => {
-      const backend = await b();
-      const m = await backend.training.updateModule({
-        ...req(ctx),
-        params: { id: await moduleId(ctx, backend, idc) },
-        body: await moduleBody(ctx, o),
-      });
-      await printRecord(
-        ctx,
-        m,
-        Object.entries(m).filter(([k]) => k !== 'questions'),
-      );
-    },
-  );
-  modules
-    .command('delete')
+  moduleFlags(
+    writes(modules.command('update')).description('change fields of a module').argument('<id-or-code>'),
+  ).action(async (idc: string, o: ModuleFlags) => {
+    const backend = await b();
+    const m = await backend.training.updateModule({
+      ...req(ctx),
+      params: { id: await moduleId(ctx, backend, idc) },
+      body: await moduleBody(ctx, o),
+    });
+    await printRecord(
+      ctx,
+      m,
+      Object.entries(m).filter(([k]) => k !== 'questions'),
+    );
+  });
+  writes(modules.command('delete'))
     .argument('<id-or-code>')
     .description('delete a module without assignments')
     .action(async (idc: string) => {
@@ -157,10 +162,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
 
   // ---- catalogue
-  training
-    .command('catalog')
-    .description('the default catalogue')
-    .command('install')
+  writes(training.command('catalog').description('the default catalogue').command('install'))
     .description('install the shipped modules, questions and role matrix (idempotent)')
     .option('--file <catalog.json>', 'another catalogue of the same shape')
     .action(async (o: { file?: string }) => {
@@ -226,8 +228,11 @@ export function createTrainingCommand(ctx: CliContext): Command {
         { empty: 'the matrix is empty' },
       );
     });
-  matrix
-    .command('set')
+  flagFields(writes(matrix.command('set')), {
+    role_code: '<role>',
+    module_id: '<module>',
+    is_mandatory: '--mandatory',
+  })
     .description('require a module for a role (or change its priority)')
     .argument('<role>')
     .argument('<module>', 'id or module_code')
@@ -246,8 +251,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       });
       await printRecord(ctx, e, Object.entries(e));
     });
-  matrix
-    .command('unset')
+  writes(matrix.command('unset'))
     .description('remove a module from a role')
     .argument('<role>')
     .argument('<module>')
@@ -257,13 +261,15 @@ export function createTrainingCommand(ctx: CliContext): Command {
         ...req(ctx),
         params: { role, moduleId: await moduleId(ctx, backend, mod) },
       });
-      writeOut(ctx, ctx.config().json ? JSON.stringify(r) : r.message);
+      if (ctx.config().json) printJson(ctx, r);
+      else writeOut(ctx, r.message);
     });
   matrix
     .command('export')
     .description('CSV for a spreadsheet: role_code,module_code,module_title,is_mandatory,priority')
     .option('-o, --output <file>')
     .action(async (o: { output?: string }) => {
+      outputFormat('matrix export', { csv: ['csv'] }, o, 'csv');
       const rows = await (await b()).training.matrix(req(ctx));
       const csv =
         [
@@ -275,8 +281,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       if (o.output) await writeOutputFile(o.output, csv);
       else ctx.io.stdout.write(csv);
     });
-  matrix
-    .command('import')
+  writes(matrix.command('import'))
     .description('replace matrix entries from a CSV file as written by matrix export')
     .argument('<file>', 'CSV with role_code,module_code[,is_mandatory,priority]')
     .action(async (file: string) => {
@@ -312,19 +317,14 @@ export function createTrainingCommand(ctx: CliContext): Command {
         }
       }
       for (const r of refused) note(ctx, r);
-      writeOut(
-        ctx,
-        ctx.config().json
-          ? JSON.stringify({ set, refused: refused.length })
-          : `${set} entries set, ${refused.length} refused`,
-      );
+      if (ctx.config().json) printJson(ctx, { set, refused: refused.length });
+      else writeOut(ctx, `${set} entries set, ${refused.length} refused`);
       if (refused.length) ctx.exitCode = 6;
     });
 
   // ---- assignments
   const asg = training.command('assignments').description('assignments of modules to people');
-  asg
-    .command('compute')
+  flagFields(writes(asg.command('compute')), { user_name: '--name', user_email: '--email' })
     .description('assign what the matrix calls for: one user by flags, or a staff list with --users')
     .option('--users <users.csv>', 'CSV with user_id,user_name,user_email,roles (roles separated by ; or |)')
     .option('--user-id <id>')
@@ -411,8 +411,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         note(ctx, `${r.created} assignment(s) created`);
       },
     );
-  asg
-    .command('list')
+  flagFields(asg.command('list'), { module_id: '--module' })
     .description('list assignments; filter by user, module, status or overdue')
     .option('--user-id <id>')
     .option('--module <id-or-code>')
@@ -450,8 +449,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       const a = await (await b()).training.getAssignment({ ...req(ctx), params: { id } });
       await printRecord(ctx, a, assignmentPairs(a));
     });
-  asg
-    .command('update')
+  flagFields(writes(asg.command('update')), { user_name: '--name', user_email: '--email' })
     .description('change the deadline, name or e-mail of an assignment')
     .argument('<id>')
     .option('--deadline <date>', 'a date (2027-03-31, lasting to its end in UTC) or an ISO timestamp with a zone')
@@ -473,8 +471,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       await printRecord(ctx, a, assignmentPairs(a));
     });
   for (const verb of ['start', 'complete'] as const) {
-    asg
-      .command(verb)
+    writes(asg.command(verb))
       .description(
         verb === 'start' ? 'start an assignment' : 'complete an assignment (a certificate then needs a passed quiz)',
       )
@@ -484,8 +481,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         await printRecord(ctx, a, assignmentPairs(a));
       });
   }
-  asg
-    .command('progress')
+  flagFields(writes(asg.command('progress')), { progress: '<percent>' })
     .description('record progress in percent (starts a pending assignment)')
     .argument('<id>')
     .argument('<percent>')
@@ -556,8 +552,7 @@ function addQuizCommands(ctx: CliContext, training: Command) {
         { empty: 'no attempts yet' },
       );
     });
-  quiz
-    .command('take')
+  writes(quiz.command('take'))
     .description(
       'answer the quiz of an assignment in the terminal (or --answers FILE with [{question_id, selected_index}])',
     )
