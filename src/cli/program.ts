@@ -7,6 +7,7 @@ import { createLegalDocsCommand } from './commands/legal-docs.js';
 import { createDsfaCommand } from './commands/dsfa.js';
 import { createKeysCommand } from './commands/keys.js';
 import { createRedactCommand } from './commands/redact.js';
+import { createReportCommand } from './commands/report/index.js';
 import { createServeCommand } from './commands/serve.js';
 import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
@@ -52,6 +53,7 @@ export function createProgram(ctx: CliContext): Command {
     createLegalDocsCommand,
     createCookieBannerCommand,
     createTrainingCommand,
+    createReportCommand,
     createRedactCommand,
     createDbCommand,
     createKeysCommand,

@@ -60,3 +60,28 @@ export function formatDate(day: string, lang: ReportLanguage): string {
     year: 'numeric',
   }).format(new Date(`${day}T00:00:00Z`));
 }
+
+/** The locale of a report language, for Intl. */
+export const localeOf = (lang: ReportLanguage): string => LOCALE[lang];
+
+/** A number in the report's language: `1.234,5` in German, `1,234.5` in English; at most `digits` decimals. */
+export function formatNumber(n: number, lang: ReportLanguage, digits = 1): string {
+  return new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: digits }).format(n);
+}
+
+/** A percentage of 0 to 100 in the report's language: `87,5 %` in German, `87.5%` in English. */
+export function formatPercent(n: number, lang: ReportLanguage): string {
+  return new Intl.NumberFormat(LOCALE[lang], { style: 'percent', maximumFractionDigits: 1 }).format(n / 100);
+}
+
+/**
+ * A month (`YYYY-MM`) in the report's language: `Sept. 2026` in German, `Sept 2026` in English; `short` gives a
+ * two-digit year (`Sept. 26`) for the axis of a chart.
+ */
+export function formatMonth(month: string, lang: ReportLanguage, short = false): string {
+  return new Intl.DateTimeFormat(LOCALE[lang], {
+    timeZone: 'UTC',
+    month: 'short',
+    year: short ? '2-digit' : 'numeric',
+  }).format(new Date(`${month}-01T00:00:00Z`));
+}

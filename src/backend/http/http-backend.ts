@@ -142,6 +142,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     trainingMedia: make('trainingMedia'),
     canonical: make('canonical'),
     trainingBlocks: make('trainingBlocks'),
+    reports: make('reports'),
     close: async () => undefined,
   };
 }

@@ -106,6 +106,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     trainingBlocks: lazy(store, async () =>
       (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
     ),
+    reports: lazy(store, async () => (await import('./reports.area.js')).createReportsArea(store.db, clock)),
     trainingMedia: lazy(store, async () => {
       const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
       // on PostgreSQL every replica must reach every object, so they live in the database

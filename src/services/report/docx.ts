@@ -1,5 +1,12 @@
 import type { Paragraph as ParagraphType, Table as TableType, TextRun as TextRunType } from 'docx';
-import type { Block, ListItem, ReportDoc, Span } from '../../domain/report.js';
+import {
+  chartTable,
+  type Block,
+  type ChartSpec,
+  type ListItem,
+  type ReportDoc,
+  type Span,
+} from '../../domain/report.js';
 import { expandMarkdown } from './markdown-blocks.js';
 import { TONE_COLOURS } from './tones.js';
 
@@ -12,6 +19,8 @@ const GREY = '666666';
 const BOX = { true: '☒', false: '☐' } as const;
 /** The text width of an A4 page with Word's default margins of 2.54 cm, in twentieths of a point. */
 const TEXT_WIDTH = 11906 - 2 * 1440;
+/** The width of a chart in the document, in pixels at 96 dpi: the text width of the page. */
+const CHART_PIXELS = 600;
 const hex = (colour: string) => colour.replace('#', '').toUpperCase();
 
 /** Where a block sits: its indentation (twentieths of a point), its list depth and whether it is set apart (grey). */
@@ -25,6 +34,23 @@ interface Place {
 export async function renderDocx(report: ReportDoc): Promise<Buffer> {
   const d: Docx = await import('docx');
   let lists = 0; // each numbered list counts from 1
+  const blocksIn = expandMarkdown(report.blocks);
+  // charts become pictures before the document is built (resvg draws them from the same SVG as the other formats)
+  const pictures = new Map<ChartSpec, { png: Buffer; width: number; height: number }>();
+  const chartBlocks = blocksIn.filter((b): b is Extract<Block, { kind: 'chart' }> => b.kind === 'chart');
+  if (chartBlocks.length) {
+    const { chartPng, chartSize } = await import('./charts.js');
+    for (const { chart } of chartBlocks) {
+      const size = chartSize(chart);
+      // drawn at twice the size it is shown at, so it stays sharp when printed or zoomed
+      const width = CHART_PIXELS;
+      pictures.set(chart, {
+        png: await chartPng(chart, report.lang, width * 2),
+        width,
+        height: Math.round((size.height * width) / size.width),
+      });
+    }
+  }
 
   const runs = (spans: Span[], place: Place, extra: { bold?: boolean } = {}): TextRunType[] =>
     spans.flatMap((s) =>
@@ -102,6 +128,33 @@ export async function renderDocx(report: ReportDoc): Promise<Buffer> {
 
   const space = () => new d.Paragraph({ spacing: { after: 60 }, children: [] });
 
+  const chart = (c: ChartSpec): Part[] => {
+    const picture = pictures.get(c)!;
+    const data = chartTable(c, report.lang);
+    const n = data.head.length;
+    const first = Math.min(0.5, Math.max(0.25, 1 - 0.2 * (n - 1)));
+    return [
+      new d.Paragraph({
+        keepNext: true,
+        spacing: { before: 200, after: 80 },
+        children: [new d.TextRun({ text: c.title, bold: true })],
+      }),
+      new d.Paragraph({
+        keepNext: true,
+        children: [
+          new d.ImageRun({
+            type: 'png',
+            data: picture.png,
+            transformation: { width: picture.width, height: picture.height },
+            altText: { name: c.title, title: c.title, description: c.description },
+          }),
+        ],
+      }),
+      table(data.head, data.rows, [first, ...Array(n - 1).fill((1 - first) / (n - 1))], () => undefined),
+      space(),
+    ];
+  };
+
   function parts(blocks: Block[], place: Place): Part[] {
     return blocks.flatMap((b): Part[] => {
       switch (b.kind) {
@@ -140,6 +193,8 @@ export async function renderDocx(report: ReportDoc): Promise<Buffer> {
         }
         case 'quote':
           return parts(b.blocks, { ...place, indent: place.indent + 400, muted: true });
+        case 'chart':
+          return chart(b.chart);
         case 'markdown': // expanded before rendering
           return [];
       }
@@ -205,7 +260,7 @@ export async function renderDocx(report: ReportDoc): Promise<Buffer> {
                 }),
               ]
             : []),
-          ...parts(expandMarkdown(report.blocks), { indent: 0, depth: 0, muted: false }),
+          ...parts(blocksIn, { indent: 0, depth: 0, muted: false }),
         ],
       },
     ],

@@ -1,4 +1,4 @@
-import type { Block, ListItem, ReportDoc, Span } from '../../domain/report.js';
+import { chartTable, type Block, type ListItem, type ReportDoc, type Span } from '../../domain/report.js';
 
 // Our own texts (titles, names, labels) are plain text: characters Markdown would read as markup are escaped.
 const plain = (s: string): string => s.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
@@ -25,7 +25,7 @@ function item(i: ListItem, marker: string): string[] {
   return [`${marker} ${box}${first}`, ...indent(more, pad), ...indent(render(i.children ?? []).slice(0, -1), pad)];
 }
 
-function render(blocks: Block[]): string[] {
+function render(blocks: Block[], lang: ReportDoc['lang'] = 'en'): string[] {
   const out: string[] = [];
   for (const b of blocks) {
     switch (b.kind) {
@@ -59,6 +59,19 @@ function render(blocks: Block[]): string[] {
           '',
         );
         break;
+      case 'chart': {
+        // Markdown draws no pictures: the chart's data as a table under its title
+        const t = chartTable(b.chart, lang);
+        out.push(
+          `**${plain(b.chart.title)}**`,
+          '',
+          `| ${t.head.map(cell).join(' | ')} |`,
+          `|${t.head.map(() => '---').join('|')}|`,
+          ...t.rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+          '',
+        );
+        break;
+      }
       case 'markdown':
         // text a person wrote in Markdown stays as written
         out.push(b.text.trim(), '');
@@ -72,6 +85,6 @@ function render(blocks: Block[]): string[] {
 export function renderMarkdown(doc: ReportDoc): string {
   const out: string[] = [`# ${plain(doc.title)}`, ''];
   if (doc.subtitle) out.push(`_${plain(doc.subtitle)}_`, '');
-  out.push(...render(doc.blocks));
+  out.push(...render(doc.blocks, doc.lang));
   return out.join('\n').replace(/\n+$/, '\n');
 }

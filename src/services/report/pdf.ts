@@ -1,5 +1,12 @@
 import { existsSync } from 'node:fs';
-import type { Block, ListItem, ReportDoc, Span } from '../../domain/report.js';
+import {
+  chartTable,
+  type Block,
+  type ChartSpec,
+  type ListItem,
+  type ReportDoc,
+  type Span,
+} from '../../domain/report.js';
 import { TONE_COLOURS } from './tones.js';
 
 const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/Library/Fonts'];
@@ -70,6 +77,10 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
   const doc = await newPdf({ title: report.title });
   // the Markdown parser loads with the report renderers only, not with every PDF (certificates)
   const { expandMarkdown } = await import('./markdown-blocks.js');
+  // charts load only for a report that has some: ECharts and the SVG-to-PDF converter are large
+  const charting = report.blocks.some((b) => b.kind === 'chart')
+    ? { svg: await import('./charts.js'), toPdf: (await import('svg-to-pdfkit')).default }
+    : undefined;
   const left = 50;
   const width = doc.page.width - 100;
   const bottom = () => doc.page.height - doc.page.margins.bottom;
@@ -199,6 +210,41 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     doc.moveDown(0.6);
   }
 
+  /** A chart as vectors, scaled to the text width, with its title above and its data as a table below. */
+  function chart(c: ChartSpec, x: number, w: number) {
+    const { svg, toPdf } = charting!;
+    const size = svg.chartSize(c);
+    const h = (size.height * w) / size.width;
+    const data = chartTable(c, report.lang);
+    // the title, the chart and the table's header stay on one page
+    ensure(
+      11 * 1.6 +
+        h +
+        rowHeight(
+          data.head,
+          data.head.map(() => w / data.head.length),
+          () => true,
+        ) +
+        20,
+    );
+    doc.moveDown(0.3);
+    doc.font('bold').fontSize(11).fillColor('black').text(c.title, x, doc.y, { width: w });
+    doc.moveDown(0.3);
+    const top = doc.y;
+    toPdf(doc, svg.chartSvg(c, report.lang), x, top, {
+      width: w,
+      height: h,
+      fontCallback: (_family: string, bold: boolean) => (bold ? 'bold' : 'body'),
+    });
+    doc.x = x;
+    doc.y = top + h + 6;
+    const n = data.head.length;
+    const first = Math.min(0.5, Math.max(0.25, 1 - 0.2 * (n - 1)));
+    const widths = [first, ...Array(n - 1).fill((1 - first) / (n - 1))];
+    doc.font('body');
+    table(data.head, data.rows, widths, x, w, () => undefined);
+  }
+
   function blocks(list_: Block[], x: number, w: number, nested = false) {
     list_.forEach((b, i) => {
       const next = list_[i + 1];
@@ -258,6 +304,9 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
               .restore();
           break;
         }
+        case 'chart':
+          chart(b.chart, x, w);
+          break;
         case 'markdown': // expanded before rendering
           break;
       }
