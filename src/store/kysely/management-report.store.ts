@@ -68,13 +68,17 @@ export class KyselyManagementReportStore implements ManagementReportStore {
       levelReached = sql<number>`case when deadline <= ${bound} then ${i + 1} else ${levelReached} end`;
     });
     const level = sql<number>`case when escalation_level > ${levelReached} then escalation_level else ${levelReached} end`;
-    const rows = await this.db
+    // grouped outside: PostgreSQL does not see a parameterised expression in GROUP BY as the one selected
+    const overdue = this.db
       .selectFrom('training_assignment')
       .where('tenant_id', '=', tenant)
       .where('status', 'in', ['pending', 'in_progress'])
       .where('deadline', '<', at)
-      .groupBy(level)
-      .select((eb) => [level.as('level'), eb.fn.countAll<number>().as('n')])
+      .select(level.as('level'));
+    const rows = await this.db
+      .selectFrom(overdue.as('o'))
+      .groupBy('o.level')
+      .select((eb) => ['o.level', eb.fn.countAll<number>().as('n')])
       .execute();
     return rows.map((r) => ({ level: Number(r.level), n: Number(r.n) }));
   }
