@@ -148,7 +148,7 @@ function summary(c: Ctx): Block[] {
       kind: 'table',
       head: [t.summary.area, t.summary.figure, t.summary.value, t.summary.threshold],
       rows: r.attention.map((a) => [
-        t.sections[a.section],
+        t.areas[a.section],
         figureText(c, a),
         valueText(c, a),
         limitText(c, a.threshold, a.limit),

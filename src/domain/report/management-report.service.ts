@@ -117,8 +117,23 @@ export class ManagementReportService {
     const s = this.store;
     const at = isoZ(now);
     const reached = ESCALATION_STAGES.map((stage) => addDays(now, -stage.days));
-    const modules = await s.assignmentsByModule(tenant);
-    const roles = await s.assignmentsByRole(tenant);
+    const counts = await s.assignmentCounts(tenant);
+    const sum = <K extends string | null>(key: (c: (typeof counts)[number]) => K) => {
+      const by = new Map<K, { total: number; completed: number }>();
+      for (const c of counts) {
+        const x = by.get(key(c)) ?? { total: 0, completed: 0 };
+        x.total += c.total;
+        x.completed += c.completed;
+        by.set(key(c), x);
+      }
+      return by;
+    };
+    const perModule = sum((c) => c.module_id);
+    const modules = (await s.modules(tenant)).map((m) => ({
+      ...m,
+      ...(perModule.get(m.module_id) ?? { total: 0, completed: 0 }),
+    }));
+    const roles = [...sum((c) => c.role_code).entries()].map(([role_code, x]) => ({ role_code, ...x }));
     const levels = await s.overdueByLevel(tenant, at, reached);
     const completions = await s.completionsPerMonth(tenant, p);
     const certificates = await s.certificatesPerMonth(tenant, p);
@@ -173,7 +188,8 @@ export class ManagementReportService {
     const stats = statsFromCounts(rows, 0);
     const refusedBy = new Map<string, number>();
     for (const r of rows) if (!r.granted) refusedBy.set(r.data_point_id, (refusedBy.get(r.data_point_id) ?? 0) + r.n);
-    const decisions = await this.store.consentDecisionsPerMonth(tenant, p);
+    const points = [...new Set(rows.map((r) => r.data_point_id))].sort();
+    const decisions = await this.store.consentDecisionsPerMonth(tenant, p, p.months, points);
     const revocations = await this.store.revocationsPerMonth(tenant, p);
     const perPoint = new Map<string, Map<string, { total: number; granted: number }>>();
     for (const d of decisions) {

@@ -22,11 +22,12 @@ export interface MonthCount {
  */
 export interface ManagementReportStore {
   // training
-  /** Assignments and completed ones per module, with the module's code and title (modules without any: 0). */
-  assignmentsByModule(
+  /** The tenant's modules with their code and title. */
+  modules(tenant: string): Promise<Array<{ module_id: string; module_code: string; module_title: string }>>;
+  /** Assignments and completed ones per module and role, in one pass (the service sums them either way). */
+  assignmentCounts(
     tenant: string,
-  ): Promise<Array<{ module_id: string; module_code: string; module_title: string; total: number; completed: number }>>;
-  assignmentsByRole(tenant: string): Promise<Array<{ role_code: string | null; total: number; completed: number }>>;
+  ): Promise<Array<{ module_id: string; role_code: string | null; total: number; completed: number }>>;
   /**
    * Open assignments whose deadline is before `at`, by the higher of their stored escalation level and the level
    * their deadline reaches: `reached[i]` is the latest deadline that reaches level i + 1 (levels 1 to 4).
@@ -53,10 +54,15 @@ export interface ManagementReportStore {
   // consents
   /** The rows behind the consent statistics (the same source as GET /einwilligungen/consents/stats). */
   consentCounts(tenant: string): Promise<ConsentCountRow[]>;
-  /** Consents recorded (granted_at) in the period per data point and month: all of them and the granted ones. */
+  /**
+   * Consents recorded (granted_at) in the period per data point and month: all of them and the granted ones.
+   * `months` are those of the period (`YYYY-MM`), `dataPoints` those the tenant has (from `consentCounts`).
+   */
   consentDecisionsPerMonth(
     tenant: string,
     p: PeriodBounds,
+    months: string[],
+    dataPoints: string[],
   ): Promise<Array<{ data_point_id: string; month: string; total: number; granted: number }>>;
   revocationsPerMonth(tenant: string, p: PeriodBounds): Promise<MonthCount[]>;
 

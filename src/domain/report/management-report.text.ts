@@ -33,6 +33,8 @@ const de = {
       'Eine Kennzahl wird aufgeführt, wenn sie unter ihrem Mindestwert oder über ihrem Höchstwert liegt. ' +
       'Die Schwellen lassen sich mit --threshold NAME=WERT oder --thresholds DATEI einstellen.',
   },
+  /** Short names of the areas, for the first column of the summary. */
+  areas: { training: 'Schulungen', consents: 'Einwilligungen', dsfa: 'DSFA', legal: 'Rechtstexte' },
   sections: {
     training: 'Schulungen',
     consents: 'Einwilligungen',
@@ -188,6 +190,7 @@ const en: ManagementText = {
       'A figure is listed when it lies below its minimum or above its maximum. ' +
       'Set the thresholds with --threshold NAME=VALUE or --thresholds FILE.',
   },
+  areas: { training: 'Training', consents: 'Consents', dsfa: 'DSFA', legal: 'Legal texts' },
   sections: {
     training: 'Training',
     consents: 'Consents',

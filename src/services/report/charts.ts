@@ -18,7 +18,7 @@ const TONES = { low: '#3A9D5D', medium: '#E0B000', high: '#E07B00', critical: '#
 
 export const CHART_WIDTH = 680;
 
-/** A chart's size in SVG units: horizontal bars grow with their categories, other charts are 680 × 300. */
+/** A chart's size in SVG units: horizontal bars grow with their categories, other charts are 680 × 250. */
 export function chartSize(c: ChartSpec): { width: number; height: number } {
   const legend = c.series.length > 1 ? 30 : 0;
   if (c.horizontal)
@@ -26,7 +26,7 @@ export function chartSize(c: ChartSpec): { width: number; height: number } {
       width: CHART_WIDTH,
       height: Math.max(160, 50 + legend + c.categories.length * (22 * Math.min(c.series.length, 3) + 6)),
     };
-  return { width: CHART_WIDTH, height: 300 + legend };
+  return { width: CHART_WIDTH, height: 250 + legend };
 }
 
 const escapeXml = (s: string) =>

@@ -3,6 +3,7 @@ import type { ConsentCountRow } from '../../domain/consents/consent.store.js';
 import type { CookieBanner } from '../../domain/cookie-banner/cookie-banner.schema.js';
 import type { ManagementReportStore, MonthCount, PeriodBounds } from '../../domain/report/management-report.store.js';
 import type { DB } from '../db-types.js';
+import { isPostgres } from '../dialect.js';
 import { KyselyConsentStore } from './consent.store.js';
 import { KyselyCookieBannerStore } from './cookie-banner.store.js';
 
@@ -28,37 +29,27 @@ export class KyselyManagementReportStore implements ManagementReportStore {
     this.banner = new KyselyCookieBannerStore(db);
   }
 
-  async assignmentsByModule(tenant: string) {
-    const rows = await this.db
-      .selectFrom('training_module as m')
-      .leftJoin('training_assignment as a', (j) =>
-        j.onRef('a.module_id', '=', 'm.id').onRef('a.tenant_id', '=', 'm.tenant_id'),
-      )
-      .where('m.tenant_id', '=', tenant)
-      .groupBy(['m.id', 'm.module_code', 'm.title'])
-      .select((eb) => [
-        'm.id as module_id',
-        'm.module_code',
-        'm.title as module_title',
-        eb.fn.count<number>('a.id').as('total'),
-        countIf(sql`a.status = 'completed'`).as('completed'),
-      ])
+  modules(tenant: string) {
+    return this.db
+      .selectFrom('training_module')
+      .where('tenant_id', '=', tenant)
+      .select(['id as module_id', 'module_code', 'title as module_title'])
       .execute();
-    return rows.map((r) => ({ ...r, total: Number(r.total), completed: Number(r.completed ?? 0) }));
   }
 
-  async assignmentsByRole(tenant: string) {
+  async assignmentCounts(tenant: string) {
     const rows = await this.db
       .selectFrom('training_assignment')
       .where('tenant_id', '=', tenant)
-      .groupBy('role_code')
+      .groupBy(['module_id', 'role_code'])
       .select((eb) => [
+        'module_id',
         'role_code',
         eb.fn.countAll<number>().as('total'),
         countIf(sql`status = 'completed'`).as('completed'),
       ])
       .execute();
-    return rows.map((r) => ({ role_code: r.role_code, total: Number(r.total), completed: Number(r.completed ?? 0) }));
+    return rows.map((r) => ({ ...r, total: Number(r.total), completed: Number(r.completed ?? 0) }));
   }
 
   async overdueByLevel(tenant: string, at: string, reached: string[]) {
@@ -151,27 +142,50 @@ export class KyselyManagementReportStore implements ManagementReportStore {
     return this.consents.counts(tenant);
   }
 
-  async consentDecisionsPerMonth(tenant: string, p: PeriodBounds) {
-    const m = month('granted_at');
-    const rows = await this.db
-      .selectFrom('consent')
-      .where('tenant_id', '=', tenant)
-      .where('granted_at', '>=', p.from)
-      .where('granted_at', '<', p.until)
-      .groupBy(['data_point_id', m])
-      .select((eb) => [
-        'data_point_id',
-        m.as('month'),
-        eb.fn.countAll<number>().as('total'),
-        eb.fn.sum<number>('granted').as('granted'),
-      ])
-      .execute();
-    return rows.map((r) => ({
-      data_point_id: r.data_point_id,
-      month: r.month,
-      total: Number(r.total),
-      granted: Number(r.granted ?? 0),
-    }));
+  async consentDecisionsPerMonth(tenant: string, p: PeriodBounds, months: string[], dataPoints: string[]) {
+    if (isPostgres(this.db)) {
+      // one pass with a hash aggregate: a query per range would cost a round trip each
+      const m = month('granted_at');
+      const rows = await this.db
+        .selectFrom('consent')
+        .where('tenant_id', '=', tenant)
+        .where('granted_at', '>=', p.from)
+        .where('granted_at', '<', p.until)
+        .groupBy(['data_point_id', m])
+        .select((eb) => [
+          'data_point_id',
+          m.as('month'),
+          eb.fn.countAll<number>().as('total'),
+          eb.fn.sum<number>('granted').as('granted'),
+        ])
+        .execute();
+      return rows.map((r) => ({
+        data_point_id: r.data_point_id,
+        month: r.month,
+        total: Number(r.total),
+        granted: Number(r.granted ?? 0),
+      }));
+    }
+    // SQLite sorts every row for a GROUP BY it cannot read in index order; a range of the statistics index per data
+    // point and month (migration 0017) is counted where it lies instead (1M consents: 0.35 s against 1.7 s)
+    const out: Array<{ data_point_id: string; month: string; total: number; granted: number }> = [];
+    for (const data_point_id of dataPoints)
+      for (const [i, m] of months.entries()) {
+        const from = i === 0 && p.from > m ? p.from : m;
+        const until = i === months.length - 1 ? p.until : months[i + 1]!;
+        const r = await this.db
+          .selectFrom('consent')
+          .where('tenant_id', '=', tenant)
+          .where('data_point_id', '=', data_point_id)
+          .where('granted', 'in', [0, 1])
+          .where('granted_at', '>=', from)
+          .where('granted_at', '<', until)
+          .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('granted').as('granted')])
+          .executeTakeFirstOrThrow();
+        if (Number(r.total))
+          out.push({ data_point_id, month: m, total: Number(r.total), granted: Number(r.granted ?? 0) });
+      }
+    return out;
   }
 
   async revocationsPerMonth(tenant: string, p: PeriodBounds) {
