@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-const HIDDEN = ['espeak-ng', 'ffmpeg', 'ffprobe', 'pdftotext', 'pdftoppm', 'zbarimg', 'chromium'];
+const HIDDEN = ['espeak-ng', 'ffmpeg', 'ffprobe', 'pdftotext', 'pdftoppm', 'pdfimages', 'zbarimg', 'chromium'];
 
 function pathWithout(names) {
   const root = mkdtempSync(join(tmpdir(), 'compliance-path-'));

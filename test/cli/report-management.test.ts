@@ -8,7 +8,7 @@ import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { TONE_COLOURS } from '../../src/services/report/tones.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { ink, pixelsOf, renderPages } from '../support/pages.js';
-import { requirePrograms } from '../support/programs.js';
+import { programPath, requirePrograms } from '../support/programs.js';
 import { readDocx } from '../support/docx.js';
 import { parseXml } from '../support/xml.js';
 
@@ -123,7 +123,7 @@ describe('compliance report management', () => {
     const out = join(tmp(), 'bericht.pdf');
     const r = await run(['report', 'management', ...period, '-o', out]);
     expect([r.code, r.stderr]).toEqual([0, `wrote ${out}\n`]);
-    requirePrograms(ctx, 'pdftotext', 'pdftoppm');
+    requirePrograms(ctx, 'pdftotext', 'pdftoppm', 'pdfimages');
     const text = execFileSync('pdftotext', ['-layout', out, '-']).toString();
     const pages = renderPages(out, 70);
     expect(pages.length).toBeGreaterThanOrEqual(4);
@@ -184,7 +184,7 @@ describe('compliance report management', () => {
     requirePrograms(ctx, 'chromium');
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
+      executablePath: programPath('chromium'), // Debian's /usr/bin/chromium
       args: [
         '--headless',
         '--no-sandbox',

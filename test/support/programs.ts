@@ -13,8 +13,9 @@ export const PROGRAMS = {
   ffprobe: { debian: 'ffmpeg', brew: 'ffmpeg', for: 'reading back audio and video' },
   pdftotext: { debian: 'poppler-utils', brew: 'poppler', for: 'reading back PDF reports and certificates' },
   pdftoppm: { debian: 'poppler-utils', brew: 'poppler', for: 'rendering PDF pages to pictures' },
+  pdfimages: { debian: 'poppler-utils', brew: 'poppler', for: 'listing the pictures of a PDF (charts are vectors)' },
   zbarimg: { debian: 'zbar-tools', brew: 'zbar', for: 'decoding the QR code of a certificate' },
-  chromium: { debian: 'chromium', brew: '--cask chromium', for: 'browser tests' },
+  chromium: { debian: 'chromium', brew: '--cask chromium', for: 'the HTML management report in a browser' },
 } as const;
 
 export type Program = keyof typeof PROGRAMS;
@@ -43,6 +44,20 @@ export function onPath(program: string, path = process.env.PATH ?? ''): boolean 
     found.set(key, hit);
   }
   return hit;
+}
+
+/** Where `program` is on PATH (its first executable file), or undefined. */
+export function programPath(program: string, path = process.env.PATH ?? ''): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    const file = join(dir || '.', program);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
 }
 
 /** The install hint for some programs: one apt-get and one brew command. */
