@@ -66,12 +66,21 @@ export const localeOf = (lang: ReportLanguage): string => LOCALE[lang];
 
 /** A number in the report's language: `1.234,5` in German, `1,234.5` in English; at most `digits` decimals. */
 export function formatNumber(n: number, lang: ReportLanguage, digits = 1): string {
-  return new Intl.NumberFormat(LOCALE[lang], { maximumFractionDigits: digits }).format(n);
+  return numberFormat(lang, 'decimal', digits).format(n);
+}
+
+// a chart formats hundreds of numbers, and making a formatter costs far more than using one
+const formats = new Map<string, Intl.NumberFormat>();
+function numberFormat(lang: ReportLanguage, style: 'decimal' | 'percent', digits: number): Intl.NumberFormat {
+  const key = `${lang} ${style} ${digits}`;
+  let f = formats.get(key);
+  if (!f) formats.set(key, (f = new Intl.NumberFormat(LOCALE[lang], { style, maximumFractionDigits: digits })));
+  return f;
 }
 
 /** A percentage of 0 to 100 in the report's language: `87,5 %` in German, `87.5%` in English. */
 export function formatPercent(n: number, lang: ReportLanguage): string {
-  return new Intl.NumberFormat(LOCALE[lang], { style: 'percent', maximumFractionDigits: 1 }).format(n / 100);
+  return numberFormat(lang, 'percent', 1).format(n / 100);
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type ListItem,
   type ReportDoc,
   type Span,
+  type Tone,
 } from '../../domain/report.js';
 import { chartSvg } from './charts.js';
 import { expandMarkdown } from './markdown-blocks.js';
@@ -66,9 +67,9 @@ export async function renderHtml(report: ReportDoc): Promise<string> {
   const table = (
     head: string[],
     rows: string[][],
-    opts: { tones?: Block & { kind: 'table' }; caption?: string; cls?: string } = {},
+    opts: { tones?: Array<Array<Tone | undefined>>; caption?: string; cls?: string } = {},
   ) => {
-    const tones = opts.tones?.tones;
+    const tones = opts.tones;
     const numeric = head.map((_h, c) => c > 0 && rows.length > 0 && rows.every((r) => isNumber(r[c] ?? '')));
     const cell = (v: string, r: number, c: number) => {
       const tone = tones?.[r]?.[c];
@@ -124,7 +125,7 @@ export async function renderHtml(report: ReportDoc): Promise<string> {
               .map(([k, v]) => `<tr><th scope="row">${text(k)}</th><td>${text(v)}</td></tr>`)
               .join('')}</tbody></table>`;
           case 'table':
-            return table(b.head, b.rows, { tones: b });
+            return table(b.head, b.rows, { tones: b.tones });
           case 'quote':
             return `<blockquote>${blocks(b.blocks)}</blockquote>`;
           case 'chart':

@@ -149,12 +149,20 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
 
   const PAD = 3;
   /** The height of a table row: its tallest cell, in 9-point text. */
+  // a row is measured for keeping a table together and again when it is drawn: text layout is the costly part
+  const measured = new Map<string, number>();
   function rowHeight(cells: string[], widths: number[], bold: (c: number) => boolean): number {
+    const key = `${cells.join('\u0000')}\u0001${widths.join(',')}\u0001${cells.map((_c, i) => (bold(i) ? 1 : 0)).join('')}`;
+    // the rows are drawn in the size they are measured in, which this sets
     doc.fontSize(9);
+    const known = measured.get(key);
+    if (known !== undefined) return known;
     const heights = cells.map((c, i) =>
       doc.font(bold(i) ? 'bold' : 'body').heightOfString(c || ' ', { width: widths[i]! - 2 * PAD }),
     );
-    return Math.max(...heights) + 2 * PAD;
+    const h = Math.max(...heights) + 2 * PAD;
+    measured.set(key, h);
+    return h;
   }
 
   /** The height a whole table takes. */
