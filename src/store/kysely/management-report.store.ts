@@ -3,7 +3,6 @@ import type { ConsentCountRow } from '../../domain/consents/consent.store.js';
 import type { CookieBanner } from '../../domain/cookie-banner/cookie-banner.schema.js';
 import type { ManagementReportStore, MonthCount, PeriodBounds } from '../../domain/report/management-report.store.js';
 import type { DB } from '../db-types.js';
-import { isPostgres } from '../dialect.js';
 import { KyselyConsentStore } from './consent.store.js';
 import { KyselyCookieBannerStore } from './cookie-banner.store.js';
 
@@ -143,48 +142,45 @@ export class KyselyManagementReportStore implements ManagementReportStore {
   }
 
   async consentDecisionsPerMonth(tenant: string, p: PeriodBounds, months: string[], dataPoints: string[]) {
-    if (isPostgres(this.db)) {
-      // one pass with a hash aggregate: a query per range would cost a round trip each
-      const m = month('granted_at');
+    // Each data point's month is a range of the statistics index (migration 0017), counted where it lies: one
+    // subquery per range in one statement. A GROUP BY over the month of every consent instead sorts (SQLite) or
+    // hashes (PostgreSQL) each row: 1M consents, 1.7 s against 0.35 s on SQLite, 1.3-1.8 s against 0.7 s on PostgreSQL.
+    const ranges = dataPoints.flatMap((dp) =>
+      months.map((m, i) => ({
+        dp,
+        m,
+        from: i === 0 && p.from > m ? p.from : m,
+        until: i === months.length - 1 ? p.until : months[i + 1]!,
+      })),
+    );
+    const count = (granted: readonly number[]) =>
+      this.db
+        .selectFrom('consent as c')
+        .where('c.tenant_id', '=', tenant)
+        .whereRef('c.data_point_id', '=', sql.ref('v.column1'))
+        .where('c.granted', 'in', granted)
+        .whereRef('c.granted_at', '>=', sql.ref('v.column3'))
+        .whereRef('c.granted_at', '<', sql.ref('v.column4'))
+        .select((eb) => eb.fn.countAll<number>().as('n'));
+    const out: Array<{ data_point_id: string; month: string; total: number; granted: number }> = [];
+    // in batches, within both engines' limits on the parameters of one statement; both name the columns of a
+    // VALUES list column1, column2, …
+    for (let i = 0; i < ranges.length; i += 1000) {
+      const batch = ranges.slice(i, i + 1000);
+      const values = sql.join(batch.map((r) => sql`(${r.dp}, ${r.m}, ${r.from}, ${r.until})`));
       const rows = await this.db
-        .selectFrom('consent')
-        .where('tenant_id', '=', tenant)
-        .where('granted_at', '>=', p.from)
-        .where('granted_at', '<', p.until)
-        .groupBy(['data_point_id', m])
-        .select((eb) => [
-          'data_point_id',
-          m.as('month'),
-          eb.fn.countAll<number>().as('total'),
-          eb.fn.sum<number>('granted').as('granted'),
+        .selectFrom(sql`(values ${values})`.as('v'))
+        .select([
+          sql<string>`v.column1`.as('dp'),
+          sql<string>`v.column2`.as('m'),
+          count([0, 1]).as('total'),
+          count([1]).as('granted'),
         ])
         .execute();
-      return rows.map((r) => ({
-        data_point_id: r.data_point_id,
-        month: r.month,
-        total: Number(r.total),
-        granted: Number(r.granted ?? 0),
-      }));
-    }
-    // SQLite sorts every row for a GROUP BY it cannot read in index order; a range of the statistics index per data
-    // point and month (migration 0017) is counted where it lies instead (1M consents: 0.35 s against 1.7 s)
-    const out: Array<{ data_point_id: string; month: string; total: number; granted: number }> = [];
-    for (const data_point_id of dataPoints)
-      for (const [i, m] of months.entries()) {
-        const from = i === 0 && p.from > m ? p.from : m;
-        const until = i === months.length - 1 ? p.until : months[i + 1]!;
-        const r = await this.db
-          .selectFrom('consent')
-          .where('tenant_id', '=', tenant)
-          .where('data_point_id', '=', data_point_id)
-          .where('granted', 'in', [0, 1])
-          .where('granted_at', '>=', from)
-          .where('granted_at', '<', until)
-          .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('granted').as('granted')])
-          .executeTakeFirstOrThrow();
+      for (const r of rows)
         if (Number(r.total))
-          out.push({ data_point_id, month: m, total: Number(r.total), granted: Number(r.granted ?? 0) });
-      }
+          out.push({ data_point_id: r.dp, month: r.m, total: Number(r.total), granted: Number(r.granted) });
+    }
     return out;
   }
 
