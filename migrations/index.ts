@@ -13,7 +13,7 @@ import * as m0011 from './0011_dsfa_review_workflow.js';
 import * as m0012 from './0012_media_objects_in_the_database.js';
 import * as m0013 from './0013_consent_tallies_on_postgres.js';
 import * as m0014 from './0014_dsfa_art35_fields.js';
-import * as m0017 from './0017_consent_stats_by_month.js';
+import * as m0018 from './0018_consent_stats_by_month.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -31,6 +31,6 @@ export const migrations: Record<string, Migration> = {
   '0012_media_objects_in_the_database': m0012,
   '0013_consent_tallies_on_postgres': m0013,
   '0014_dsfa_art35_fields': m0014,
-  // 0015 and 0016 are taken by a branch not merged yet
-  '0017_consent_stats_by_month': m0017,
+  // 0015 to 0017 are taken by branches not merged yet (short-id indexes, consent import runs, journal)
+  '0018_consent_stats_by_month': m0018,
 };
