@@ -94,7 +94,14 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
 
   function write(spans: Span[], x: number, w: number, size = SIZE) {
     const parts = spans.length ? spans : [{ text: ' ' }];
-    ensure(size * 1.4);
+    // a paragraph of up to three lines is not split between pages (measured only near the foot of a page, as text
+    // layout is the costly part of drawing); a longer one keeps at least a line together
+    const threeLines = size * 4;
+    if (doc.y + threeLines > bottom()) {
+      const text = parts.map((s) => s.text).join('');
+      const whole = doc.font('body').fontSize(size).heightOfString(text, { width: w, lineGap: GAP });
+      ensure(Math.max(size * 1.4, Math.min(whole, threeLines)));
+    }
     doc.fillColor(colour).fontSize(size);
     parts.forEach((s, i) => {
       const options = { width: w, lineGap: GAP, continued: i < parts.length - 1 };
@@ -189,6 +196,9 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     const widths = fractions.map((f) => f * w);
     const total = tableHeight({ kind: 'table', head, rows, widths: fractions }, w);
     if (total <= KEEP_TOGETHER && doc.y + total > bottom()) doc.addPage();
+    // a header is never left alone at the foot of a page: it goes on with its first row
+    const first = rows[0] ? rowHeight(rows[0], widths, (c) => c === boldColumn) : 0;
+    if (head.length && doc.y + rowHeight(head, widths, () => true) + first > bottom()) doc.addPage();
     const draw = (cells: string[], r: number) => {
       const header = r < 0;
       const bold = (c: number) => header || c === boldColumn;
@@ -218,37 +228,41 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     doc.moveDown(0.6);
   }
 
-  /** A chart as vectors, scaled to the text width, with its title above and its data as a table below. */
+  /**
+   * A chart as vectors, scaled to the text width, with its title above and its data as a table below; a chart taller
+   * than a page (horizontal bars of many modules) is scaled down to what a page holds beside its title and the
+   * table's header.
+   */
   function chart(c: ChartSpec, x: number, w: number) {
     const { svg, toPdf } = charting!;
     const size = svg.chartSize(c);
-    const h = (size.height * w) / size.width;
     const data = chartTable(c, report.lang);
-    // the title, the chart and the table's header stay on one page
-    ensure(
-      11 * 1.6 +
-        h +
-        rowHeight(
-          data.head,
-          data.head.map(() => w / data.head.length),
-          () => true,
-        ) +
-        20,
-    );
+    const n = data.head.length;
+    const first = Math.min(0.5, Math.max(0.25, 1 - 0.2 * (n - 1)));
+    const widths = [first, ...Array(n - 1).fill((1 - first) / (n - 1))];
+    const cols = widths.map((f) => f * w);
+    // the table's header and first row, which stay with the chart
+    const header =
+      rowHeight(data.head, cols, () => true) + (data.rows[0] ? rowHeight(data.rows[0], cols, () => false) : 0);
+    const title = doc.font('bold').fontSize(11).heightOfString(c.title, { width: w });
+    const page = bottom() - doc.page.margins.top;
+    const h = Math.min((size.height * w) / size.width, page - title - header - 40);
+    // the title, the chart and the start of its table stay on one page
+    ensure(title + h + header + 32);
     doc.moveDown(0.3);
     doc.font('bold').fontSize(11).fillColor('black').text(c.title, x, doc.y, { width: w });
     doc.moveDown(0.3);
     const top = doc.y;
+    // without preserveAspectRatio svg-to-pdfkit ignores width and height and draws the SVG's own size in px as pt ×
+    // 0.75 (510 pt for 680 px: wider than the text and taller than reserved, its axis under the table that follows)
     toPdf(doc, svg.chartSvg(c, report.lang), x, top, {
       width: w,
       height: h,
+      preserveAspectRatio: 'xMidYMin meet',
       fontCallback: (_family: string, bold: boolean) => (bold ? 'bold' : 'body'),
     });
     doc.x = x;
     doc.y = top + h + 6;
-    const n = data.head.length;
-    const first = Math.min(0.5, Math.max(0.25, 1 - 0.2 * (n - 1)));
-    const widths = [first, ...Array(n - 1).fill((1 - first) / (n - 1))];
     doc.font('body');
     table(data.head, data.rows, widths, x, w, () => undefined);
   }
