@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartPng, chartSize, chartSvg } from '../../src/services/report/charts.js';
+import { chartPng, chartSize, chartSvg, wrapLabel } from '../../src/services/report/charts.js';
 import type { ChartSpec } from '../../src/domain/report.js';
 import { parseXml, type XmlNode } from '../support/xml.js';
 
@@ -79,6 +79,37 @@ describe('charts', () => {
       series: [{ name: 'q', values: Array(30).fill(50) }],
     };
     expect(chartSize(many).height).toBeGreaterThan(chartSize({ ...base, horizontal: true }).height * 3);
+  });
+
+  it.each([
+    ['0 – noch nicht eskaliert', 118, 11, ['0 – noch nicht', 'eskaliert']],
+    ['4 – Compliance-Beauftragte(r)', 118, 11, ['4 – Compliance-', 'Beauftragte(r)']],
+    ['3 – Geschäftsleitung', 118, 11, ['3 – Geschäftsleitung']], // a number and its dash stay with the word
+    ['2 – Teamleitung', 118, 11, ['2 – Teamleitung']],
+    ['Sept. 26', 49, 10, ['Sept. 26']], // twelve months
+    ['aaaaa bbbbb ccccc ddddd eeeee', 30, 10, ['aaaaa', 'bbbbb', 'ccccc ddddd eeeee']], // three lines at most
+    ['DatenpunktOhneLeerzeichen', 60, 11, ['DatenpunktOhneLeerzeichen']],
+  ])('wraps the axis label %j into lines of %d units', (label, width, size, lines) => {
+    expect(wrapLabel(label, width, size)).toEqual(lines);
+  });
+
+  it('wraps long names under vertical bars instead of cutting them, with room for the second line', () => {
+    const spec: ChartSpec = {
+      ...base,
+      categories: ['0 – noch nicht eskaliert', '1 – Erinnerung', '2 – Teamleitung', '4 – Compliance-Beauftragte(r)'],
+      axisLabels: undefined,
+      series: [{ name: 'Überfällig', values: [50, 50, 150, 150] }],
+      unit: 'count',
+      max: undefined,
+    };
+    const svg = chartSvg(spec, 'de');
+    const all = texts(parseXml(svg));
+    expect(all).toEqual(expect.arrayContaining(['0 – noch nicht', 'eskaliert', '4 – Compliance-', 'Beauftragte(r)']));
+    expect(all.join(' ')).not.toContain('…');
+    expect(all.join(' ')).not.toContain('...');
+    // the second line (its baseline at translate y + y, half the font size below) is inside the picture
+    const second = /y="([\d.]+)" transform="translate\([\d.]+ ([\d.]+)\)"[^>]*>Beauftragte\(r\)</.exec(svg)!;
+    expect(Number(second[1]) + Number(second[2]) + 6).toBeLessThanOrEqual(chartSize(spec).height);
   });
 
   it('draws the same chart as a PNG picture of the width asked for', async () => {

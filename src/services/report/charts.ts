@@ -29,6 +29,28 @@ export function chartSize(c: ChartSpec): { width: number; height: number } {
   return { width: CHART_WIDTH, height: 250 + legend };
 }
 
+/**
+ * Splits an axis label into lines no wider than `width` SVG units, between words and after a hyphen, at most three
+ * lines: ECharts measures text only roughly without a browser, and its own wrapping left some long names whole and
+ * broke others inside a word. A character is taken as 0.6 of the font size, about DejaVu Sans' average.
+ */
+export function wrapLabel(label: string, width: number, fontSize: number): string[] {
+  const fits = Math.max(1, Math.floor(width / (fontSize * 0.6)));
+  const words = label.match(/[^\s-]+-?|-/g) ?? [label];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    const joined = line === '' ? word : line.endsWith('-') ? line + word : `${line} ${word}`;
+    // a number and its dash ("3 –") stay with the word after them, even a little too wide
+    if (line.length > 4 && joined.length > fits) {
+      lines.push(line);
+      line = word;
+    } else line = joined;
+  }
+  lines.push(line);
+  return lines.length > 3 ? [...lines.slice(0, 2), lines.slice(2).join(' ')] : lines;
+}
+
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[ch]!);
 
@@ -42,16 +64,24 @@ export function chartSvg(c: ChartSpec, lang: ReportLanguage): string {
   try {
     const axisNumber = (v: number) => (c.unit === 'percent' ? formatPercent(v, lang) : formatNumber(v, lang));
     const rotated = !c.horizontal && c.categories.length > 14;
+    const fontSize = !c.horizontal && c.categories.length > 8 ? 10 : 11;
+    const place = Math.max(40, (width - 90) / Math.max(1, c.categories.length));
+    const labels = (c.axisLabels ?? c.categories).map((l) =>
+      c.horizontal || rotated ? l : wrapLabel(l, place, fontSize).join('\n'),
+    );
+    const lines = Math.max(1, ...labels.map((l) => l.split('\n').length));
     const categoryAxis = {
       type: 'category' as const,
-      data: c.axisLabels ?? c.categories,
+      data: labels,
       inverse: c.horizontal === true,
       axisTick: { alignWithLabel: true },
       axisLabel: {
         color: '#333333',
-        fontSize: !c.horizontal && c.categories.length > 8 ? 10 : 11,
-        // truncated with an ellipsis where a name is longer than its place (the table below has it whole)
-        width: rotated ? undefined : c.horizontal ? 190 : Math.max(40, (width - 90) / Math.max(1, c.categories.length)),
+        fontSize,
+        lineHeight: fontSize + 3,
+        // truncated with an ellipsis where a name is longer than its place (the table below has it whole); under
+        // vertical bars names are wrapped first (labels), so only a word longer than the place is cut
+        width: rotated ? undefined : c.horizontal ? 190 : place,
         overflow: rotated ? undefined : ('truncate' as const),
         interval: 0,
         rotate: rotated ? 45 : 0,
@@ -78,7 +108,7 @@ export function chartSvg(c: ChartSpec, lang: ReportLanguage): string {
         left: c.horizontal ? 222 : 56,
         right: c.horizontal ? 56 : 24,
         top: c.series.length > 1 ? 40 : 14,
-        bottom: rotated ? 64 : 30,
+        bottom: rotated ? 64 : 30 + (lines - 1) * (fontSize + 3),
       },
       xAxis: c.horizontal ? valueAxis : categoryAxis,
       yAxis: c.horizontal ? categoryAxis : valueAxis,
