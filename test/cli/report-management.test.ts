@@ -240,6 +240,24 @@ describe('compliance report management', () => {
         expect(seen.colours, `${title}: colours`).toBeGreaterThan(3);
       }
       if (keep) await page.screenshot({ path: join(keep, 'html-page.png'), fullPage: true });
+      // on a phone: nothing wider than the screen (long names in tables wrap), a chart scrolls inside its figure
+      await page.setViewportSize({ width: 400, height: 800 });
+      const narrow = await page.evaluate(() => {
+        const { document: d, innerWidth } = globalThis as unknown as {
+          innerWidth: number;
+          document: { documentElement: { scrollWidth: number }; querySelectorAll(s: string): Iterable<Measured> };
+        };
+        interface Measured {
+          getBoundingClientRect(): { width: number };
+        }
+        return {
+          page: d.documentElement.scrollWidth - innerWidth,
+          charts: [...d.querySelectorAll('.chart-svg svg')].map((e) => e.getBoundingClientRect().width),
+        };
+      });
+      expect(narrow.page).toBeLessThanOrEqual(0);
+      for (const w of narrow.charts) expect(w).toBeGreaterThanOrEqual(480);
+      if (keep) await page.screenshot({ path: join(keep, 'html-narrow.png'), fullPage: true });
       expect(problems).toEqual([]);
     } finally {
       await browser.close();

@@ -41,12 +41,16 @@ h3 { font-size: 11.5pt; margin: 1.2em 0 .4em; }
 p.muted { color: #666; font-style: italic; }
 table { border-collapse: collapse; width: 100%; margin: .4em 0 1em; font-size: 9pt; }
 th, td { border: 1px solid #b8b8b8; padding: 3px 5px; text-align: left; vertical-align: top; }
+/* a long name (max_unpublished_documents) may break on a narrow screen rather than widen the page */
+td { overflow-wrap: anywhere; }
 thead th { background: #e6e6e6; }
 table.fields th { background: #f3f3f3; width: 38%; font-weight: bold; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure.chart { margin: 1em 0 1.4em; break-inside: avoid; page-break-inside: avoid; }
 figure.chart figcaption { font-weight: bold; margin-bottom: .3em; }
-.chart-svg svg { display: block; width: 100%; max-width: 680px; height: auto; }
+/* on a narrow screen a chart keeps a legible size and scrolls sideways inside its figure */
+.chart-svg { overflow-x: auto; }
+.chart-svg svg { display: block; width: 100%; min-width: 480px; max-width: 680px; height: auto; }
 table.chart-data { font-size: 8.5pt; }
 table.chart-data caption { text-align: left; color: #555; font-size: 8.5pt; padding-bottom: 2px; caption-side: top; }
 .page-footer { margin-top: 2em; border-top: 1px solid #e3e3e3; color: #777; font-size: 8pt; padding-top: .3em; }
