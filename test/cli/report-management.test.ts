@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { TONE_COLOURS } from '../../src/services/report/tones.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
-import { ink, pixelsOf, renderPages } from '../support/pages.js';
+import { ink, overlapping, pdfWords, pixelsOf, renderPages } from '../support/pages.js';
 import { programPath, requirePrograms } from '../support/programs.js';
 import { readDocx } from '../support/docx.js';
 import { parseXml } from '../support/xml.js';
@@ -258,6 +258,22 @@ describe('compliance report management', () => {
       expect(narrow.page).toBeLessThanOrEqual(0);
       for (const w of narrow.charts) expect(w).toBeGreaterThanOrEqual(480);
       if (keep) await page.screenshot({ path: join(keep, 'html-narrow.png'), fullPage: true });
+      // printed: the period, the time and the page number in the margin of every page, over no line of the report
+      const printed = join(dir, 'printed.pdf');
+      await page.pdf({ path: printed, preferCSSPageSize: true, printBackground: true });
+      requirePrograms(ctx, 'pdftotext');
+      const { words } = pdfWords(printed);
+      const count = Math.max(...words.map((w) => w.page)) + 1;
+      expect(count).toBeGreaterThan(2);
+      const text = (p: number) => words.filter((w) => w.page === p).map((w) => w.text);
+      for (let p = 0; p < count; p++) {
+        const page = text(p).join(' ');
+        expect(page, `printed page ${p + 1}`).toContain(
+          'Zeitraum: 01.01.2026 – 31.03.2026 · Erstellt: 20.03.2026, 13:00 MEZ',
+        );
+        expect(page, `printed page ${p + 1}`).toContain(`Seite ${p + 1} von ${count}`);
+      }
+      expect(overlapping(words)).toEqual([]);
       expect(problems).toEqual([]);
     } finally {
       await browser.close();

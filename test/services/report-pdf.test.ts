@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,32 +5,11 @@ import type { ChartSpec, ReportDoc } from '../../src/domain/report.js';
 import { chartSize, chartSvg } from '../../src/services/report/charts.js';
 import { renderPdf } from '../../src/services/report/pdf.js';
 import { tmp } from '../support/helpers.js';
+import { pdfWords as words, overlapping } from '../support/pages.js';
 import { requirePrograms } from '../support/programs.js';
 
 // Where the words of a report's PDF land: every chart inside the text area of its page, at the size the layout
 // reserved for it, so its axis does not run under the table that follows it or into the margin.
-interface Word {
-  page: number;
-  text: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-function words(pdf: string): { width: number; height: number; words: Word[] } {
-  const xml = execFileSync('pdftotext', ['-bbox', pdf, '-']).toString();
-  const [, width, height] = /<page width="([\d.]+)" height="([\d.]+)"/.exec(xml)!.map(Number);
-  const out: Word[] = [];
-  xml.split('<page ').forEach((page, i) => {
-    for (const m of page.matchAll(
-      /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
-    ))
-      out.push({ page: i, text: m[5]!, x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]! });
-  });
-  return { width: width!, height: height!, words: out };
-}
-
 const modules = Array.from({ length: 32 }, (_v, i) => `MODUL-${String(i + 1).padStart(2, '0')}`);
 const chart = (change: Partial<ChartSpec>): ChartSpec => ({
   kind: 'bar',
@@ -76,13 +54,7 @@ describe('the PDF of a report', () => {
       expect(w.y0, `${w.text} on page ${w.page + 1}`).toBeGreaterThanOrEqual(top - 0.5);
     }
     // no word drawn over another (an axis label under a table's header, a label into the next chart)
-    for (const [i, a] of body.entries())
-      for (const b of body.slice(i + 1))
-        if (a.page === b.page) {
-          const overlap =
-            Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0.5 && Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5;
-          expect(overlap, `"${a.text}" and "${b.text}" on page ${a.page + 1}`).toBe(false);
-        }
+    expect(overlapping(body)).toEqual([]);
     // a table's header (its first cell at the left margin) has a row of its own under it on the same page
     const headers = body.filter((w) => w.text === 'Modul' && w.x0 < left + 10);
     expect(headers.length).toBeGreaterThan(0);

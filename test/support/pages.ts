@@ -50,3 +50,44 @@ export function pixelsOf(page: Page, hex: string, tolerance = 8): number {
       n++;
   return n;
 }
+
+/** A word of a PDF where pdftotext finds it, in points from the top left of its page (pages count from 0). */
+export interface PdfWord {
+  page: number;
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** The words of a PDF with their boxes and the size of its (first) page, from `pdftotext -bbox`. */
+export function pdfWords(pdf: string): { width: number; height: number; words: PdfWord[] } {
+  const xml = execFileSync('pdftotext', ['-bbox', pdf, '-']).toString();
+  const [, width, height] = /<page width="([\d.]+)" height="([\d.]+)"/.exec(xml)!.map(Number);
+  const words: PdfWord[] = [];
+  xml
+    .split('<page ')
+    .slice(1)
+    .forEach((page, i) => {
+      for (const m of page.matchAll(
+        /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g,
+      ))
+        words.push({ page: i, text: m[5]!, x0: +m[1]!, y0: +m[2]!, x1: +m[3]!, y1: +m[4]! });
+    });
+  return { width: width!, height: height!, words };
+}
+
+/** Pairs of words drawn over each other on the same page (by more than half a point each way), as text. */
+export function overlapping(words: PdfWord[]): string[] {
+  const found: string[] = [];
+  for (const [i, a] of words.entries())
+    for (const b of words.slice(i + 1))
+      if (
+        a.page === b.page &&
+        Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0.5 &&
+        Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) > 0.5
+      )
+        found.push(`"${a.text}" and "${b.text}" on page ${a.page + 1}`);
+  return found;
+}

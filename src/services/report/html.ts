@@ -41,8 +41,6 @@ h3 { font-size: 11.5pt; margin: 1.2em 0 .4em; }
 p.muted { color: #666; font-style: italic; }
 table { border-collapse: collapse; width: 100%; margin: .4em 0 1em; font-size: 9pt; }
 th, td { border: 1px solid #b8b8b8; padding: 3px 5px; text-align: left; vertical-align: top; }
-/* a long name (max_unpublished_documents) may break on a narrow screen rather than widen the page */
-td { overflow-wrap: anywhere; }
 thead th { background: #e6e6e6; }
 table.fields th { background: #f3f3f3; width: 38%; font-weight: bold; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -54,14 +52,37 @@ figure.chart figcaption { font-weight: bold; margin-bottom: .3em; }
 table.chart-data { font-size: 8.5pt; }
 table.chart-data caption { text-align: left; color: #555; font-size: 8.5pt; padding-bottom: 2px; caption-side: top; }
 .page-footer { margin-top: 2em; border-top: 1px solid #e3e3e3; color: #777; font-size: 8pt; padding-top: .3em; }
+/* on a phone a table too wide for its long words (Folgenabschätzungen, max_unpublished_documents) scrolls sideways
+   by itself instead of widening the page */
+@media screen and (max-width: 600px) {
+  table { display: block; overflow-x: auto; }
+}
 @page { size: A4; margin: 15mm 12mm 18mm; }
 @media print {
   body { padding: 0; max-width: none; }
-  .page-footer { position: fixed; bottom: 0; left: 0; right: 0; margin: 0; background: #fff; }
+  /* printed, the footer is in the page's margin (pageMargins); a fixed footer lay over the last lines of a page */
+  .page-footer { display: none; }
   h2, h3 { break-after: avoid; page-break-after: avoid; }
   tr { break-inside: avoid; }
 }
 `;
+
+/** A CSS string literal that cannot end the string or the style element, whatever the text. */
+const cssString = (s: string) =>
+  `"${s.replace(/[\\"<>]/g, (ch) => `\\${ch.charCodeAt(0).toString(16)} `).replace(/[\r\n]+/g, ' ')}"`;
+
+/**
+ * The footer and the page number in the bottom margin of every printed page (CSS page-margin boxes, Chromium 131 and
+ * later; other browsers print the period and the generation time once, in the header).
+ */
+function pageMargins(report: ReportDoc): string {
+  const box = 'font-family: "DejaVu Sans", Verdana, Arial, sans-serif; font-size: 8pt; color: #777;';
+  const [pageWord, ofWord] = report.pageWords;
+  return `@page {
+  ${report.footer ? `@bottom-left { content: ${cssString(report.footer)}; ${box} }` : ''}
+  @bottom-right { content: ${cssString(`${pageWord} `)} counter(page) ${cssString(` ${ofWord} `)} counter(pages); ${box} }
+}`;
+}
 
 const isNumber = (s: string) => /^[–-]?[\d.,\s\u00a0\u202f]+%?$/.test(s.trim()) || s === '–';
 
@@ -150,7 +171,7 @@ export async function renderHtml(report: ReportDoc): Promise<string> {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="generator" content="compliance">
 <title>${esc(report.title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${pageMargins(report)}</style>
 </head>
 <body>
 <header><h1>${esc(report.title)}</h1>${report.subtitle ? `<p class="subtitle">${esc(report.subtitle)}</p>` : ''}</header>
