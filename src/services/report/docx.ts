@@ -21,6 +21,11 @@ const BOX = { true: '☒', false: '☐' } as const;
 const TEXT_WIDTH = 11906 - 2 * 1440;
 /** The width of a chart in the document, in pixels at 96 dpi: the text width of the page. */
 const CHART_PIXELS = 600;
+/**
+ * The height a chart may take, in pixels at 96 dpi: the text height of the page (A4 less Word's margins of 2.54 cm,
+ * 930 px) less its title and the header and first row of its table, which Word keeps on the same page.
+ */
+const CHART_MAX_PIXELS_HIGH = 820;
 const hex = (colour: string) => colour.replace('#', '').toUpperCase();
 
 /** Where a block sits: its indentation (twentieths of a point), its list depth and whether it is set apart (grey). */
@@ -42,13 +47,11 @@ export async function renderDocx(report: ReportDoc): Promise<Buffer> {
     const { chartPng, chartSize } = await import('./charts.js');
     for (const { chart } of chartBlocks) {
       const size = chartSize(chart);
+      // the text width, or narrower for a chart that would be taller than a page (horizontal bars of many modules)
+      const height = Math.min(Math.round((size.height * CHART_PIXELS) / size.width), CHART_MAX_PIXELS_HIGH);
+      const width = Math.min(CHART_PIXELS, Math.round((height * size.width) / size.height));
       // drawn at twice the size it is shown at, so it stays sharp when printed or zoomed
-      const width = CHART_PIXELS;
-      pictures.set(chart, {
-        png: await chartPng(chart, report.lang, width * 2),
-        width,
-        height: Math.round((size.height * width) / size.width),
-      });
+      pictures.set(chart, { png: await chartPng(chart, report.lang, width * 2), width, height });
     }
   }
 
