@@ -73,6 +73,12 @@ export const optionalLabel = (max = 1000) =>
 
 const ISO_DATE = /^(?:\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))?$/;
 
+/** Whether `YYYY-MM-DD` names a day of the calendar (not 2026-02-30, nor 2026-13-01, which Date cannot even print). */
+export function isCalendarDay(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+}
+
 /** A calendar date `YYYY-MM-DD` of an optional field, or "" to clear it. */
 export const optionalDate = () =>
   z
@@ -82,7 +88,7 @@ export const optionalDate = () =>
     // zod runs this check even after the pattern failed: only a text of the right shape is looked up in the calendar
     .refine((s) => {
       if (s === '' || !ISO_DATE.test(s)) return true;
-      return new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+      return isCalendarDay(s);
     }, 'no such day in the calendar');
 
 /** Control characters a text spanning lines refuses: C0 except tab, line feed and carriage return, and DEL. */

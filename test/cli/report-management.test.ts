@@ -320,6 +320,7 @@ describe('compliance report management', () => {
     [['--format', 'html', '-o', 'x.pdf'], /--format html contradicts -o x\.pdf/],
     [['-o', 'x.md'], /-o x\.md names a Markdown file, but report management writes html \(\.html, \.htm\), pdf/],
     [['--from', '2026-02-30'], /--from: no such day in the calendar/],
+    [['--from', '2026-13-01'], /--from: no such day in the calendar/],
     [['--to', '31.03.2026'], /--to: expected a day such as 2026-09-30/],
     [['--from', '2026-04-01', '--to', '2026-03-01'], /the period starts after it ends/],
     [
@@ -327,7 +328,8 @@ describe('compliance report management', () => {
       /--threshold min_rate=5: unknown threshold "min_rate"; allowed: min_completion_rate, max_overdue/,
     ],
     [['--threshold', 'max_overdue'], /expected NAME=VALUE/],
-    [['--threshold', 'min_completion_rate=120'], /--threshold min_completion_rate: .*100/],
+    [['--threshold', 'min_completion_rate=120'], /--threshold min_completion_rate: must be at most 100, got 120/],
+    [['--threshold', 'max_overdue=abc'], /--threshold max_overdue: expected number, got "abc"/],
   ])('refuses %j with exit 2 and one line naming the flag', async (flags, message) => {
     const r = await run(['report', 'management', ...flags]);
     expect(r.stderr).toMatch(message);

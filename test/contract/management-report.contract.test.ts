@@ -344,6 +344,18 @@ describe.each(BACKEND_NAMES)('management report on the %s backend', (name) => {
       'from',
       'no such day in the calendar',
     ]);
+    for (const [field, value] of [
+      ['from', '2026-13-01'], // no month 13: Date cannot even print it (was an unexpected error)
+      ['to', '2026-00-10'],
+      ['from', '2026-01-32'],
+    ]) {
+      e = await ask({ [field!]: value! });
+      expect([e.code, e.details[0]!.path, e.details[0]!.message], value).toEqual([
+        'validation',
+        field,
+        'no such day in the calendar',
+      ]);
+    }
     e = await ask({ to: '31.03.2026' });
     expect(e.details[0]!.path).toBe('to');
     e = await ask({ from: '2026-04-01', to: '2026-03-01' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_LANGUAGES } from '../report-locale.js';
+import { isCalendarDay } from '../schema-helpers.js';
 import { DSFA_STATUSES, RISK_LEVELS } from '../dsfa/dsfa.values.js';
 import { THRESHOLD_NAMES, THRESHOLDS, type ThresholdName } from './management-report.thresholds.js';
 
@@ -9,10 +10,7 @@ const day = (what: string) =>
     .string()
     .trim()
     .regex(ISO_DAY, `expected a day such as 2026-09-30 (${what})`)
-    .refine(
-      (s) => !ISO_DAY.test(s) || new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
-      'no such day in the calendar',
-    );
+    .refine((s) => !ISO_DAY.test(s) || isCalendarDay(s), 'no such day in the calendar');
 
 /**
  * A threshold as a query parameter or a flag: text is read as a number first; text that is not a number is a type

@@ -51,7 +51,7 @@ async function thresholdsOf(ctx: CliContext, o: ManagementOpts): Promise<Record<
   const { ThresholdsInput } = await import('../../../domain/report/management-report.schema.js');
   const { detailsFromZod, summarize } = await import('../../../domain/validation.js');
   const check = (values: Record<string, unknown>, flag: string) => {
-    const r = ThresholdsInput.safeParse(values);
+    const r = ThresholdsInput.safeParse(values, { reportInput: true });
     if (r.success) return;
     const details = detailsFromZod(r.error).map((d) => ({ path: `${flag} ${d.path}`, message: d.message }));
     throw new DomainError('validation', summarize(details), details);
