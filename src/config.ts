@@ -21,6 +21,8 @@ const Config = z.object({
   remote: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
   tenant: z.string().regex(TENANT_PATTERN, TENANT_RULE),
+  /** Whether --tenant or COMPLIANCE_TENANT named the tenant (commands over every tenant then take only this one). */
+  tenantGiven: z.boolean(),
   user: z.string().min(1),
   json: z.boolean(),
 });
@@ -52,6 +54,7 @@ export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Confi
       remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
       apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
       tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),
+      tenantGiven: flags.tenant !== undefined || Boolean(empty(env.COMPLIANCE_TENANT)),
       user: flags.user ?? (empty(env.COMPLIANCE_USER) || osUser(env)),
       json: flags.json ?? false,
     },

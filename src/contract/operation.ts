@@ -74,6 +74,11 @@ export type Contract = Record<string, Operation>;
 export interface RawRequest {
   tenant: string;
   actor?: string;
+  /**
+   * What made the request, recorded in the journal beside the actor: `key:PREFIX` for an API key (set by the
+   * server), `os:NAME` for the operating-system user of a local command (the local backend's default).
+   */
+  principal?: string;
   /** The /sdk/v1 URL of the server as the client reached it (set by the server; absent in-process). */
   origin?: string;
   params?: Record<string, string>;

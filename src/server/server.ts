@@ -131,12 +131,14 @@ export function createApiServer(opts: ApiServerOptions): Server {
   const maxBody = opts.maxBodyBytes ?? 10 * 1024 * 1024;
   let openapi: Record<string, unknown> | undefined;
 
-  async function authorize(req: IncomingMessage): Promise<void> {
-    if (!opts.keys || (await opts.keys.activeCount()) === 0) return;
+  /** Checks the request's key; the principal the journal records for it (`key:PREFIX`, or `anonymous` without keys). */
+  async function authorize(req: IncomingMessage): Promise<string> {
+    if (!opts.keys || (await opts.keys.activeCount()) === 0) return 'anonymous';
     const auth = header(req, 'authorization') ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (!m) throw new DomainError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
     if (!(await opts.keys.verify(m[1]!))) throw new DomainError('unauthorized', 'invalid API key');
+    return `key:${/^cmp_([0-9a-f]+)_/.exec(m[1]!)?.[1] ?? 'unknown'}`;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
@@ -158,7 +160,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       return 200;
     }
     const m = router.match(method, parts);
-    if (m.kind !== 'route' || !m.route.op.public) await authorize(req);
+    const principal = m.kind === 'route' && m.route.op.public ? 'public' : await authorize(req);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {
       openapi ??= buildOpenApi(opts.version ?? '0.0.0');
       send(res, 200, openapi);
@@ -197,6 +199,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const raw: RawRequest = {
       tenant,
       actor: header(req, 'x-user-id') || undefined,
+      principal,
       origin: ownUrl(req),
       params,
       query,

@@ -11,6 +11,17 @@ const MAX_ATTEMPTS = 25;
 const retryable = (e: unknown): boolean => RETRY_CODES.has(String((e as { code?: unknown })?.code ?? ''));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What a write transaction takes besides its work. */
+export interface TransactionOptions {
+  /**
+   * Serialise with the other writers of this key (a tenant's journal): on PostgreSQL a session advisory lock taken
+   * before the transaction starts, so the transaction's snapshot already sees the previous writer's commit and
+   * writers of one tenant queue instead of failing each other; writers of other keys never wait. SQLite's write
+   * lock serialises every writer anyway.
+   */
+  lock?: string;
+}
+
 /**
  * One write transaction; calls inside it join it. The engines reach the same guarantee in their own way: SQLite
  * takes the write lock up front (BEGIN IMMEDIATE), so a read-modify-write never fails halfway and concurrent writers
@@ -18,31 +29,42 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * replicas that revoke the same consent or escalate the same assignment behave as if they had taken turns.
  * `fn` may therefore run more than once: it must not have effects outside the database.
  */
-export async function writeTransaction<T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(
+  db: Kysely<DB>,
+  fn: (trx: Kysely<DB>) => Promise<T>,
+  opts: TransactionOptions = {},
+): Promise<T> {
   if (inTransaction.has(db)) return fn(db);
-  if (!isPostgres(db)) return once(db, 'begin immediate', fn);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await once(db, 'begin isolation level serializable', fn);
-    } catch (e) {
-      if (!retryable(e) || attempt >= MAX_ATTEMPTS) throw e;
-      // back off with jitter, so the transactions that collided do not collide again
-      await sleep(Math.random() * Math.min(200, 2 ** attempt));
-    }
-  }
-}
-
-function once<T>(db: Kysely<DB>, begin: string, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (!isPostgres(db)) return db.connection().execute((conn) => once(conn, 'begin immediate', fn));
   return db.connection().execute(async (conn) => {
-    inTransaction.add(conn);
-    await sql.raw(begin).execute(conn);
+    const lock = opts.lock === undefined ? undefined : sql`hashtext('compliance journal'), hashtext(${opts.lock})`;
+    if (lock) await sql`select pg_advisory_lock(${lock})`.execute(conn);
     try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (e) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      throw e;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(conn, 'begin isolation level serializable', fn);
+        } catch (e) {
+          if (!retryable(e) || attempt >= MAX_ATTEMPTS) throw e;
+          // back off with jitter, so the transactions that collided do not collide again
+          await sleep(Math.random() * Math.min(200, 2 ** attempt));
+        }
+      }
+    } finally {
+      // a connection that broke has lost its lock with its session
+      if (lock) await sql`select pg_advisory_unlock(${lock})`.execute(conn).catch(() => undefined);
     }
   });
+}
+
+async function once<T>(conn: Kysely<DB>, begin: string, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+  inTransaction.add(conn);
+  await sql.raw(begin).execute(conn);
+  try {
+    const result = await fn(conn);
+    await sql`commit`.execute(conn);
+    return result;
+  } catch (e) {
+    await sql`rollback`.execute(conn).catch(() => undefined);
+    throw e;
+  }
 }

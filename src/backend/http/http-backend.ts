@@ -142,6 +142,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     trainingMedia: make('trainingMedia'),
     canonical: make('canonical'),
     trainingBlocks: make('trainingBlocks'),
+    journal: make('journal'),
     close: async () => undefined,
   };
 }

@@ -5,14 +5,18 @@ import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import type { RawRequest } from '../../contract/operation.js';
 import { openStore, type OpenOptions, type Store, type UpgradeListener } from '../../store/store.js';
-import { forTenant } from '../../store/tenant-scope.js';
+import { forRequest } from '../../store/tenant-scope.js';
+import { createUnitOfWork } from '../../store/unit-of-work.js';
+import { userInfo } from 'node:os';
+import type { JournalService } from '../../domain/journal/journal.service.js';
 import type { LlmSettings } from './training.area.js';
 import { dirname, join } from 'node:path';
-import { KyselyDsfaStore } from '../../store/kysely/dsfa.store.js';
 import { uuidv7Source } from '../../store/ids.js';
 
 export interface LocalBackend extends Backend {
   store: Store;
+  /** Every tenant's chain, read past row-level security: what `audit verify` and `db status` check. */
+  auditor(): Promise<JournalService>;
 }
 
 type Operation = (raw: RawRequest) => Promise<unknown>;
@@ -21,12 +25,13 @@ type Operation = (raw: RawRequest) => Promise<unknown>;
  * Every operation runs in its tenant's scope (the row-level-security key on PostgreSQL), and an engine failure in
  * the middle of it (busy, read-only, disk full, server gone) becomes a clear error instead of a driver's message.
  */
-function guard<T extends Record<string, Operation>>(store: Store, client: T): T {
+function guard<T extends Record<string, Operation>>(store: Store, client: T, principal: string): T {
   const out: Record<string, Operation> = {};
   for (const [name, fn] of Object.entries(client)) {
     out[name] = async (raw) => {
+      const request = { tenant: raw.tenant, actor: raw.actor, principal: raw.principal ?? principal };
       try {
-        return await forTenant(raw.tenant, () => fn(raw));
+        return await forRequest(request, () => fn(raw));
       } catch (e) {
         throw store.mapError(e);
       }
@@ -39,13 +44,13 @@ function guard<T extends Record<string, Operation>>(store: Store, client: T): T 
  * An area whose modules (schemas, services) load on its first call, so a command that uses one area does not pay
  * for all of them at start-up. Each method resolves the area once and forwards the call.
  */
-function lazy<T extends object>(store: Store, load: () => Promise<Record<string, Operation>>): T {
+function lazy<T extends object>(store: Store, principal: string, load: () => Promise<Record<string, Operation>>): T {
   let area: Promise<Record<string, Operation>> | undefined;
   return new Proxy({} as T, {
     get(_target, name) {
       if (typeof name !== 'string' || name === 'then') return undefined; // never look like a promise
       return async (raw: RawRequest) => {
-        area ??= load().then((a) => guard(store, a));
+        area ??= load().then((a) => guard(store, a, principal));
         const fn = (await area)[name];
         if (!fn) throw new TypeError(`no operation ${name}`);
         return fn(raw);
@@ -66,13 +71,26 @@ export interface LocalOptions {
   /** Whether a store file that does not exist is created (the default), refused, or read as empty. */
   ifMissing?: OpenOptions['ifMissing'];
   onMissing?: OpenOptions['onMissing'];
+  /** Who makes requests that do not say (the journal's principal): the operating-system user by default. */
+  principal?: string;
+}
+
+/** `os:NAME`, the principal of a command run on this machine. */
+function osPrincipal(): string {
+  try {
+    return `os:${userInfo().username}`;
+  } catch {
+    return 'os:unknown';
+  }
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
 export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {}): LocalBackend {
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? uuidv7Source();
-  const dsfa = new DsfaService(new KyselyDsfaStore(store.db), clock, ids);
+  const principal = opts.principal ?? osPrincipal();
+  const uow = createUnitOfWork(store, clock, ids);
+  const dsfa = new DsfaService(uow, clock, ids);
   return {
     location: store.location,
     store,
@@ -90,23 +108,30 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         updateSettings: (r) => dsfa.updateSettings(r.tenant, r.actor, r.body),
         delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
       }),
+      principal,
     ),
-    consents: lazy(store, async () => (await import('./consents.area.js')).createConsentsArea(store, clock, ids)),
-    legalDocuments: lazy(store, async () =>
+    consents: lazy(store, principal, async () =>
+      (await import('./consents.area.js')).createConsentsArea(store, clock, ids),
+    ),
+    legalDocuments: lazy(store, principal, async () =>
       (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids),
     ),
-    cookieBanner: lazy(store, async () =>
+    cookieBanner: lazy(store, principal, async () =>
       (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
     ),
-    training: lazy(store, async () => (await import('./training.area.js')).createTrainingArea(store.db, clock, ids)),
-    trainingContent: lazy(store, async () =>
+    training: lazy(store, principal, async () =>
+      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids),
+    ),
+    trainingContent: lazy(store, principal, async () =>
       (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm),
     ),
-    canonical: lazy(store, async () => (await import('./canonical.area.js')).createCanonicalArea(store.db, clock)),
-    trainingBlocks: lazy(store, async () =>
+    canonical: lazy(store, principal, async () =>
+      (await import('./canonical.area.js')).createCanonicalArea(store.db, clock),
+    ),
+    trainingBlocks: lazy(store, principal, async () =>
       (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
     ),
-    trainingMedia: lazy(store, async () => {
+    trainingMedia: lazy(store, principal, async () => {
       const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
       // on PostgreSQL every replica must reach every object, so they live in the database
       const objects =
@@ -115,6 +140,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
           : new FolderMediaObjects(opts.mediaRoot ?? join(dirname(store.location), 'media'));
       return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects);
     }),
+    journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
+    auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     close: () => store.close(),
   };
 }

@@ -1,0 +1,115 @@
+import { DomainError, notFound } from '../errors.js';
+import { ChainVerifier, GENESIS_HASH, type ChainProblem, type StoredEntry } from './chain.js';
+import type { JournalAnchor, JournalEntry, JournalPage, JournalQuery } from './journal.schema.js';
+import type { JournalStore } from './journal.store.js';
+
+/** Entries read per query while verifying. */
+const VERIFY_PAGE = 10_000;
+
+/** What `audit verify` found for one tenant's chain. */
+export interface ChainReport {
+  tenant: string;
+  entries: number;
+  /** The last entry of the intact part of the chain. */
+  head: { seq: number; hash: string };
+  ok: boolean;
+  problem?: ChainProblem;
+  anchor?: { hash: string; seq?: number; ok: boolean; message: string };
+}
+
+/** The anchor to check: a hash, or what `audit anchor --json` printed. */
+export interface AnchorCheck {
+  hash: string;
+  seq?: number;
+}
+
+export const toWire = (e: StoredEntry): JournalEntry => ({
+  seq: e.seq,
+  txn: e.txn,
+  time: e.time,
+  actor: e.actor,
+  principal: e.principal,
+  entity: e.entity,
+  entity_id: e.entity_id,
+  op: e.op,
+  data: e.data === null ? null : JSON.parse(e.data),
+  data_hash: e.data_hash,
+  prev_hash: e.prev_hash,
+  hash: e.hash,
+});
+
+/** The journal as read by clients (a page at a time) and by auditors (the chain verified end to end). */
+export class JournalService {
+  constructor(private readonly store: JournalStore) {}
+
+  async page(tenant: string, q: JournalQuery): Promise<JournalPage> {
+    const rows = await this.store.page(tenant, q.after, q.limit);
+    const head = (await this.store.head(tenant))?.seq ?? 0;
+    const last = rows.length ? rows[rows.length - 1]!.seq : q.after;
+    return { entries: rows.map(toWire), head_seq: head, next_after: last < head ? last : null };
+  }
+
+  async anchor(tenant: string): Promise<JournalAnchor> {
+    const head = await this.store.head(tenant);
+    return { tenant, seq: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH };
+  }
+
+  /** Every chain of the store (or the tenant's), each walked from its first entry to its head. */
+  async verify(tenant?: string, anchor?: AnchorCheck): Promise<ChainReport[]> {
+    const tenants = tenant === undefined ? await this.store.tenants() : [tenant];
+    if (anchor && tenants.length !== 1)
+      throw new DomainError('bad_request', 'an anchor belongs to one tenant: name it with --tenant', [
+        { path: 'tenant', message: 'required with --anchor' },
+      ]);
+    if (tenant !== undefined && !(await this.store.head(tenant)) && !anchor)
+      throw notFound('journal of tenant', JSON.stringify(tenant));
+    const reports: ChainReport[] = [];
+    for (const t of tenants) reports.push(await this.verifyOne(t, anchor));
+    return reports;
+  }
+
+  private async verifyOne(tenant: string, anchor?: AnchorCheck): Promise<ChainReport> {
+    const v = new ChainVerifier();
+    let anchored: number | undefined;
+    let after = 0;
+    walk: for (;;) {
+      // a page may hold fewer entries than asked for (the API's pages are smaller): the walk ends on an empty one
+      const rows = await this.store.page(tenant, after, VERIFY_PAGE);
+      if (!rows.length) break;
+      for (const e of rows) {
+        if (!v.push(e)) break walk;
+        if (anchor && e.hash === anchor.hash) anchored = e.seq;
+      }
+      after = rows[rows.length - 1]!.seq;
+    }
+    const problem = await v.diagnose(this.store.lookup(tenant));
+    const report: ChainReport = { tenant, entries: v.count, head: v.head, ok: !problem };
+    if (problem) report.problem = problem;
+    if (anchor) report.anchor = anchorResult(anchor, anchored, problem);
+    if (report.anchor && !report.anchor.ok) report.ok = false;
+    return report;
+  }
+}
+
+function anchorResult(
+  anchor: AnchorCheck,
+  found: number | undefined,
+  problem: ChainProblem | undefined,
+): NonNullable<ChainReport['anchor']> {
+  const base = { hash: anchor.hash, ...(found !== undefined ? { seq: found } : {}) };
+  if (found !== undefined && (anchor.seq === undefined || anchor.seq === found))
+    return { ...base, ok: true, message: `nothing up to entry ${found} changed since the anchor was taken` };
+  if (found !== undefined)
+    return {
+      ...base,
+      ok: false,
+      message: `the anchored hash is entry ${found}'s, not entry ${anchor.seq}'s: entries were renumbered`,
+    };
+  if (problem && (anchor.seq === undefined || problem.seq <= anchor.seq))
+    return { ...base, ok: false, message: `the chain is broken at entry ${problem.seq}, before the anchored entry` };
+  return {
+    ...base,
+    ok: false,
+    message: `no entry carries the anchored hash${anchor.seq !== undefined ? ` (entry ${anchor.seq})` : ''}: entries up to it were changed or removed since the anchor was taken`,
+  };
+}
