@@ -17,6 +17,7 @@ import { KyselyTrainingStore } from './kysely/training.store.js';
 import type { Store } from './store.js';
 import { currentRequest } from './tenant-scope.js';
 import { writeTransaction } from './transaction.js';
+import { KeyedMutex } from './keyed-mutex.js';
 
 /** Every area's store over one connection (or transaction), each made when first asked for. */
 function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
@@ -57,6 +58,7 @@ const journalOff = () => process.env.COMPLIANCE_BENCH_NO_JOURNAL === '1';
  */
 export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): UnitOfWork {
   const active = new AsyncLocalStorage<Active>();
+  const queue = new KeyedMutex();
   return {
     read: bindStores(store.db, readOnly, clock),
     write<T>(tenant: string, fn: (tx: Stores) => Promise<T>): Promise<T> {
@@ -66,22 +68,25 @@ export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): Uni
           throw new DomainError('internal', `a unit of work of tenant ${outer.tenant} cannot write for ${tenant}`);
         return fn(outer.tx);
       }
-      return writeTransaction(
-        store.db,
-        async (trx) => {
-          const request = currentRequest();
-          const journal = new JournalWriter(tenant, {
-            txn: ids.next(),
-            time: isoZ(clock.now()),
-            actor: request?.actor ?? 'system',
-            principal: request?.principal ?? 'unknown',
-          });
-          const tx = bindStores(trx, journal, clock);
-          const result = await active.run({ tenant, tx }, () => fn(tx));
-          if (!journalOff()) await journal.flush(trx);
-          return result;
-        },
-        { lock: tenant },
+      // a tenant's writers of this process queue here, so waiting for the tenant's turn holds no connection
+      return queue.run(tenant, () =>
+        writeTransaction(
+          store.db,
+          async (trx) => {
+            const request = currentRequest();
+            const journal = new JournalWriter(tenant, {
+              txn: ids.next(),
+              time: isoZ(clock.now()),
+              actor: request?.actor ?? 'system',
+              principal: request?.principal ?? 'unknown',
+            });
+            const tx = bindStores(trx, journal, clock);
+            const result = await active.run({ tenant, tx }, () => fn(tx));
+            if (!journalOff()) await journal.flush(trx);
+            return result;
+          },
+          { lock: tenant },
+        ),
       );
     },
   };

@@ -124,15 +124,21 @@ export class ChainVerifier {
         kind: 'reordered',
         message: `entry ${e.seq} is out of order: it links to entry ${target}, which comes after it`,
       };
+    if (target !== undefined && target < e.seq - 1)
+      return {
+        seq: target + 1,
+        kind: 'inserted',
+        message: `${span(target + 1, e.seq - 1)} inserted: entry ${e.seq} links to entry ${target}`,
+      };
     const linker = await lookup.seqLinkingTo(expectedHash);
     if (linker !== undefined && linker > e.seq)
       return {
         seq: e.seq,
         kind: 'inserted',
-        message: `${span('entry', e.seq, linker - 1)} inserted: entry ${linker} links to ${prev ? `entry ${prev.seq}` : 'the start of the chain'}`,
+        message: `${span(e.seq, linker - 1)} inserted: entry ${linker} links to ${prev ? `entry ${prev.seq}` : 'the start of the chain'}`,
       };
     if (e.seq > expectedSeq)
-      return { seq: expectedSeq, kind: 'deleted', message: `${span('entry', expectedSeq, e.seq - 1)} deleted` };
+      return { seq: expectedSeq, kind: 'deleted', message: `${span(expectedSeq, e.seq - 1)} deleted` };
     if (!prev) return edited(e.seq, 'it does not link to the start of the chain');
     return {
       seq: prev.seq,
@@ -144,8 +150,8 @@ export class ChainVerifier {
 
 const edited = (seq: number, what: string): ChainProblem => ({ seq, kind: 'edited', message: `entry ${seq}: ${what}` });
 
-const span = (noun: string, from: number, to: number): string =>
-  from === to ? `${noun} ${from} was` : `${noun}s ${from} to ${to} were`;
+const span = (from: number, to: number): string =>
+  from === to ? `entry ${from} was` : `entries ${from} to ${to} were`;
 
 function checkSelf(e: StoredEntry): ChainProblem | undefined {
   if (dataHash(e.data) !== e.data_hash)
