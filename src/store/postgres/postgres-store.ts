@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import { redactUrl, type OpenOptions, type Store, type StoreStatus, type UpgradeListener } from '../store.js';
 import { currentTenant } from '../tenant-scope.js';
+import { announcedMigrations } from '../announced-migrations.js';
 import { postgresError } from './postgres-errors.js';
 
 const MIGRATION_COUNT = Object.keys(migrations).length;
@@ -110,7 +111,10 @@ async function appliedMigrations(admin: Kysely<DB>): Promise<string[]> {
   return done.rows.map((r) => r.name);
 }
 
-/** Applies pending migrations as the owner; replicas that start together take turns on kysely's advisory lock. */
+/**
+ * Applies pending migrations as the owner; replicas that start together take turns on kysely's advisory lock, and only
+ * the one that applies them tells `onUpgrade`.
+ */
 async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<void> {
   const done = await appliedMigrations(admin);
   const known = Object.keys(migrations);
@@ -121,10 +125,9 @@ async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<
       `the database was written by a newer version of compliance (migrations ${unknown.join(', ')} are unknown here); upgrade compliance`,
     );
   if (done.length === MIGRATION_COUNT) return;
-  if (done.length > 0) onUpgrade?.(done.length, MIGRATION_COUNT, known.slice(done.length));
   const { error } = await new Migrator({
     db: admin,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },
   }).migrateToLatest();
   if (error) throw error;
 }
