@@ -11,6 +11,11 @@ export interface OpenOptions {
   /** Apply pending migrations (default true). */
   migrate?: boolean;
   onUpgrade?: UpgradeListener;
+  /**
+   * PostgreSQL's timeouts for requests, in milliseconds, as the environment gives them
+   * (`COMPLIANCE_PG_STATEMENT_TIMEOUT`, `…_LOCK_TIMEOUT`, `…_QUERY_TIMEOUT`); the URL's own parameters win.
+   */
+  timeouts?: { statement_timeout?: string; lock_timeout?: string; query_timeout?: string };
 }
 
 /** What `compliance db status` shows, on either engine. */

@@ -4,7 +4,7 @@ import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import type { RawRequest } from '../../contract/operation.js';
-import { openStore, type Store, type UpgradeListener } from '../../store/store.js';
+import { openStore, type OpenOptions, type Store, type UpgradeListener } from '../../store/store.js';
 import { forTenant } from '../../store/tenant-scope.js';
 import type { LlmSettings } from './training.area.js';
 import { dirname, join } from 'node:path';
@@ -63,6 +63,8 @@ export interface LocalOptions {
   mediaRoot?: string;
   /** Told before an existing store is upgraded to this version's schema (large stores take a moment). */
   onUpgrade?: UpgradeListener;
+  /** PostgreSQL's timeouts from the environment (the URL's parameters win). */
+  timeouts?: OpenOptions['timeouts'];
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
@@ -118,5 +120,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
 
 /** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
 export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
-  return createLocalBackendFromStore(await openStore(target, { onUpgrade: opts.onUpgrade }), opts);
+  return createLocalBackendFromStore(
+    await openStore(target, { onUpgrade: opts.onUpgrade, timeouts: opts.timeouts }),
+    opts,
+  );
 }
