@@ -52,6 +52,15 @@ describe('PostgreSQL connections that break', () => {
       '1: select * from dsfa',
     ]);
     expect(p.released[0]).toMatchObject({ code: '57P01' });
+
+    const cte = scriptedPool((t, n) => (n === 0 && t.startsWith('with') ? terminated() : undefined));
+    const d = await cte.app.connect();
+    await run(d, 'with x as (select updated_at from dsfa) select * from x');
+    expect(cte.sent.filter((s) => s.includes('with x'))).toHaveLength(2);
+    const writing = scriptedPool((t) => (t.startsWith('with') ? terminated() : undefined));
+    const w = await writing.app.connect();
+    const e = await run(w, 'with x as (delete from dsfa returning id) select * from x').catch((x: unknown) => x);
+    expect(e).toMatchObject({ outcomeUnknown: true });
   });
 
   it('says a COMMIT whose answer was lost may or may not have been committed, and does not repeat it', async () => {

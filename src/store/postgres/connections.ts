@@ -81,8 +81,11 @@ function statementKind(text: string): 'begin' | 'end' | 'commit' | 'read' | 'wri
   if (/^(begin|start transaction)\b/.test(head)) return 'begin';
   if (/^(commit|end)\b/.test(head)) return 'commit';
   if (/^(rollback|abort)\b/.test(head)) return 'end';
-  // a plain select changes nothing; set_config and advisory locks do, inside the transactions that use them
+  // a plain select (or a with … select that holds no insert, update or delete) changes nothing; set_config and
+  // advisory locks do, inside the transactions that use them
   if (/^select\b/.test(head) && !/set_config|pg_advisory|nextval/i.test(text)) return 'read';
+  if (/^with\b/.test(head) && !/\b(insert|update|delete|merge)\b|set_config|pg_advisory|nextval/i.test(text))
+    return 'read';
   return 'write';
 }
 
