@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { DomainError } from '../domain/errors.js';
-import { detailsFromZod, parseOrThrow, summarize } from '../domain/validation.js';
+import { detailsFromZod, nulDetails, parseOrThrow, summarize } from '../domain/validation.js';
 import type { Client, Contract, Handlers, RawRequest, Req } from './operation.js';
 
 /**
@@ -44,6 +44,15 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
             : undefined,
         stream: raw.stream,
       } as Req<typeof o>;
+      // after the schema, so only what is used counts and its errors come first; before any store sees the text
+      for (const [part, code, what] of [
+        ['params', 'bad_request', 'path parameter:'],
+        ['query', 'bad_request', 'query parameter'],
+        ['body', 'validation', 'body:'],
+      ] as const) {
+        const details = nulDetails(req[part]);
+        if (details.length) throw new DomainError(code, `invalid ${what} ${summarize(details)}`, details);
+      }
       if (o.requestKind === 'stream' && !raw.stream)
         throw new DomainError('bad_request', 'this operation needs a request body');
       const mediaType = raw.stream?.content_type.split(';')[0]!.trim().toLowerCase();

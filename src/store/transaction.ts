@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { ConnectionLostError } from './connection-lost.js';
 import { isPostgres } from './dialect.js';
 import type { DB } from './db-types.js';
 
@@ -21,10 +22,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function writeTransaction<T>(db: Kysely<DB>, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
   if (inTransaction.has(db)) return fn(db);
   if (!isPostgres(db)) return once(db, 'begin immediate', fn);
+  let reconnected = false;
   for (let attempt = 1; ; attempt++) {
     try {
       return await once(db, 'begin isolation level serializable', fn);
     } catch (e) {
+      // The connection broke before COMMIT was sent (a restarted server, an ended session): the database rolled the
+      // transaction back with it, so it runs once more on a new connection. A COMMIT whose answer was lost is not
+      // repeated: it may have been committed (ConnectionLostError.outcomeUnknown).
+      if (e instanceof ConnectionLostError && e.safeToRepeat && !reconnected) {
+        reconnected = true;
+        continue;
+      }
       if (!retryable(e) || attempt >= MAX_ATTEMPTS) throw e;
       // back off with jitter, so the transactions that collided do not collide again
       await sleep(Math.random() * Math.min(200, 2 ** attempt));

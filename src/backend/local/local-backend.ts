@@ -66,6 +66,8 @@ export interface LocalOptions {
   /** Whether a store file that does not exist is created (the default), refused, or read as empty. */
   ifMissing?: OpenOptions['ifMissing'];
   onMissing?: OpenOptions['onMissing'];
+  /** PostgreSQL's timeouts from the environment (the URL's parameters win). */
+  timeouts?: OpenOptions['timeouts'];
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
@@ -121,6 +123,6 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
 
 /** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
 export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
-  const { onUpgrade, ifMissing, onMissing } = opts;
-  return createLocalBackendFromStore(await openStore(target, { onUpgrade, ifMissing, onMissing }), opts);
+  const { onUpgrade, ifMissing, onMissing, timeouts } = opts;
+  return createLocalBackendFromStore(await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts }), opts);
 }
