@@ -30,8 +30,9 @@ const de = {
     measures: 'Abhilfemaßnahmen (Art. 35 Abs. 7 lit. d DSGVO)',
     dpo: 'Stellungnahme des Datenschutzbeauftragten (Art. 35 Abs. 2 DSGVO)',
     signOff: 'Freigabe',
-    ai: 'Anhang A: KI-Anwendungsfälle',
-    audit: 'Anhang B: Änderungsverlauf',
+    appendix: 'Anhang',
+    ai: 'KI-Anwendungsfälle',
+    audit: 'Änderungsverlauf',
   },
   description: {
     processingActivity: 'Verarbeitungstätigkeit',
@@ -47,7 +48,7 @@ const de = {
     severity: 'Schwere',
     level: 'Risikostufe',
     matrix: 'Risikomatrix',
-    matrixCorner: 'Wahrscheinlichkeit ↓\nSchwere →',
+    matrixCorner: 'Wahrscheinlichkeit (Zeilen)\nSchwere (Spalten)',
     legend:
       'Risikostufe = Eintrittswahrscheinlichkeit × Schwere, je von 1 (niedrig) bis 4 (kritisch): ' +
       '1–2 niedrig, 3–4 mittel, 6–9 hoch, 12–16 kritisch.',
@@ -68,6 +69,9 @@ const de = {
     changed: 'GEÄNDERT seit der Freigabe: der dargestellte Inhalt weicht vom freigegebenen ab',
     unknown: 'nicht prüfbar (Freigabe vor Einführung der Prüfsummen)',
     notApproved: 'Die Folgenabschätzung ist nicht freigegeben.',
+    lastApprovedBy: 'Zuletzt freigegeben von',
+    lastApprovedAt: 'Zuletzt freigegeben am',
+    approvalLapsed: 'Die Folgenabschätzung ist derzeit nicht freigegeben; die letzte Freigabe gilt nicht mehr.',
     nextReview: 'Nächste Überprüfung',
   },
   audit: {
@@ -187,8 +191,9 @@ const en: ReportText = {
     measures: 'Measures to address the risks (Art. 35(7)(d) GDPR)',
     dpo: "The data protection officer's opinion (Art. 35(2) GDPR)",
     signOff: 'Sign-off',
-    ai: 'Appendix A: AI use cases',
-    audit: 'Appendix B: History of changes',
+    appendix: 'Appendix',
+    ai: 'AI use cases',
+    audit: 'History of changes',
   },
   description: {
     processingActivity: 'Processing activity',
@@ -204,7 +209,7 @@ const en: ReportText = {
     severity: 'Severity',
     level: 'Risk level',
     matrix: 'Risk matrix',
-    matrixCorner: 'Likelihood ↓\nseverity →',
+    matrixCorner: 'Likelihood (rows)\nSeverity (columns)',
     legend:
       'Risk level = likelihood × severity, each from 1 (low) to 4 (critical): ' +
       '1–2 low, 3–4 medium, 6–9 high, 12–16 critical.',
@@ -225,6 +230,9 @@ const en: ReportText = {
     changed: 'CHANGED since approval: the content shown differs from the content approved',
     unknown: 'not verifiable (approved before checksums were recorded)',
     notApproved: 'The assessment has not been approved.',
+    lastApprovedBy: 'Last approved by',
+    lastApprovedAt: 'Last approved on',
+    approvalLapsed: 'The assessment is not approved at present; its last approval no longer applies.',
     nextReview: 'Next review',
   },
   audit: {
