@@ -20,7 +20,7 @@ describe('a certificate is verifiable by what is printed on it', () => {
   const run = (...a: string[]) => cli(['--db', db, ...a]);
   let server: Served;
   let key = '';
-  let cert = { id: '', code: '' };
+  let cert = { id: '', code: '', assignment: '' };
 
   beforeAll(async () => {
     await run('training', 'catalog', 'install');
@@ -40,11 +40,60 @@ describe('a certificate is verifiable by what is printed on it', () => {
     await run('training', 'assignments', 'complete', a.id);
     const issued = JSON.parse((await run('training', 'certificates', 'generate', a.id, '--json')).stdout);
     const [c] = JSON.parse((await run('training', 'certificates', 'list', '--json')).stdout);
-    cert = { id: issued.certificate_id, code: c.verification_code };
+    cert = { id: issued.certificate_id, code: c.verification_code, assignment: a.id };
     key = JSON.parse((await run('keys', 'create', '--name', 'staff', '--json')).stdout).key;
     server = await serve(['--db', db]);
   }, 60_000);
   afterAll(() => server?.proc.kill('SIGTERM'));
+
+  it('prints the verification code when the certificate is issued, also with --json (again: the same one)', async () => {
+    const again = await run('training', 'certificates', 'generate', cert.assignment);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`verification_code\t${cert.code}\n`);
+    const json = JSON.parse((await run('training', 'certificates', 'generate', cert.assignment, '--json')).stdout);
+    expect(json).toMatchObject({ certificate_id: cert.id, verification_code: cert.code });
+  });
+
+  it('writes the certificate in German by default, in English with --lang en or COMPLIANCE_LANG=en', async (ctx) => {
+    requirePrograms(ctx, 'pdftotext');
+    const text = async (args: string[], env: Record<string, string> = {}) => {
+      const file = join(tmp(), 'c.pdf');
+      const r = await cli(['--db', db, 'training', 'certificates', 'pdf', cert.id, '-o', file, ...args], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return execFileSync('pdftotext', ['-layout', file, '-']).toString().replace(/\s+/g, ' ');
+    };
+    const base = ['--verify-url', 'https://verify.example.com/sdk/v1'];
+    const de = await text(base);
+    expect(de).toContain('Teilnahmezertifikat');
+    expect(de).toContain('Zum Prüfen scannen: Gültigkeit, Modul, Datum und Initialen');
+    expect(de).not.toMatch(/Scan to verify|Certificate|Score|Valid until/);
+    const en = await text([...base, '--lang', 'en']);
+    expect(en).toContain('Certificate of completion');
+    expect(en).toContain('Scan to verify: validity, module, date and initials');
+    expect(en).not.toMatch(/Zertifikat|Prüf|Gültig|bestätigt/);
+    expect(await text(base, { COMPLIANCE_LANG: 'en' })).toContain('Scan to verify');
+    expect(await text([...base, '--lang', 'de'], { COMPLIANCE_LANG: 'en' })).toContain('Zum Prüfen scannen');
+    // without a verification URL the certificate names the command that checks its code, in its language
+    expect(await text([])).toContain(`Prüfen mit: compliance training certificates verify ${cert.code}`);
+    const bad = await cli([
+      '--db',
+      db,
+      'training',
+      'certificates',
+      'pdf',
+      cert.id,
+      '-o',
+      join(tmp(), 'x.pdf'),
+      '--lang',
+      'fr',
+    ]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/Allowed choices are de, en/)]);
+    const badEnv = await cli(['--db', db, 'training', 'certificates', 'list'], { env: { COMPLIANCE_LANG: 'fr' } });
+    expect([badEnv.code, badEnv.stderr]).toEqual([
+      2,
+      expect.stringMatching(/COMPLIANCE_LANG=fr: allowed values are de, en/),
+    ]);
+  });
 
   it('verifies by the printed code as well as by the id', async () => {
     const byCode = await run('training', 'certificates', 'verify', cert.code, '--json');

@@ -93,7 +93,7 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
       return {
         content_type: 'application/pdf',
         filename: `certificate-${c.id}.pdf`,
-        data: await renderCertificatePdf(c, r.query.verify_url ?? r.origin),
+        data: await renderCertificatePdf(c, r.query.verify_url ?? r.origin, r.query.lang),
       };
     },
     verify: (r) => t.verify(r.tenant, r.params.id),

@@ -551,8 +551,8 @@ export class TrainingService {
   generateCertificate(tenant: string, actor: Actor, assignmentId: string) {
     return this.store.transaction(async (store) => {
       const a = await this.getAssignment(tenant, assignmentId, store);
-      let id = (await store.certificateOfAssignment(tenant, assignmentId))?.id;
-      if (!id) {
+      let issued = await store.certificateOfAssignment(tenant, assignmentId);
+      if (!issued) {
         if (a.status !== 'completed' || !a.quiz_passed)
           throw conflict(
             `assignment ${assignmentId} is ${a.status}${a.quiz_passed ? '' : ' and its quiz is not passed'}; a certificate needs a completed assignment with a passed quiz`,
@@ -571,16 +571,19 @@ export class TrainingService {
           issued_at: isoZ(now),
           valid_until: a.valid_until ?? addDays(now, 365),
         };
-        if (await store.insertCertificate({ ...cert, signature: await this.sign(store, cert) })) {
+        const signed = { ...cert, signature: await this.sign(store, cert) };
+        if (await store.insertCertificate(signed)) {
           await store.updateAssignment(tenant, a.id, { certificate_id: cert.id, updated_at: isoZ(now) });
           await store.appendAudit([
             this.auditRecord(tenant, actor, 'certificate_issued', 'certificate', cert.id, { assignment_id: a.id }),
           ]);
-          id = cert.id;
-        } else id = (await store.certificateOfAssignment(tenant, assignmentId))!.id;
+          issued = signed;
+        } else issued = (await store.certificateOfAssignment(tenant, assignmentId))!;
       }
+      const id = issued.id;
       return {
         certificate_id: id,
+        verification_code: verificationCode(issued.signature),
         assignment: {
           id: a.id,
           status: a.status,

@@ -1,7 +1,8 @@
 import { writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
-import { defined } from '../../input.js';
+import { defined, textLanguage } from '../../input.js';
+import { REPORT_LANGUAGES, type ReportLanguage } from '../../../domain/report-locale.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
@@ -194,6 +195,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
       ).training.generateCertificate({ ...req(ctx), params: { assignmentId: id }, body: {} });
       await printRecord(ctx, r, [
         ['certificate_id', r.certificate_id],
+        ['verification_code', r.verification_code],
         ['assignment', r.assignment.id],
         ['module', r.assignment.module_title],
       ]);
@@ -227,8 +229,13 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
       "the QR code links to this server's public verification route (its /sdk/v1 URL); " +
         'default: the remote server in remote mode, else the printed code alone',
     )
-    .action(async (id: string, o: { output: string; verifyUrl?: string }) => {
-      const query = defined({ verify_url: o.verifyUrl });
+    .addOption(
+      new Option('--lang <lang>', 'language of the certificate: de or en (default: COMPLIANCE_LANG, else de)').choices(
+        REPORT_LANGUAGES,
+      ),
+    )
+    .action(async (id: string, o: { output: string; verifyUrl?: string; lang?: ReportLanguage }) => {
+      const query = { ...defined({ verify_url: o.verifyUrl }), lang: textLanguage(ctx, o.lang) };
       const pdf = await (await ctx.backend()).training.certificatePdf({ ...req(ctx), params: { id }, query });
       await writeOutputFile(o.output, pdf.data);
       ctx.io.stderr.write(`wrote ${o.output}\n`);
