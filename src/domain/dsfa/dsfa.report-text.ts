@@ -1,4 +1,9 @@
 import type { ReportLanguage } from '../report-locale.js';
+import { WP248_CRITERIA } from './screening.js';
+
+/** The WP248 criteria by id, labelled as the screening labels them. */
+const wp248 = (lang: ReportLanguage): Record<string, string> =>
+  Object.fromEntries(WP248_CRITERIA.map((c) => [c.id, c[lang].label]));
 
 // Every word the DSFA report prints, in each language it is written in. German follows the terms of the GDPR's
 // German text (Datenschutz-Folgenabschätzung, Verantwortlicher, Abhilfemaßnahmen) and the KI-Verordnung.
@@ -149,17 +154,7 @@ const de = {
     limited: 'begrenztes Risiko (Transparenzpflichten)',
     minimal: 'minimales Risiko',
   } as Record<string, string>,
-  wp248: {
-    scoring: 'Bewertung oder Scoring',
-    automated_decision: 'Automatisierte Entscheidung mit Rechtswirkung oder ähnlich erheblicher Wirkung',
-    systematic_monitoring: 'Systematische Überwachung',
-    sensitive_data: 'Sensible oder höchstpersönliche Daten',
-    large_scale: 'Umfangreiche Verarbeitung',
-    matching_datasets: 'Abgleichen oder Zusammenführen von Datensätzen',
-    vulnerable_subjects: 'Schutzbedürftige betroffene Personen',
-    innovative_technology: 'Innovative Nutzung neuer Technologien',
-    blocks_rights: 'Hindert an der Ausübung eines Rechts oder der Nutzung einer Dienstleistung',
-  } as Record<string, string>,
+  wp248: wp248('de'),
 };
 
 export type ReportText = typeof de;
@@ -310,17 +305,7 @@ const en: ReportText = {
     limited: 'limited risk (transparency duties)',
     minimal: 'minimal risk',
   },
-  wp248: {
-    scoring: 'Evaluation or scoring',
-    automated_decision: 'Automated decision with legal or similar effect',
-    systematic_monitoring: 'Systematic monitoring',
-    sensitive_data: 'Sensitive or highly personal data',
-    large_scale: 'Large scale',
-    matching_datasets: 'Matching or combining datasets',
-    vulnerable_subjects: 'Vulnerable data subjects',
-    innovative_technology: 'Innovative use of technology',
-    blocks_rights: 'Prevents exercising a right or using a service',
-  },
+  wp248: wp248('en'),
 };
 
 /** The words of the DSFA report in one language. */
