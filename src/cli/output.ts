@@ -1,3 +1,4 @@
+import type { DomainError } from '../domain/errors.js';
 import type { CliContext } from './context.js';
 
 /** A column of a list view. */
@@ -30,6 +31,11 @@ export const note = (ctx: CliContext, text: string): void => {
 };
 
 export const printJson = (ctx: CliContext, data: unknown): void => writeOut(ctx, JSON.stringify(data, null, 2));
+
+/** An error a command reports itself (with an exit code of its own): the API's error body on stderr, as main does. */
+export const printError = (ctx: CliContext, e: DomainError): void => {
+  ctx.io.stderr.write(JSON.stringify({ error: e.message, code: e.code, details: e.details }) + '\n');
+};
 
 async function table(head: string[], rows: string[][]): Promise<string> {
   const { default: Table } = await import('cli-table3');

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
@@ -100,7 +101,62 @@ describe('a certificate is verifiable by what is printed on it', () => {
     expect(byCode.code).toBe(0);
     expect(JSON.parse(byCode.stdout)).toMatchObject({ valid: true, certificate: { id: cert.id } });
     expect((await run('training', 'certificates', 'verify', cert.code.replaceAll('-', '').toLowerCase())).code).toBe(0);
-    expect((await run('training', 'certificates', 'verify', '0000-0000-0000-0000')).code).toBe(3);
+  });
+
+  it('verifies by the URL in the QR code, locally and remotely, and by a code or URL that is unknown exits 6', async () => {
+    const url = `${server.url}/sdk/v1/training/certificates/verify/${cert.code}?tenant_id=default`;
+    const remote = (...a: string[]) => cli(['--remote', server.url, '--api-key', key, ...a]);
+    for (const face of [run, remote]) {
+      const byUrl = await face('training', 'certificates', 'verify', url);
+      expect([byUrl.code, byUrl.stdout]).toEqual([0, expect.stringMatching(/^valid: Dora Beispiel, /)]);
+      const json = await face(
+        'training',
+        'certificates',
+        'verify',
+        url.replace(cert.code, cert.code.toLowerCase()),
+        '--json',
+      );
+      expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, certificate: { id: cert.id } });
+      // a code that no certificate carries: the certificate does not verify, whatever made it up
+      for (const unknown of ['0000-0000-0000-0000', url.replace(cert.code, '0000-0000-0000-0000')]) {
+        const r = await face('training', 'certificates', 'verify', unknown);
+        expect([r.code, r.stdout]).toEqual([6, expect.stringMatching(/^NOT valid: .*0000-0000-0000-0000.* not found/)]);
+        const j = await face('training', 'certificates', 'verify', unknown, '--json');
+        expect([j.code, j.stdout, JSON.parse(j.stderr).code]).toEqual([6, '', 'not_found']);
+      }
+      expect((await face('training', 'certificates', 'verify', 'no-such-certificate')).code).toBe(6);
+      // the URL of another tenant's certificate is not looked up in this one
+      const other = await face(
+        'training',
+        'certificates',
+        'verify',
+        url.replace('tenant_id=default', 'tenant_id=acme'),
+      );
+      expect([other.code, other.stderr]).toEqual([
+        2,
+        expect.stringContaining(
+          'the verification URL is for tenant acme, this command runs for tenant default: add --tenant acme',
+        ),
+      ]);
+      const elsewhere = await face('training', 'certificates', 'verify', `${server.url}/sdk/v1/training/certificates`);
+      expect([elsewhere.code, elsewhere.stderr]).toEqual([
+        2,
+        expect.stringContaining('is not the verification URL of a certificate'),
+      ]);
+    }
+  });
+
+  it('exits 6 for a certificate whose stored fields were edited, saying that its signature does not match', async () => {
+    const copy = join(tmp(), 'copy.db');
+    expect((await run('db', 'backup', copy)).code).toBe(0);
+    const raw = new Database(copy);
+    raw.prepare('update training_certificate set score = 55 where id = ?').run(cert.id);
+    raw.close();
+    const r = await cli(['--db', copy, 'training', 'certificates', 'verify', cert.code]);
+    expect([r.code, r.stdout]).toEqual([
+      6,
+      expect.stringMatching(/^NOT valid \(the signature does not match its fields\): Dora/),
+    ]);
   });
 
   it('answers the public route without a key, with validity, module, dates and initials only', async () => {
@@ -147,6 +203,8 @@ describe('a certificate is verifiable by what is printed on it', () => {
     const target = qrOf(remote);
     expect(target).toBe(`${server.url}/sdk/v1/training/certificates/verify/${cert.code}?tenant_id=default`);
     expect((await fetch(target)).status).toBe(200);
+    // what a phone's scanner reads off the paper is what verify takes
+    expect((await run('training', 'certificates', 'verify', target)).code).toBe(0);
 
     const local = join(tmp(), 'local.pdf');
     const base = 'https://verify.example.com/sdk/v1';

@@ -9,6 +9,7 @@ import {
   escalationLevel,
   escalationStep,
   scoreQuiz,
+  VERIFICATION_CODE,
   verificationCode,
 } from './training.rules.js';
 import type {
@@ -36,9 +37,6 @@ import type {
 } from './training.store.js';
 
 type Actor = string | undefined;
-
-/** A printed verification code: the first 16 hex digits of a certificate's signature, in groups of four or not. */
-const VERIFICATION_CODE = /^[0-9a-f]{4}(?:-?[0-9a-f]{4}){3}$/i;
 
 /** "Erika Mustermann" → "E. M.": enough to match a certificate to its holder, not enough to learn the name. */
 export const initials = (name: string): string =>

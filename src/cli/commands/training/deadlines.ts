@@ -5,7 +5,9 @@ import { defined, textLanguage } from '../../input.js';
 import { REPORT_LANGUAGES, type ReportLanguage } from '../../../domain/report-locale.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
-import { printJson, printList, printRecord, writeOut } from '../../output.js';
+import { printError, printJson, printList, printRecord, writeOut } from '../../output.js';
+import type { Backend } from '../../../backend/backend.js';
+import { verificationUrl } from '../../../domain/training/training.rules.js';
 import { parseWhen, req } from './shared.js';
 
 const asOf = (v: string | undefined) => (v === undefined ? undefined : parseWhen(v, '--as-of', 'as_of'));
@@ -242,15 +244,35 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
     });
   certs
     .command('verify')
-    .argument('<id-or-code>', 'the certificate id, or the verification code printed on it')
-    .description('exits 6 when the certificate does not verify')
-    .action(async (id: string) => {
-      const r = await (await ctx.backend()).training.verify({ ...req(ctx), params: { id } });
+    .argument('<id-or-code>', 'the certificate id, the verification code printed on it, or the URL in its QR code')
+    .description(
+      'check a certificate by its id, printed code or QR URL; exits 6 when it does not verify (unknown, or fields edited)',
+    )
+    .action(async (input: string) => {
+      const { tenant } = req(ctx);
+      const url = verificationUrl(input);
+      if (url && url.tenant !== tenant)
+        throw new DomainError(
+          'bad_request',
+          `the verification URL is for tenant ${url.tenant}, this command runs for tenant ${tenant}: add --tenant ${url.tenant}`,
+          [{ path: 'tenant', message: `the URL's tenant_id is ${url.tenant}` }],
+        );
+      let r: Awaited<ReturnType<Backend['training']['verify']>>;
+      try {
+        r = await (await ctx.backend()).training.verify({ ...req(ctx), params: { id: url?.code ?? input } });
+      } catch (e) {
+        // nothing in the store carries that code or id: the certificate does not verify (a forged one looks so)
+        if (!(e instanceof DomainError) || e.code !== 'not_found') throw e;
+        if (ctx.config().json) printError(ctx, e);
+        else writeOut(ctx, `NOT valid: ${e.message} (tenant ${tenant})`);
+        ctx.exitCode = 6;
+        return;
+      }
       if (ctx.config().json) printJson(ctx, r);
       else
         writeOut(
           ctx,
-          `${r.valid ? 'valid' : 'NOT valid'}: ${r.certificate.user_name}, ${r.certificate.module_title}, ${r.certificate.score}%, code ${r.certificate.verification_code}`,
+          `${r.valid ? 'valid' : 'NOT valid (the signature does not match its fields)'}: ${r.certificate.user_name}, ${r.certificate.module_title}, ${r.certificate.score}%, code ${r.certificate.verification_code}`,
         );
       if (!r.valid) ctx.exitCode = 6;
     });
