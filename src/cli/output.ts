@@ -1,11 +1,16 @@
 import type { DomainError } from '../domain/errors.js';
+import { shortId } from '../domain/short-id.js';
 import type { CliContext } from './context.js';
 
 /** A column of a list view. */
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  /** The value is (or holds) an id of ours: a terminal shows its short form (domain/short-id.ts), a pipe the whole id. */
+  id?: boolean;
 }
+
+const UUIDS = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
 /**
  * A list never joins its items with a separator that an item may contain ("Lebenslauf, Zeugnisse" is one data
@@ -58,7 +63,12 @@ export async function printList<T>(
       ctx,
       await table(
         columns.map((c) => c.header),
-        rows.map((r) => columns.map((c) => cell(c.value(r), true))),
+        rows.map((r) =>
+          columns.map((c) => {
+            const text = cell(c.value(r), true);
+            return c.id ? text.replace(UUIDS, shortId) : text;
+          }),
+        ),
       ),
     );
     return;

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
-import { resolveIdPrefix } from '../../src/domain/id-prefix.js';
+import { resolveId, shortId, type IdMatch } from '../../src/domain/short-id.js';
 
 const ID = '019a3b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b';
 
-/** The ids a store would find for a prefix, and the prefixes it was asked for. */
+/** The ids a store would find for the start or end of one, and what it was asked. */
 function store(ids: string[]) {
-  const asked: string[] = [];
+  const asked: IdMatch[] = [];
   return {
     asked,
-    candidates: async (prefix: string, limit: number) => {
-      asked.push(prefix);
-      return ids.filter((id) => id.startsWith(prefix)).slice(0, limit);
+    find: async (m: IdMatch, limit: number) => {
+      asked.push(m);
+      return ids.filter((id) => ('prefix' in m ? id.startsWith(m.prefix) : id.endsWith(m.suffix))).slice(0, limit);
     },
   };
 }
@@ -25,49 +25,54 @@ async function refusal(p: Promise<unknown>): Promise<DomainError> {
   throw new Error('expected a refusal');
 }
 
-describe('id prefixes', () => {
+describe('short ids', () => {
+  it('are the last 8 hex digits of a UUID; anything else is shown as it is', () => {
+    expect(shortId(ID)).toBe('4e5f6a7b');
+    expect(shortId('DSGVO-BASIS')).toBe('DSGVO-BASIS');
+    expect(shortId('m-1')).toBe('m-1');
+  });
+
   it.each([
     ['a whole id', ID],
     ['a whole id in capitals', ID.toUpperCase()],
-    ['a prefix of 7 characters', ID.slice(0, 7)],
+    ['7 characters', ID.slice(-7)],
     ['text that is not hex', 'vertrag-2026'],
-    ['hex after other text', `x${ID.slice(0, 12)}`],
-    ['hex before other text', `${ID.slice(0, 12)}x`],
+    ['hex after other text', `x${ID.slice(-12)}`],
+    ['more than an id', `${ID}ab`],
   ])('takes %s as it is, without asking the store', async (_what, input) => {
-    const s = store([ID, `${ID.slice(0, 12)}-other`]);
-    expect(await resolveIdPrefix(input, 'DSFA', s.candidates)).toBe(input);
+    const s = store([ID]);
+    expect(await resolveId(input, 'DSFA', s.find)).toBe(input);
     expect(s.asked).toEqual([]);
   });
 
-  it.each([
-    ['a whole id with more hex before it', `ab${ID}`],
-    ['a whole id with more hex after it', `${ID}ab`],
-    ['a whole id with a group too short', ID.replace('019a3b4c', '019a3b4')],
-  ])('looks up %s as a prefix, since it is not an id', async (_what, input) => {
-    const s = store([]);
-    expect(await resolveIdPrefix(input, 'DSFA', s.candidates)).toBe(input);
-    expect(s.asked).toEqual([input.toLowerCase()]);
+  it('resolves the end of an id (8 characters or more, any case) and its start, as before', async () => {
+    const other = '019a3b4c-5d6e-7f80-9a1b-000000000001';
+    const s = store([ID, other]);
+    expect(await resolveId(ID.slice(-8), 'DSFA', s.find)).toBe(ID);
+    expect(await resolveId(ID.slice(-8).toUpperCase(), 'DSFA', s.find)).toBe(ID);
+    expect(await resolveId(ID.slice(-17), 'DSFA', s.find)).toBe(ID);
+    expect(await resolveId(ID.slice(0, 30), 'DSFA', s.find)).toBe(ID);
+    expect(s.asked.slice(0, 2)).toEqual([{ prefix: ID.slice(-8) }, { suffix: ID.slice(-8) }]);
+    expect(await resolveId('22222222', 'DSFA', s.find)).toBe('22222222');
   });
 
-  it('resolves a unique prefix of 8 characters or more, in any case, to the whole id', async () => {
-    const s = store([ID, '11111111-0000-7000-8000-000000000000']);
-    expect(await resolveIdPrefix(ID.slice(0, 8), 'DSFA', s.candidates)).toBe(ID);
-    expect(await resolveIdPrefix(ID.slice(0, 13).toUpperCase(), 'DSFA', s.candidates)).toBe(ID);
-    expect(s.asked).toEqual([ID.slice(0, 8), ID.slice(0, 13)]);
-    expect(await resolveIdPrefix('22222222', 'DSFA', s.candidates)).toBe('22222222');
-  });
-
-  it('refuses an ambiguous prefix naming every candidate, at most ten of them', async () => {
-    const two = [`${ID.slice(0, 9)}1`, `${ID.slice(0, 9)}2`];
-    const e = await refusal(resolveIdPrefix(ID.slice(0, 8), 'Consent', store(two).candidates));
+  it('refuses a part that fits several records, naming every candidate, at most ten', async () => {
+    // two records of one transaction share their first 13 characters
+    const twins = ['019a3b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b', '019a3b4c-5d6e-7f81-8c0d-11aa22bb33cc'];
+    const e = await refusal(resolveId(twins[0]!.slice(0, 13), 'Consent', store(twins).find));
     expect(e).toMatchObject({
       code: 'bad_request',
-      message: `Consent id prefix ${ID.slice(0, 8)} is ambiguous: ${two.join(', ')}`,
-      details: two.map((id) => ({ path: 'id', message: `candidate ${id}` })),
+      message: `Consent id ${twins[0]!.slice(0, 13)} is ambiguous: it fits ${twins.join(', ')}; give more of it`,
+      details: twins.map((id) => ({ path: 'id', message: `candidate ${id}` })),
     });
-    const many = Array.from({ length: 12 }, (_, i) => `${ID.slice(0, 8)}-${String(i).padStart(2, '0')}`);
-    const more = await refusal(resolveIdPrefix(ID.slice(0, 8), 'DSFA', store(many).candidates));
-    expect(more.message).toBe(`DSFA id prefix ${ID.slice(0, 8)} is ambiguous: ${many.slice(0, 10).join(', ')}, …`);
+    // a start of one and the end of another
+    const mixed = ['4e5f6a7b-0000-7000-8000-000000000000', ID];
+    expect((await refusal(resolveId('4e5f6a7b', 'DSFA', store(mixed).find))).details).toHaveLength(2);
+    const many = Array.from({ length: 12 }, (_, i) => `${ID.slice(0, 24)}${String(i).padStart(4, '0')}4e5f6a7b`);
+    const more = await refusal(resolveId('4e5f6a7b', 'DSFA', store(many).find));
+    expect(more.message).toBe(
+      `DSFA id 4e5f6a7b is ambiguous: it fits ${many.slice(0, 10).join(', ')}, …; give more of it`,
+    );
     expect(more.details).toHaveLength(10);
   });
 });

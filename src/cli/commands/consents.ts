@@ -13,7 +13,7 @@ import { note, printJson, printList, printRecord, writeOut, type Column } from '
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
 const columns: Column<ConsentWithHistory>[] = [
-  { header: 'ID', value: (c) => c.id },
+  { header: 'ID', value: (c) => c.id, id: true },
   { header: 'USER', value: (c) => c.user_id },
   { header: 'DATA POINT', value: (c) => c.data_point_id },
   { header: 'GRANTED', value: (c) => (c.granted ? 'yes' : 'no') },

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { shortId } from '../../domain/short-id.js';
 import { isoLocal } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Dsfa, DsfaAuditEntry, DsfaStats } from '../../domain/dsfa/dsfa.schema.js';
@@ -43,7 +44,7 @@ const dsfaPairs = (d: Dsfa): Array<[string, unknown]> => [
 ];
 
 const listColumns: Column<Dsfa>[] = [
-  { header: 'ID', value: (d) => d.id },
+  { header: 'ID', value: (d) => d.id, id: true },
   { header: 'TITLE', value: (d) => d.title },
   { header: 'STATUS', value: (d) => d.status },
   { header: 'RISK', value: (d) => d.risk_level },
@@ -54,7 +55,7 @@ const listColumns: Column<Dsfa>[] = [
 const auditColumns: Column<DsfaAuditEntry>[] = [
   { header: 'WHEN', value: (e) => e.created_at.slice(0, 19) },
   { header: 'ACTION', value: (e) => e.action },
-  { header: 'DSFA', value: (e) => e.dsfa_id },
+  { header: 'DSFA', value: (e) => e.dsfa_id, id: true },
   { header: 'BY', value: (e) => e.changed_by },
   { header: 'FIELDS', value: (e) => Object.keys({ ...e.old_values, ...e.new_values }).join(', ') },
 ];
@@ -170,7 +171,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
         body = { ...(await promptCreate(ctx)), ...body };
       }
       const d = await (await ctx.backend()).dsfa.create({ ...req(ctx), body });
-      if (!ctx.config().json && ctx.io.stderrIsTTY) note(ctx, `created DSFA ${d.id}`);
+      if (!ctx.config().json && ctx.io.stderrIsTTY) note(ctx, `created DSFA ${shortId(d.id)}`);
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
@@ -346,7 +347,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
         }
         if (ctx.config().json) return printJson(ctx, { ...result, ...(created ? { dsfa: created } : {}) });
         printScreening(ctx, result, lang);
-        if (created) writeOut(ctx, t.created(created.id));
+        if (created) writeOut(ctx, t.created(shortId(created.id)));
       },
     );
 

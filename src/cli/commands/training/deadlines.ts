@@ -91,7 +91,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
           { header: 'USER', value: (a) => a.user_name },
           { header: 'MODULE', value: (a) => a.module_code },
           { header: 'STATUS', value: (a) => a.status },
-          { header: 'ID', value: (a) => a.id },
+          { header: 'ID', value: (a) => a.id, id: true },
         ],
         { empty: 'no upcoming deadlines' },
       );
@@ -136,7 +136,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
             { header: 'DEADLINE', value: (a) => a.deadline.slice(0, 10) },
             { header: 'DAYS', value: (a) => a.days_overdue },
             { header: 'LEVEL', value: (a) => a.level },
-            { header: 'ID', value: (a) => a.id },
+            { header: 'ID', value: (a) => a.id, id: true },
           ],
           { empty: 'no overdue trainings' },
         );
@@ -210,7 +210,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
         ctx,
         await (await ctx.backend()).training.certificates(req(ctx)),
         [
-          { header: 'ID', value: (c) => c.id },
+          { header: 'ID', value: (c) => c.id, id: true },
           { header: 'USER', value: (c) => c.user_name },
           { header: 'MODULE', value: (c) => c.module_code },
           { header: 'SCORE', value: (c) => `${c.score}%` },
