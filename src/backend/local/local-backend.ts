@@ -1,4 +1,4 @@
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith, storeIdResolver } from './short-ids.js';
 import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
@@ -75,12 +75,13 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? uuidv7Source();
   const dsfa = new DsfaService(new KyselyDsfaStore(store.db), clock, ids);
+  const shortIds = storeIdResolver(store.admin);
   return {
     location: store.location,
     store,
     dsfa: guard(
       store,
-      bindHandlers(dsfaContract, {
+      bindWith(shortIds)(dsfaContract, {
         list: (r) => dsfa.list(r.tenant, r.query),
         create: (r) => dsfa.create(r.tenant, r.actor, r.body),
         stats: (r) => dsfa.stats(r.tenant),
@@ -95,18 +96,20 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     ),
     consents: lazy(store, async () => (await import('./consents.area.js')).createConsentsArea(store, clock, ids)),
     legalDocuments: lazy(store, async () =>
-      (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids),
+      (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids, shortIds),
     ),
     cookieBanner: lazy(store, async () =>
       (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
     ),
-    training: lazy(store, async () => (await import('./training.area.js')).createTrainingArea(store.db, clock, ids)),
+    training: lazy(store, async () =>
+      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids, shortIds),
+    ),
     trainingContent: lazy(store, async () =>
-      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm),
+      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, shortIds, opts.llm),
     ),
     canonical: lazy(store, async () => (await import('./canonical.area.js')).createCanonicalArea(store.db, clock)),
     trainingBlocks: lazy(store, async () =>
-      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
+      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, shortIds, opts.llm),
     ),
     trainingMedia: lazy(store, async () => {
       const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
@@ -115,7 +118,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         store.kind === 'postgres'
           ? new DatabaseMediaObjects(store.db)
           : new FolderMediaObjects(opts.mediaRoot ?? join(dirname(store.location), 'media'));
-      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects);
+      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects, shortIds);
     }),
     close: () => store.close(),
   };

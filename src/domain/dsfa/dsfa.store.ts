@@ -17,8 +17,6 @@ export interface DsfaStore {
   transaction<T>(fn: (store: DsfaStore) => Promise<T>): Promise<T>;
   list(tenant: string, filter: DsfaFilter): Promise<Dsfa[]>;
   get(tenant: string, id: string): Promise<Dsfa | undefined>;
-  /** Up to `limit` ids of the tenant starting with `prefix` (hex digits and dashes only). */
-  idsWithPrefix(tenant: string, prefix: string, limit: number): Promise<string[]>;
   insert(record: Dsfa): Promise<void>;
   replace(record: Dsfa): Promise<void>;
   remove(tenant: string, id: string): Promise<void>;
