@@ -5,8 +5,14 @@ import type { DB } from './db-types.js';
 
 const inTransaction = new WeakSet<object>();
 
-/** SQLSTATEs after which PostgreSQL asks the client to run the transaction again. */
-const RETRY_CODES = new Set(['40001', '40P01']);
+/**
+ * SQLSTATEs after which the transaction runs again: a serialization failure and a deadlock, which PostgreSQL asks the
+ * client to retry, and a unique violation. A write transaction checks a key before it inserts one (a module code, an
+ * open assignment), so a violation means a concurrent transaction inserted the key after the check; PostgreSQL
+ * reports that as a serialization failure only when the check read the very index the insert hits. Run again, the
+ * check sees the other row and the domain answers as it should (409, or the existing record).
+ */
+const RETRY_CODES = new Set(['40001', '40P01', '23505']);
 const MAX_ATTEMPTS = 25;
 
 const retryable = (e: unknown): boolean => RETRY_CODES.has(String((e as { code?: unknown })?.code ?? ''));
