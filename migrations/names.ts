@@ -17,5 +17,6 @@ export const MIGRATION_NAMES = [
   '0012_media_objects_in_the_database',
   '0013_consent_tallies_on_postgres',
   '0014_dsfa_art35_fields',
-  '0015_journal',
+  '0015_short_id_indexes',
+  '0016_journal',
 ] as const;

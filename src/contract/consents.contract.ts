@@ -72,6 +72,7 @@ export const consentsContract = {
   revoke: op({
     method: 'PUT',
     path: '/einwilligungen/consents/{id}/revoke',
+    ids: { params: { id: 'consent' } },
     summary: 'Revoke an active consent (irreversible)',
     tenant: 'header',
     params: IdParams,
@@ -82,6 +83,7 @@ export const consentsContract = {
   renew: op({
     method: 'PUT',
     path: '/einwilligungen/consents/{id}/renew',
+    ids: { params: { id: 'consent' } },
     summary: 'Renew an active consent, optionally with a new version',
     tenant: 'header',
     params: IdParams,
@@ -93,6 +95,7 @@ export const consentsContract = {
   history: op({
     method: 'GET',
     path: '/einwilligungen/consents/{id}/history',
+    ids: { params: { id: 'consent' } },
     summary: 'History of a consent, oldest first',
     tenant: 'header',
     params: IdParams,

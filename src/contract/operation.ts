@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../domain/errors.js';
+import type { IdKind } from '../domain/short-id.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -46,6 +47,12 @@ export interface Operation<
    * `conflict` for a refused transition. The OpenAPI document lists exactly these statuses.
    */
   raises?: readonly ErrorCode[];
+  /**
+   * The path parameters, query parameters and body fields that hold an id, and of which record: the local backend
+   * resolves a short id given there (the id's end or start, domain/short-id.ts) to the whole id, tenant-scoped, before
+   * the handler runs, so every face takes the same short ids.
+   */
+  ids?: Partial<Record<'params' | 'query' | 'body', Record<string, IdKind>>>;
   /** Media types of a `stream` request body, or of a `binary` or `stream` response. */
   requestTypes?: readonly string[];
   responseTypes?: readonly string[];
@@ -104,6 +111,9 @@ export type Result<O extends Operation> = z.output<O['output']>;
 
 /** What a backend offers for one area: each operation takes a raw request and resolves to its typed output. */
 export type Client<C extends Contract> = { [K in keyof C]: (req: RawRequest) => Promise<Result<C[K]>> };
+
+/** Resolves what a caller gave for an id of `kind` (a whole id or a short one) to the whole id, for one tenant. */
+export type IdResolver = (kind: IdKind, tenant: string, given: string) => Promise<string>;
 
 /** What the local backend implements for one area: each operation receives a validated request. */
 export type Handlers<C extends Contract> = { [K in keyof C]: (req: Req<C[K]>) => Promise<Result<C[K]>> };

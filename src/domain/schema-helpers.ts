@@ -64,6 +64,10 @@ const NO_CONTROL = /^\s*(?:[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f])?\s*$
  */
 export const nonBlank = (max = 100_000) => z.string().trim().max(max).regex(/\S/, 'must not be empty');
 
+/** Text without the NUL character, which no store can hold (PostgreSQL refuses it in text). */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what these texts refuse
+export const NO_NUL = /^[^\u0000]*$/;
+
 /** A one-line text a person reads (a name, a title, an id a person typed): `nonBlank`, without control characters. */
 export const label = (max = 1000) => nonBlank(max).regex(NO_CONTROL, 'must not contain control characters');
 

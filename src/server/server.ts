@@ -97,23 +97,46 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-function tenantFrom(
-  req: IncomingMessage,
-  placement: 'query' | 'header' | 'signed',
-  query: Record<string, string>,
-): string {
+const quoted = (values: string[]) => values.map((v) => JSON.stringify(v)).join(' and ');
+
+/**
+ * The tenant of a request, from the one place its route reads it. A tenant named twice is refused with both names
+ * rather than guessed: two X-Tenant-ID lines (which Node would join into a phantom tenant "tA, tB"), a repeated
+ * query parameter, or a header and a `tenant_id` that disagree.
+ */
+function tenantFrom(req: IncomingMessage, placement: 'query' | 'header' | 'signed', url: URL): string {
+  const twice = (source: string, values: string[]) =>
+    new DomainError('bad_request', `${source} sent ${values.length} times (${quoted(values)}): send one tenant`, [
+      { path: source, message: `sent more than once: ${quoted(values)}` },
+    ]);
+  const headers = req.headersDistinct['x-tenant-id'] ?? [];
+  const queryName = placement === 'signed' ? 'tenant' : 'tenant_id';
+  const queries = url.searchParams.getAll(queryName);
+  if (placement !== 'signed' && headers.length > 1) throw twice('X-Tenant-ID', headers);
+  if (queries.length > 1) throw twice(queryName, queries);
+  const [fromHeader] = headers;
+  const [fromQuery] = queries;
+  if (placement !== 'signed' && fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery)
+    throw new DomainError(
+      'bad_request',
+      `X-Tenant-ID "${fromHeader}" and tenant_id "${fromQuery}" name different tenants: send one, or the same in both`,
+      [
+        { path: 'X-Tenant-ID', message: `"${fromHeader}" differs from tenant_id "${fromQuery}"` },
+        { path: 'tenant_id', message: `"${fromQuery}" differs from X-Tenant-ID "${fromHeader}"` },
+      ],
+    );
   let tenant: string | undefined;
   // the error names where the tenant came from, so a client knows which input to fix
   let source = 'X-Tenant-ID';
   if (placement === 'signed') {
-    tenant = query.tenant;
+    tenant = fromQuery;
     source = 'tenant';
     if (!tenant) throw new DomainError('forbidden', 'this URL is not signed for a tenant');
   } else if (placement === 'query') {
-    if (query.tenant_id !== undefined) source = 'tenant_id';
-    tenant = query.tenant_id ?? header(req, 'x-tenant-id') ?? 'default';
+    if (fromQuery !== undefined) source = 'tenant_id';
+    tenant = fromQuery ?? fromHeader ?? 'default';
   } else {
-    tenant = header(req, 'x-tenant-id');
+    tenant = fromHeader;
     if (tenant === undefined || tenant === '')
       throw new DomainError('bad_request', 'missing header X-Tenant-ID (required on this route)', [
         { path: 'X-Tenant-ID', message: 'required' },
@@ -178,8 +201,8 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const { route, params } = m;
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
-    const tenant = tenantFrom(req, route.op.tenant, query);
-    if (route.op.tenant === 'query') delete query.tenant_id;
+    const tenant = tenantFrom(req, route.op.tenant, url);
+    if (route.op.tenant !== 'signed') delete query.tenant_id;
     if (route.op.tenant === 'signed') delete query.tenant;
     let body: unknown;
     let stream: RawRequest['stream'];

@@ -30,3 +30,9 @@ export interface BatchResult {
   created: number;
   unchanged: number;
 }
+
+/**
+ * Where the counter in the last 48 bits of a batch's ids may start: below 2^47, so it never rolls over (RFC 9562 6.2,
+ * method 1, seeds the counter at random and may keep its top bit clear).
+ */
+export const COUNTER_SEEDS = 2 ** 47;

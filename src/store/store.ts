@@ -21,6 +21,11 @@ export interface OpenOptions {
   ifMissing?: IfMissing;
   /** Told when the SQLite file (`location`, resolved) did not exist: it was `created`, or an `empty` store answers. */
   onMissing?: (outcome: 'created' | 'empty', location: string) => void;
+  /**
+   * PostgreSQL's timeouts for requests, in milliseconds, as the environment gives them
+   * (`COMPLIANCE_PG_STATEMENT_TIMEOUT`, `…_LOCK_TIMEOUT`, `…_QUERY_TIMEOUT`); the URL's own parameters win.
+   */
+  timeouts?: { statement_timeout?: string; lock_timeout?: string; query_timeout?: string };
 }
 
 /** What `compliance db status` shows, on either engine. */

@@ -610,6 +610,7 @@ describe('certificates', () => {
     const issued = await svc().generateCertificate(C, 'lea', a);
     expect(issued).toEqual({
       certificate_id: expect.any(String),
+      verification_code: expect.stringMatching(/^[0-9A-F]{4}(-[0-9A-F]{4}){3}$/),
       assignment: {
         id: a,
         status: 'completed',
@@ -619,6 +620,7 @@ describe('certificates', () => {
       },
     });
     const cert = await svc().certificate(C, issued.certificate_id);
+    expect(cert.verification_code).toBe(issued.verification_code);
     expect(cert).toEqual({
       id: issued.certificate_id,
       tenant_id: C,

@@ -148,10 +148,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI in-process with memory streams (not a TTY) and returns what it printed. */
+/**
+ * Runs the CLI in-process with memory streams and returns what it printed. Not a TTY, unless `tty` makes stdout one
+ * (tables instead of tab-separated lines; stdin stays a pipe, so nothing prompts).
+ */
 export async function cli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; clock?: Clock } = {},
+  opts: { env?: Record<string, string | undefined>; stdin?: string; clock?: Clock; tty?: boolean } = {},
 ): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -165,8 +168,8 @@ export async function cli(
       stdout,
       stderr,
       stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
+      stdoutIsTTY: opts.tty === true,
+      stderrIsTTY: opts.tty === true,
       color: false,
     },
     env: { HOME: tmp(), COMPLIANCE_USER: 'tester', ...opts.env },

@@ -1,4 +1,4 @@
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith, storeIdResolver } from './short-ids.js';
 import { consentsContract } from '../../contract/consents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { ConsentService } from '../../domain/consents/consent.service.js';
@@ -12,7 +12,7 @@ import type { ExportQuery } from '../../domain/consents/consent.schema.js';
 /** The consent routes bound to a store. */
 export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
   const svc = new ConsentService(new KyselyConsentStore(store.db), clock, ids);
-  return bindHandlers(consentsContract, {
+  return bindWith(storeIdResolver(store.admin))(consentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
       const c = await svc.create(r.tenant, r.body);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith } from './short-ids.js';
+import type { IdResolver } from '../../contract/operation.js';
 import { legalDocumentsContract } from '../../contract/legal-documents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { LegalDocumentService } from '../../domain/legal-documents/legal-document.service.js';
@@ -7,9 +8,9 @@ import { KyselyLegalDocumentStore } from '../../store/kysely/legal-document.stor
 import type { DB } from '../../store/db-types.js';
 
 /** The legal-document routes bound to a store. */
-export function createLegalDocumentsArea(db: Kysely<DB>, clock: Clock, ids: IdSource) {
+export function createLegalDocumentsArea(db: Kysely<DB>, clock: Clock, ids: IdSource, shortIds: IdResolver) {
   const svc = new LegalDocumentService(new KyselyLegalDocumentStore(db), clock, ids);
-  return bindHandlers(legalDocumentsContract, {
+  return bindWith(shortIds)(legalDocumentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: (r) => svc.create(r.tenant, r.body),
     get: (r) => svc.get(r.tenant, r.params.id),

@@ -1,4 +1,4 @@
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith, storeIdResolver } from './short-ids.js';
 import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
@@ -71,6 +71,8 @@ export interface LocalOptions {
   /** Whether a store file that does not exist is created (the default), refused, or read as empty. */
   ifMissing?: OpenOptions['ifMissing'];
   onMissing?: OpenOptions['onMissing'];
+  /** PostgreSQL's timeouts from the environment (the URL's parameters win). */
+  timeouts?: OpenOptions['timeouts'];
   /** Who makes requests that do not say (the journal's principal): the operating-system user by default. */
   principal?: string;
 }
@@ -91,12 +93,13 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   const principal = opts.principal ?? osPrincipal();
   const uow = createUnitOfWork(store, clock, ids);
   const dsfa = new DsfaService(uow, clock, ids);
+  const shortIds = storeIdResolver(store.admin);
   return {
     location: store.location,
     store,
     dsfa: guard(
       store,
-      bindHandlers(dsfaContract, {
+      bindWith(shortIds)(dsfaContract, {
         list: (r) => dsfa.list(r.tenant, r.query),
         create: (r) => dsfa.create(r.tenant, r.actor, r.body),
         stats: (r) => dsfa.stats(r.tenant),
@@ -114,22 +117,22 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       (await import('./consents.area.js')).createConsentsArea(store, clock, ids),
     ),
     legalDocuments: lazy(store, principal, async () =>
-      (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids),
+      (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids, shortIds),
     ),
     cookieBanner: lazy(store, principal, async () =>
       (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
     ),
     training: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids),
+      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids, shortIds),
     ),
     trainingContent: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm),
+      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, shortIds, opts.llm),
     ),
     canonical: lazy(store, principal, async () =>
       (await import('./canonical.area.js')).createCanonicalArea(store.db, clock),
     ),
     trainingBlocks: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
+      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, shortIds, opts.llm),
     ),
     trainingMedia: lazy(store, principal, async () => {
       const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
@@ -138,7 +141,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         store.kind === 'postgres'
           ? new DatabaseMediaObjects(store.db)
           : new FolderMediaObjects(opts.mediaRoot ?? join(dirname(store.location), 'media'));
-      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects);
+      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
@@ -148,6 +151,6 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
 
 /** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
 export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
-  const { onUpgrade, ifMissing, onMissing } = opts;
-  return createLocalBackendFromStore(await openStore(target, { onUpgrade, ifMissing, onMissing }), opts);
+  const { onUpgrade, ifMissing, onMissing, timeouts } = opts;
+  return createLocalBackendFromStore(await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts }), opts);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith } from './short-ids.js';
+import type { IdResolver } from '../../contract/operation.js';
 import { trainingContract } from '../../contract/training.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import type { DB } from '../../store/db-types.js';
@@ -42,9 +43,15 @@ function contentService(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSet
 }
 
 /** Content generation bound to the store (SQLite or PostgreSQL) and a language model. */
-export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
+export function createTrainingContentArea(
+  db: Kysely<DB>,
+  clock: Clock,
+  ids: IdSource,
+  shortIds: IdResolver,
+  llm: LlmSettings = {},
+) {
   const svc = contentService(db, clock, ids, llm);
-  return bindHandlers(trainingContentContract, {
+  return bindWith(shortIds)(trainingContentContract, {
     generate: (r) => svc.generate(r.tenant, r.actor, r.body),
     generateQuiz: (r) => svc.generateQuiz(r.tenant, r.actor, r.body),
     generateAll: (r) => svc.generateAll(r.tenant, r.actor, 'content', r.body),
@@ -59,9 +66,9 @@ const trainingService = (db: Kysely<DB>, clock: Clock, ids: IdSource) =>
   new TrainingService(new KyselyTrainingStore(db), clock, ids, () => randomBytes(32).toString('hex'));
 
 /** The training routes bound to the store (SQLite or PostgreSQL). */
-export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) {
+export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource, shortIds: IdResolver) {
   const t = trainingService(db, clock, ids);
-  return bindHandlers(trainingContract, {
+  return bindWith(shortIds)(trainingContract, {
     listModules: (r) => t.listModules(r.tenant, r.query),
     createModule: (r) => t.createModule(r.tenant, r.actor, r.body),
     getModule: (r) => t.getModule(r.tenant, r.params.id),
@@ -93,7 +100,7 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
       return {
         content_type: 'application/pdf',
         filename: `certificate-${c.id}.pdf`,
-        data: await renderCertificatePdf(c, r.query.verify_url ?? r.origin),
+        data: await renderCertificatePdf(c, r.query.verify_url ?? r.origin, r.query.lang),
       };
     },
     verify: (r) => t.verify(r.tenant, r.params.id),
@@ -109,6 +116,7 @@ export function createTrainingMediaArea(
   clock: Clock,
   ids: IdSource,
   objects: MediaObjectStore,
+  shortIds: IdResolver,
   speech?: Speech,
 ) {
   const svc = new TrainingMediaService(
@@ -118,7 +126,7 @@ export function createTrainingMediaArea(
     ids,
     async () => speech ?? (await import('../../services/speech/speech.js')).platformSpeech(),
   );
-  return bindHandlers(trainingMediaContract, {
+  return bindWith(shortIds)(trainingMediaContract, {
     generateAudio: (r) => svc.generate(r.tenant, r.params.moduleId, 'audio'),
     generateVideo: (r) => svc.generate(r.tenant, r.params.moduleId, 'video'),
     previewScript: (r) => svc.script(r.tenant, r.params.moduleId),
@@ -132,7 +140,13 @@ export function createTrainingMediaArea(
 }
 
 /** Training blocks bound to the store, the control catalogue and content generation. */
-export function createTrainingBlocksArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
+export function createTrainingBlocksArea(
+  db: Kysely<DB>,
+  clock: Clock,
+  ids: IdSource,
+  shortIds: IdResolver,
+  llm: LlmSettings = {},
+) {
   const svc = new TrainingBlockService(
     new KyselyTrainingBlockStore(db),
     createCanonicalService(db, clock),
@@ -140,7 +154,7 @@ export function createTrainingBlocksArea(db: Kysely<DB>, clock: Clock, ids: IdSo
     clock,
     ids,
   );
-  return bindHandlers(trainingBlocksContract, {
+  return bindWith(shortIds)(trainingBlocksContract, {
     list: (r) => svc.list(r.tenant),
     create: (r) => svc.create(r.tenant, r.body),
     get: (r) => svc.get(r.tenant, r.params.id),

@@ -15,7 +15,7 @@ import { flagFields } from '../flag-names.js';
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
 const columns: Column<ConsentWithHistory>[] = [
-  { header: 'ID', value: (c) => c.id },
+  { header: 'ID', value: (c) => c.id, id: true },
   { header: 'USER', value: (c) => c.user_id },
   { header: 'DATA POINT', value: (c) => c.data_point_id },
   { header: 'GRANTED', value: (c) => (c.granted ? 'yes' : 'no') },

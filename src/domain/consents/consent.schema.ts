@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { label, looseBoolean, queryInt } from '../schema-helpers.js';
+import { label, looseBoolean, NO_NUL, queryInt } from '../schema-helpers.js';
+import { NUL_RULE } from '../validation.js';
 import { checkCsvLayout, checkImportDialect, CsvLayout, ImportDialect, oneCharacter } from './import-options.schema.js';
 
 export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed'] as const;
@@ -30,9 +31,10 @@ export const ConsentInput = z
     data_point_id: label(200),
     granted: looseBoolean(),
     consent_version: optional(label(50)).default('1.0'),
-    source: optional(z.string().trim().max(100)),
+    // the import reads rows past the API's boundary, so the schema itself refuses what no store can hold
+    source: optional(z.string().trim().max(100).regex(NO_NUL, NUL_RULE)),
     ip_address: optional(z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' })),
-    user_agent: optional(z.string().max(1000)),
+    user_agent: optional(z.string().max(1000).regex(NO_NUL, NUL_RULE)),
     /** When the consent was given; defaults to now. Imports of historic consents carry it. */
     granted_at: timestamp,
     /** When the consent was revoked (a historic consent); absent or null: not revoked. */

@@ -1,6 +1,5 @@
 import { isoLocal, type Clock, type IdSource } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
-import { resolveIdPrefix } from '../id-prefix.js';
 import {
   DSFA_STATUSES,
   RISK_LEVELS,
@@ -175,10 +174,9 @@ export function applyUpdate(
   return { next, old_values, new_values };
 }
 
-async function mustGet(store: DsfaStore, tenant: string, idOrPrefix: string): Promise<Dsfa> {
-  const id = await resolveIdPrefix(idOrPrefix, 'DSFA', (p, n) => store.idsWithPrefix(tenant, p, n));
+async function mustGet(store: DsfaStore, tenant: string, id: string): Promise<Dsfa> {
   const found = await store.get(tenant, id);
-  if (!found) throw notFound('DSFA', idOrPrefix);
+  if (!found) throw notFound('DSFA', id);
   return found;
 }
 

@@ -15,8 +15,6 @@ export interface DsfaFilter {
 export interface DsfaStore {
   list(tenant: string, filter: DsfaFilter): Promise<Dsfa[]>;
   get(tenant: string, id: string): Promise<Dsfa | undefined>;
-  /** Up to `limit` ids of the tenant starting with `prefix` (hex digits and dashes only). */
-  idsWithPrefix(tenant: string, prefix: string, limit: number): Promise<string[]>;
   insert(record: Dsfa): Promise<void>;
   replace(record: Dsfa): Promise<void>;
   remove(tenant: string, id: string): Promise<void>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REPORT_LANGUAGES } from '../report-locale.js';
 import { emailAddress, label, nonBlank, queryInt } from '../schema-helpers.js';
 import {
   ASSIGNMENT_STATUSES,
@@ -251,6 +252,9 @@ export const Certificate = z.object({
 export type Certificate = z.infer<typeof Certificate>;
 export const CertificateGenerated = z.object({
   certificate_id: z.string(),
+  verification_code: z
+    .string()
+    .describe('The code printed on the certificate, as `training certificates verify` takes it (addition)'),
   assignment: z.object({
     id: z.string(),
     status: z.string(),
@@ -279,7 +283,13 @@ export const VerificationCodeParams = z.object({
 });
 
 /** Where the QR code of a certificate PDF points: the base URL of a server's /sdk/v1 API. */
-export const CertificatePdfQuery = z.object({ verify_url: z.url({ protocol: /^https?$/ }).optional() });
+export const CertificatePdfQuery = z.object({
+  verify_url: z.url({ protocol: /^https?$/ }).optional(),
+  lang: z
+    .enum(REPORT_LANGUAGES)
+    .optional()
+    .describe('the language the certificate is written in; default de (addition)'),
+});
 
 export const Verification = z.object({
   valid: z.boolean(),

@@ -9,6 +9,7 @@ import {
   escalationLevel,
   escalationStep,
   scoreQuiz,
+  VERIFICATION_CODE,
   verificationCode,
 } from './training.rules.js';
 import type {
@@ -36,9 +37,6 @@ import type {
 } from './training.store.js';
 
 type Actor = string | undefined;
-
-/** A printed verification code: the first 16 hex digits of a certificate's signature, in groups of four or not. */
-const VERIFICATION_CODE = /^[0-9a-f]{4}(?:-?[0-9a-f]{4}){3}$/i;
 
 /** "Erika Mustermann" → "E. M.": enough to match a certificate to its holder, not enough to learn the name. */
 export const initials = (name: string): string =>
@@ -551,8 +549,8 @@ export class TrainingService {
   generateCertificate(tenant: string, actor: Actor, assignmentId: string) {
     return this.store.transaction(async (store) => {
       const a = await this.getAssignment(tenant, assignmentId, store);
-      let id = (await store.certificateOfAssignment(tenant, assignmentId))?.id;
-      if (!id) {
+      let issued = await store.certificateOfAssignment(tenant, assignmentId);
+      if (!issued) {
         if (a.status !== 'completed' || !a.quiz_passed)
           throw conflict(
             `assignment ${assignmentId} is ${a.status}${a.quiz_passed ? '' : ' and its quiz is not passed'}; a certificate needs a completed assignment with a passed quiz`,
@@ -571,16 +569,19 @@ export class TrainingService {
           issued_at: isoZ(now),
           valid_until: a.valid_until ?? addDays(now, 365),
         };
-        if (await store.insertCertificate({ ...cert, signature: await this.sign(store, cert) })) {
+        const signed = { ...cert, signature: await this.sign(store, cert) };
+        if (await store.insertCertificate(signed)) {
           await store.updateAssignment(tenant, a.id, { certificate_id: cert.id, updated_at: isoZ(now) });
           await store.appendAudit([
             this.auditRecord(tenant, actor, 'certificate_issued', 'certificate', cert.id, { assignment_id: a.id }),
           ]);
-          id = cert.id;
-        } else id = (await store.certificateOfAssignment(tenant, assignmentId))!.id;
+          issued = signed;
+        } else issued = (await store.certificateOfAssignment(tenant, assignmentId))!;
       }
+      const id = issued.id;
       return {
         certificate_id: id,
+        verification_code: verificationCode(issued.signature),
         assignment: {
           id: a.id,
           status: a.status,

@@ -60,18 +60,6 @@ export class KyselyDsfaStore implements DsfaStore {
     return rows.map(dsfaFromRow);
   }
 
-  async idsWithPrefix(tenant: string, prefix: string, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('dsfa')
-      .select('id')
-      .where('tenant_id', '=', tenant)
-      .where('id', 'like', `${prefix}%`)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
   async get(tenant: string, id: string): Promise<Dsfa | undefined> {
     const row = await this.db
       .selectFrom('dsfa')

@@ -1,8 +1,10 @@
+import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { APP_ROLE } from '../../../migrations/dialect.js';
 import {
+  COUNTER_SEEDS,
   ROW_FIELDS,
   ROW_WIDTH,
   type BatchResult,
@@ -42,8 +44,11 @@ const NOT_EARLIER = `not exists (select 1 from import_stage p
     where p.user_id = s.user_id and p.data_point_id = s.data_point_id and p.n < s.n and p.granted = s.granted
       and p.consent_version = s.consent_version and (s.granted_at is null or coalesce(p.granted_at, $2::text) = s.granted_at))`;
 
-/** Ids as on SQLite: the first 24 characters of a fresh UUIDv7 per batch ($3), then 3 × n + k in 12 hex digits. */
-const id = (k: 0 | 1 | 2) => `$3::text || lpad(to_hex(3 * s.n + ${k}), 12, '0')`;
+/**
+ * Ids as on SQLite: the first 24 characters of a fresh UUIDv7 per batch ($3), then a counter from a random start ($4)
+ * plus 3 × n + k in 12 hex digits.
+ */
+const id = (k: 0 | 1 | 2) => `$3::text || lpad(to_hex($4::bigint + 3 * s.n + ${k}), 12, '0')`;
 
 /**
  * One statement per batch: the new rows (neither stored nor repeated earlier in the batch), the consents, their
@@ -199,7 +204,7 @@ export class PostgresConsentWriter {
       const prefix = this.ids.next().slice(0, 24);
       const { rows: result } = dryRun
         ? await c.query<{ created: number }>(COUNT_NEW, [tenant])
-        : await c.query<{ created: number }>(WRITE, [tenant, now, prefix]);
+        : await c.query<{ created: number }>(WRITE, [tenant, now, prefix, randomInt(COUNTER_SEEDS)]);
       await c.query(dryRun ? 'rollback' : 'commit');
       const created = result[0]!.created;
       return { created, unchanged: rows - created };

@@ -1,7 +1,9 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { uuidv7Source } from '../ids.js';
 import {
+  COUNTER_SEEDS,
   ROW_FIELDS,
   ROW_WIDTH,
   type BatchResult,
@@ -40,9 +42,11 @@ const NOT_EARLIER = `not exists (select 1 from temp.import_stage p
 /**
  * Ids are UUIDv7 with a dedicated counter (RFC 9562, 6.2 method 1): each batch takes the first 24 characters of a
  * fresh time-ordered id (timestamp, sequence, variant) and counts in the last 48 bits, three ids per row (the consent,
- * its `granted` entry, its `revoked` entry), so a batch's ids are unique, ordered, and made inside SQLite.
+ * its `granted` entry, its `revoked` entry), so a batch's ids are unique, ordered, and made inside SQLite. The
+ * counter starts at a random value below 2^47 (the RFC's seeding, its top bit kept clear against rollover), so the
+ * ends of ids differ between batches as those of other ids do: short ids are the last 8 characters.
  */
-const id = (k: 0 | 1 | 2) => `printf('%s%012x', @prefix, 3 * s.n + ${k})`;
+const id = (k: 0 | 1 | 2) => `printf('%s%012x', @prefix, @start + 3 * s.n + ${k})`;
 
 /**
  * Writes batches of validated consent rows with their history, one transaction per batch, on a connection of its own.
@@ -145,9 +149,10 @@ export class ConsentBatchWriter {
       if (dryRun) created = this.countNew.get({ tenant, now }) as number;
       else {
         const prefix = this.ids.next().slice(0, 24);
-        created = this.insConsents.run({ tenant, now, prefix }).changes;
-        this.insGranted.run({ tenant, now, prefix });
-        this.insRevoked.run({ tenant, prefix });
+        const start = BigInt(randomInt(COUNTER_SEEDS));
+        created = this.insConsents.run({ tenant, now, prefix, start }).changes;
+        this.insGranted.run({ tenant, now, prefix, start });
+        this.insRevoked.run({ tenant, prefix, start });
       }
       this.clearStage.run();
       this.db.exec(dryRun ? 'ROLLBACK' : 'COMMIT');

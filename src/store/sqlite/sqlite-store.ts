@@ -8,6 +8,7 @@ import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import type { OpenOptions, Store, StoreStatus, UpgradeListener } from '../store.js';
+import { announcedMigrations } from '../announced-migrations.js';
 
 /** The SQLite store: the file, and the raw handle for the few SQLite-only places (bulk writes, backup, status). */
 export interface SqliteStore extends Store {
@@ -54,10 +55,12 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
       'storage',
       `the database was written by a newer version of compliance (schema ${version}, this version knows ${MIGRATION_COUNT}); upgrade compliance`,
     );
-  if (version > 0) onUpgrade?.(version, MIGRATION_COUNT, MIGRATION_NAMES.slice(version));
   // loaded only when there is something to migrate: an up-to-date store starts without them
   const { migrations } = await import('../../../migrations/index.js');
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
   sqlite.pragma(`user_version = ${MIGRATION_COUNT}`);

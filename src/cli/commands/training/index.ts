@@ -23,7 +23,7 @@ import { writes } from '../../store-access.js';
 import { flagFields } from '../../flag-names.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
-  { header: 'ID', value: (a) => a.id },
+  { header: 'ID', value: (a) => a.id, id: true },
   { header: 'USER', value: (a) => a.user_name },
   { header: 'MODULE', value: (a) => a.module_code },
   { header: 'STATUS', value: (a) => a.status },
@@ -33,7 +33,7 @@ export const assignmentColumns: Column<Assignment>[] = [
   { header: 'QUIZ', value: (a) => (a.quiz_passed ? 'passed' : '-') },
 ];
 const moduleColumns: Column<Module>[] = [
-  { header: 'ID', value: (m) => m.id },
+  { header: 'ID', value: (m) => m.id, id: true },
   { header: 'CODE', value: (m) => m.module_code },
   { header: 'TITLE', value: (m) => m.title },
   { header: 'AREA', value: (m) => m.regulation_area },
@@ -516,7 +516,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         [
           { header: 'WHEN', value: (e) => e.created_at },
           { header: 'ACTION', value: (e) => e.action },
-          { header: 'ENTITY', value: (e) => `${e.entity_type} ${e.entity_id}` },
+          { header: 'ENTITY', value: (e) => `${e.entity_type} ${e.entity_id}`, id: true },
           { header: 'BY', value: (e) => e.actor },
           { header: 'DETAILS', value: (e) => e.details },
         ],
