@@ -28,14 +28,14 @@ function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
   });
   return Object.defineProperties({} as Stores, {
     dsfa: lazy('dsfa', () => new KyselyDsfaStore(db, journal)),
-    consents: lazy('consents', () => new KyselyConsentStore(db)),
-    legalDocuments: lazy('legalDocuments', () => new KyselyLegalDocumentStore(db)),
-    cookieBanner: lazy('cookieBanner', () => new KyselyCookieBannerStore(db)),
-    training: lazy('training', () => new KyselyTrainingStore(db)),
-    trainingContent: lazy('trainingContent', () => new KyselyTrainingContentStore(db)),
-    trainingMedia: lazy('trainingMedia', () => new KyselyTrainingMediaStore(db)),
-    trainingBlocks: lazy('trainingBlocks', () => new KyselyTrainingBlockStore(db)),
-    canonical: lazy('canonical', () => new KyselyCanonicalStore(db, clock)),
+    consents: lazy('consents', () => new KyselyConsentStore(db, journal)),
+    legalDocuments: lazy('legalDocuments', () => new KyselyLegalDocumentStore(db, journal)),
+    cookieBanner: lazy('cookieBanner', () => new KyselyCookieBannerStore(db, journal)),
+    training: lazy('training', () => new KyselyTrainingStore(db, journal)),
+    trainingContent: lazy('trainingContent', () => new KyselyTrainingContentStore(db, journal)),
+    trainingMedia: lazy('trainingMedia', () => new KyselyTrainingMediaStore(db, journal)),
+    trainingBlocks: lazy('trainingBlocks', () => new KyselyTrainingBlockStore(db, journal)),
+    canonical: lazy('canonical', () => new KyselyCanonicalStore(db, clock, journal)),
   });
 }
 

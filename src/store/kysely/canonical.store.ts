@@ -7,6 +7,7 @@ import type { CanonicalStore } from '../../domain/training-blocks/canonical.serv
 import { writeTransaction } from '../transaction.js';
 import type { DB } from '../db-types.js';
 import { fixturePath } from '../../backend/local/package-files.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 let builtin: Promise<CanonicalControl[]> | undefined;
 
@@ -27,6 +28,7 @@ export class KyselyCanonicalStore implements CanonicalStore {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly clock: Clock,
+    private readonly journal: Recorder = readOnly,
   ) {}
 
   async tenantControls(tenant: string): Promise<CanonicalControl[]> {

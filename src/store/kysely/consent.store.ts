@@ -5,6 +5,7 @@ import { writeTransaction } from '../transaction.js';
 import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 type ConsentRow = ConsentTables['consent'];
 
@@ -18,7 +19,10 @@ const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history'
 
 /** ConsentStore written once with kysely's builders; statistics read PostgreSQL's tallies where it has them. */
 export class KyselyConsentStore implements ConsentStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   transaction<T>(fn: (s: ConsentStore) => Promise<T>): Promise<T> {
     return writeTransaction(this.db, (trx) => fn(new KyselyConsentStore(trx)));

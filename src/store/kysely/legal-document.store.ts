@@ -4,10 +4,14 @@ import type { LegalDocumentStore } from '../../domain/legal-documents/legal-docu
 import { isPostgres } from '../dialect.js';
 import { writeTransaction } from '../transaction.js';
 import type { DB } from '../db-types.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 /** LegalDocumentStore on either engine through kysely. */
 export class KyselyLegalDocumentStore implements LegalDocumentStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   transaction<T>(fn: (s: LegalDocumentStore) => Promise<T>): Promise<T> {
     return writeTransaction(this.db, (trx) => fn(new KyselyLegalDocumentStore(trx)));

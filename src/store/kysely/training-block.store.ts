@@ -5,6 +5,7 @@ import type { MatrixEntryRecord, ModuleRecord } from '../../domain/training/trai
 import type { DB } from '../db-types.js';
 import { writeTransaction } from '../transaction.js';
 import { KyselyTrainingStore } from './training.store.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 /**
  * TrainingBlockStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. Modules are the
@@ -13,8 +14,11 @@ import { KyselyTrainingStore } from './training.store.js';
 export class KyselyTrainingBlockStore implements TrainingBlockStore {
   private readonly core: KyselyTrainingStore;
 
-  constructor(private readonly db: Kysely<DB>) {
-    this.core = new KyselyTrainingStore(db);
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {
+    this.core = new KyselyTrainingStore(db, journal);
   }
 
   transaction<T>(fn: (store: TrainingBlockStore) => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@ import type { AuditRecord, QuestionRecord } from '../../domain/training/training
 import type { DB } from '../db-types.js';
 import { writeTransaction } from '../transaction.js';
 import { KyselyTrainingStore } from './training.store.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 const contentFromRow = ({ tenant_id: _t, ...c }: DB['training_content']) => c as Content;
 
@@ -15,8 +16,11 @@ const contentFromRow = ({ tenant_id: _t, ...c }: DB['training_content']) => c as
 export class KyselyTrainingContentStore implements TrainingContentStore {
   private readonly core: KyselyTrainingStore;
 
-  constructor(private readonly db: Kysely<DB>) {
-    this.core = new KyselyTrainingStore(db);
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {
+    this.core = new KyselyTrainingStore(db, journal);
   }
 
   transaction<T>(fn: (store: TrainingContentStore) => Promise<T>): Promise<T> {

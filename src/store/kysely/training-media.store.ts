@@ -2,12 +2,16 @@ import type { Kysely } from 'kysely';
 import type { Media } from '../../domain/training/media.schema.js';
 import type { MediaContent, MediaModule, TrainingMediaStore } from '../../domain/training/media.store.js';
 import type { DB } from '../db-types.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 const URL_KEY = 'media_url_key';
 
 /** TrainingMediaStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. */
 export class KyselyTrainingMediaStore implements TrainingMediaStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   module(tenant: string, moduleId: string): Promise<MediaModule | undefined> {
     return this.db

@@ -16,6 +16,7 @@ import { daysBetween } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { TrainingTables } from '../db-types-training.js';
 import { writeTransaction } from '../transaction.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 type AssignmentRow = TrainingTables['training_assignment'];
 
@@ -49,7 +50,10 @@ const attemptFromRow = (r: TrainingTables['training_quiz_attempt']): QuizAttempt
 
 /** TrainingStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. */
 export class KyselyTrainingStore implements TrainingStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   transaction<T>(fn: (store: TrainingStore) => Promise<T>): Promise<T> {
     return writeTransaction(this.db, (trx) => fn(new KyselyTrainingStore(trx)));
