@@ -50,15 +50,50 @@ interface Active {
  */
 const journalOff = () => process.env.COMPLIANCE_BENCH_NO_JOURNAL === '1';
 
+/** Each store's queue of writers per tenant (see KeyedMutex). */
+const queues = new WeakMap<Store, KeyedMutex>();
+
 /**
- * The unit of work of a store: one transaction per change (serialised per tenant), every area's store inside it,
- * and the journal entries of everything the stores wrote appended just before it commits. Actor and principal come
- * from the request scope (tenant-scope.ts): the user the request names, and the key or operating-system user that
- * made it.
+ * One journaled transaction of one tenant: `fn` writes through `trx` and tells `journal` what it wrote; the entries
+ * are appended just before the commit, in the same transaction. Writers of one tenant of this process queue in
+ * memory (so waiting for the tenant's turn holds no connection), then on the tenant's lock (see writeTransaction).
+ * Actor and principal come from the request scope (tenant-scope.ts). `fn` may run more than once.
+ */
+export function journaledWrite<T>(
+  store: Store,
+  tenant: string,
+  clock: Clock,
+  ids: IdSource,
+  fn: (trx: Kysely<DB>, journal: JournalWriter) => Promise<T>,
+): Promise<T> {
+  let queue = queues.get(store);
+  if (!queue) queues.set(store, (queue = new KeyedMutex()));
+  return queue.run(tenant, () =>
+    writeTransaction(
+      store.db,
+      async (trx) => {
+        const request = currentRequest();
+        const journal = new JournalWriter(tenant, {
+          txn: ids.next(),
+          time: isoZ(clock.now()),
+          actor: request?.actor ?? 'system',
+          principal: request?.principal ?? 'unknown',
+        });
+        const result = await fn(trx, journal);
+        if (!journalOff()) await journal.flush(trx);
+        return result;
+      },
+      { lock: tenant },
+    ),
+  );
+}
+
+/**
+ * The unit of work of a store: one journaled transaction per change (journaledWrite) with every area's store inside
+ * it. A write inside another of the same tenant joins it.
  */
 export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): UnitOfWork {
   const active = new AsyncLocalStorage<Active>();
-  const queue = new KeyedMutex();
   return {
     read: bindStores(store.db, readOnly, clock),
     write<T>(tenant: string, fn: (tx: Stores) => Promise<T>): Promise<T> {
@@ -68,26 +103,10 @@ export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): Uni
           throw new DomainError('internal', `a unit of work of tenant ${outer.tenant} cannot write for ${tenant}`);
         return fn(outer.tx);
       }
-      // a tenant's writers of this process queue here, so waiting for the tenant's turn holds no connection
-      return queue.run(tenant, () =>
-        writeTransaction(
-          store.db,
-          async (trx) => {
-            const request = currentRequest();
-            const journal = new JournalWriter(tenant, {
-              txn: ids.next(),
-              time: isoZ(clock.now()),
-              actor: request?.actor ?? 'system',
-              principal: request?.principal ?? 'unknown',
-            });
-            const tx = bindStores(trx, journal, clock);
-            const result = await active.run({ tenant, tx }, () => fn(tx));
-            if (!journalOff()) await journal.flush(trx);
-            return result;
-          },
-          { lock: tenant },
-        ),
-      );
+      return journaledWrite(store, tenant, clock, ids, (trx, journal) => {
+        const tx = bindStores(trx, journal, clock);
+        return active.run({ tenant, tx }, () => fn(tx));
+      });
     },
   };
 }

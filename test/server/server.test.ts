@@ -1,7 +1,5 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ApiKeyStore } from '../../src/store/kysely/api-key.store.js';
-import { uuidv7Source } from '../../src/store/ids.js';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { contracts } from '../../src/contract/index.js';
 import { startServer, tmpDb, useServer } from '../support/helpers.js';
@@ -204,7 +202,7 @@ describe('API keys', () => {
     const s = await startServer(l);
     try {
       expect((await fetch(`${s.url}/sdk/v1/dsfa`)).status).toBe(200);
-      const keys = new ApiKeyStore(l.store.db, { now: () => new Date() }, uuidv7Source());
+      const keys = await l.keys();
       const k = await keys.create('ci');
       await new Promise((r) => setTimeout(r, 1100)); // the server caches the key count for a second
       await expectError(await fetch(`${s.url}/sdk/v1/dsfa`), 401, 'unauthorized');

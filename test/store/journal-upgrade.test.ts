@@ -4,8 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.js';
 import { MIGRATION_NAMES } from '../../migrations/names.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { uuidv7Source } from '../../src/store/ids.js';
-import { ApiKeyStore } from '../../src/store/kysely/api-key.store.js';
 import { openStore } from '../../src/store/store.js';
 import { cli, freshStore } from '../support/helpers.js';
 
@@ -30,7 +28,7 @@ async function fill(local: LocalBackend): Promise<void> {
     body: { name: 'Zugang', regulation_area: 'nis2', module_code_prefix: 'SEC-AUTH', domain_filter: 'AUTH' },
   });
   await local.trainingBlocks.generate({ ...a, params: { id: block.id }, body: { skip_content: true } });
-  await new ApiKeyStore(local.store.db, { now: () => new Date() }, uuidv7Source()).create('ci');
+  await (await local.keys()).create('ci');
 }
 
 /** Takes the store back to the schema before the journal, as a store of the previous version was. */

@@ -7,8 +7,6 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import type { Backend } from '../../src/backend/backend.js';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
-import { ApiKeyStore } from '../../src/store/kysely/api-key.store.js';
-import { uuidv7Source } from '../../src/store/ids.js';
 import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../src/backend/local/local-backend.js';
 import { freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
@@ -46,8 +44,7 @@ export async function startServer(
   opts: { keys?: boolean } = {},
 ): Promise<{ url: string; server: Server; logs: string[]; close(): Promise<void> }> {
   const logs: string[] = [];
-  const keys =
-    opts.keys === false ? undefined : new ApiKeyStore(local.store.db, { now: () => new Date() }, uuidv7Source());
+  const keys = opts.keys === false ? undefined : await local.keys();
   const server = createApiServer({ backend: local, keys, store: local.store, log: (l) => logs.push(l) });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;

@@ -9,6 +9,7 @@ import { forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { userInfo } from 'node:os';
 import type { JournalService } from '../../domain/journal/journal.service.js';
+import type { ApiKeyStore } from '../../store/kysely/api-key.store.js';
 import type { LlmSettings } from './training.area.js';
 import { dirname, join } from 'node:path';
 import { uuidv7Source } from '../../store/ids.js';
@@ -17,6 +18,8 @@ export interface LocalBackend extends Backend {
   store: Store;
   /** Every tenant's chain, read past row-level security: what `audit verify` and `db status` check. */
   auditor(): Promise<JournalService>;
+  /** The API keys of `compliance serve` (store-wide; journaled in the store's own chain). */
+  keys(): Promise<ApiKeyStore>;
 }
 
 type Operation = (raw: RawRequest) => Promise<unknown>;
@@ -145,6 +148,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
+    keys: async () =>
+      new (await import('../../store/kysely/api-key.store.js')).ApiKeyStore(store, clock, ids, principal),
     close: () => store.close(),
   };
 }

@@ -95,7 +95,8 @@ export const timed = (text: string, values: readonly unknown[] | undefined, time
 
 type Mode = 'owner' | 'app';
 const STATE = Symbol('compliance connection state');
-type StatefulClient = pg.PoolClient & { [STATE]?: { mode: Mode; tenant: string } };
+// tenant null: never set on this connection (an empty tenant id is the store's own chain, and is set like any other)
+type StatefulClient = pg.PoolClient & { [STATE]?: { mode: Mode; tenant: string | null } };
 
 /**
  * A pooled connection in one mode. `app` connections run as the application role, which row-level security cannot
@@ -106,7 +107,7 @@ type StatefulClient = pg.PoolClient & { [STATE]?: { mode: Mode; tenant: string }
  */
 async function acquire(pool: pg.Pool, mode: Mode, t: Timeouts, again = true): Promise<StatefulClient> {
   const client = (await pool.connect()) as StatefulClient;
-  const state = (client[STATE] ??= { mode: 'owner', tenant: '' });
+  const state = (client[STATE] ??= { mode: 'owner', tenant: null });
   const tenant = mode === 'app' ? (currentTenant() ?? '') : '';
   const statements: string[] = [];
   if (state.mode !== mode)
