@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
+import type { MediaObjectStore } from './media-objects.js';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -59,6 +60,16 @@ export interface Store {
   /** Resolves when the database answers within `timeoutMs`; throws a DomainError otherwise (health checks). */
   ping(timeoutMs?: number): Promise<void>;
   status(): Promise<StoreStatus>;
+  /**
+   * Copies the store into a new SQLite file while it is in use (SQLite's online backup). PostgreSQL refuses, naming
+   * pg_dump and `db copy`, which do that job there.
+   */
+  backup(target: string): Promise<void>;
+  /**
+   * Where media objects (audio, video) live: on SQLite a folder (`root`, by default `media/` beside the database
+   * file), as a laptop expects; on PostgreSQL the database itself, so every replica reaches every object.
+   */
+  mediaObjects(root?: string): Promise<MediaObjectStore>;
   close(): Promise<void>;
 }
 

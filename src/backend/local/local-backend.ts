@@ -11,7 +11,6 @@ import { userInfo } from 'node:os';
 import type { JournalService } from '../../domain/journal/journal.service.js';
 import type { ApiKeyStore } from '../../store/kysely/api-key.store.js';
 import type { LlmSettings } from './training.area.js';
-import { dirname, join } from 'node:path';
 import { uuidv7Source } from '../../store/ids.js';
 
 export interface LocalBackend extends Backend {
@@ -138,12 +137,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, shortIds, opts.llm),
     ),
     trainingMedia: lazy(store, principal, async () => {
-      const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
-      // on PostgreSQL every replica must reach every object, so they live in the database
-      const objects =
-        store.kind === 'postgres'
-          ? new DatabaseMediaObjects(store.db)
-          : new FolderMediaObjects(opts.mediaRoot ?? join(dirname(store.location), 'media'));
+      const objects = await store.mediaObjects(opts.mediaRoot);
       return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),

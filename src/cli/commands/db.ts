@@ -1,7 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { dirname, resolve } from 'node:path';
-import { makeFolder } from '../../store/make-folder.js';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
@@ -61,23 +59,8 @@ export function createDbCommand(ctx: CliContext): Command {
       if (existsSync(target) && !o.force)
         throw new DomainError('conflict', `${target} exists; use --force to overwrite it`);
       const { store } = await ctx.localBackend('db backup');
-      if (store.kind !== 'sqlite')
-        throw new DomainError(
-          'bad_request',
-          'db backup copies an SQLite file; for PostgreSQL use pg_dump, or `compliance db copy URL file.db`',
-        );
-      const { file, sqlite } = store as SqliteStore;
-      // the default store before its first write reads as empty, but there is nothing to back up
-      if (file !== store.location)
-        throw new DomainError('storage', `no store at ${store.location} yet: nothing to back up`);
-      if (target === file) throw new DomainError('bad_request', 'the backup file must differ from the store');
-      try {
-        makeFolder(dirname(target));
-        await sqlite.backup(target);
-      } catch (e) {
-        throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
-      }
-      note(ctx, `backed up ${file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
+      await store.backup(target);
+      note(ctx, `backed up ${store.location} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
       if (ctx.config().json) printJson(ctx, { file: target, size_bytes: statSync(target).size });
     });
 

@@ -167,6 +167,16 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       }
     },
     status: () => status(admin, location),
+    async backup() {
+      throw new DomainError(
+        'bad_request',
+        'db backup copies an SQLite file; for PostgreSQL use pg_dump, or `compliance db copy URL file.db`',
+      );
+    },
+    async mediaObjects() {
+      const { DatabaseMediaObjects } = await import('../media-objects.js');
+      return new DatabaseMediaObjects(db);
+    },
     async close() {
       // a server that stopped answering never confirms the goodbye: do not wait for it for ever
       let timer: NodeJS.Timeout | undefined;

@@ -117,6 +117,21 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
         }
       },
       status: async () => status(file, path, sqlite),
+      async backup(target) {
+        // the default store before its first write reads as empty, but there is nothing to back up
+        if (path !== file) throw new DomainError('storage', `no store at ${file} yet: nothing to back up`);
+        if (resolve(target) === file) throw new DomainError('bad_request', 'the backup file must differ from the store');
+        try {
+          makeFolder(dirname(resolve(target)));
+          await sqlite.backup(resolve(target));
+        } catch (e) {
+          throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
+        }
+      },
+      async mediaObjects(root) {
+        const { FolderMediaObjects } = await import('../media-objects.js');
+        return new FolderMediaObjects(root ?? join(dirname(file), 'media'));
+      },
       close: async () => {
         // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
         try {
