@@ -75,7 +75,19 @@ describe.each(ENGINES)('tampering with the journal on %s is found and named', (e
     await local.close();
     const r = await verify(target);
     expect(r.code).toBe(0);
-    expect(r.reports).toEqual([{ tenant: 'acme', entries: 7, head: { seq: 7, hash: entries[6]!.hash }, ok: true }]);
+    expect(r.reports).toEqual([
+      {
+        tenant: 'acme',
+        entries: 7,
+        head: { seq: 7, hash: entries[6]!.hash },
+        ok: true,
+        trails: [
+          { table: 'dsfa_audit', rows: 3, ok: true },
+          { table: 'training_audit', rows: 0, ok: true },
+          { table: 'consent_history', rows: 0, ok: true },
+        ],
+      },
+    ]);
   });
 
   it('an edited entry: its data no longer matches', async () => {
@@ -163,6 +175,46 @@ describe.each(ENGINES)('tampering with the journal on %s is found and named', (e
     expect(r.code).toBe(6);
     expect(r.reports[0].anchor.message).toMatch(/no entry carries the anchored hash/);
   });
+
+  it.each([
+    [
+      'edited',
+      async (db: Kysely<DB>) => {
+        await db
+          .updateTable('dsfa_audit')
+          .set({ changed_by: 'mallory' })
+          .where('action', '=', 'CREATE')
+          .where('tenant_id', '=', 'acme')
+          .execute();
+      },
+    ],
+    [
+      'deleted',
+      async (db: Kysely<DB>) => {
+        const one = await db.selectFrom('dsfa_audit').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow();
+        await db.deleteFrom('dsfa_audit').where('id', '=', one.id).execute();
+      },
+    ],
+    [
+      'inserted',
+      async (db: Kysely<DB>) => {
+        const one = await db.selectFrom('dsfa_audit').selectAll().orderBy('id').limit(1).executeTakeFirstOrThrow();
+        await db
+          .insertInto('dsfa_audit')
+          .values({ ...one, id: 'ffffffff-ffff-7fff-bfff-ffffffffffff' })
+          .execute();
+      },
+    ],
+  ] as const)(
+    'an audit-trail row %s in its table, outside the journal, is found though the chain is intact',
+    async (kind, change) => {
+      const r = await tamper((db) => change(db));
+      expect(r.code).toBe(6);
+      expect(r.reports[0]).toMatchObject({ ok: false, entries: 7 });
+      expect(r.reports[0].problem).toBeUndefined();
+      expect(r.reports[0].trails[0]).toMatchObject({ table: 'dsfa_audit', ok: false, problem: { kind } });
+    },
+  );
 
   it('a tampered store still serves: the chain is evidence, not a lock', async () => {
     const { target, local } = await storeWithChain(engine);

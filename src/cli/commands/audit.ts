@@ -27,11 +27,14 @@ function parseAnchor(text: string): AnchorCheck & { tenant?: string } {
 const label = (tenant: string) => (tenant === '' ? '(store: API keys)' : tenant);
 
 function describe(r: ChainReport): string {
+  const trail = r.trails?.find((t) => !t.ok)?.problem;
   const what = r.ok
     ? `intact, ${r.entries} entries, head ${r.head.seq} ${r.head.hash}`
     : r.problem
       ? `BROKEN at entry ${r.problem.seq} (${r.problem.kind}): ${r.problem.message}`
-      : `${r.entries} entries`;
+      : trail
+        ? `chain intact (${r.entries} entries), but an audit trail was changed outside it (${trail.kind}): ${trail.message}`
+        : `${r.entries} entries`;
   const anchor = r.anchor ? `; anchor: ${r.anchor.message}` : '';
   return `${label(r.tenant)}: ${what}${anchor}`;
 }

@@ -1,7 +1,9 @@
 import { DomainError, notFound } from '../errors.js';
 import { ChainVerifier, GENESIS_HASH, type ChainProblem, type StoredEntry } from './chain.js';
 import type { JournalAnchor, JournalEntry, JournalPage, JournalQuery } from './journal.schema.js';
-import type { JournalStore } from './journal.store.js';
+import { TRAIL_TABLES, type JournalStore, type TrailTable } from './journal.store.js';
+import { BATCH_OP, changesOf } from './changes.js';
+import { hash } from 'node:crypto';
 
 /** Entries read per query while verifying. */
 const VERIFY_PAGE = 10_000;
@@ -15,6 +17,25 @@ export interface ChainReport {
   ok: boolean;
   problem?: ChainProblem;
   anchor?: { hash: string; seq?: number; ok: boolean; message: string };
+  /** The audit trails compared with the journal (absent when the chain is broken, or read through the API). */
+  trails?: TrailReport[];
+}
+
+/** One audit trail's table against what the journal says it holds. */
+export interface TrailReport {
+  table: TrailTable;
+  rows: number;
+  ok: boolean;
+  problem?: { id: string; kind: 'edited' | 'deleted' | 'inserted'; message: string };
+}
+
+/** A row as comparable text: columns in name order, an absent column the same as null. */
+function rowDigest(row: Record<string, unknown>): string {
+  const pairs = Object.keys(row)
+    .filter((k) => row[k] !== null && row[k] !== undefined)
+    .sort()
+    .map((k) => [k, row[k]]);
+  return hash('sha256', JSON.stringify(pairs), 'base64');
 }
 
 /** The anchor to check: a hash, or what `audit anchor --json` printed. */
@@ -70,6 +91,7 @@ export class JournalService {
 
   private async verifyOne(tenant: string, anchor?: AnchorCheck): Promise<ChainReport> {
     const v = new ChainVerifier();
+    const trails = new Map<string, Map<string, string>>(TRAIL_TABLES.map((t) => [t, new Map()]));
     let anchored: number | undefined;
     let after = 0;
     walk: for (;;) {
@@ -79,6 +101,7 @@ export class JournalService {
       for (const e of rows) {
         if (!v.push(e)) break walk;
         if (anchor && e.hash === anchor.hash) anchored = e.seq;
+        if (trails.has(e.entity) || e.op === BATCH_OP) followTrails(trails, e);
       }
       after = rows[rows.length - 1]!.seq;
     }
@@ -87,8 +110,55 @@ export class JournalService {
     if (problem) report.problem = problem;
     if (anchor) report.anchor = anchorResult(anchor, anchored, problem);
     if (report.anchor && !report.anchor.ok) report.ok = false;
+    const rows = this.store.trailRows?.bind(this.store);
+    if (!problem && rows) {
+      report.trails = [];
+      for (const [table, expected] of trails)
+        report.trails.push(await compareTrail(table as TrailTable, expected, rows(tenant, table as TrailTable)));
+      if (report.trails.some((t) => !t.ok)) report.ok = false;
+    }
     return report;
   }
+}
+
+/** Keeps, per audit-trail table, each row's digest as the journal's entries leave it. */
+function followTrails(trails: Map<string, Map<string, string>>, e: StoredEntry): void {
+  const data = e.data === null ? null : JSON.parse(e.data);
+  for (const c of changesOf({ ...e, data })) {
+    const rows = trails.get(c.entity);
+    if (!rows) continue;
+    if (c.row === null) rows.delete(c.id);
+    else rows.set(c.id, rowDigest(c.row));
+  }
+}
+
+/** The table's rows against the journal's: the first row edited, removed or added outside the journal. */
+async function compareTrail(
+  table: TrailTable,
+  expected: Map<string, string>,
+  rows: AsyncIterable<Record<string, unknown>>,
+): Promise<TrailReport> {
+  let n = 0;
+  let problem: TrailReport['problem'];
+  for await (const row of rows) {
+    n++;
+    if (problem) continue;
+    const id = String(row.id);
+    const digest = expected.get(id);
+    if (digest === undefined)
+      problem = { id, kind: 'inserted', message: `${table} ${id} is in the table but in no journal entry` };
+    else if (digest !== rowDigest(row))
+      problem = { id, kind: 'edited', message: `${table} ${id} differs from its journal entry` };
+    expected.delete(id);
+  }
+  const [missing] = expected.keys();
+  if (!problem && missing !== undefined)
+    problem = {
+      id: missing,
+      kind: 'deleted',
+      message: `${table} ${missing} is in the journal but no longer in the table`,
+    };
+  return { table, rows: n, ok: !problem, ...(problem ? { problem } : {}) };
 }
 
 function anchorResult(

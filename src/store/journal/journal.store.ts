@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ChainLookup, StoredEntry } from '../../domain/journal/chain.js';
-import type { JournalStore } from '../../domain/journal/journal.store.js';
+import type { JournalStore, TrailTable } from '../../domain/journal/journal.store.js';
 import type { DB, JournalRow } from '../db-types.js';
 
 /** PostgreSQL returns bigint as a number through the store's type parser; SQLite has integers anyway. */
@@ -54,5 +54,21 @@ export class KyselyJournalStore implements JournalStore {
       return row && Number(row.seq);
     };
     return { seqOfHash: (h) => first('hash', h), seqLinkingTo: (h) => first('prev_hash', h) };
+  }
+
+  async *trailRows(tenant: string, table: TrailTable): AsyncIterable<Record<string, unknown>> {
+    for (let after = ''; ; ) {
+      const rows = await this.db
+        .selectFrom(table)
+        .selectAll()
+        .where('tenant_id', '=', tenant)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(5000)
+        .execute();
+      yield* rows as Array<Record<string, unknown>>;
+      if (rows.length < 5000) return;
+      after = rows[rows.length - 1]!.id;
+    }
   }
 }
