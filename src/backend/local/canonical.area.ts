@@ -3,7 +3,8 @@ import { bindHandlers } from '../../contract/bind.js';
 import { canonicalContract } from '../../contract/training-canonical.contract.js';
 import type { Clock } from '../../domain/clock.js';
 import { CanonicalService } from '../../domain/training-blocks/canonical.service.js';
-import { builtinControls, KyselyCanonicalStore } from '../../store/kysely/canonical.store.js';
+import { KyselyCanonicalStore } from '../../store/kysely/canonical.store.js';
+import { builtinControls } from './builtin-controls.js';
 import type { DB } from '../../store/db-types.js';
 
 export function createCanonicalService(db: Kysely<DB>, clock: Clock): CanonicalService {

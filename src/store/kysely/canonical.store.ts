@@ -1,27 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import { isoZ, type Clock } from '../../domain/clock.js';
-import { DomainError } from '../../domain/errors.js';
-import { CanonicalControl } from '../../domain/training-blocks/canonical.schema.js';
+import type { CanonicalControl } from '../../domain/training-blocks/canonical.schema.js';
 import type { CanonicalStore } from '../../domain/training-blocks/canonical.service.js';
 import { writeTransaction } from '../transaction.js';
 import type { DB } from '../db-types.js';
-import { fixturePath } from '../../backend/local/package-files.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
-
-let builtin: Promise<CanonicalControl[]> | undefined;
-
-/** The catalogue shipped in fixtures/training/canonical-controls.json, validated once per process. */
-export function builtinControls(): Promise<CanonicalControl[]> {
-  builtin ??= (async () => {
-    const file = fixturePath('training', 'canonical-controls.json');
-    const parsed = CanonicalControl.array().safeParse(JSON.parse(await readFile(file, 'utf8')));
-    if (!parsed.success)
-      throw new DomainError('internal', `the shipped control catalogue ${file} is invalid: ${parsed.error.message}`);
-    return parsed.data;
-  })();
-  return builtin;
-}
 
 /** A tenant's own controls; references are kept as JSON text. */
 export class KyselyCanonicalStore implements CanonicalStore {
