@@ -123,16 +123,14 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
     ),
     training: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids, shortIds),
+      (await import('./training.area.js')).createTrainingArea(uow, clock, ids, shortIds),
     ),
     trainingContent: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, shortIds, opts.llm),
+      (await import('./training.area.js')).createTrainingContentArea(uow, clock, ids, shortIds, opts.llm),
     ),
-    canonical: lazy(store, principal, async () =>
-      (await import('./canonical.area.js')).createCanonicalArea(store.db, clock),
-    ),
+    canonical: lazy(store, principal, async () => (await import('./canonical.area.js')).createCanonicalArea(uow)),
     trainingBlocks: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, shortIds, opts.llm),
+      (await import('./training.area.js')).createTrainingBlocksArea(uow, clock, ids, shortIds, opts.llm),
     ),
     trainingMedia: lazy(store, principal, async () => {
       const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
@@ -141,7 +139,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         store.kind === 'postgres'
           ? new DatabaseMediaObjects(store.db)
           : new FolderMediaObjects(opts.mediaRoot ?? join(dirname(store.location), 'media'));
-      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects, shortIds);
+      return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
