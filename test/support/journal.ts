@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Backend } from '../../src/backend/backend.js';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
 
 /** A tenant's journal entries after `after`, through the backend under test (any face), every page. */
@@ -40,4 +41,19 @@ export function lastState(entries: JournalEntry[], entity: string, id: string): 
   const e = entries.filter((x) => x.entity === entity && x.entity_id === id).at(-1);
   expect(e, `an entry for ${entity} ${id}`).toBeDefined();
   return e!.data as Record<string, unknown> | null;
+}
+
+/** The tenant's chain verified end to end, as `audit verify --tenant` does it: every hash and link must hold. */
+export async function expectChainIntact(local: LocalBackend, tenant: string): Promise<void> {
+  const reports = await (await local.auditor()).verify(tenant);
+  expect(reports.map((r) => ({ tenant: r.tenant, ok: r.ok, problem: r.problem }))).toEqual([
+    { tenant, ok: true, problem: undefined },
+  ]);
+}
+
+/** The `[entity op]` pairs counted, for operations whose entries come in no set order (one user's rows, then the next). */
+export function tally(pairs: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of pairs) out[p] = (out[p] ?? 0) + 1;
+  return out;
 }
