@@ -330,17 +330,35 @@ export class KyselyTrainingStore implements TrainingStore {
       .execute();
   }
 
+  /**
+   * The bulk path of compute (a staff list writes hundreds of thousands of rows) records the rows as it built them
+   * rather than as RETURNING answers them: it gives every column, so they are the rows stored, and RETURNING on every
+   * batch doubled SQLite's time for the statement. Which were written is asked only after a race (see below).
+   */
   async insertAssignments(rows: AssignmentRecord[], audits: Map<string, AuditRecord>) {
     const written: string[] = [];
     for (let i = 0; i < rows.length; i += BATCH) {
-      // the unique index on open assignments (PostgreSQL) turns a concurrent compute's duplicate into nothing written;
-      // RETURNING answers the rows that were, which are what the journal and the audit get
-      const batch = await this.db
+      let batch = rows.slice(i, i + BATCH).map(newAssignmentRow);
+      // the unique index on open assignments (PostgreSQL) turns a concurrent compute's duplicate into nothing written
+      const r = await this.db
         .insertInto('training_assignment')
-        .values(rows.slice(i, i + BATCH).map(newAssignmentRow))
+        .values(batch)
         .onConflict((oc) => oc.doNothing())
-        .returningAll()
-        .execute();
+        .executeTakeFirst();
+      // only after such a race: which were written (the ids are new, so each one found is one of ours)
+      if (Number(r.numInsertedOrUpdatedRows ?? batch.length) !== batch.length) {
+        const found = await this.db
+          .selectFrom('training_assignment')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            batch.map((a) => a.id),
+          )
+          .execute();
+        const ids = new Set(found.map((x) => x.id));
+        batch = batch.filter((a) => ids.has(a.id));
+      }
       this.put('training_assignment', batch, 'insert');
       const entries = batch.map((a) => audits.get(a.id)).filter((e): e is AuditRecord => !!e);
       if (entries.length) await this.appendAudit(entries);
@@ -541,13 +559,11 @@ export class KyselyTrainingStore implements TrainingStore {
   }
 
   // ---------------------------------------------------------------- audit and statistics
+  /** Audit rows are written whole (every column given) and all or none: the rows built are the rows stored. */
   async appendAudit(entries: AuditRecord[]) {
     for (let i = 0; i < entries.length; i += BATCH) {
-      const rows = await this.db
-        .insertInto('training_audit')
-        .values(entries.slice(i, i + BATCH).map(auditToRow))
-        .returningAll()
-        .execute();
+      const rows = entries.slice(i, i + BATCH).map(auditToRow);
+      await this.db.insertInto('training_audit').values(rows).execute();
       this.put('training_audit', rows, 'insert');
     }
   }
