@@ -10,9 +10,10 @@ import { APP_ROLE, columnTypes, isolateTenant, isPostgres } from './dialect.js';
  *
  * Existing stores are chained on upgrade: every record already stored gets a `genesis` entry with its row, tenant by
  * tenant, table by table in the order below (parents first), by key. The list is frozen here: later tables add
- * their own genesis in their own migration.
+ * their own genesis in their own migration. An entry's id is the key, or `id` where the key holds the tenant beside
+ * other columns: the tenant is the chain's, and the stores name these records the same way in their later entries.
  */
-const GENESIS_TABLES: Array<{ table: string; key: string[]; omit?: string[] }> = [
+const GENESIS_TABLES: Array<{ table: string; key: string[]; id?: string[]; omit?: string[] }> = [
   { table: 'api_key', key: ['id'], omit: ['hash'] },
   { table: 'dsfa_setting', key: ['tenant_id'] },
   { table: 'dsfa', key: ['id'] },
@@ -22,11 +23,11 @@ const GENESIS_TABLES: Array<{ table: string; key: string[]; omit?: string[] }> =
   { table: 'legal_document', key: ['id'] },
   { table: 'legal_document_version', key: ['id'] },
   { table: 'cookie_banner', key: ['tenant_id'] },
-  { table: 'training_canonical_control', key: ['tenant_id', 'id'] },
+  { table: 'training_canonical_control', key: ['tenant_id', 'id'], id: ['id'] },
   { table: 'training_module', key: ['id'] },
   { table: 'training_question', key: ['id'] },
   { table: 'training_content', key: ['id'] },
-  { table: 'training_matrix', key: ['tenant_id', 'role_code', 'module_id'] },
+  { table: 'training_matrix', key: ['tenant_id', 'role_code', 'module_id'], id: ['role_code', 'module_id'] },
   { table: 'training_assignment', key: ['id'] },
   { table: 'training_quiz_attempt', key: ['id'] },
   { table: 'training_certificate', key: ['id'] },
@@ -68,6 +69,10 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('journal').execute();
 }
 
+/** The key's value as the journal names a record: one column as is, several as a JSON array (`compositeId`). */
+const entityId = (row: Record<string, any>, id: string[]): string =>
+  id.length === 1 ? String(row[id[0]!]) : JSON.stringify(id.map((k) => row[k]));
+
 interface Head {
   seq: number;
   hash: string;
@@ -95,7 +100,7 @@ async function chainExistingRecords(db: Kysely<any>): Promise<void> {
           actor: 'system',
           principal: 'upgrade',
           entity: spec.table,
-          entity_id: spec.key.length === 1 ? String(row[spec.key[0]!]) : JSON.stringify(spec.key.map((k) => row[k])),
+          entity_id: entityId(row, spec.id ?? spec.key),
           op: 'genesis',
           data,
           data_hash: dataHash(data),

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.js';
 import { MIGRATION_NAMES } from '../../migrations/names.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { compositeId } from '../../src/store/journal/journal-writer.js';
 import { openStore } from '../../src/store/store.js';
 import { cli, freshStore } from '../support/helpers.js';
 
@@ -90,6 +91,13 @@ describe.each(ENGINES)('a %s store of the version before the journal', (engine) 
     expect(new Set(entries.filter((e) => e.entity === 'training_block_control').map((e) => e.tenant_id))).toEqual(
       new Set(['a']),
     );
+    // a record's genesis names it as the stores name it in its later entries: the tenant is the chain's, not the id's
+    const matrix = entries.filter((e) => e.entity === 'training_matrix');
+    expect(matrix.length).toBeGreaterThan(0);
+    for (const e of matrix) {
+      const row = JSON.parse(e.data!);
+      expect(e.entity_id).toBe(compositeId(row.role_code, row.module_id));
+    }
     for (const t of ['', 'a', 'b']) {
       const seqs = entries.filter((e) => e.tenant_id === t).map((e) => Number(e.seq));
       expect(seqs).toEqual(seqs.map((_, i) => i + 1));

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Backend } from '../../src/backend/backend.js';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
 
 /** A tenant's journal entries after `after`, through the backend under test (any face), every page. */
@@ -40,4 +41,57 @@ export function lastState(entries: JournalEntry[], entity: string, id: string): 
   const e = entries.filter((x) => x.entity === entity && x.entity_id === id).at(-1);
   expect(e, `an entry for ${entity} ${id}`).toBeDefined();
   return e!.data as Record<string, unknown> | null;
+}
+
+/** The tenant's chain verified end to end, as `audit verify --tenant` does it: every hash and link must hold. */
+export async function expectChainIntact(local: LocalBackend, tenant: string): Promise<void> {
+  const reports = await (await local.auditor()).verify(tenant);
+  expect(reports.map((r) => ({ tenant: r.tenant, ok: r.ok, problem: r.problem }))).toEqual([
+    { tenant, ok: true, problem: undefined },
+  ]);
+}
+
+/** The `[entity op]` pairs counted, for operations whose entries come in no set order (one user's rows, then the next). */
+export function tally(pairs: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const p of pairs) out[p] = (out[p] ?? 0) + 1;
+  return out;
+}
+
+/** A table and how the journal names its rows (the primary key without the tenant, as the stores record it). */
+export type JournaledTable = [table: string, id: (row: Record<string, unknown>) => string];
+
+/**
+ * Replays a tenant's journal (entries as stored: `data` is JSON text) and expects exactly the stored rows of each
+ * table: every live row is the last state its entries recorded, every row deleted ended in a tombstone, no row was
+ * written without an entry, and none was inserted twice. `rows` runs SQL on the database (as a role that sees the tenant's rows).
+ */
+export async function expectReplayEqualsTables(
+  rows: (text: string, params?: unknown[]) => Promise<Array<Record<string, unknown>>>,
+  tenant: string,
+  tables: JournaledTable[],
+): Promise<void> {
+  const state = new Map<string, Map<string, unknown>>();
+  const twice: string[] = [];
+  for (const e of await rows(`select entity, entity_id, op, data from journal where tenant_id = $1 order by seq`, [
+    tenant,
+  ])) {
+    const of = state.get(e.entity as string) ?? state.set(e.entity as string, new Map()).get(e.entity as string)!;
+    // a record inserted while it exists: a run that did not commit left its entry, or a row was written twice
+    if (e.op === 'insert' && of.has(e.entity_id as string)) twice.push(`${e.entity} ${e.entity_id}`);
+    if (e.data === null) of.delete(e.entity_id as string);
+    else of.set(e.entity_id as string, JSON.parse(e.data as string));
+  }
+  expect(twice, 'records inserted twice').toEqual([]);
+  for (const [table, id] of tables) {
+    // control links carry no tenant: theirs is their block's
+    const stored =
+      table === 'training_block_control'
+        ? await rows(
+            `select l.* from training_block_control l join training_block b on b.id = l.block_id where b.tenant_id = $1`,
+            [tenant],
+          )
+        : await rows(`select * from ${table} where tenant_id = $1`, [tenant]);
+    expect(state.get(table) ?? new Map(), table).toEqual(new Map(stored.map((r) => [id(r), r])));
+  }
 }

@@ -125,20 +125,18 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
     ),
     training: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingArea(store.db, clock, ids, shortIds),
+      (await import('./training.area.js')).createTrainingArea(uow, clock, ids, shortIds),
     ),
     trainingContent: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, shortIds, opts.llm),
+      (await import('./training.area.js')).createTrainingContentArea(uow, clock, ids, shortIds, opts.llm),
     ),
-    canonical: lazy(store, principal, async () =>
-      (await import('./canonical.area.js')).createCanonicalArea(store.db, clock),
-    ),
+    canonical: lazy(store, principal, async () => (await import('./canonical.area.js')).createCanonicalArea(uow)),
     trainingBlocks: lazy(store, principal, async () =>
-      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, shortIds, opts.llm),
+      (await import('./training.area.js')).createTrainingBlocksArea(uow, clock, ids, shortIds, opts.llm),
     ),
     trainingMedia: lazy(store, principal, async () => {
       const objects = await store.mediaObjects(opts.mediaRoot);
-      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects, shortIds);
+      return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),

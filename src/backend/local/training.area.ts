@@ -1,22 +1,17 @@
-import type { Kysely } from 'kysely';
 import { bindWith } from './short-ids.js';
 import type { IdResolver } from '../../contract/operation.js';
 import { trainingContract } from '../../contract/training.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
-import type { DB } from '../../store/db-types.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import { randomBytes } from 'node:crypto';
 import { TrainingService } from '../../domain/training/training.service.js';
-import { KyselyTrainingStore } from '../../store/kysely/training.store.js';
 import { trainingContentContract } from '../../contract/training-content.contract.js';
 import { TrainingContentService } from '../../domain/training/content.service.js';
-import { KyselyTrainingContentStore } from '../../store/kysely/training-content.store.js';
 import { trainingBlocksContract } from '../../contract/training-blocks.contract.js';
 import { TrainingBlockService } from '../../domain/training-blocks/block.service.js';
-import { KyselyTrainingBlockStore } from '../../store/kysely/training-block.store.js';
 import { createCanonicalService } from './canonical.area.js';
 import { trainingMediaContract } from '../../contract/training-media.contract.js';
 import type { MediaObjectStore } from '../../store/media-objects.js';
-import { KyselyTrainingMediaStore } from '../../store/kysely/training-media.store.js';
 import { TrainingMediaService } from './training-media.service.js';
 import type { Speech } from '../../services/speech/speech.js';
 import type { LlmClient } from '../../domain/training/content.llm.js';
@@ -30,11 +25,11 @@ export interface LlmSettings {
   client?: LlmClient;
 }
 
-/** Content generation over the kysely store, with the language model made on first use. */
-function contentService(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings) {
+/** Content generation over the store's unit of work, with the language model made on first use. */
+function contentService(uow: UnitOfWork, clock: Clock, ids: IdSource, llm: LlmSettings) {
   let client: LlmClient | undefined = llm.client;
   return new TrainingContentService(
-    new KyselyTrainingContentStore(db),
+    uow,
     clock,
     ids,
     () => (client ??= new OllamaClient({ host: llm.host })),
@@ -44,13 +39,13 @@ function contentService(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSet
 
 /** Content generation bound to the store (SQLite or PostgreSQL) and a language model. */
 export function createTrainingContentArea(
-  db: Kysely<DB>,
+  uow: UnitOfWork,
   clock: Clock,
   ids: IdSource,
   shortIds: IdResolver,
   llm: LlmSettings = {},
 ) {
-  const svc = contentService(db, clock, ids, llm);
+  const svc = contentService(uow, clock, ids, llm);
   return bindWith(shortIds)(trainingContentContract, {
     generate: (r) => svc.generate(r.tenant, r.actor, r.body),
     generateQuiz: (r) => svc.generateQuiz(r.tenant, r.actor, r.body),
@@ -61,13 +56,13 @@ export function createTrainingContentArea(
   });
 }
 
-/** The training core over the kysely store; certificate keys come from the system's random source. */
-const trainingService = (db: Kysely<DB>, clock: Clock, ids: IdSource) =>
-  new TrainingService(new KyselyTrainingStore(db), clock, ids, () => randomBytes(32).toString('hex'));
+/** The training core over the store's unit of work; certificate keys come from the system's random source. */
+const trainingService = (uow: UnitOfWork, clock: Clock, ids: IdSource) =>
+  new TrainingService(uow, clock, ids, () => randomBytes(32).toString('hex'));
 
 /** The training routes bound to the store (SQLite or PostgreSQL). */
-export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource, shortIds: IdResolver) {
-  const t = trainingService(db, clock, ids);
+export function createTrainingArea(uow: UnitOfWork, clock: Clock, ids: IdSource, shortIds: IdResolver) {
+  const t = trainingService(uow, clock, ids);
   return bindWith(shortIds)(trainingContract, {
     listModules: (r) => t.listModules(r.tenant, r.query),
     createModule: (r) => t.createModule(r.tenant, r.actor, r.body),
@@ -112,7 +107,7 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource, 
 
 /** Speech, video and media bound to a store and where its media objects live. */
 export function createTrainingMediaArea(
-  db: Kysely<DB>,
+  uow: UnitOfWork,
   clock: Clock,
   ids: IdSource,
   objects: MediaObjectStore,
@@ -120,7 +115,7 @@ export function createTrainingMediaArea(
   speech?: Speech,
 ) {
   const svc = new TrainingMediaService(
-    new KyselyTrainingMediaStore(db),
+    uow,
     objects,
     clock,
     ids,
@@ -141,16 +136,16 @@ export function createTrainingMediaArea(
 
 /** Training blocks bound to the store, the control catalogue and content generation. */
 export function createTrainingBlocksArea(
-  db: Kysely<DB>,
+  uow: UnitOfWork,
   clock: Clock,
   ids: IdSource,
   shortIds: IdResolver,
   llm: LlmSettings = {},
 ) {
   const svc = new TrainingBlockService(
-    new KyselyTrainingBlockStore(db),
-    createCanonicalService(db, clock),
-    contentService(db, clock, ids, llm),
+    uow,
+    createCanonicalService(uow),
+    contentService(uow, clock, ids, llm),
     clock,
     ids,
   );
