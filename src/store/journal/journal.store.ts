@@ -57,7 +57,7 @@ export class KyselyJournalStore implements JournalStore {
   }
 
   async *trailRows(tenant: string, table: TrailTable): AsyncIterable<Record<string, unknown>> {
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const rows = await this.db
         .selectFrom(table)
         .selectAll()

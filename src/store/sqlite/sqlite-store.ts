@@ -120,7 +120,8 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
       async backup(target) {
         // the default store before its first write reads as empty, but there is nothing to back up
         if (path !== file) throw new DomainError('storage', `no store at ${file} yet: nothing to back up`);
-        if (resolve(target) === file) throw new DomainError('bad_request', 'the backup file must differ from the store');
+        if (resolve(target) === file)
+          throw new DomainError('bad_request', 'the backup file must differ from the store');
         try {
           makeFolder(dirname(resolve(target)));
           await sqlite.backup(resolve(target));
