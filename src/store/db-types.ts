@@ -61,7 +61,7 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-/** One entry of a tenant's hash-chained journal (migration 0016); see src/domain/journal/chain.ts. */
+/** One entry of a tenant's hash-chained journal (migration 0017); see src/domain/journal/chain.ts. */
 export interface JournalRow {
   tenant_id: string;
   seq: number;
