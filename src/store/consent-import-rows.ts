@@ -26,7 +26,24 @@ export interface ImportWriterOptions {
   dryRun: boolean;
 }
 
+/** What one transaction of an import did: the pieces of rows it took, and how many of their rows were new. */
 export interface BatchResult {
+  pieces: number;
   created: number;
   unchanged: number;
+}
+
+/**
+ * Where the validated rows of an import go, on either engine: a writer with a connection of its own that writes them
+ * in transactions of `batchPieces` pieces and reports each transaction as it commits.
+ */
+export interface ConsentImportWriter {
+  /** Hands over a piece of rows without waiting; throws the writer's error if it has failed. */
+  post(rows: BatchValue[]): void;
+  /** Resolves once the writer has room again (at most two transactions' worth of pieces waiting). */
+  ready(): Promise<void>;
+  /** Writes what is left and closes the writer; throws the writer's error if it failed. */
+  finish(): Promise<void>;
+  /** Stops after a failure on the reading side; transactions already committed stay (whole batches only). */
+  abort(): Promise<void>;
 }

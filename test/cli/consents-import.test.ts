@@ -3,7 +3,8 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH, writesInWorker } from '../../src/backend/local/consents.import.js';
+import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { writesInWorker } from '../../src/store/sqlite/consent-import-sink.js';
 import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';

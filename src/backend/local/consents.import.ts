@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import { consentTimeProblems } from '../../domain/consents/consent.rules.js';
@@ -16,21 +15,8 @@ import { createRowDialect } from '../../domain/consents/csv-dialect.js';
 import { resolveHeader } from '../../domain/consents/import-header.js';
 import { openImportText, type ImportText } from './import-text.js';
 import type { StreamBody } from '../../contract/operation.js';
-import { storageError } from '../../store/sqlite/sqlite-store.js';
-import type {
-  ConsentBatchWriter,
-  FromWriter,
-  ToWriter,
-  WriterOptions,
-} from '../../store/sqlite/consent-import-writer.js';
-import {
-  ROW_WIDTH,
-  type BatchResult,
-  type BatchValue,
-  type ImportWriterOptions,
-} from '../../store/consent-import-rows.js';
+import { ROW_WIDTH, type BatchValue, type ImportWriterOptions } from '../../store/consent-import-rows.js';
 import type { Store } from '../../store/store.js';
-import type { PostgresStore } from '../../store/postgres/postgres-store.js';
 
 /** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
 const PIECE_ROWS = 1_000;
@@ -172,162 +158,6 @@ async function readNdjson(text: AsyncIterable<string>, map: Map<string, string>,
   if (buf) handle(buf);
 }
 
-/** Where validated rows go: a writer in a worker thread (the built CLI and server) or in this thread (tests on the sources). */
-interface RowSink {
-  /** Hands over a few hundred rows without waiting; throws the writer's error if it has failed. */
-  post(rows: BatchValue[]): void;
-  /** Resolves once the writer has room again (at most two transactions' worth of pieces waiting). */
-  ready(): Promise<void>;
-  /** Writes what is left, closes the writer and answers the totals. */
-  finish(): Promise<BatchResult>;
-  /** Stops after a failure on the reading side; transactions already committed stay (whole batches only). */
-  abort(): Promise<void>;
-}
-
-const add = (total: BatchResult, r: BatchResult | undefined) => {
-  if (r) {
-    total.created += r.created;
-    total.unchanged += r.unchanged;
-  }
-};
-
-class InThreadSink implements RowSink {
-  private readonly total: BatchResult = { created: 0, unchanged: 0 };
-  constructor(private readonly writer: ConsentBatchWriter) {}
-  post(rows: BatchValue[]): void {
-    add(this.total, this.writer.add(rows));
-  }
-  ready(): Promise<void> {
-    return Promise.resolve();
-  }
-  async finish(): Promise<BatchResult> {
-    add(this.total, this.writer.finish());
-    return this.total;
-  }
-  async abort(): Promise<void> {
-    this.writer.close();
-  }
-}
-
-const writerError = (m: { message: string; code?: string }) =>
-  Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
-
-/**
- * Parsing and validating (JavaScript) and writing (SQLite) take about the same time per row, so the writer runs in a
- * worker thread and the two overlap. Rows travel as flat arrays of primitives, cheap to copy between threads.
- */
-class WorkerSink implements RowSink {
-  private inflight = 0;
-  private closed = false;
-  private error: unknown;
-  private waiters: Array<() => void> = [];
-  private readonly total: BatchResult = { created: 0, unchanged: 0 };
-  private readonly exited: Promise<void>;
-
-  private constructor(
-    private readonly worker: Worker,
-    private readonly batchPieces: number,
-  ) {
-    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
-    worker.on('message', (m: FromWriter) => {
-      if (m.type === 'done') {
-        this.inflight -= m.pieces;
-        add(this.total, m);
-      } else if (m.type === 'error') this.error ??= writerError(m);
-      else if (m.type === 'closed') this.closed = true;
-      this.wake();
-    });
-    worker.on('error', (e) => {
-      this.error ??= e;
-      this.wake();
-    });
-    void this.exited.then(() => {
-      if (!this.closed) this.error ??= new Error('the import writer stopped unexpectedly');
-      this.wake();
-    });
-  }
-
-  static async start(url: string, role: string, options: WriterOptions): Promise<WorkerSink> {
-    // small heap limits make the writer collect garbage early (rows arrive in pieces and die young); a transaction
-    // holds at most 10 pieces of 256K characters, far below the limit (measured: 172 MB peak for 1M rows, 207 MB without)
-    const worker = new Worker(new URL(url), {
-      workerData: { role, options },
-      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 48 },
-    });
-    const first = await new Promise<FromWriter | Error>((resolve) => {
-      worker.once('message', resolve);
-      worker.once('error', resolve);
-    });
-    if (first instanceof Error || first.type === 'error') {
-      await worker.terminate();
-      throw first instanceof Error ? first : writerError(first);
-    }
-    return new WorkerSink(worker, options.batchPieces);
-  }
-
-  private wake(): void {
-    for (const w of this.waiters.splice(0)) w();
-  }
-
-  post(rows: BatchValue[]): void {
-    if (this.error) throw this.error;
-    this.inflight++;
-    this.worker.postMessage({ type: 'rows', rows } satisfies ToWriter);
-  }
-
-  async ready(): Promise<void> {
-    while (!this.error && this.inflight >= 2 * this.batchPieces) await new Promise<void>((r) => this.waiters.push(r));
-    if (this.error) throw this.error;
-  }
-
-  async finish(): Promise<BatchResult> {
-    this.worker.postMessage({ type: 'end' } satisfies ToWriter);
-    await this.exited;
-    if (this.error) throw this.error;
-    return this.total;
-  }
-
-  async abort(): Promise<void> {
-    // the writer finishes the transaction in hand (one is never left half done), then closes the database
-    this.worker.postMessage({ type: 'abort' } satisfies ToWriter);
-    const timer = setTimeout(() => void this.worker.terminate(), 60_000);
-    await this.exited;
-    clearTimeout(timer);
-  }
-}
-
-/**
- * Whether the SQLite writer runs in a worker thread: it does whenever its module is a built .js file (the CLI and the
- * server), since a worker can only start from one; the test suite runs the TypeScript sources in this thread.
- */
-export const writesInWorker = (writerUrl: string): boolean => writerUrl.endsWith('.js');
-
-/**
- * The writer for the store's engine: on SQLite a writer in a worker thread (the built CLI and server) or in this thread
- * (tests on the sources); on PostgreSQL a COPY writer on a connection of its own, whose work runs in the server.
- */
-async function openSink(store: Store, options: ImportWriterOptions): Promise<RowSink> {
-  if (store.kind === 'postgres') {
-    const { PostgresConsentWriter } = await import('../../store/postgres/consent-import-writer.js');
-    try {
-      return await PostgresConsentWriter.start((store as PostgresStore).url, options);
-    } catch (e) {
-      throw store.mapError(e);
-    }
-  }
-  const file = store.location;
-  // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
-  const { ConsentBatchWriter, WRITER_ROLE, WRITER_URL } = await import('../../store/sqlite/consent-import-writer.js');
-  const sqliteOptions: WriterOptions = { ...options, file };
-  try {
-    return writesInWorker(WRITER_URL)
-      ? await WorkerSink.start(WRITER_URL, WRITER_ROLE, sqliteOptions)
-      : new InThreadSink(new ConsentBatchWriter(sqliteOptions));
-  } catch (e) {
-    throw storageError(file, e);
-  }
-}
-
 const UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
 /**
  * Timestamps are compared and stored in one form (UTC, milliseconds, Z). The schema has validated them; the usual UTC
@@ -371,7 +201,10 @@ export async function importConsents(
     dryRun: opts.dry_run,
   };
 
-  const out = await openSink(store, options);
+  const out = await store.openConsentImportWriter(options, (r) => {
+    summary.created += r.created;
+    summary.unchanged += r.unchanged;
+  });
   // the API's schema with zod's generated fast path (about 4x faster per row); a row the fast path does not accept
   // goes through the ordinary parser, so refusals and their messages are the schema's own
   const rowSchema = z.compile(kind === 'csv' ? ConsentCsvRow : ConsentInput);
@@ -428,7 +261,7 @@ export async function importConsents(
     if (kind === 'ndjson') await readNdjson(source.text, map, sink);
     else await readCsv(source.text, opts, map, sink);
     if (piece.length) out.post(piece);
-    Object.assign(summary, await out.finish());
+    await out.finish();
   } catch (e) {
     await out.abort().catch(() => undefined);
     throw e instanceof DomainError ? e : store.mapError(e);

@@ -7,6 +7,7 @@ import {
   ROW_WIDTH,
   type BatchResult,
   type BatchValue,
+  type ConsentImportWriter,
   type ImportWriterOptions,
 } from '../consent-import-rows.js';
 import { uuidv7Source } from '../ids.js';
@@ -88,9 +89,9 @@ const cell = (v: BatchValue): string =>
  * (at most two batches wait), so parsing and writing overlap without a worker thread, and memory stays flat.
  * A killed run leaves whole batches (the server rolls back the open one); running it again completes it.
  */
-export class PostgresConsentWriter {
+export class PostgresConsentWriter implements ConsentImportWriter {
   private readonly ids = uuidv7Source();
-  private readonly total: BatchResult = { created: 0, unchanged: 0 };
+  private created = 0;
   private pending: BatchValue[][] = [];
   private writing: Promise<void> = Promise.resolve();
   private queued = 0;
@@ -101,13 +102,18 @@ export class PostgresConsentWriter {
   private constructor(
     private readonly client: pg.Client,
     private readonly o: ImportWriterOptions,
+    private readonly onBatch: (r: BatchResult) => void,
   ) {}
 
   /**
    * Connects as the store's owner role, then acts as the application role inside the tenant's row-level-security
    * scope, like every request; the temporary staging table lives as long as the connection.
    */
-  static async start(url: string, o: ImportWriterOptions): Promise<PostgresConsentWriter> {
+  static async start(
+    url: string,
+    o: ImportWriterOptions,
+    onBatch: (r: BatchResult) => void,
+  ): Promise<PostgresConsentWriter> {
     const client = new pg.Client({
       connectionString: url,
       application_name: 'compliance import',
@@ -124,7 +130,7 @@ export class PostgresConsentWriter {
       await client.end().catch(() => undefined);
       throw e;
     }
-    return new PostgresConsentWriter(client, o);
+    return new PostgresConsentWriter(client, o, onBatch);
   }
 
   /** Hands over a piece of rows without waiting; throws the writer's error if it has failed. */
@@ -140,13 +146,12 @@ export class PostgresConsentWriter {
     if (this.error) throw this.error;
   }
 
-  /** Writes what is left, closes the connection and answers the totals. */
-  async finish(): Promise<BatchResult> {
+  /** Writes what is left and closes the connection. */
+  async finish(): Promise<void> {
     this.flush();
     await this.writing;
     await this.close();
     if (this.error) throw this.error;
-    return this.total;
   }
 
   /** Stops after a failure on the reading side: the batch being written completes, what is gathered is dropped. */
@@ -164,7 +169,11 @@ export class PostgresConsentWriter {
     // batches are written one after another on the one connection
     this.writing = this.writing.then(async () => {
       try {
-        if (!this.error) this.add(await this.write(pieces));
+        if (!this.error) {
+          const r = await this.write(pieces);
+          this.created += r.created;
+          this.onBatch(r);
+        }
       } catch (e) {
         this.error ??= e;
       } finally {
@@ -174,15 +183,10 @@ export class PostgresConsentWriter {
     });
   }
 
-  private add(r: BatchResult): void {
-    this.total.created += r.created;
-    this.total.unchanged += r.unchanged;
-  }
-
   private async write(pieces: BatchValue[][]): Promise<BatchResult> {
     const { tenant, now, dryRun } = this.o;
     const c = this.client;
-    if (this.total.created >= this.analyzeAt) {
+    if (this.created >= this.analyzeAt) {
       // the table outgrows its statistics during an import; a planner that believes it small looks rows up in the
       // statistics index instead of the user index, a scan per staged row (measured: batches slowing from 0.2 s to
       // 16 s until autovacuum came round). Fresh statistics each time the import has doubled what it wrote keep the
@@ -202,7 +206,7 @@ export class PostgresConsentWriter {
         : await c.query<{ created: number }>(WRITE, [tenant, now, prefix]);
       await c.query(dryRun ? 'rollback' : 'commit');
       const created = result[0]!.created;
-      return { created, unchanged: rows - created };
+      return { pieces: pieces.length, created, unchanged: rows - created };
     } catch (e) {
       await c.query('rollback').catch(() => undefined);
       throw e;
@@ -236,7 +240,7 @@ export class PostgresConsentWriter {
       // after a large import: fresh statistics for the planner, and the visibility map set on the new pages, so the
       // statistics route reads its covering indexes without visiting the table (autovacuum would do both, later);
       // as the owner, which VACUUM needs, and outside a transaction block, which it needs too
-      if (this.total.created > 10_000 && !this.error) {
+      if (this.created > 10_000 && !this.error) {
         await this.client.query('reset role');
         await this.client.query('vacuum (analyze) consent');
       }

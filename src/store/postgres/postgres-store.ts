@@ -179,6 +179,18 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       }
     },
     status: () => status(admin, location),
+    async openConsentImportWriter(options, onBatch) {
+      const { PostgresConsentWriter } = await import('./consent-import-writer.js');
+      try {
+        return await PostgresConsentWriter.start(url, options, onBatch);
+      } catch (e) {
+        throw postgresError(location, e);
+      }
+    },
+    async exportConsents(tenant, q) {
+      const { exportConsentsPostgres } = await import('./consent-export.js');
+      return exportConsentsPostgres(url, tenant, q, (e) => postgresError(location, e));
+    },
     async close() {
       await pool.end().catch(() => undefined);
     },

@@ -15,9 +15,6 @@ export interface WriterOptions extends ImportWriterOptions {
   file: string;
 }
 
-/** What one transaction wrote: `pieces` handed over, of which `created` rows were new. */
-export type WriteResult = BatchResult & { pieces: number };
-
 /** Rows per statement when a batch is copied into the staging table. */
 const STAGE_ROWS = 100;
 
@@ -108,13 +105,13 @@ export class ConsentBatchWriter {
   }
 
   /** Gathers rows (handed over in small pieces, which die young in the garbage collector); writes once a batch is full. */
-  add(rows: BatchValue[]): WriteResult | undefined {
+  add(rows: BatchValue[]): BatchResult | undefined {
     this.pending.push(rows);
     return this.pending.length >= this.o.batchPieces ? this.flush() : undefined;
   }
 
   /** Writes the gathered rows in one transaction. */
-  flush(): WriteResult | undefined {
+  flush(): BatchResult | undefined {
     if (this.pending.length === 0) return undefined;
     const pieces = this.pending;
     this.pending = [];
@@ -122,7 +119,7 @@ export class ConsentBatchWriter {
   }
 
   /** Rows equal to a stored one (or to an earlier row of this batch) count as unchanged; the others are inserted. */
-  private write(pieces: BatchValue[][]): BatchResult {
+  private write(pieces: BatchValue[][]): Omit<BatchResult, 'pieces'> {
     const { tenant, now, dryRun } = this.o;
     let rows = 0;
     this.db.exec(dryRun ? 'BEGIN' : 'BEGIN IMMEDIATE');
@@ -160,7 +157,7 @@ export class ConsentBatchWriter {
   }
 
   /** Writes what is left and closes the connection. */
-  finish(): WriteResult | undefined {
+  finish(): BatchResult | undefined {
     const last = this.flush();
     this.close();
     return last;
@@ -182,7 +179,7 @@ export class ConsentBatchWriter {
 export type ToWriter = { type: 'rows'; rows: BatchValue[] } | { type: 'end' } | { type: 'abort' };
 export type FromWriter =
   | { type: 'ready' }
-  | ({ type: 'done' } & WriteResult)
+  | ({ type: 'done' } & BatchResult)
   | { type: 'closed' }
   | { type: 'error'; message: string; code?: string };
 
@@ -206,7 +203,7 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)
   } catch (e) {
     fail(e);
   }
-  const done = (r: WriteResult | undefined) => r && port.postMessage({ type: 'done', ...r } satisfies FromWriter);
+  const done = (r: BatchResult | undefined) => r && port.postMessage({ type: 'done', ...r } satisfies FromWriter);
   port.on('message', (m: ToWriter) => {
     try {
       if (m.type === 'rows') return void (writer && done(writer.add(m.rows)));

@@ -95,6 +95,14 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
         }
       },
       status: async () => status(file, sqlite),
+      async openConsentImportWriter(options, onBatch) {
+        const { openSqliteImportWriter } = await import('./consent-import-sink.js');
+        return openSqliteImportWriter(file, options, onBatch);
+      },
+      async exportConsents(tenant, q) {
+        const { exportConsents } = await import('./consent-export.js');
+        return exportConsents(file, tenant, q);
+      },
       close: async () => {
         // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
         try {
