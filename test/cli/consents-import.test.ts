@@ -14,6 +14,8 @@ const file = (name: string, content: string | Buffer) => {
   return f;
 };
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);
+const withoutIds = (text: string) =>
+  text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
 const summaryOf = (stdout: string) =>
   JSON.parse(stdout) as { read: number; created: number; unchanged: number; rejected: number; seconds: number };
 
@@ -24,7 +26,14 @@ describe('consents import from files', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(summaryOf(r.stdout)).toMatchObject({ read: 4, created: 4, unchanged: 0, rejected: 0 });
-    expect(Object.keys(summaryOf(r.stdout)).sort()).toEqual(['created', 'read', 'rejected', 'seconds', 'unchanged']);
+    expect(Object.keys(summaryOf(r.stdout)).sort()).toEqual([
+      'created',
+      'read',
+      'rejected',
+      'revoked',
+      'seconds',
+      'unchanged',
+    ]);
     const again = await cli(['--db', db, 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
     expect(summaryOf(again.stdout)).toMatchObject({ created: 0, unchanged: 4 });
     expect(await stats(db)).toMatchObject({
@@ -249,9 +258,10 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
 
   it('gives the same summaries, rejects and store as the in-process import', async () => {
     const rows = [HEADER + ',user_agent'];
+    // rows i, i + 9000 and i + 18000 are one consent: repeated as they are, or (i % 1000 = 500) with another user agent
     for (let i = 0; i < 25_000; i++)
       rows.push(
-        `u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"ua ""${i}"""`,
+        `u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"${i % 1000 === 500 ? `other ${i}` : `ua ""${i % 9000}""`}"`,
       );
     const f = file('worker.csv', rows.join('\n') + '\nb,d,vielleicht\n');
     const [viaBin, inProcess] = [tmpDb(), tmpDb()];
@@ -267,13 +277,22 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
     const { seconds: _a, ...a } = summaryOf(first.stdout);
     const { seconds: _b, ...b } = summaryOf(here.stdout);
     expect(a).toEqual(b);
-    expect(a).toMatchObject({ read: 25_001, rejected: 26 });
-    expect(a).toMatchObject({ created: 8991, unchanged: 24_975 - 8991 }); // rows repeated inside the file are unchanged
-    expect(readFileSync(rejBin, 'utf8')).toBe(readFileSync(rejHere, 'utf8'));
+    // rows repeated inside the file are unchanged; the 16 repeats with another user agent are refused by the writer
+    expect(a).toMatchObject({ read: 25_001, created: 8991, unchanged: 24_975 - 8991 - 16, revoked: 0, rejected: 42 });
+    // the reasons of the writer's refusals name the stored consent, whose id differs between the two stores
+    expect(withoutIds(readFileSync(rejBin, 'utf8'))).toBe(withoutIds(readFileSync(rejHere, 'utf8')));
+    const refusedLines = readFileSync(rejHere, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => Number(l.split(',')[0]));
+    expect(refusedLines).toHaveLength(42);
+    expect(refusedLines).toEqual([...refusedLines].sort((x, y) => x - y)); // the writer's refusals among the reader's
     expect(await stats(viaBin)).toEqual(await stats(inProcess));
     expect(summaryOf(bin(['--db', viaBin, 'consents', 'import', f, '--json']).stdout)).toMatchObject({
       created: 0,
-      unchanged: 24_975,
+      unchanged: 24_975 - 16,
+      rejected: 42,
     });
   }, 60_000);
 });
@@ -291,13 +310,13 @@ describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress b
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
     expect(onTty.stdout).toMatch(/\d+ rows \| \d+ rows\/s \| ETA/);
-    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, rejected 0/);
+    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, revoked 0, rejected 0/);
     const piped = spawnSync(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], {
       encoding: 'utf8',
     });
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe('');
-    expect(piped.stdout).toMatch(/^read 30000, created 0, unchanged 30000, rejected 0 in [\d.]+ s\n$/);
+    expect(piped.stdout).toMatch(/^read 30000, created 0, unchanged 30000, revoked 0, rejected 0 in [\d.]+ s\n$/);
   }, 60_000);
 });
 

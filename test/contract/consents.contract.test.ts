@@ -307,6 +307,65 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     for (const c of list) expect(await api().history({ ...t, params: { id: c.id } })).toEqual(c.history);
   });
 
+  it('revokes on a re-import what a row now says is revoked, and refuses rows that contradict a stored consent', async () => {
+    const t = { tenant: 'reimport', actor: 'a' };
+    const csv = (text: string) => ({
+      body: (async function* () {
+        yield text;
+      })(),
+      content_type: 'text/csv',
+    });
+    const header = 'user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address\n';
+    const at = '2026-01-01T10:00:00Z';
+    const first =
+      header +
+      `ann,newsletter,true,${at},,1.0,shop,10.0.0.1\n` +
+      `bob,newsletter,true,${at},,1.0,shop,\n` +
+      `cai,newsletter,true,${at},2026-02-01T10:00:00Z,1.0,shop,\n` +
+      `dan,newsletter,true,${at},,1.0,shop,\n`;
+    expect(await api().import({ ...t, stream: csv(first) })).toMatchObject({ created: 4, revoked: 0, rejected: 0 });
+    const second =
+      header +
+      `ann,newsletter,true,${at},2026-03-01T10:00:00Z,1.0,shop,10.0.0.1\n` + // line 2: now revoked
+      `bob,newsletter,true,${at},,1.0,,\n` + // line 3: unchanged (a value left empty says nothing)
+      `cai,newsletter,true,${at},,1.0,shop,\n` + // line 4: would undo a revocation
+      `x,newsletter,maybe,${at},,1.0,,\n` + // line 5: refused by the schema
+      `dan,newsletter,true,${at},,1.0,crm,\n` + // line 6: another source
+      `eve,newsletter,true,${at},2026-03-01T10:00:00Z,1.0,shop,\n` + // line 7: new, revoked
+      `fay,newsletter,true,${at},,1.0,shop,\n` + // line 8: new ...
+      `fay,newsletter,true,${at},2026-03-02T10:00:00Z,1.0,shop,\n`; // line 9: ... and revoked further down the file
+    const dry = await api().import({ ...t, query: { dry_run: 'true' }, stream: csv(second) });
+    // a dry run compares with the store only: fay's second row counts as another new consent
+    expect(dry).toMatchObject({ read: 8, created: 3, unchanged: 1, revoked: 1, rejected: 3 });
+    const ann = async () => (await api().list({ ...t, query: { user_id: 'ann' } })).consents[0]!;
+    expect((await ann()).revoked_at).toBeNull();
+    const r = await api().import({ ...t, stream: csv(second) });
+    expect(r).toMatchObject({ read: 8, created: 2, unchanged: 1, revoked: 2, rejected: 3 });
+    expect(r.rejections.map((x) => x.line)).toEqual([4, 5, 6]);
+    expect(r.rejections[0]!.reason).toMatch(
+      /^revoked_at: consent \S+ was revoked at 2026-02-01T10:00:00.000Z and a revocation cannot be undone/,
+    );
+    expect(r.rejections[2]!.reason).toMatch(/^source: consent \S+ has "shop", the row says "crm"$/);
+    const revoked = await ann();
+    expect(revoked.revoked_at).toBe('2026-03-01T10:00:00.000Z');
+    expect(revoked.history.map((h) => [h.action, h.created_at, h.source])).toEqual([
+      ['granted', '2026-01-01T10:00:00.000Z', 'shop'],
+      ['revoked', '2026-03-01T10:00:00.000Z', 'import'],
+    ]);
+    const fay = (await api().list({ ...t, query: { user_id: 'fay' } })).consents;
+    expect(fay.map((c) => [c.revoked_at, c.history.map((h) => h.action)])).toEqual([
+      ['2026-03-02T10:00:00.000Z', ['granted', 'revoked']],
+    ]);
+    expect(await api().stats(t)).toMatchObject({ total_consents: 6, active_consents: 2, revoked_consents: 4 });
+    // the same file again: what it revoked is now equal to it; the contradictions are refused again, never skipped
+    const again = await api().import({ ...t, stream: csv(second) });
+    expect(again).toMatchObject({ created: 0, unchanged: 4, revoked: 0, rejected: 4 });
+    expect(again.rejections.map((x) => x.line)).toEqual([4, 5, 6, 8]);
+    expect(again.rejections[3]!.reason).toMatch(
+      /^revoked_at: consent \S+ was revoked at 2026-03-02T10:00:00.000Z and a revocation cannot be undone/,
+    );
+  });
+
   it('lists a common and a rare data point newest first, page after page', async () => {
     const t = { tenant: 'dp-lists', actor: 'a' };
     const lines = ['user_id,data_point_id,granted'];

@@ -14,6 +14,7 @@ import { detailsFromZod } from '../../domain/validation.js';
 import { createRowDialect } from '../../domain/consents/csv-dialect.js';
 import { resolveHeader } from '../../domain/consents/import-header.js';
 import { openImportText, type ImportText } from './import-text.js';
+import { RejectionLedger } from './import-rejections.js';
 import type { StreamBody } from '../../contract/operation.js';
 import { ROW_WIDTH, type BatchValue, type ImportWriterOptions } from '../../store/consent-import-rows.js';
 import type { Store } from '../../store/store.js';
@@ -189,6 +190,7 @@ export async function importConsents(
     read: 0,
     created: 0,
     unchanged: 0,
+    revoked: 0,
     rejected: 0,
     seconds: 0,
     dry_run: opts.dry_run,
@@ -201,9 +203,17 @@ export async function importConsents(
     dryRun: opts.dry_run,
   };
 
+  // refusals are listed in line order, the writer's (against the store) among the reader's
+  const ledger = new RejectionLedger((r) => {
+    if (summary.rejections.length < MAX_LISTED) summary.rejections.push(r);
+    input.onReject?.(r.line, r.reason);
+  });
   const out = await store.openConsentImportWriter(options, (r) => {
     summary.created += r.created;
     summary.unchanged += r.unchanged;
+    summary.revoked += r.revoked;
+    summary.rejected += r.refused.length;
+    ledger.batch(r);
   });
   // the API's schema with zod's generated fast path (about 4x faster per row); a row the fast path does not accept
   // goes through the ordinary parser, so refusals and their messages are the schema's own
@@ -211,13 +221,20 @@ export async function importConsents(
   const importedAt = clock.now();
   const dialect = createRowDialect(opts);
   let piece: BatchValue[] = [];
+  let lines: number[] = [];
   let pieceChars = 0;
+  const post = () => {
+    ledger.piece(lines);
+    out.post(piece);
+    piece = [];
+    lines = [];
+    pieceChars = 0;
+  };
   const sink: Sink = {
     reject(line, reason) {
       summary.read++;
       summary.rejected++;
-      if (summary.rejections.length < MAX_LISTED) summary.rejections.push({ line, reason });
-      input.onReject?.(line, reason);
+      ledger.reject({ line, reason });
     },
     row(line, record) {
       const unreadable = dialect(record);
@@ -234,6 +251,7 @@ export async function importConsents(
       const times = consentTimeProblems(c, importedAt);
       if (times.length) return sink.reject(line, times.map((d) => `${d.path}: ${d.message}`).join('; '));
       summary.read++;
+      lines.push(line);
       piece.push(
         c.user_id,
         c.data_point_id,
@@ -247,11 +265,7 @@ export async function importConsents(
       );
       pieceChars +=
         c.user_id.length + c.data_point_id.length + (c.user_agent?.length ?? 0) + (c.source?.length ?? 0) + 80;
-      if (piece.length >= PIECE_ROWS * ROW_WIDTH || pieceChars >= PIECE_CHARS) {
-        out.post(piece);
-        piece = [];
-        pieceChars = 0;
-      }
+      if (piece.length >= PIECE_ROWS * ROW_WIDTH || pieceChars >= PIECE_CHARS) post();
     },
   };
 
@@ -260,8 +274,9 @@ export async function importConsents(
     source = await openImportText(input, opts.encoding, opts.dry_run, () => out.ready());
     if (kind === 'ndjson') await readNdjson(source.text, map, sink);
     else await readCsv(source.text, opts, map, sink);
-    if (piece.length) out.post(piece);
+    if (piece.length) post();
     await out.finish();
+    ledger.flush();
   } catch (e) {
     await out.abort().catch(() => undefined);
     throw e instanceof DomainError ? e : store.mapError(e);

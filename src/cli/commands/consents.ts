@@ -333,7 +333,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
         } else {
           writeOut(
             ctx,
-            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`,
+            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`,
           );
         }
         if (summary.rejected > 0) ctx.exitCode = 6;

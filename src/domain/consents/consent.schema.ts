@@ -137,6 +137,8 @@ export const ImportSummary = z.object({
   read: z.int(),
   created: z.int(),
   unchanged: z.int(),
+  /** Rows that revoked a stored consent they otherwise equal (import-match.ts). */
+  revoked: z.int(),
   rejected: z.int(),
   seconds: z.number(),
   dry_run: z.boolean(),
