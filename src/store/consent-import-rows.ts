@@ -1,4 +1,5 @@
 import { decideImportRow, type ImportRowState, type StoredMatch } from '../domain/consents/import-match.js';
+import type { ConsentTables } from './db-types-consents.js';
 
 /**
  * The values of one validated import row, in this order, flattened into a batch array (a flat array of primitives is
@@ -26,7 +27,51 @@ export interface ImportWriterOptions {
   /** The import's time: created_at, and granted_at of rows without one. */
   now: string;
   dryRun: boolean;
+  /**
+   * The record of the run (null in a dry run): its first transaction inserts it, each one adds its counts, so a run
+   * stopped halfway is recorded with what it wrote; a transaction that finds the run reverted writes nothing.
+   */
+  run: ConsentTables['consent_import_run'] | null;
 }
+
+/** The columns of a run's record, for the writers' own statements. */
+export const RUN_COLUMNS = [
+  'id',
+  'tenant_id',
+  'file_name',
+  'sha256',
+  'format',
+  'options',
+  'status',
+  'read',
+  'created',
+  'unchanged',
+  'revoked',
+  'rejected',
+  'created_by',
+  'started_at',
+  'finished_at',
+  'reverted_at',
+  'reverted_by',
+] as const satisfies ReadonlyArray<keyof ConsentTables['consent_import_run']>;
+
+/** What one transaction adds to its run's counts: every row it took is read, a refused one rejected. */
+export const runCounts = (rows: number, r: Omit<BatchResult, 'pieces'>) => ({
+  read: rows,
+  created: r.created,
+  unchanged: r.unchanged,
+  revoked: r.revoked,
+  rejected: r.refused.length,
+});
+
+/** Imports of one tenant and reverts of its runs take turns on PostgreSQL's advisory lock of this name. */
+export const IMPORT_LOCK = 'compliance consent import';
+
+/** The code of the error a writer raises when the run it writes was reverted meanwhile. */
+export const RUN_REVERTED = 'COMPLIANCE_IMPORT_RUN_REVERTED';
+
+export const runReverted = (id: string): Error =>
+  Object.assign(new Error(`import run ${id} was reverted while it was running`), { code: RUN_REVERTED });
 
 /** A row a writer refused against the store: its position in the batch (0-based, across its pieces) and why. */
 export interface Refusal {

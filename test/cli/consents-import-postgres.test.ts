@@ -19,7 +19,7 @@ const bin = (args: string[]) => {
 const withoutIds = (text: string) =>
   text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
 const summaryOf = (stdout: string) => {
-  const { seconds: _s, ...rest } = JSON.parse(stdout) as Record<string, unknown>;
+  const { seconds: _s, run_id: _r, ...rest } = JSON.parse(stdout) as Record<string, unknown>;
   return rest;
 };
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,7 +18,15 @@ const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents
 const withoutIds = (text: string) =>
   text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
 const summaryOf = (stdout: string) =>
-  JSON.parse(stdout) as { read: number; created: number; unchanged: number; rejected: number; seconds: number };
+  JSON.parse(stdout) as {
+    run_id: string | null;
+    read: number;
+    created: number;
+    unchanged: number;
+    revoked: number;
+    rejected: number;
+    seconds: number;
+  };
 
 describe('consents import from files', () => {
   it('imports the sample, then creates nothing the second time', async () => {
@@ -31,6 +40,7 @@ describe('consents import from files', () => {
       'read',
       'rejected',
       'revoked',
+      'run_id',
       'seconds',
       'unchanged',
     ]);
@@ -196,6 +206,74 @@ describe('consents import from files', () => {
   });
 });
 
+const runsServer = useServer();
+let runsTenants = 0;
+
+describe.each([
+  { face: 'local', open: () => ['--db', tmpDb()] },
+  { face: 'remote', open: () => ['--remote', runsServer.url, '--tenant', `runs-${++runsTenants}`] },
+])('consents imports ($face)', ({ open }) => {
+  it('lists the runs and reverts one; exit 5 naming the records changed since, exit 3 for an unknown run', async () => {
+    const at = open();
+    const run = (args: string[]) => cli([...at, ...args]);
+    const sample = 'fixtures/consents/sample.csv';
+    const text = await run(['consents', 'import', sample]);
+    expect(text.stdout).toMatch(/^read 4, created 4, unchanged 0, revoked 0, rejected 0 in [\d.]+ s, run \S+\n$/);
+    const id = text.stdout.trim().split(' ').at(-1)!;
+    const listed = JSON.parse((await run(['consents', 'imports', '--json'])).stdout);
+    expect(listed).toMatchObject({
+      total: 1,
+      runs: [{ id, file_name: 'sample.csv', created_by: 'tester', created: 4 }],
+    });
+    expect(listed.runs[0].sha256).toBe(createHash('sha256').update(readFileSync(sample)).digest('hex'));
+    const piped = await run(['consents', 'imports', 'list']);
+    expect(piped.stdout.split('\t').slice(0, 1)).toEqual([id]);
+    expect((await run(['consents', 'imports', 'show', id])).stdout).toMatch(/^status\tcompleted$/m);
+    // the sample's newsletter consent of anna is renewed: the run may not be reverted
+    const anna = JSON.parse(
+      (await run(['consents', 'list', '--user-id', 'anna.schmidt@example.com', '--data-point', 'newsletter', '--json']))
+        .stdout,
+    ).consents[0].id;
+    await run(['consents', 'renew', anna]);
+    const refused = await run(['consents', 'imports', 'revert', id]);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toBe(
+      `error: import run ${id} cannot be reverted: consent ${anna} (anna.schmidt@example.com, newsletter) renewed at ${
+        refused.stderr.match(/renewed at (\S+Z)/)![1]
+      } by a request; nothing was reverted\n`,
+    );
+    expect(JSON.parse((await run(['consents', 'stats', '--json'])).stdout).total_consents).toBe(4);
+    // a run that created what another run then revoked lists the records as JSON details
+    const again = await run(['consents', 'import', file('b.csv', 'user_id,data_point_id,granted\nbea,x,1\ncem,x,1\n')]);
+    const second = again.stdout.trim().split(' ').at(-1)!;
+    const revoking = file(
+      'r.csv',
+      'user_id,data_point_id,granted,granted_at,revoked_at\n' +
+        JSON.parse((await run(['consents', 'list', '--data-point', 'x', '--json'])).stdout)
+          .consents.map(
+            (c: { user_id: string; granted_at: string }) => `${c.user_id},x,1,${c.granted_at},${c.granted_at}`,
+          )
+          .join('\n'),
+    );
+    const third = await run(['consents', 'import', revoking, '--json']);
+    expect(JSON.parse(third.stdout)).toMatchObject({ revoked: 2 });
+    const blocked = await run(['--json', 'consents', 'imports', 'revert', second]);
+    expect(blocked.code).toBe(5);
+    const body = JSON.parse(blocked.stderr);
+    expect(body).toMatchObject({ code: 'conflict', error: expect.stringMatching(/2 of its records changed since/) });
+    expect(body.details).toHaveLength(2);
+    const undone = await run(['consents', 'imports', 'revert', JSON.parse(third.stdout).run_id, '--json']);
+    expect(JSON.parse(undone.stdout)).toMatchObject({ consents_removed: 0, revocations_undone: 2 });
+    const reverted = await run(['consents', 'imports', 'revert', second]);
+    expect(reverted.code, reverted.stderr).toBe(0);
+    expect(reverted.stdout).toMatch(/^consents_removed\t2$/m);
+    expect((await run(['consents', 'imports', 'revert', second])).code).toBe(5);
+    const unknown = await run(['consents', 'imports', 'revert', '0197aaaa-0000-7000-8000-000000000000']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/import run 0197aaaa-0000-7000-8000-000000000000 not found/);
+  });
+});
+
 describe('consents import in remote mode', () => {
   const srv = useServer();
 
@@ -216,8 +294,8 @@ describe('consents import in remote mode', () => {
     expect(srv.logs.slice(n).filter((l) => l.includes('/consents/import'))).toHaveLength(1);
     expect(srv.logs.length - n).toBe(1);
     const localRun = await cli(['--db', tmpDb(), 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
-    const { seconds: _a, ...remote } = summaryOf(r.stdout);
-    const { seconds: _b, ...here } = summaryOf(localRun.stdout);
+    const { seconds: _a, run_id: _ra, ...remote } = summaryOf(r.stdout);
+    const { seconds: _b, run_id: _rb, ...here } = summaryOf(localRun.stdout);
     expect(remote).toEqual(here);
     const missing = await cli(['--remote', srv.url, 'consents', 'import', file('m.csv', 'user_id\nu\n')]);
     expect(missing.code).toBe(2);
@@ -274,8 +352,8 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
     expect((await stats(viaBin)).total_consents).toBe(0);
     const first = bin(['--db', viaBin, 'consents', 'import', f, '--rejects', rejBin, '--json']);
     const here = await cli(['--db', inProcess, 'consents', 'import', f, '--rejects', rejHere, '--json']);
-    const { seconds: _a, ...a } = summaryOf(first.stdout);
-    const { seconds: _b, ...b } = summaryOf(here.stdout);
+    const { seconds: _a, run_id: _ra, ...a } = summaryOf(first.stdout);
+    const { seconds: _b, run_id: _rb, ...b } = summaryOf(here.stdout);
     expect(a).toEqual(b);
     // rows repeated inside the file are unchanged; the 16 repeats with another user agent are refused by the writer
     expect(a).toMatchObject({ read: 25_001, created: 8991, unchanged: 24_975 - 8991 - 16, revoked: 0, rejected: 42 });
@@ -316,7 +394,9 @@ describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress b
     });
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe('');
-    expect(piped.stdout).toMatch(/^read 30000, created 0, unchanged 30000, revoked 0, rejected 0 in [\d.]+ s\n$/);
+    expect(piped.stdout).toMatch(
+      /^read 30000, created 0, unchanged 30000, revoked 0, rejected 0 in [\d.]+ s, run \S+\n$/,
+    );
   }, 60_000);
 });
 

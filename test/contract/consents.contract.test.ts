@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, overHttp, type BackendUnderTest } from '../support/helpers.js';
 
 const T = { tenant: 'shop', actor: 'admin' };
 const failure = async (p: Promise<unknown>) =>
@@ -364,6 +365,195 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     expect(again.rejections[3]!.reason).toMatch(
       /^revoked_at: consent \S+ was revoked at 2026-03-02T10:00:00.000Z and a revocation cannot be undone/,
     );
+  });
+
+  describe('import runs', () => {
+    const body = (text: string, extra: Record<string, unknown> = {}) => ({
+      body: (async function* () {
+        yield text;
+      })(),
+      content_type: 'text/csv',
+      ...extra,
+    });
+    const header = 'user_id,data_point_id,granted,granted_at,revoked_at\n';
+    const at = '2026-01-01T10:00:00Z';
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+    it('records every run but a dry one, newest first, with file, digest, options, counts, who and when', async () => {
+      const t = { tenant: 'runs-list', actor: 'importer' };
+      const first = header + `ann,news,ja,${at},\nbob,news,nein,${at},\ncai,news,vielleicht,${at},\n`;
+      const query = { file_name: 'crm.csv', true_values: 'ja', false_values: 'nein' };
+      const r1 = await api().import({ ...t, query, stream: body(first) });
+      expect(r1).toMatchObject({ created: 2, rejected: 1, run_id: expect.any(String) });
+      const dry = await api().import({ ...t, query: { dry_run: 'true' }, stream: body(first) });
+      expect(dry.run_id).toBeNull();
+      const r2 = await api().import({ tenant: t.tenant, stream: body(header + `dan,news,true,${at},\n`) });
+      const list = await api().imports(t);
+      expect(list).toMatchObject({ total: 2, offset: 0, limit: 50 });
+      expect(list.runs.map((r) => r.id)).toEqual([r2.run_id, r1.run_id]);
+      expect(list.runs[1]).toEqual({
+        id: r1.run_id,
+        tenant_id: t.tenant,
+        file_name: 'crm.csv',
+        sha256: sha256(first),
+        format: 'csv',
+        options: { true_values: 'ja', false_values: 'nein' },
+        status: 'completed',
+        read: 3,
+        created: 2,
+        unchanged: 0,
+        revoked: 0,
+        rejected: 1,
+        created_by: 'importer',
+        started_at: expect.stringMatching(Z_TS),
+        finished_at: expect.stringMatching(Z_TS),
+        reverted_at: null,
+        reverted_by: null,
+      });
+      expect(list.runs[0]).toMatchObject({ file_name: null, created_by: 'system', options: {} });
+      expect(await api().importRun({ ...t, params: { id: r1.run_id! } })).toEqual(list.runs[1]);
+      expect((await api().imports({ ...t, query: { limit: 1, offset: 1 } })).runs.map((r) => r.id)).toEqual([
+        r1.run_id,
+      ]);
+      expect((await failure(api().imports({ ...t, query: { limit: 501 } }))).code).toBe('validation');
+      // another tenant sees none of them
+      expect((await api().imports({ tenant: 'runs-other' })).total).toBe(0);
+      for (const p of [
+        api().importRun({ tenant: 'runs-other', params: { id: r1.run_id! } }),
+        api().revertImport({ tenant: 'runs-other', params: { id: r1.run_id! } }),
+      ])
+        expect((await failure(p)).code).toBe('not_found');
+      expect((await api().importRun({ ...t, params: { id: r1.run_id! } })).status).toBe('completed');
+    });
+
+    it('reverts a run: removes what it created and undoes what it revoked, or refuses listing what changed since', async () => {
+      const t = { tenant: 'runs-revert', actor: 'admin' };
+      const stats = () => api().stats(t);
+      const history = async (user: string) =>
+        (await api().list({ ...t, query: { user_id: user } })).consents.map((c) => [
+          c.revoked_at,
+          c.history.map((h) => h.action),
+        ]);
+      const eve = await api().create({
+        ...t,
+        body: { user_id: 'eve', data_point_id: 'news', granted: true, granted_at: at },
+      });
+      const one = await api().import({
+        ...t,
+        stream: body(header + `ann,news,true,${at},\nbob,news,true,${at},\ncai,news,true,${at},2026-02-01T00:00:00Z\n`),
+      });
+      expect(one).toMatchObject({ created: 3 });
+      const before = await stats();
+      // run two revokes eve (made through the API) and bob (made by run one), and creates fay
+      const two = await api().import({
+        ...t,
+        stream: body(
+          header +
+            `eve,news,true,${at},2026-03-01T00:00:00Z\nbob,news,true,${at},2026-03-01T00:00:00Z\nfay,news,true,${at},\n`,
+        ),
+      });
+      expect(two).toMatchObject({ created: 1, revoked: 2 });
+      const blocked = await failure(api().revertImport({ ...t, params: { id: one.run_id! } }));
+      expect(blocked.code).toBe('conflict');
+      const bob = (await api().list({ ...t, query: { user_id: 'bob' } })).consents[0]!.id;
+      const why = `(bob, news) revoked at 2026-03-01T00:00:00.000Z by import run ${two.run_id} (revert that run first)`;
+      expect(blocked.message).toBe(
+        `import run ${one.run_id} cannot be reverted: consent ${bob} ${why}; nothing was reverted`,
+      );
+      expect(blocked.details).toEqual([{ path: bob, message: `consent ${why}` }]);
+      const undone = await api().revertImport({ ...t, params: { id: two.run_id! } });
+      expect(undone).toMatchObject({
+        consents_removed: 1,
+        revocations_undone: 2,
+        run: { id: two.run_id, status: 'reverted', reverted_by: 'admin', reverted_at: expect.stringMatching(Z_TS) },
+      });
+      expect(await stats()).toEqual(before);
+      expect(await history('eve')).toEqual([[null, ['granted']]]);
+      expect(await history('bob')).toEqual([[null, ['granted']]]);
+      expect(await history('fay')).toEqual([]);
+      expect((await api().importRun({ ...t, params: { id: two.run_id! } })).status).toBe('reverted');
+      const again = await failure(api().revertImport({ ...t, params: { id: two.run_id! } }));
+      expect(again.code).toBe('conflict');
+      expect(again.message).toMatch(/was already reverted at .* by admin/);
+      // run one can go now; eve, made through the API, stays
+      expect(await api().revertImport({ ...t, params: { id: one.run_id! } })).toMatchObject({
+        consents_removed: 3,
+        revocations_undone: 0,
+      });
+      expect((await api().list(t)).consents.map((c) => c.id)).toEqual([eve.id]);
+      // a consent renewed since its run blocks the revert of that run
+      const three = await api().import({ ...t, stream: body(header + `gus,news,true,${at},\nhal,news,true,${at},\n`) });
+      const gus = (await api().list({ ...t, query: { user_id: 'gus' } })).consents[0]!;
+      await api().renew({ ...t, params: { id: gus.id }, body: { consent_version: '2.0' } });
+      const renewed = await failure(api().revertImport({ ...t, params: { id: three.run_id! } }));
+      expect(renewed.code).toBe('conflict');
+      expect(renewed.details).toEqual([
+        {
+          path: gus.id,
+          message: expect.stringMatching(/^consent \(gus, news\) renewed with a new version at \S+Z by a request$/),
+        },
+      ]);
+      expect((await stats()).total_consents).toBe(3);
+    });
+
+    it('reverts or refuses, never both, against a request that renews one of its consents at the same time', async () => {
+      const t = { tenant: 'runs-race', actor: 'a' };
+      for (let i = 0; i < 4; i++) {
+        const run = await api().import({ ...t, stream: body(header + `race${i},news,true,${at},\n`) });
+        const [c] = (await api().list({ ...t, query: { user_id: `race${i}` } })).consents;
+        const [revert, renew] = await Promise.allSettled([
+          api().revertImport({ ...t, params: { id: run.run_id! } }),
+          api().renew({ ...t, params: { id: c!.id }, body: {} }),
+        ]);
+        const left = (await api().list({ ...t, query: { user_id: `race${i}` } })).consents;
+        if (revert.status === 'fulfilled') {
+          expect(renew.status).toBe('rejected');
+          expect((renew as PromiseRejectedResult).reason.code).toBe('not_found');
+          expect(left).toEqual([]);
+        } else {
+          expect((revert.reason as DomainError).code).toBe('conflict');
+          expect(renew.status).toBe('fulfilled');
+          expect(left[0]!.history.map((h) => h.action)).toEqual(['granted', 'renewed']);
+          expect((await api().importRun({ ...t, params: { id: run.run_id! } })).status).toBe('completed');
+        }
+      }
+    });
+
+    it.skipIf(overHttp(name))('stops a run that is reverted while it is still writing', async () => {
+      const t = { tenant: 'runs-live', actor: 'a' };
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      const rows = (from: number, to: number) =>
+        Array.from({ length: to - from }, (_, i) => `live${from + i},news,true,${at},\n`).join('');
+      const importing = api().import({
+        ...t,
+        // read in this thread as the CLI reads a checked local file: rows are written while the body still streams
+        stream: body('', {
+          checked: true,
+          body: (async function* () {
+            yield header + rows(0, 15_000);
+            await gate;
+            yield rows(15_000, 30_000);
+          })(),
+        }),
+      });
+      let runs = await api().imports(t);
+      for (let waited = 0; runs.runs[0]?.created !== 10_000; waited += 20) {
+        if (waited > 20_000) throw new Error('the first batch was not written');
+        await new Promise((r) => setTimeout(r, 20));
+        runs = await api().imports(t);
+      }
+      expect(runs.runs[0]!.status).toBe('running');
+      expect(await api().revertImport({ ...t, params: { id: runs.runs[0]!.id } })).toMatchObject({
+        consents_removed: 10_000,
+      });
+      open();
+      const stopped = await failure(importing);
+      expect(stopped.code).toBe('conflict');
+      expect(stopped.message).toMatch(/was reverted while it was running/);
+      expect((await api().stats(t)).total_consents).toBe(0);
+      expect((await api().importRun({ ...t, params: { id: runs.runs[0]!.id } })).status).toBe('reverted');
+    });
   });
 
   it('lists a common and a rare data point newest first, page after page', async () => {

@@ -4,11 +4,14 @@ import type { Clock, IdSource } from '../../domain/clock.js';
 import { ConsentService } from '../../domain/consents/consent.service.js';
 import { importConsents } from './consents.import.js';
 import { KyselyConsentStore } from '../../store/kysely/consent.store.js';
+import { ImportRunService } from '../../domain/consents/import-run.service.js';
+import { KyselyImportRunStore } from '../../store/kysely/consent-import-run.store.js';
 import type { Store } from '../../store/store.js';
 
 /** The consent routes bound to a store. */
 export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
   const svc = new ConsentService(new KyselyConsentStore(store.db), clock, ids);
+  const runs = new ImportRunService(new KyselyImportRunStore(store.db), clock);
   return bindHandlers(consentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
@@ -23,7 +26,10 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
       };
     },
     stats: (r) => svc.stats(r.tenant),
-    import: (r) => importConsents(store, r.tenant, r.stream!, r.query, clock),
+    import: (r) => importConsents(store, { tenant: r.tenant, actor: r.actor, clock, ids }, r.stream!, r.query),
+    imports: (r) => runs.list(r.tenant, r.query),
+    importRun: (r) => runs.get(r.tenant, r.params.id),
+    revertImport: (r) => runs.revert(r.tenant, r.actor ?? 'system', r.params.id),
     export: async (r) => ({
       content_type: r.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       body: await store.exportConsents(r.tenant, r.query),

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { isoZ, type Clock } from '../../domain/clock.js';
+import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { consentTimeProblems } from '../../domain/consents/consent.rules.js';
 import {
   CONSENT_FIELDS,
@@ -9,14 +9,22 @@ import {
   type ImportOptions,
   type ImportSummary,
 } from '../../domain/consents/consent.schema.js';
-import { DomainError } from '../../domain/errors.js';
+import { conflict, DomainError } from '../../domain/errors.js';
+import type { ImportRun, ImportRunOptions } from '../../domain/consents/import-run.schema.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import { createRowDialect } from '../../domain/consents/csv-dialect.js';
 import { resolveHeader } from '../../domain/consents/import-header.js';
 import { openImportText, type ImportText } from './import-text.js';
 import { RejectionLedger } from './import-rejections.js';
 import type { StreamBody } from '../../contract/operation.js';
-import { ROW_WIDTH, type BatchValue, type ImportWriterOptions } from '../../store/consent-import-rows.js';
+import {
+  ROW_WIDTH,
+  RUN_REVERTED,
+  type BatchValue,
+  type ConsentImportWriter,
+  type ImportWriterOptions,
+} from '../../store/consent-import-rows.js';
+import { KyselyImportRunStore, runToRow } from '../../store/kysely/consent-import-run.store.js';
 import type { Store } from '../../store/store.js';
 
 /** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
@@ -36,6 +44,8 @@ export type ImportStream = StreamBody & {
   onReject?: (line: number, reason: string) => void;
   /** The caller has decoded the whole body once already (a local file), so it may stream without a temporary copy. */
   checked?: boolean;
+  /** SHA-256 of the body's bytes (hex), when the caller read it before (a local file); else computed as it is read. */
+  sha256?: string;
 };
 
 /** `a:b,c:d` → {a: 'b', c: 'd'}; fields must be consent fields. */
@@ -170,23 +180,42 @@ const iso = (v: string | undefined) => {
   return m ? (m[1] ? v : `${v.slice(0, -1)}.000Z`) : new Date(v).toISOString();
 };
 
+/** The options a run records: those given, as given. */
+const runOptions = (o: ImportOptions): ImportRunOptions =>
+  Object.fromEntries(
+    (['delimiter', 'map', 'encoding', 'true_values', 'false_values', 'date_format', 'timezone'] as const)
+      .filter((k) => o[k] !== undefined)
+      .map((k) => [k, o[k]]),
+  );
+
+/** Who runs an import, and with what: the tenant, the actor recorded on the run, the clock and the ids. */
+export interface ImportContext {
+  tenant: string;
+  actor: string | undefined;
+  clock: Clock;
+  ids: IdSource;
+}
+
 /**
- * Bulk import of consents from CSV or NDJSON. Streams, validates every row with the API's schema, skips rows equal to
- * a stored consent (so a second run creates nothing), writes consent and history rows with prepared statements in
- * transactions of 10,000 rows on a connection of its own. A run stopped halfway leaves whole batches; running it again
+ * Bulk import of consents from CSV or NDJSON. Streams, validates every row with the API's schema, compares it with the
+ * stored consents (import-match.ts: new, unchanged, revoked or refused, so a second run creates nothing), writes
+ * consent and history rows in transactions of 10,000 rows on a connection of its own. Every run but a dry one is
+ * recorded (import-run.schema.ts) by its first transaction, and the consents and entries it writes carry its id, so it
+ * can be listed and reverted. A run stopped halfway leaves whole batches and its record says so; running it again
  * completes it.
  */
 export async function importConsents(
   store: Store,
-  tenant: string,
+  ctx: ImportContext,
   input: ImportStream,
   opts: ImportOptions,
-  clock: Clock,
 ): Promise<ImportSummary> {
+  const { tenant, clock } = ctx;
   const started = performance.now();
   const map = parseMap(opts.map);
   const kind = /ndjson|jsonl|json/i.test(input.content_type) ? 'ndjson' : 'csv';
   const summary: ImportSummary = {
+    run_id: null,
     read: 0,
     created: 0,
     unchanged: 0,
@@ -196,36 +225,24 @@ export async function importConsents(
     dry_run: opts.dry_run,
     rejections: [],
   };
-  const options: ImportWriterOptions = {
-    tenant,
-    batchPieces: BATCH_PIECES,
-    now: isoZ(clock.now()),
-    dryRun: opts.dry_run,
-  };
-
-  // refusals are listed in line order, the writer's (against the store) among the reader's
-  const ledger = new RejectionLedger((r) => {
-    if (summary.rejections.length < MAX_LISTED) summary.rejections.push(r);
-    input.onReject?.(r.line, r.reason);
-  });
-  const out = await store.openConsentImportWriter(options, (r) => {
-    summary.created += r.created;
-    summary.unchanged += r.unchanged;
-    summary.revoked += r.revoked;
-    summary.rejected += r.refused.length;
-    ledger.batch(r);
-  });
   // the API's schema with zod's generated fast path (about 4x faster per row); a row the fast path does not accept
   // goes through the ordinary parser, so refusals and their messages are the schema's own
   const rowSchema = z.compile(kind === 'csv' ? ConsentCsvRow : ConsentInput);
   const importedAt = clock.now();
   const dialect = createRowDialect(opts);
+  // refusals are listed in line order, the writer's (against the store) among the reader's
+  const ledger = new RejectionLedger((r) => {
+    if (summary.rejections.length < MAX_LISTED) summary.rejections.push(r);
+    input.onReject?.(r.line, r.reason);
+  });
+  let out: ConsentImportWriter | undefined;
+  let batches = 0;
   let piece: BatchValue[] = [];
   let lines: number[] = [];
   let pieceChars = 0;
   const post = () => {
     ledger.piece(lines);
-    out.post(piece);
+    out!.post(piece);
     piece = [];
     lines = [];
     pieceChars = 0;
@@ -269,20 +286,105 @@ export async function importConsents(
     },
   };
 
+  const runs = new KyselyImportRunStore(store.db);
+  let run: ImportRun | undefined;
   let source: ImportText | undefined;
   try {
-    source = await openImportText(input, opts.encoding, opts.dry_run, () => out.ready());
+    // a body read into a temporary copy is whole (and its digest known) before a row is written
+    source = await openImportText(input, opts.encoding, opts.dry_run, () => out!.ready());
+    if (!opts.dry_run) {
+      run = {
+        id: ctx.ids.next(),
+        tenant_id: tenant,
+        file_name: opts.file_name ?? null,
+        sha256: input.sha256 ?? source.sha256() ?? null,
+        format: kind,
+        options: runOptions(opts),
+        status: 'running',
+        read: 0,
+        created: 0,
+        unchanged: 0,
+        revoked: 0,
+        rejected: 0,
+        created_by: ctx.actor ?? 'system',
+        started_at: isoZ(importedAt),
+        finished_at: null,
+        reverted_at: null,
+        reverted_by: null,
+      };
+      summary.run_id = run.id;
+    }
+    const options: ImportWriterOptions = {
+      tenant,
+      batchPieces: BATCH_PIECES,
+      now: isoZ(importedAt),
+      dryRun: opts.dry_run,
+      run: run ? runToRow(run) : null,
+    };
+    out = await store.openConsentImportWriter(options, (r) => {
+      batches++;
+      summary.created += r.created;
+      summary.unchanged += r.unchanged;
+      summary.revoked += r.revoked;
+      summary.rejected += r.refused.length;
+      ledger.batch(r);
+    });
     if (kind === 'ndjson') await readNdjson(source.text, map, sink);
     else await readCsv(source.text, opts, map, sink);
     if (piece.length) post();
     await out.finish();
     ledger.flush();
+    if (run) {
+      // the writer recorded the run with its first transaction; a run none of whose rows reached the writer is
+      // recorded here
+      const done = finished(run, summary, 'completed', source.sha256(), clock);
+      await (batches ? runs.finish(done) : runs.insert(done));
+    }
   } catch (e) {
-    await out.abort().catch(() => undefined);
+    await out?.abort().catch(() => undefined);
+    ledger.flush();
+    // a run that wrote something says how it ended; one that wrote nothing leaves no record
+    if (run && batches)
+      await runs
+        .finish(finished(run, summary, e instanceof ImportInterrupted ? 'interrupted' : 'failed', undefined, clock))
+        .catch(() => undefined);
+    if ((e as { code?: unknown }).code === RUN_REVERTED)
+      throw conflict(
+        `import run ${run?.id} was reverted while it was running; it stopped after ${batches} batch(es), which the revert removed`,
+      );
     throw e instanceof DomainError ? e : store.mapError(e);
   } finally {
     await source?.close();
   }
   summary.seconds = Math.round((performance.now() - started) / 10) / 100;
   return summary;
+}
+
+/** The record of a run as it ended: its status, the totals of the summary, the time. */
+function finished(
+  run: ImportRun,
+  s: ImportSummary,
+  status: ImportRun['status'],
+  sha256: string | undefined,
+  clock: Clock,
+): ImportRun {
+  return {
+    ...run,
+    status,
+    sha256: run.sha256 ?? sha256 ?? null,
+    read: s.read,
+    created: s.created,
+    unchanged: s.unchanged,
+    revoked: s.revoked,
+    rejected: s.rejected,
+    finished_at: isoZ(clock.now()),
+  };
+}
+
+/** The error an import body throws when the person running it interrupts it (Ctrl-C); the run records `interrupted`. */
+export class ImportInterrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'ImportInterrupted';
+  }
 }

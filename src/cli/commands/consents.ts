@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../domain/errors.js';
@@ -9,6 +11,7 @@ import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../doma
 import { openOutputFile } from '../output-file.js';
 import { collect, defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
+import { addImportsCommands } from './consents-imports.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -75,13 +78,21 @@ interface ExportFlags {
 
 const tabOr = (d: string | undefined) => (d === '\\t' || d === 'tab' ? '\t' : d);
 
-/** Reads a local file through the import's decoder once, so a wrong encoding is refused before anything is sent. */
-async function checkEncoding(file: string, encoding: ImportEncoding | undefined): Promise<void> {
+/**
+ * Reads a local file through the import's decoder once, so a wrong encoding is refused before anything is sent;
+ * answers the SHA-256 of its bytes, which the run records.
+ */
+async function checkEncoding(file: string, encoding: ImportEncoding | undefined): Promise<string> {
   const decoder = new ImportDecoder(encoding);
+  const hash = createHash('sha256');
   // the stream's default pieces of 64 KiB: pieces of 1 MiB made this pass three times slower and raised the import's
   // peak memory by 80 MB (1M rows: 155 MB instead of 235 MB), their buffers and strings outliving the pass
-  for await (const chunk of createReadStream(file)) decoder.decode(chunk as Buffer);
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk as Buffer);
+    decoder.decode(chunk as Buffer);
+  }
   decoder.end();
+  return hash.digest('hex');
 }
 
 const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
@@ -273,6 +284,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       ) => {
         const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
         let input: AsyncIterable<Buffer>;
+        let sha256: string | undefined;
         if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
         else {
           let isFile: boolean;
@@ -286,7 +298,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
           }
           if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
           // a file that is not valid in its encoding is refused here, before a row is sent or written
-          await checkEncoding(file, o.encoding);
+          sha256 = await checkEncoding(file, o.encoding);
           input = createReadStream(file);
         }
         const delimiter = tabOr(o.delimiter);
@@ -297,6 +309,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
             body: withProgress(ctx, file, input),
             content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
             checked: file !== '-',
+            ...(sha256 ? { sha256 } : {}),
             ...(rejects ? { onReject: (line: number, reason: string) => rejects.add(line, reason) } : {}),
           };
           summary = await (
@@ -307,6 +320,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
               dry_run: o.dryRun ? 'true' : undefined,
               delimiter,
               map: o.map?.join(','),
+              file_name: file === '-' ? undefined : basename(file),
               encoding: o.encoding,
               true_values: o.trueValues,
               false_values: o.falseValues,
@@ -333,12 +347,14 @@ export function createConsentsCommand(ctx: CliContext): Command {
         } else {
           writeOut(
             ctx,
-            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`,
+            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : `, run ${summary.run_id}`}`,
           );
         }
         if (summary.rejected > 0) ctx.exitCode = 6;
       },
     );
+
+  addImportsCommands(cmd, ctx);
 
   cmd
     .command('export')

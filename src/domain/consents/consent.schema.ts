@@ -127,6 +127,12 @@ export const ImportOptions = z
     delimiter: oneCharacter.optional(),
     /** `column:field` pairs, comma-separated, for files whose headers differ from the field names. */
     map: z.string().optional(),
+    file_name: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .describe('the name of the file the body comes from, recorded on the import run'),
     ...ImportDialect.shape,
   })
   .superRefine(checkImportDialect);
@@ -134,6 +140,8 @@ export type ImportOptions = z.infer<typeof ImportOptions>;
 
 export const ImportRejection = z.object({ line: z.int(), reason: z.string() });
 export const ImportSummary = z.object({
+  /** The run's id (GET /einwilligungen/consents/imports/{id}); null in a dry run, which is not recorded. */
+  run_id: z.string().nullable(),
   read: z.int(),
   created: z.int(),
   unchanged: z.int(),

@@ -6,7 +6,11 @@ import {
   ROW_FIELDS,
   ROW_WIDTH,
   decideChecks,
+  IMPORT_LOCK,
   passesOf,
+  RUN_COLUMNS,
+  runCounts,
+  runReverted,
   type BatchResult,
   type BatchValue,
   type CheckRow,
@@ -56,19 +60,20 @@ const id = (k: 0 | 1 | 2) => `$3::text || lpad(to_hex(3 * s.n + ${k}), 12, '0')`
 
 /**
  * The consents of the rows `from` names (their action `create`), their `granted` entries and their `revoked` entries,
- * keeping to the rules of a consent created through the API (`newConsent`); $1 tenant, $2 now, $3 the id prefix.
+ * keeping to the rules of a consent created through the API (`newConsent`); $1 tenant, $2 now, $3 the id prefix, $5
+ * the run.
  */
 const creates = (from: string) => `consents as (
-    insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
-    select ${id(0)}, $1, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, $2), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, $2
+    insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at, import_run_id)
+    select ${id(0)}, $1, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, $2), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, $2, $5
     ${from} order by s.n
   ), granted as (
-    insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-    select ${id(1)}, $1, ${id(0)}, 'granted', s.consent_version, s.ip_address, s.user_agent, s.source, coalesce(s.granted_at, $2)
+    insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
+    select ${id(1)}, $1, ${id(0)}, 'granted', s.consent_version, s.ip_address, s.user_agent, s.source, coalesce(s.granted_at, $2), $5
     ${from}
   ), revoked as (
-    insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-    select ${id(2)}, $1, ${id(0)}, 'revoked', s.consent_version, null, null, null, s.revoked_at
+    insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
+    select ${id(2)}, $1, ${id(0)}, 'revoked', s.consent_version, null, null, null, s.revoked_at, $5
     ${from} and s.revoked_at is not null
   )`;
 
@@ -98,7 +103,7 @@ const CHECKS = `select s.n, s.granted_at, s.revoked_at, s.source, s.ip_address, 
 const DECIDE = `update import_stage t set action = d.action, target = d.target
   from unnest($1::integer[], $2::text[], $3::text[]) as d(n, action, target) where t.n = d.n`;
 /**
- * Revokes the consents the rows of pass $2 revoke, each with an entry of its own (source `import`, as a revocation by
+ * Revokes the consents the rows of pass $2 revoke (run $4), each with an entry of its own (source `import`, as a revocation by
  * request); a consent a request revoked or renewed to another version in the meantime is left as it is (answers the
  * rows that did revoke).
  */
@@ -108,10 +113,17 @@ const REVOKE = `with upd as (
       and c.revoked_at is null and c.consent_version = s.consent_version
     returning s.n, s.target, s.revoked_at, s.consent_version
   ), entries as (
-    insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-    select ${id(2)}, $1, s.target, 'revoked', s.consent_version, null, null, 'import', s.revoked_at from upd s
+    insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
+    select ${id(2)}, $1, s.target, 'revoked', s.consent_version, null, null, 'import', s.revoked_at, $4 from upd s
   )
   select n from upd`;
+
+/** The run's record: inserted by its first transaction, counted up by each one while it is running. */
+const INSERT_RUN = `insert into consent_import_run (${RUN_COLUMNS.map((c) => `"${c}"`).join(', ')})
+  values (${RUN_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
+const COUNT_RUN = `update consent_import_run set "read" = "read" + $3, created = created + $4, unchanged = unchanged + $5,
+    revoked = revoked + $6, rejected = rejected + $7
+  where tenant_id = $1 and id = $2 and status = 'running'`;
 
 /** COPY's text format: backslash, tab, newline and carriage return escaped; null is \N. */
 const SPECIAL = /[\\\t\n\r]/;
@@ -135,6 +147,7 @@ const cell = (v: BatchValue): string =>
 export class PostgresConsentWriter implements ConsentImportWriter {
   private readonly ids = uuidv7Source();
   private created = 0;
+  private runRecorded = false;
   private pending: BatchValue[][] = [];
   private writing: Promise<void> = Promise.resolve();
   private queued = 0;
@@ -241,18 +254,34 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     try {
       // imports of one tenant take turns, as SQLite's write lock makes them, so two runs of one file at the same time
       // cannot both find a row new; other writers are not held up
-      await c.query(`select pg_advisory_xact_lock(hashtext('compliance consent import'), hashtext($1))`, [tenant]);
-      const { last } = await this.copy(pieces);
+      await c.query(`select pg_advisory_xact_lock(hashtext($1), hashtext($2))`, [IMPORT_LOCK, tenant]);
+      const { rows, last } = await this.copy(pieces);
+      const run = dryRun ? null : this.o.run;
       const prefix = this.ids.next().slice(0, 24);
       const result: Omit<BatchResult, 'pieces'> = { created: 0, unchanged: 0, revoked: 0, refused: [] };
       for (let pass = 1; pass <= last; pass++) {
         const { rows: actions } = dryRun
           ? await c.query<{ action: string; n: number }>(DRY_PASS, [tenant])
-          : await c.query<{ action: string; n: number }>(PASS, [tenant, now, prefix, pass]);
+          : await c.query<{ action: string; n: number }>(PASS, [tenant, now, prefix, pass, run?.id ?? null]);
         const counts = new Map(actions.map((x) => [x.action, x.n]));
         result.created += counts.get('create') ?? 0;
         result.unchanged += counts.get('unchanged') ?? 0;
         if (counts.get('check')) await this.check(pass, prefix, result);
+      }
+      if (run) {
+        const counts = runCounts(rows, result);
+        if (!this.runRecorded) {
+          const record = { ...run, ...counts };
+          await c.query(
+            INSERT_RUN,
+            RUN_COLUMNS.map((k) => record[k]),
+          );
+          this.runRecorded = true;
+        } else {
+          const { read, created, unchanged, revoked, rejected } = counts;
+          const args = [run.tenant_id, run.id, read, created, unchanged, revoked, rejected];
+          if ((await c.query(COUNT_RUN, args)).rowCount !== 1) throw runReverted(run.id);
+        }
       }
       await c.query(dryRun ? 'rollback' : 'commit');
       this.created += result.created;
@@ -282,7 +311,9 @@ export class PostgresConsentWriter implements ConsentImportWriter {
       result.revoked += revoking.length;
       return;
     }
-    const done = new Set((await c.query<{ n: number }>(REVOKE, [tenant, pass, prefix])).rows.map((r) => r.n));
+    const done = new Set(
+      (await c.query<{ n: number }>(REVOKE, [tenant, pass, prefix, this.o.run?.id ?? null])).rows.map((r) => r.n),
+    );
     for (const d of revoking)
       if (done.has(d.n)) result.revoked++;
       else
@@ -293,7 +324,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
   }
 
   /** Streams the batch into the staging table, each row with its pass; answers the last pass. */
-  private async copy(pieces: BatchValue[][]): Promise<{ last: number }> {
+  private async copy(pieces: BatchValue[][]): Promise<{ rows: number; last: number }> {
     const { passes, last } = passesOf(pieces, this.o.dryRun);
     const stream = this.client.query(copyFrom(COPY));
     const done = new Promise<void>((resolve, reject) => {
@@ -313,7 +344,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     }
     stream.end();
     await done;
-    return { last };
+    return { rows: n, last };
   }
 
   private async close(): Promise<void> {

@@ -11,6 +11,9 @@ import {
   type CheckRow,
   type ImportWriterOptions,
   type Refusal,
+  RUN_COLUMNS,
+  runCounts,
+  runReverted,
 } from '../consent-import-rows.js';
 
 export { ROW_FIELDS, ROW_WIDTH, type BatchResult, type BatchValue };
@@ -84,11 +87,14 @@ export class ConsentBatchWriter {
   private readonly insRevoked: Database.Statement;
   private readonly revokeStored: Database.Statement;
   private readonly insRevocations: Database.Statement;
+  private readonly insRun: Database.Statement;
+  private readonly countRun: Database.Statement;
   private readonly clearActions: Database.Statement;
   private readonly clearStage: Database.Statement;
   /** Prefixes come from time-ordered ids whatever source the caller uses: the id layout above depends on it. */
   private readonly ids = uuidv7Source();
   private created = 0;
+  private runRecorded = false;
   private pending: BatchValue[][] = [];
 
   constructor(private readonly o: WriterOptions) {
@@ -121,23 +127,28 @@ export class ConsentBatchWriter {
         `from temp.import_action a join temp.import_stage s on s.n = a.n where a.action = '${action}'`;
       const mine = rowsOf('create');
       this.insConsents = this.db
-        .prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at)
-        select ${id(0)}, @tenant, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, @now), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, @now
+        .prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at, import_run_id)
+        select ${id(0)}, @tenant, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, @now), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, @now, @run
         ${mine} order by s.n`);
       this.insGranted = this.db
-        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-        select ${id(1)}, @tenant, ${id(0)}, 'granted', s.consent_version, s.ip_address, s.user_agent, s.source, coalesce(s.granted_at, @now) ${mine}`);
+        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
+        select ${id(1)}, @tenant, ${id(0)}, 'granted', s.consent_version, s.ip_address, s.user_agent, s.source, coalesce(s.granted_at, @now), @run ${mine}`);
       this.insRevoked = this.db
-        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-        select ${id(2)}, @tenant, ${id(0)}, 'revoked', s.consent_version, null, null, null, s.revoked_at ${mine} and s.revoked_at is not null`);
+        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
+        select ${id(2)}, @tenant, ${id(0)}, 'revoked', s.consent_version, null, null, null, s.revoked_at, @run ${mine} and s.revoked_at is not null`);
       const revoking = rowsOf('revoke');
       this.revokeStored = this.db
         .prepare(`update consent set revoked_at = (select s.revoked_at ${revoking} and a.target = consent.id)
         where tenant_id = @tenant and id in (select a.target from temp.import_action a where a.action = 'revoke')`);
       // the revocation of a stored consent is an entry of its own, its source `import`, as a revocation by request is
       this.insRevocations = this.db
-        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at)
-        select ${id(2)}, @tenant, a.target, 'revoked', s.consent_version, null, null, 'import', s.revoked_at ${revoking}`);
+        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
+        select ${id(2)}, @tenant, a.target, 'revoked', s.consent_version, null, null, 'import', s.revoked_at, @run ${revoking}`);
+      this.insRun = this.db.prepare(`insert into consent_import_run (${RUN_COLUMNS.join(', ')})
+        values (${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+      this.countRun = this.db.prepare(`update consent_import_run set read = read + @read, created = created + @created,
+          unchanged = unchanged + @unchanged, revoked = revoked + @revoked, rejected = rejected + @rejected
+        where tenant_id = @tenant_id and id = @id and status = 'running'`);
       this.clearActions = this.db.prepare('delete from temp.import_action');
       this.clearStage = this.db.prepare('delete from temp.import_stage');
     } catch (e) {
@@ -166,6 +177,7 @@ export class ConsentBatchWriter {
    */
   private write(pieces: BatchValue[][]): Omit<BatchResult, 'pieces'> {
     const { tenant, now, dryRun } = this.o;
+    const run = this.o.run?.id ?? null;
     let rows = 0;
     this.db.exec(dryRun ? 'BEGIN' : 'BEGIN IMMEDIATE');
     try {
@@ -211,16 +223,17 @@ export class ConsentBatchWriter {
         result.revoked += revoking;
         if (!dryRun) {
           if (counts.get('create')) {
-            this.insConsents.run({ tenant, now, prefix });
-            this.insGranted.run({ tenant, now, prefix });
-            this.insRevoked.run({ tenant, prefix });
+            this.insConsents.run({ tenant, now, prefix, run });
+            this.insGranted.run({ tenant, now, prefix, run });
+            this.insRevoked.run({ tenant, prefix, run });
           }
           if (revoking) {
             this.revokeStored.run({ tenant });
-            this.insRevocations.run({ tenant, prefix });
+            this.insRevocations.run({ tenant, prefix, run });
           }
         }
       }
+      if (!dryRun) this.count(rows, result);
       this.clearActions.run();
       this.clearStage.run();
       this.db.exec(dryRun ? 'ROLLBACK' : 'COMMIT');
@@ -230,6 +243,18 @@ export class ConsentBatchWriter {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw e;
     }
+  }
+
+  /** Records the run with this batch's counts (its first batch inserts it); refuses a run reverted meanwhile. */
+  private count(rows: number, r: Omit<BatchResult, 'pieces'>): void {
+    const run = this.o.run;
+    if (!run) return;
+    const counts = runCounts(rows, r);
+    if (!this.runRecorded) {
+      this.insRun.run({ ...run, ...counts });
+      this.runRecorded = true;
+    } else if (this.countRun.run({ tenant_id: run.tenant_id, id: run.id, ...counts }).changes !== 1)
+      throw runReverted(run.id);
   }
 
   /** Writes what is left and closes the connection. */
