@@ -156,20 +156,27 @@ describe.each(faces)('consents import of files as other systems write them ($nam
     expect(await total(run)).toBe(0);
   });
 
-  it('refuses every physical line an unterminated quote swallowed', async () => {
+  it('refuses every physical line an unterminated quote swallowed, and writes the row once to fix', async () => {
     const run = open();
     const rejects = join(tmp(), 'sub', 'rejects.csv');
-    const f = file(
-      'q.csv',
-      'user_id,data_point_id,granted,source\nok,x,true,a\nbad,x,true,"open\nlost1,x,true,b\nlost2,x,true,c\n',
-    );
+    const header = 'user_id,data_point_id,granted,source';
+    const f = file('q.csv', `${header}\nok,x,true,a\nbad,x,true,"open\nlost1,x,true,b\nlost2,x,true,c\n`);
     const r = await run(['consents', 'import', f, '--rejects', rejects, '--json']);
     expect(r.code).toBe(6);
     expect(summaryOf(r.stdout)).toMatchObject({ created: 1, rejected: 3 });
-    const lines = readFileSync(rejects, 'utf8').trim().split('\n').slice(1);
-    expect(lines.map((l) => Number(l.split(',')[0]))).toEqual([3, 4, 5]);
-    expect(lines[0]).toMatch(/Quoted field unterminated.*from line 3 to line 5/);
-    expect(lines[2]).toMatch(/starts on line 3/);
+    // the row as read holds the lines it swallowed, in a quoted cell the file can carry
+    expect(readFileSync(rejects, 'utf8')).toBe(
+      `line,reason,${header}\n` +
+        '3,malformed CSV: Quoted field unterminated (a quoted field runs from line 3 to line 5),bad,x,true,"open\nlost1,x,true,b\nlost2,x,true,c\n"\n',
+    );
+    // fixed by hand (the quote closed, the swallowed lines rows of their own), it imports with the same command
+    const fixed = file(
+      'fixed.csv',
+      `line,reason,${header}\n3,,bad,x,true,open\n4,,lost1,x,true,b\n5,,lost2,x,true,c\n`,
+    );
+    const again = await run(['consents', 'import', fixed, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(summaryOf(again.stdout)).toMatchObject({ created: 3, rejected: 0 });
   });
 
   it('exports CSV for German Excel (--delimiter ";" --bom) that imports back', async () => {
@@ -217,5 +224,115 @@ describe('the import route on its own (serve)', () => {
       expect.arrayContaining(['encoding', 'true_values', 'false_values', 'date_format', 'timezone', 'delimiter']),
     );
     expect(names('/einwilligungen/consents/export', 'get')).toEqual(expect.arrayContaining(['delimiter', 'bom']));
+  });
+});
+
+describe('the rejects file (local and remote alike)', () => {
+  const ids = (text: string) => text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
+  const options = [
+    '--delimiter',
+    ';',
+    '--encoding',
+    'windows-1252',
+    '--map',
+    'Email=user_id,Zweck=data_point_id,Zustimmung=granted,Datum=granted_at,Kanal=source',
+    '--true-values',
+    'ja',
+    '--false-values',
+    'nein',
+    '--date-format',
+    'DD.MM.YYYY',
+    '--timezone',
+    'Europe/Berlin',
+  ];
+  const german = (text: string) => Buffer.from(text.replace(/\n/g, '\r\n'), 'latin1');
+
+  it('holds the refused rows as read, in the file’s delimiter and encoding, and imports again once fixed', async () => {
+    const texts: string[] = [];
+    for (const face of faces) {
+      const run = face.open();
+      const first = file(
+        'stored.csv',
+        german('Email;Zweck;Zustimmung;Datum;Kanal\nmüller;news;ja;01.03.2026;Filiale\n'),
+      );
+      expect((await run(['consents', 'import', first, ...options])).code).toBe(0);
+      const rows =
+        'Email;Zweck;Zustimmung;Datum;Kanal;Notiz\n' +
+        'jörg;news;ja;01.03.2026;Web;ok\n' + // line 2
+        'jürgen;news;vielleicht;01.03.2026;Web;"mit ""Anführung"""\n' + // line 3: not a word for yes or no
+        'müller;news;ja;01.03.2026;Laden;anders\n' + // line 4: another source than the stored consent's
+        'zu wenig;news\n' + // line 5: too few cells
+        'åsa;news;nein;31.02.2026;Web;Datum\n'; // line 6: no such day
+      const rejects = join(tmp(), 'abgelehnt.csv');
+      const r = await run([
+        'consents',
+        'import',
+        file('neu.csv', german(rows)),
+        ...options,
+        '--rejects',
+        rejects,
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(6);
+      expect(summaryOf(r.stdout)).toMatchObject({ created: 1, rejected: 4 });
+      const bytes = readFileSync(rejects);
+      expect(bytes.includes(Buffer.from('ü', 'utf8'))).toBe(false); // windows-1252, as the file came
+      const text = new TextDecoder('windows-1252').decode(bytes);
+      const lines = text.split('\n');
+      expect(lines[0]).toBe('line;reason;Email;Zweck;Zustimmung;Datum;Kanal;Notiz');
+      expect(lines.slice(1, -1).map((l) => l.split(';')[0])).toEqual(['3', '4', '5', '6']);
+      expect(lines[1]).toBe(
+        '3;"granted: expected one of true, 1, yes, ja, false, 0, no, nein; got ""vielleicht""";jürgen;news;vielleicht;01.03.2026;Web;"mit ""Anführung"""',
+      );
+      expect(ids(lines[2]!)).toBe(
+        '4;"source: consent ID has ""Filiale"", the row says ""Laden""";müller;news;ja;01.03.2026;Laden;anders',
+      );
+      expect(lines[3]).toBe('5;expected 6 fields, found 2;zu wenig;news');
+      texts.push(ids(text));
+      // fixed where the reasons say, the file imports with the same options; line and reason are ignored
+      const fixed = text
+        .replace(';vielleicht;', ';nein;')
+        .replace(';Laden;anders', ';Filiale;anders')
+        .replace('zu wenig;news', 'zu wenig;news;ja;01.03.2026;Web;')
+        .replace(';31.02.2026;', ';28.02.2026;');
+      const again = await run([
+        'consents',
+        'import',
+        file('fixed.csv', Buffer.from(fixed, 'latin1')),
+        ...options,
+        '--json',
+      ]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(summaryOf(again.stdout)).toMatchObject({ created: 3, unchanged: 1, rejected: 0 });
+    }
+    expect(texts[1]).toBe(texts[0]);
+  });
+
+  it('keeps the objects of NDJSON with line and reason added', async () => {
+    for (const face of faces) {
+      const run = face.open();
+      const rejects = join(tmp(), 'r.ndjson');
+      const f = file(
+        'c.ndjson',
+        '{"user_id":"a","data_point_id":"x","granted":"vielleicht"}\nnot json\n{"user_id":"b","data_point_id":"x","granted":true}\n',
+      );
+      expect((await run(['consents', 'import', f, '--rejects', rejects])).code).toBe(6);
+      const lines = readFileSync(rejects, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines).toEqual([
+        {
+          line: 1,
+          reason: expect.stringMatching(/^granted: expected a boolean/),
+          user_id: 'a',
+          data_point_id: 'x',
+          granted: 'vielleicht',
+        },
+        { line: 2, reason: expect.stringMatching(/^malformed JSON/), text: 'not json' },
+      ]);
+      const fixed = file('fixed.ndjson', JSON.stringify({ ...lines[0], granted: false }) + '\n');
+      expect(summaryOf((await run(['consents', 'import', fixed, '--json'])).stdout)).toMatchObject({ created: 1 });
+    }
   });
 });

@@ -343,6 +343,14 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     const r = await api().import({ ...t, stream: csv(second) });
     expect(r).toMatchObject({ read: 8, created: 2, unchanged: 1, revoked: 2, rejected: 3 });
     expect(r.rejections.map((x) => x.line)).toEqual([4, 5, 6]);
+    // each with the row as read, for a rejects file to fix and import again
+    expect(r).toMatchObject({ columns: header.trim().split(','), delimiter: ',' });
+    expect(r.rejections[1]).toEqual({
+      line: 5,
+      reason: expect.stringMatching(/^granted: /),
+      cells: ['x', 'newsletter', 'maybe', at, '', '1.0', '', ''],
+    });
+    expect(r.rejections[2]!.cells).toEqual(['dan', 'newsletter', 'true', at, '', '1.0', 'crm', '']);
     expect(r.rejections[0]!.reason).toMatch(
       /^revoked_at: consent \S+ was revoked at 2026-02-01T10:00:00.000Z and a revocation cannot be undone/,
     );

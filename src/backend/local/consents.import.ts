@@ -1,9 +1,7 @@
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { consentTimeProblems } from '../../domain/consents/consent.rules.js';
 import {
-  CONSENT_FIELDS,
   ConsentCsvRow,
   ConsentInput,
   type ImportOptions,
@@ -13,9 +11,10 @@ import { conflict, DomainError } from '../../domain/errors.js';
 import type { ImportRun, ImportRunOptions } from '../../domain/consents/import-run.schema.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import { createRowDialect } from '../../domain/consents/csv-dialect.js';
-import { resolveHeader } from '../../domain/consents/import-header.js';
 import { openImportText, type ImportText } from './import-text.js';
-import { RejectionLedger } from './import-rejections.js';
+import { rejection, RejectionLedger, type Rejection } from './import-rejections.js';
+import { parseMap, readCsv, readNdjson, type RawRow, type Sink } from './import-readers.js';
+
 import type { StreamBody } from '../../contract/operation.js';
 import {
   ROW_WIDTH,
@@ -41,133 +40,14 @@ const MAX_LISTED = 10_000;
  * the summary travels.
  */
 export type ImportStream = StreamBody & {
-  onReject?: (line: number, reason: string) => void;
+  onReject?: (r: Rejection) => void;
+  /** A CSV file's header row as read and the delimiter in use, before its first refused row (for a rejects file). */
+  onColumns?: (columns: string[], delimiter: string) => void;
   /** The caller has decoded the whole body once already (a local file), so it may stream without a temporary copy. */
   checked?: boolean;
   /** SHA-256 of the body's bytes (hex), when the caller read it before (a local file); else computed as it is read. */
   sha256?: string;
 };
-
-/** `a:b,c:d` → {a: 'b', c: 'd'}; fields must be consent fields. */
-export function parseMap(map: string | undefined): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!map) return out;
-  for (const pair of map
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    const [col, field] = pair.split(/[:=]/).map((s) => s?.trim());
-    if (!col || !field || !(CONSENT_FIELDS as readonly string[]).includes(field))
-      throw new DomainError(
-        'validation',
-        `invalid map entry "${pair}": expected column=field with field one of ${CONSENT_FIELDS.join(', ')}`,
-        [{ path: 'map', message: `allowed fields: ${CONSENT_FIELDS.join(', ')}` }],
-      );
-    out.set(col.toLowerCase(), field);
-  }
-  return out;
-}
-
-/**
- * A refused row that spans several physical lines (a quote left open swallows the lines after it) is refused on each
- * of them, so a rejects file names every line that was not imported.
- */
-function rejectLines(sink: Sink, first: number, last: number, problem: string): void {
-  if (last <= first) return sink.reject(first, problem);
-  sink.reject(first, `${problem} (a quoted field runs from line ${first} to line ${last})`);
-  for (let l = first + 1; l <= last; l++)
-    sink.reject(l, `part of the malformed row that starts on line ${first} (a quote left open there): ${problem}`);
-}
-
-interface Sink {
-  row(line: number, record: Record<string, unknown>): void;
-  reject(line: number, reason: string): void;
-}
-
-async function readCsv(
-  text: AsyncIterable<string>,
-  opts: ImportOptions,
-  map: Map<string, string>,
-  sink: Sink,
-): Promise<void> {
-  const { default: Papa } = await import('papaparse');
-  let fields: Array<string | undefined> | undefined;
-  let line = 1;
-  let failure: unknown;
-  await new Promise<void>((resolve, reject) => {
-    Papa.parse(Readable.from(text), {
-      header: false,
-      delimiter: opts.delimiter ?? '',
-      skipEmptyLines: false,
-      step: (r: { data: string[]; errors: Array<{ message: string }> }, parser: { abort(): void }) => {
-        const row = r.data;
-        const here = line;
-        for (const v of row) for (let i = v.indexOf('\n'); i !== -1; i = v.indexOf('\n', i + 1)) line++;
-        line++;
-        if (failure) return;
-        try {
-          if (!fields) {
-            fields = resolveHeader(row, map);
-            return;
-          }
-          if (row.length === 1 && row[0] === '') return; // blank line
-          const problem = r.errors.length
-            ? `malformed CSV: ${r.errors.map((e) => e.message).join('; ')}`
-            : row.length !== fields.length
-              ? `expected ${fields.length} fields, found ${row.length}`
-              : undefined;
-          if (problem) return rejectLines(sink, here, line - (row.at(-1)?.endsWith('\n') ? 2 : 1), problem);
-          const record: Record<string, unknown> = {};
-          for (let i = 0; i < fields.length; i++) {
-            const f = fields[i];
-            if (f) record[f] = row[i];
-          }
-          sink.row(here, record);
-        } catch (e) {
-          failure = e;
-          parser.abort();
-        }
-      },
-      complete: () => resolve(),
-      error: (e: Error) => reject(e),
-    } as never);
-  });
-  if (failure) throw failure;
-  if (!fields)
-    throw new DomainError(
-      'bad_request',
-      'the file is empty: expected a header row with user_id, data_point_id, granted',
-    );
-}
-
-async function readNdjson(text: AsyncIterable<string>, map: Map<string, string>, sink: Sink): Promise<void> {
-  let buf = '';
-  let line = 0;
-  const handle = (raw: string) => {
-    line++;
-    const t = raw.trim();
-    if (!t) return;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(t);
-    } catch (e) {
-      return sink.reject(line, `malformed JSON: ${(e as Error).message}`);
-    }
-    if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return sink.reject(line, 'expected a JSON object');
-    const record: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(obj)) record[map.get(k.toLowerCase()) ?? k] = v;
-    sink.row(line, record);
-  };
-  for await (const chunk of text) {
-    buf += chunk;
-    let nl: number;
-    while ((nl = buf.indexOf('\n')) !== -1) {
-      handle(buf.slice(0, nl).replace(/^\uFEFF/, ''));
-      buf = buf.slice(nl + 1);
-    }
-  }
-  if (buf) handle(buf);
-}
 
 const UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
 /**
@@ -216,6 +96,8 @@ export async function importConsents(
   const kind = /ndjson|jsonl|json/i.test(input.content_type) ? 'ndjson' : 'csv';
   const summary: ImportSummary = {
     run_id: null,
+    columns: null,
+    delimiter: null,
     read: 0,
     created: 0,
     unchanged: 0,
@@ -233,29 +115,36 @@ export async function importConsents(
   // refusals are listed in line order, the writer's (against the store) among the reader's
   const ledger = new RejectionLedger((r) => {
     if (summary.rejections.length < MAX_LISTED) summary.rejections.push(r);
-    input.onReject?.(r.line, r.reason);
+    input.onReject?.(r);
   });
   let out: ConsentImportWriter | undefined;
   let batches = 0;
   let piece: BatchValue[] = [];
   let lines: number[] = [];
+  let raws: RawRow[] = [];
   let pieceChars = 0;
   const post = () => {
-    ledger.piece(lines);
+    ledger.piece(lines, raws);
     out!.post(piece);
     piece = [];
     lines = [];
+    raws = [];
     pieceChars = 0;
   };
   const sink: Sink = {
-    reject(line, reason) {
+    header(columns, delimiter) {
+      summary.columns = columns;
+      summary.delimiter = delimiter;
+      input.onColumns?.(columns, delimiter);
+    },
+    reject(line, reason, raw) {
       summary.read++;
       summary.rejected++;
-      ledger.reject({ line, reason });
+      ledger.reject(rejection(line, reason, raw));
     },
-    row(line, record) {
+    row(line, record, raw) {
       const unreadable = dialect(record);
-      if (unreadable) return sink.reject(line, unreadable);
+      if (unreadable) return sink.reject(line, unreadable, raw);
       const parsed = rowSchema.safeParse(record, { reportInput: true });
       if (!parsed.success)
         return sink.reject(
@@ -263,12 +152,14 @@ export async function importConsents(
           detailsFromZod(parsed.error)
             .map((d) => `${d.path}: ${d.message}`)
             .join('; '),
+          raw,
         );
       const c = parsed.data;
       const times = consentTimeProblems(c, importedAt);
-      if (times.length) return sink.reject(line, times.map((d) => `${d.path}: ${d.message}`).join('; '));
+      if (times.length) return sink.reject(line, times.map((d) => `${d.path}: ${d.message}`).join('; '), raw);
       summary.read++;
       lines.push(line);
+      raws.push(raw);
       piece.push(
         c.user_id,
         c.data_point_id,

@@ -9,6 +9,7 @@ import type { ImportStream } from '../../backend/local/consents.import.js';
 import type { CliContext } from '../context.js';
 import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
 import { openOutputFile } from '../output-file.js';
+import { openRejects, type RejectsForm } from './consents-rejects.js';
 import { collect, defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
 import { addImportsCommands } from './consents-imports.js';
@@ -80,9 +81,13 @@ const tabOr = (d: string | undefined) => (d === '\\t' || d === 'tab' ? '\t' : d)
 
 /**
  * Reads a local file through the import's decoder once, so a wrong encoding is refused before anything is sent;
- * answers the SHA-256 of its bytes, which the run records.
+ * answers the SHA-256 of its bytes, which the run records, and its encoding and byte order mark, which a rejects file
+ * keeps.
  */
-async function checkEncoding(file: string, encoding: ImportEncoding | undefined): Promise<string> {
+async function checkEncoding(
+  file: string,
+  encoding: ImportEncoding | undefined,
+): Promise<{ sha256: string; encoding: RejectsForm['encoding']; bom: boolean }> {
   const decoder = new ImportDecoder(encoding);
   const hash = createHash('sha256');
   // the stream's default pieces of 64 KiB: pieces of 1 MiB made this pass three times slower and raised the import's
@@ -92,30 +97,10 @@ async function checkEncoding(file: string, encoding: ImportEncoding | undefined)
     decoder.decode(chunk as Buffer);
   }
   decoder.end();
-  return hash.digest('hex');
-}
-
-const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-
-/**
- * The `--rejects` file, `line,reason`. On a local store every refused row arrives as it is found (no limit); over HTTP
- * only the summary travels, which lists the first 10,000.
- */
-async function openRejects(file: string) {
-  const out = await openOutputFile(file, { encoding: 'utf8' });
-  let written = 0;
-  out.write('line,reason\n');
   return {
-    add(line: number, reason: string) {
-      written++;
-      out.write(`${line},${csvCell(reason)}\n`);
-    },
-    async close(summary: ImportSummary | undefined): Promise<number> {
-      if (summary && written === 0) for (const r of summary.rejections) this.add(r.line, r.reason);
-      out.end();
-      await once(out, 'finish');
-      return written;
-    },
+    sha256: hash.digest('hex'),
+    encoding: (decoder.encoding ?? encoding ?? 'utf-8') as RejectsForm['encoding'],
+    bom: decoder.bom,
   };
 }
 
@@ -264,7 +249,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--date-format <format>', 'format of granted_at/revoked_at, e.g. "DD.MM.YYYY HH:mm" (default ISO 8601)')
     .option('--timezone <zone>', 'IANA zone of timestamps written without one, e.g. Europe/Berlin')
     .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
-    .option('--rejects <file>', 'write refused rows (line number and reason) to this CSV')
+    .option('--rejects <file>', 'write the refused rows themselves, with line and reason, to fix and import again')
     .option('--dry-run', 'validate and count without writing')
     .action(
       async (
@@ -285,6 +270,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
         const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
         let input: AsyncIterable<Buffer>;
         let sha256: string | undefined;
+        let form: RejectsForm = { format, encoding: o.encoding ?? 'utf-8', bom: false };
         if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
         else {
           let isFile: boolean;
@@ -298,11 +284,13 @@ export function createConsentsCommand(ctx: CliContext): Command {
           }
           if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
           // a file that is not valid in its encoding is refused here, before a row is sent or written
-          sha256 = await checkEncoding(file, o.encoding);
+          const checked = await checkEncoding(file, o.encoding);
+          sha256 = checked.sha256;
+          form = { format, encoding: checked.encoding, bom: checked.bom };
           input = createReadStream(file);
         }
         const delimiter = tabOr(o.delimiter);
-        const rejects = o.rejects ? await openRejects(o.rejects) : undefined;
+        const rejects = o.rejects ? await openRejects(o.rejects, form) : undefined;
         let summary: ImportSummary | undefined;
         try {
           const stream: ImportStream = {
@@ -310,7 +298,9 @@ export function createConsentsCommand(ctx: CliContext): Command {
             content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
             checked: file !== '-',
             ...(sha256 ? { sha256 } : {}),
-            ...(rejects ? { onReject: (line: number, reason: string) => rejects.add(line, reason) } : {}),
+            ...(rejects
+              ? { onReject: (r) => rejects.add(r), onColumns: (columns, delim) => rejects.columns(columns, delim) }
+              : {}),
           };
           summary = await (
             await ctx.backend()
@@ -330,11 +320,11 @@ export function createConsentsCommand(ctx: CliContext): Command {
             stream,
           });
         } finally {
-          const written = await rejects?.close(summary);
-          if (summary && written !== undefined && written < summary.rejected)
+          const listed = await rejects?.close(summary);
+          if (summary && listed !== undefined && listed < summary.rejected)
             note(
               ctx,
-              `${o.rejects} lists the first ${written} of ${summary.rejected} refused rows (the server sends no more)`,
+              `${o.rejects} lists the first ${listed} of ${summary.rejected} refused lines (the server sends no more)`,
             );
         }
         // refused rows go to stderr (the first 20) unless --rejects takes them, with --json too: stdout stays the summary
@@ -342,7 +332,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
         if (!o.rejects && summary.rejected > 20)
           note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
         if (ctx.config().json) {
-          const { rejections: _r, dry_run: _d, ...plain } = summary;
+          const { rejections: _r, dry_run: _d, columns: _c, delimiter: _l, ...plain } = summary;
           printJson(ctx, plain);
         } else {
           writeOut(

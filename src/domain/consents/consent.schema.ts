@@ -138,10 +138,23 @@ export const ImportOptions = z
   .superRefine(checkImportDialect);
 export type ImportOptions = z.infer<typeof ImportOptions>;
 
-export const ImportRejection = z.object({ line: z.int(), reason: z.string() });
+/**
+ * A refused row: the line where it starts, why, and the row itself as read, so it can be fixed and imported again:
+ * `cells` for a CSV row (as many as it had), `text` for an NDJSON line; neither for the further lines of a malformed
+ * CSV row that spans several (its first line carries it).
+ */
+export const ImportRejection = z.object({
+  line: z.int(),
+  reason: z.string(),
+  cells: z.array(z.string()).optional(),
+  text: z.string().optional(),
+});
 export const ImportSummary = z.object({
   /** The run's id (GET /einwilligungen/consents/imports/{id}); null in a dry run, which is not recorded. */
   run_id: z.string().nullable(),
+  /** A CSV file's header row as read, and the delimiter in use (given or detected); null for NDJSON. */
+  columns: z.array(z.string()).nullable(),
+  delimiter: z.string().nullable(),
   read: z.int(),
   created: z.int(),
   unchanged: z.int(),
