@@ -336,3 +336,85 @@ describe('the rejects file (local and remote alike)', () => {
     }
   });
 });
+
+describe.each(faces)('import options and dates people get wrong ($name)', ({ open }) => {
+  it('names a wrong option before reading the file, even a file it would refuse', async () => {
+    const run = open();
+    const late = file('late.csv', lateUmlaut());
+    for (const [args, says] of [
+      [['--delimiter', ';;'], /^error: invalid --delimiter: must be exactly one character/],
+      [['--map', 'Email=nonsense'], /^error: invalid --map: invalid entry "Email=nonsense": expected column=field/],
+      [
+        ['--encoding', 'ebcdic'],
+        /^error: invalid --encoding: expected one of utf-8, windows-1252, latin1, utf-16le \(also utf8, cp1252/,
+      ],
+      [
+        ['--date-format', 'DD.MM.YYYY', '--timezone', 'Mars/Olympus'],
+        /^error: invalid --timezone: expected an IANA time zone/,
+      ],
+    ] as const) {
+      const r = await run(['consents', 'import', late, ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr).not.toMatch(/UTF-8/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(await total(run)).toBe(0);
+  });
+
+  it('takes other names of the encodings, in any case', async () => {
+    const run = open();
+    for (const [i, name] of [
+      'cp1252',
+      'CP1252',
+      'Windows-1252',
+      'ansi',
+      'iso-8859-1',
+      'ISO_8859-1',
+      'latin-1',
+      'L1',
+    ].entries()) {
+      const f = file(`e${i}.csv`, Buffer.from(`user_id,data_point_id,granted\nmüller${i},x,true\n`, 'latin1'));
+      const r = await run(['consents', 'import', f, '--encoding', name]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(0);
+    }
+    const utf8 = await run([
+      'consents',
+      'import',
+      file('u.csv', 'user_id,data_point_id,granted\nzoë,x,true\n'),
+      '--encoding',
+      'UTF8',
+    ]);
+    expect(utf8.code, utf8.stderr).toBe(0);
+    const users = (await listed(run)).map((c) => c.user_id);
+    expect(users).toEqual(expect.arrayContaining(['müller0', 'müller7', 'zoë']));
+  });
+
+  it('hints D.M.YYYY when DD.MM.YYYY refuses 1.3.2025, and refuses a year before 1000', async () => {
+    const run = open();
+    const f = file(
+      'd.csv',
+      'user_id,data_point_id,granted,granted_at\na,x,true,1.3.2025\nb,x,true,01.03.0999\nc,x,true,01.03.2025\n',
+    );
+    const r = await run([
+      'consents',
+      'import',
+      f,
+      '--date-format',
+      'DD.MM.YYYY',
+      '--timezone',
+      'Europe/Berlin',
+      '--json',
+    ]);
+    expect(r.code).toBe(6);
+    expect(summaryOf(r.stdout)).toMatchObject({ created: 1, rejected: 2 });
+    expect(r.stderr).toContain(
+      `line 2: granted_at: "1.3.2025" does not match the date format DD.MM.YYYY; for days, months or hours without a leading zero use --date-format 'D.M.YYYY' (API: date_format=D.M.YYYY)`,
+    );
+    expect(r.stderr).toContain('line 3: granted_at: "01.03.0999" names the year 999; the year must be 1000 or later');
+    const iso = file('iso.csv', 'user_id,data_point_id,granted,granted_at\nd,x,true,0999-03-01T10:00:00Z\n');
+    const refused = await run(['consents', 'import', iso]);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(/line 2: granted_at: the year must be 1000 or later/);
+  });
+});

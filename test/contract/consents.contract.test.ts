@@ -62,6 +62,8 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     [{ user_id: 'u', data_point_id: 'x', granted: 'maybe' }, 'granted'],
     [{ user_id: 'u', data_point_id: 'x', granted: true, ip_address: '300.1.1.1' }, 'ip_address'],
     [{ user_id: 'u', data_point_id: 'x', granted: true, granted_at: 'yesterday' }, 'granted_at'],
+    [{ user_id: 'u', data_point_id: 'x', granted: true, granted_at: '0999-12-31T00:00:00Z' }, 'granted_at'],
+    [{ user_id: 'u', data_point_id: 'x', granted: true, granted_at: '0025-03-01T10:00:00+01:00' }, 'granted_at'],
     [{ user_id: 'u', data_point_id: 'x', granted: false, revoked_at: '2026-01-01T00:00:00Z' }, 'revoked_at'],
   ])('refuses %j naming %s', async (body, path) => {
     const before = (await api().stats(T)).total_consents;
@@ -633,6 +635,28 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     );
     const ndjsonBom = await failure(api().export({ ...t, query: { format: 'ndjson', bom: 'true' } }));
     expect(ndjsonBom.code).toBe('validation');
+  });
+
+  it('takes other names of an encoding in any case, and refuses an unknown one naming the names (422)', async () => {
+    const t = { tenant: 'encoding-names', actor: 'a' };
+    const latin = () => ({
+      body: (async function* () {
+        yield Buffer.from('user_id,data_point_id,granted\nMüller,x,true\n', 'latin1');
+      })(),
+      content_type: 'text/csv',
+    });
+    expect(await api().import({ ...t, query: { encoding: 'ISO_8859-1' }, stream: latin() })).toMatchObject({
+      created: 1,
+    });
+    expect(await api().import({ ...t, query: { encoding: 'CP1252' }, stream: latin() })).toMatchObject({
+      unchanged: 1,
+    });
+    expect((await api().list(t)).consents[0]!.user_id).toBe('Müller');
+    const e = await failure(api().import({ ...t, query: { encoding: 'ebcdic' }, stream: latin() }));
+    expect(e.code).toBe('validation');
+    expect(e.details).toEqual([
+      { path: 'encoding', message: expect.stringMatching(/^expected one of utf-8, windows-1252, latin1, utf-16le/) },
+    ]);
   });
 
   it('refuses an import without the required columns before writing anything', async () => {

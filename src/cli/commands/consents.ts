@@ -4,7 +4,12 @@ import { basename } from 'node:path';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../domain/errors.js';
-import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../../domain/consents/consent.schema.js';
+import type {
+  ConsentHistoryEntry,
+  ConsentWithHistory,
+  ImportOptions,
+  ImportSummary,
+} from '../../domain/consents/consent.schema.js';
 import type { ImportStream } from '../../backend/local/consents.import.js';
 import type { CliContext } from '../context.js';
 import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
@@ -102,6 +107,30 @@ async function checkEncoding(
     encoding: (decoder.encoding ?? encoding ?? 'utf-8') as RejectsForm['encoding'],
     bom: decoder.bom,
   };
+}
+
+/** The flag each import option comes from, for messages. */
+const IMPORT_FLAGS: Record<string, string> = {
+  dry_run: '--dry-run',
+  delimiter: '--delimiter',
+  map: '--map',
+  file_name: 'the file name',
+  encoding: '--encoding',
+  true_values: '--true-values',
+  false_values: '--false-values',
+  date_format: '--date-format',
+  timezone: '--timezone',
+};
+
+/** The import's options as the API reads them, or a usage error (exit 2) naming each flag that is wrong and why. */
+async function checkImportOptions(query: Record<string, unknown>): Promise<ImportOptions> {
+  // loaded here, as the schemas are by the backend: a command that imports nothing does not pay for them
+  const { ImportOptions } = await import('../../domain/consents/consent.schema.js');
+  const { detailsFromZod } = await import('../../domain/validation.js');
+  const r = ImportOptions.safeParse(query, { reportInput: true });
+  if (r.success) return r.data;
+  const details = detailsFromZod(r.error).map((d) => ({ path: IMPORT_FLAGS[d.path] ?? d.path, message: d.message }));
+  throw new DomainError('validation', `invalid ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
 }
 
 export function createConsentsCommand(ctx: CliContext): Command {
@@ -238,11 +267,9 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
     .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
     .option('--delimiter <char>', 'CSV delimiter, one character; \\t or tab for a tab (default: detected)')
-    .addOption(
-      new Option(
-        '--encoding <name>',
-        'character encoding of the file (default utf-8; a byte order mark is followed)',
-      ).choices(IMPORT_ENCODINGS),
+    .option(
+      '--encoding <name>',
+      `${IMPORT_ENCODINGS.join(', ')} or another name of one (cp1252, iso-8859-1, …); default utf-8, a byte order mark is followed`,
     )
     .option('--true-values <words>', 'comma-separated words that also mean granted, e.g. ja,j,x')
     .option('--false-values <words>', 'comma-separated words that also mean refused, e.g. nein,n')
@@ -260,7 +287,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
           format?: 'csv' | 'ndjson';
           rejects?: string;
           dryRun?: boolean;
-          encoding?: ImportEncoding;
+          encoding?: string;
           trueValues?: string;
           falseValues?: string;
           dateFormat?: string;
@@ -268,9 +295,23 @@ export function createConsentsCommand(ctx: CliContext): Command {
         },
       ) => {
         const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
+        const query = defined({
+          dry_run: o.dryRun ? 'true' : undefined,
+          delimiter: tabOr(o.delimiter),
+          map: o.map?.join(','),
+          file_name: file === '-' ? undefined : basename(file),
+          encoding: o.encoding,
+          true_values: o.trueValues,
+          false_values: o.falseValues,
+          date_format: o.dateFormat,
+          timezone: o.timezone,
+        });
+        // options are checked before the file is read: a wrong one is named as the flag it came from, not as the
+        // first thing the file would have run into
+        const options = await checkImportOptions(query);
         let input: AsyncIterable<Buffer>;
         let sha256: string | undefined;
-        let form: RejectsForm = { format, encoding: o.encoding ?? 'utf-8', bom: false };
+        let form: RejectsForm = { format, encoding: options.encoding ?? 'utf-8', bom: false };
         if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
         else {
           let isFile: boolean;
@@ -284,12 +325,11 @@ export function createConsentsCommand(ctx: CliContext): Command {
           }
           if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
           // a file that is not valid in its encoding is refused here, before a row is sent or written
-          const checked = await checkEncoding(file, o.encoding);
+          const checked = await checkEncoding(file, options.encoding);
           sha256 = checked.sha256;
           form = { format, encoding: checked.encoding, bom: checked.bom };
           input = createReadStream(file);
         }
-        const delimiter = tabOr(o.delimiter);
         const rejects = o.rejects ? await openRejects(o.rejects, form) : undefined;
         let summary: ImportSummary | undefined;
         try {
@@ -302,23 +342,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
               ? { onReject: (r) => rejects.add(r), onColumns: (columns, delim) => rejects.columns(columns, delim) }
               : {}),
           };
-          summary = await (
-            await ctx.backend()
-          ).consents.import({
-            ...req(ctx),
-            query: defined({
-              dry_run: o.dryRun ? 'true' : undefined,
-              delimiter,
-              map: o.map?.join(','),
-              file_name: file === '-' ? undefined : basename(file),
-              encoding: o.encoding,
-              true_values: o.trueValues,
-              false_values: o.falseValues,
-              date_format: o.dateFormat,
-              timezone: o.timezone,
-            }),
-            stream,
-          });
+          summary = await (await ctx.backend()).consents.import({ ...req(ctx), query, stream });
         } finally {
           const listed = await rejects?.close(summary);
           if (summary && listed !== undefined && listed < summary.rejected)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { label, looseBoolean, queryInt } from '../schema-helpers.js';
+import { isoTimestamp, label, looseBoolean, queryInt } from '../schema-helpers.js';
 import { checkCsvLayout, checkImportDialect, CsvLayout, ImportDialect, oneCharacter } from './import-options.schema.js';
 
 export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed'] as const;
@@ -11,13 +11,9 @@ const optional = <T extends z.ZodType>(s: T) =>
 /** An optional timestamp: null means "not given"; an empty string is refused, as it says neither. */
 const timestamp = z.preprocess(
   (v) => (v === null ? undefined : v),
-  z.iso
-    .datetime({
-      offset: true,
-      error: (i) =>
-        i.input === '' ? 'must not be empty: leave the field out (or null) when there is no time' : undefined,
-    })
-    .optional(),
+  isoTimestamp((input) =>
+    input === '' ? 'must not be empty: leave the field out (or null) when there is no time' : undefined,
+  ).optional(),
 );
 
 /**
@@ -135,7 +131,16 @@ export const ImportOptions = z
       .describe('the name of the file the body comes from, recorded on the import run'),
     ...ImportDialect.shape,
   })
-  .superRefine(checkImportDialect);
+  .superRefine((o, ctx) => {
+    const bad = badMapEntry(o.map);
+    if (bad)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['map'],
+        message: `invalid entry "${bad}": expected column=field with field one of ${CONSENT_FIELDS.join(', ')}`,
+      });
+    checkImportDialect(o, ctx);
+  });
 export type ImportOptions = z.infer<typeof ImportOptions>;
 
 /**
@@ -192,3 +197,15 @@ export const CONSENT_FIELDS = [
   'user_agent',
 ] as const;
 export const REQUIRED_IMPORT_FIELDS = ['user_id', 'data_point_id', 'granted'] as const;
+
+/** The first entry of a `map` option (`column=field` or `column:field`, comma-separated) that names no consent field. */
+export function badMapEntry(map: string | undefined): string | undefined {
+  for (const pair of (map ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [col, field] = pair.split(/[:=]/).map((p) => p.trim());
+    if (!col || !field || !(CONSENT_FIELDS as readonly string[]).includes(field)) return pair;
+  }
+  return undefined;
+}

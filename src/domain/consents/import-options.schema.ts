@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { looseBoolean } from '../schema-helpers.js';
 import { isTimeZone } from '../clock.js';
 import { compileDateFormat, wordList } from './csv-dialect.js';
-import { IMPORT_ENCODINGS } from './text-encoding.js';
+import { encodingOf, IMPORT_ENCODINGS } from './text-encoding.js';
+
+/** The other names an encoding is accepted under, for messages and the OpenAPI document. */
+const ALIASES = 'utf8, cp1252, ansi, iso-8859-1, latin-1, utf-16, ucs-2';
 
 /** A CSV delimiter: exactly one character (a tab is `\t` in a query string as %09). */
 export const oneCharacter = z
@@ -13,9 +16,20 @@ export const oneCharacter = z
 /** How the file of an import is written: its encoding and its words for booleans, dates and zones. */
 export const ImportDialect = z.object({
   encoding: z
-    .enum(IMPORT_ENCODINGS)
+    .string()
+    .transform((name, ctx) => {
+      const e = encodingOf(name);
+      if (e) return e;
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected one of ${IMPORT_ENCODINGS.join(', ')} (also ${ALIASES}; any case); got ${JSON.stringify(name)}`,
+      });
+      return z.NEVER;
+    })
     .optional()
-    .describe('character encoding of the file (default utf-8; a byte order mark is followed)'),
+    .describe(
+      `character encoding of the file (default utf-8; a byte order mark is followed): ${IMPORT_ENCODINGS.join(', ')}, also ${ALIASES}; any case`,
+    ),
   true_values: z
     .string()
     .max(500)

@@ -4,6 +4,47 @@ import { DomainError } from '../errors.js';
 export const IMPORT_ENCODINGS = ['utf-8', 'windows-1252', 'latin1', 'utf-16le'] as const;
 export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 
+/**
+ * Other names people and programs give the import encodings (any case; spaces, `_` and `-` alike): what `iconv -l`,
+ * Python, Java and Windows call them.
+ */
+export const ENCODING_ALIASES: Record<string, ImportEncoding> = {
+  utf8: 'utf-8',
+  'utf-8': 'utf-8',
+  windows1252: 'windows-1252',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  'cp-1252': 'windows-1252',
+  win1252: 'windows-1252',
+  'win-1252': 'windows-1252',
+  'x-cp1252': 'windows-1252',
+  ansi: 'windows-1252',
+  latin1: 'latin1',
+  'latin-1': 'latin1',
+  l1: 'latin1',
+  'iso-8859-1': 'latin1',
+  'iso8859-1': 'latin1',
+  iso88591: 'latin1',
+  '8859-1': 'latin1',
+  'iso-latin-1': 'latin1',
+  'utf-16le': 'utf-16le',
+  utf16le: 'utf-16le',
+  'utf-16': 'utf-16le',
+  utf16: 'utf-16le',
+  'ucs-2': 'utf-16le',
+  ucs2: 'utf-16le',
+  unicode: 'utf-16le',
+};
+
+/** The import encoding a name means, or undefined; `ISO_8859-1`, `CP1252`, ` UTF8 ` all count. */
+export const encodingOf = (name: string): ImportEncoding | undefined =>
+  ENCODING_ALIASES[
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_]+/g, '-')
+  ];
+
 const BOMS: Array<{ bytes: number[]; encoding: string }> = [
   { bytes: [0xef, 0xbb, 0xbf], encoding: 'utf-8' },
   { bytes: [0xff, 0xfe], encoding: 'utf-16le' },
