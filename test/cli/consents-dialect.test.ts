@@ -114,7 +114,7 @@ describe.each(faces)('consents import of files as other systems write them ($nam
     );
     const noZone = await run(['consents', 'import', f, '--date-format', 'DD.MM.YYYY HH:mm']);
     expect(noZone.code).toBe(2);
-    expect(noZone.stderr).toMatch(/has no time zone: .*--timezone Europe\/Berlin/);
+    expect(noZone.stderr).toMatch(/has no time zone: .*--time-zone Europe\/Berlin/);
     const r = await run([
       'consents',
       'import',
@@ -132,13 +132,13 @@ describe.each(faces)('consents import of files as other systems write them ($nam
     const refused = await run(['consents', 'import', iso]);
     expect(refused.code).toBe(6);
     expect(refused.stderr).toMatch(
-      /line 2: granted_at: "2026-03-01T10:00:00" has no time zone; .*--timezone Europe\/Berlin/,
+      /line 2: granted_at: "2026-03-01T10:00:00" has no time zone; .*--time-zone Europe\/Berlin/,
     );
     expect((await run(['consents', 'import', iso, '--timezone', 'Europe/Berlin'])).code).toBe(0);
     expect((await listed(run)).find((c) => c.user_id === 'n')?.granted_at).toBe('2026-03-01T09:00:00.000Z');
     const badZone = await run(['consents', 'import', iso, '--timezone', 'Mars/Olympus']);
     expect(badZone.code).toBe(2);
-    expect(badZone.stderr).toMatch(/timezone.*IANA time zone/);
+    expect(badZone.stderr).toMatch(/--time-zone: .*IANA time zone/);
   });
 
   it('refuses headers and options a person has to fix, naming what is wrong', async () => {
@@ -223,7 +223,10 @@ describe('the import route on its own (serve)', () => {
     expect(names('/einwilligungen/consents/import', 'post')).toEqual(
       expect.arrayContaining(['encoding', 'true_values', 'false_values', 'date_format', 'timezone', 'delimiter']),
     );
-    expect(names('/einwilligungen/consents/export', 'get')).toEqual(expect.arrayContaining(['delimiter', 'bom']));
+    expect(names('/einwilligungen/consents/export', 'get')).toEqual(
+      expect.arrayContaining(['delimiter', 'bom', 'true_values', 'false_values', 'date_format', 'timezone']),
+    );
+    expect(names('/einwilligungen/consents/imports', 'get')).toEqual(expect.arrayContaining(['limit', 'offset']));
   });
 });
 
@@ -350,7 +353,7 @@ describe.each(faces)('import options and dates people get wrong ($name)', ({ ope
       ],
       [
         ['--date-format', 'DD.MM.YYYY', '--timezone', 'Mars/Olympus'],
-        /^error: invalid --timezone: expected an IANA time zone/,
+        /^error: invalid --time-zone: expected an IANA time zone/,
       ],
     ] as const) {
       const r = await run(['consents', 'import', late, ...args]);
@@ -416,5 +419,75 @@ describe.each(faces)('import options and dates people get wrong ($name)', ({ ope
     const refused = await run(['consents', 'import', iso]);
     expect(refused.code).toBe(6);
     expect(refused.stderr).toMatch(/line 2: granted_at: the year must be 1000 or later/);
+  });
+});
+
+describe.each(faces)('export for German spreadsheets ($name)', ({ open }) => {
+  const german = [
+    '--delimiter',
+    ';',
+    '--date-format',
+    'DD.MM.YYYY HH:mm:ss',
+    '--time-zone',
+    'Europe/Berlin',
+    '--true-values',
+    'ja',
+    '--false-values',
+    'nein',
+  ];
+
+  it('writes local times and ja/nein that import back into an empty store as the same records', async () => {
+    const run = open();
+    const rows =
+      'user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address,user_agent\n' +
+      'müller,news,true,2026-03-01T09:15:00Z,,1.0,"Filiale; Nord",10.0.0.1,UA 1\n' + // winter: +01:00
+      'jörg,news,true,2026-07-01T08:00:00Z,2026-08-01T22:30:00Z,2.0,web,,\n' + // summer: +02:00, revoked
+      'åsa,ads,false,2025-12-31T23:59:59Z,,1.0,,,\n'; // a refusal, at new year in Berlin
+    expect((await run(['consents', 'import', file('s.csv', rows)])).code).toBe(0);
+    const out = join(tmp(), 'excel.csv');
+    const r = await run(['consents', 'export', ...german, '--bom', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(
+      '\uFEFFuser_id;data_point_id;granted;granted_at;revoked_at;consent_version;source;ip_address;user_agent\n' +
+        'müller;news;ja;01.03.2026 10:15:00;;1.0;"Filiale; Nord";10.0.0.1;UA 1\n' +
+        'jörg;news;ja;01.07.2026 10:00:00;02.08.2026 00:30:00;2.0;web;;\n' +
+        'åsa;ads;nein;01.01.2026 00:59:59;;1.0;;;\n',
+    );
+    const copy = tmpDb();
+    const back = await cli(['--db', copy, 'consents', 'import', out, ...german, '--json']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(summaryOf(back.stdout)).toMatchObject({ created: 3, rejected: 0 });
+    const records = async (args: string[]) => (await cli([...args, 'consents', 'export', '--format', 'ndjson'])).stdout;
+    const here = await records(['--db', copy]);
+    expect(here.trim().split('\n')).toHaveLength(3);
+    expect(here).toBe((await run(['consents', 'export', '--format', 'ndjson'])).stdout);
+  });
+
+  it('writes ISO 8601 with the offset for a zone alone, and refuses what cannot be read back', async () => {
+    const run = open();
+    await run([
+      'consents',
+      'import',
+      file('t.csv', 'user_id,data_point_id,granted,granted_at\nu,x,1,2026-07-01T08:00:00Z\n'),
+    ]);
+    const iso = await run(['consents', 'export', '--time-zone', 'Europe/Berlin']);
+    expect(iso.stdout.split('\n')[1]).toBe('u;x;true;2026-07-01T10:00:00.000+02:00;;1.0;;;'.replaceAll(';', ','));
+    for (const [args, says] of [
+      [
+        ['--date-format', 'DD.MM.YYYY HH:mm'],
+        /^error: invalid --time-zone: the date format DD\.MM\.YYYY HH:mm has no time zone/,
+      ],
+      [
+        ['--date-format', 'DD.MM.YYYY hh:mm', '--time-zone', 'UTC'],
+        /^error: invalid --date-format: unknown letters " hh:" in the date format/,
+      ],
+      [['--time-zone', 'Mars/Olympus'], /^error: invalid --time-zone: expected an IANA time zone/],
+      [['--true-values', 'ja', '--false-values', 'ja'], /^error: invalid --true-values: ja cannot mean both/],
+      [['--format', 'ndjson', '--true-values', 'ja'], /^error: invalid --true-values: only for format=csv/],
+    ] as const) {
+      const r = await run(['consents', 'export', ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(says);
+    }
   });
 });

@@ -75,6 +75,13 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
         bin(['--db', lite, 'consents', 'export', ...filtered]).stdout,
       );
     }
+    // and for a German spreadsheet: local times, ja/nein, `;`
+    const german = ['--delimiter', ';', '--date-format', 'DD.MM.YYYY HH:mm:ss', '--time-zone', 'Europe/Berlin'];
+    const words = [...german, '--true-values', 'ja', '--false-values', 'nein', '--bom'];
+    const a = bin(['--db', pg, 'consents', 'export', ...words]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stdout).toMatch(/\n[^;\n]+;dp\d;(ja|nein);\d\d\.01\.2026 01:00:00;/);
+    expect(a.stdout === bin(['--db', lite, 'consents', 'export', ...words]).stdout).toBe(true);
     // row-level security: another tenant's export is empty
     expect(bin(['--db', pg, '--tenant', 'other', 'consents', 'export', '--format', 'ndjson']).stdout).toBe('');
   }, 120_000);

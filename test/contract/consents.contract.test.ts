@@ -659,6 +659,39 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     ]);
   });
 
+  it('exports for a German spreadsheet: times in a zone and a format, words for granted; refuses what cannot be read back', async () => {
+    const t = { tenant: 'export-de', actor: 'a' };
+    await api().create({
+      ...t,
+      body: { user_id: 'ä', data_point_id: 'x', granted: true, granted_at: '2026-07-01T22:30:00Z' },
+    });
+    await api().create({
+      ...t,
+      body: { user_id: 'b', data_point_id: 'x', granted: false, granted_at: '2026-01-01T00:00:00Z' },
+    });
+    const text = async (query: Record<string, string>) => {
+      let out = '';
+      for await (const c of (await api().export({ ...t, query: { format: 'csv', ...query } })).body)
+        out += typeof c === 'string' ? c : new TextDecoder().decode(c);
+      return out;
+    };
+    const german = { delimiter: ';', date_format: 'DD.MM.YYYY HH:mm', timezone: 'Europe/Berlin' };
+    expect(await text({ ...german, true_values: 'ja,j', false_values: 'Nein' })).toBe(
+      'user_id;data_point_id;granted;granted_at;revoked_at;consent_version;source;ip_address;user_agent\n' +
+        'ä;x;ja;02.07.2026 00:30;;1.0;;;\n' +
+        'b;x;Nein;01.01.2026 01:00;;1.0;;;\n',
+    );
+    for (const [query, path] of [
+      [{ date_format: 'DD.MM.YYYY' }, 'timezone'],
+      [{ timezone: 'Nowhere/Else' }, 'timezone'],
+      [{ format: 'ndjson', date_format: 'YYYY Z' }, 'date_format'],
+    ] as const) {
+      const e = await failure(api().export({ ...t, query: { format: 'csv', ...query } }));
+      expect(e.code, JSON.stringify(query)).toBe('validation');
+      expect(e.details.map((d) => d.path)).toContain(path);
+    }
+  });
+
   it('refuses an import without the required columns before writing anything', async () => {
     const e = await failure(
       api().import({

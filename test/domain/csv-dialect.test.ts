@@ -222,7 +222,7 @@ describe('a date format', () => {
     expect(cell({ date_format: 'DD.MM.YYYY HH:mm' }, '01.03.2026 10:05')).toEqual({
       refused:
         'granted_at: "01.03.2026 10:05" has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or ' +
-        'say which zone the file means with --timezone Europe/Berlin (API: ?timezone=Europe/Berlin)',
+        'say which zone the file means with --time-zone Europe/Berlin (API: ?timezone=Europe/Berlin)',
     });
   });
 
@@ -339,7 +339,7 @@ describe('an ISO time without a zone, when the file has no date format', () => {
 
   it.each(['2026-03-01', '2026-03-01T10:05', '2026-03-01 10:05:59.5'])('asks for the zone of %j', (text) => {
     expect(cell({}, text)).toEqual({
-      refused: `granted_at: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --timezone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
+      refused: `granted_at: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --time-zone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
     });
   });
 });

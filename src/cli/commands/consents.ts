@@ -80,6 +80,11 @@ interface ExportFlags {
   output?: string;
   delimiter?: string;
   bom?: boolean;
+  trueValues?: string;
+  falseValues?: string;
+  dateFormat?: string;
+  timeZone?: string;
+  timezone?: string;
 }
 
 const tabOr = (d: string | undefined) => (d === '\\t' || d === 'tab' ? '\t' : d);
@@ -109,8 +114,8 @@ async function checkEncoding(
   };
 }
 
-/** The flag each import option comes from, for messages. */
-const IMPORT_FLAGS: Record<string, string> = {
+/** The flag each option of an import or export comes from, for messages. */
+const FLAGS: Record<string, string> = {
   dry_run: '--dry-run',
   delimiter: '--delimiter',
   map: '--map',
@@ -119,17 +124,28 @@ const IMPORT_FLAGS: Record<string, string> = {
   true_values: '--true-values',
   false_values: '--false-values',
   date_format: '--date-format',
-  timezone: '--timezone',
+  timezone: '--time-zone',
+  format: '--format',
+  bom: '--bom',
+  granted: '--granted',
+  user_id: '--user-id',
+  data_point_id: '--data-point',
 };
 
-/** The import's options as the API reads them, or a usage error (exit 2) naming each flag that is wrong and why. */
-async function checkImportOptions(query: Record<string, unknown>): Promise<ImportOptions> {
+/**
+ * The options of an import or export as the API reads them, or a usage error (exit 2) naming each flag that is wrong
+ * and why, before a file is read or a request sent.
+ */
+async function checkOptions<K extends 'ImportOptions' | 'ExportQuery'>(
+  schema: K,
+  query: Record<string, unknown>,
+): Promise<K extends 'ImportOptions' ? ImportOptions : unknown> {
   // loaded here, as the schemas are by the backend: a command that imports nothing does not pay for them
-  const { ImportOptions } = await import('../../domain/consents/consent.schema.js');
+  const schemas = await import('../../domain/consents/consent.schema.js');
   const { detailsFromZod } = await import('../../domain/validation.js');
-  const r = ImportOptions.safeParse(query, { reportInput: true });
-  if (r.success) return r.data;
-  const details = detailsFromZod(r.error).map((d) => ({ path: IMPORT_FLAGS[d.path] ?? d.path, message: d.message }));
+  const r = schemas[schema].safeParse(query, { reportInput: true });
+  if (r.success) return r.data as K extends 'ImportOptions' ? ImportOptions : unknown;
+  const details = detailsFromZod(r.error).map((d) => ({ path: FLAGS[d.path] ?? d.path, message: d.message }));
   throw new DomainError('validation', `invalid ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
 }
 
@@ -274,7 +290,8 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--true-values <words>', 'comma-separated words that also mean granted, e.g. ja,j,x')
     .option('--false-values <words>', 'comma-separated words that also mean refused, e.g. nein,n')
     .option('--date-format <format>', 'format of granted_at/revoked_at, e.g. "DD.MM.YYYY HH:mm" (default ISO 8601)')
-    .option('--timezone <zone>', 'IANA zone of timestamps written without one, e.g. Europe/Berlin')
+    .option('--time-zone <zone>', 'IANA zone of timestamps written without one, e.g. Europe/Berlin')
+    .addOption(new Option('--timezone <zone>').hideHelp())
     .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
     .option('--rejects <file>', 'write the refused rows themselves, with line and reason, to fix and import again')
     .option('--dry-run', 'validate and count without writing')
@@ -291,6 +308,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
           trueValues?: string;
           falseValues?: string;
           dateFormat?: string;
+          timeZone?: string;
           timezone?: string;
         },
       ) => {
@@ -304,11 +322,11 @@ export function createConsentsCommand(ctx: CliContext): Command {
           true_values: o.trueValues,
           false_values: o.falseValues,
           date_format: o.dateFormat,
-          timezone: o.timezone,
+          timezone: o.timeZone ?? o.timezone,
         });
         // options are checked before the file is read: a wrong one is named as the flag it came from, not as the
         // first thing the file would have run into
-        const options = await checkImportOptions(query);
+        const options = await checkOptions('ImportOptions', query);
         let input: AsyncIterable<Buffer>;
         let sha256: string | undefined;
         let form: RejectsForm = { format, encoding: options.encoding ?? 'utf-8', bom: false };
@@ -379,21 +397,33 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--granted <bool>')
     .option('--delimiter <char>', 'CSV column delimiter, one character; \\t or tab for a tab (default ,)')
     .option('--bom', 'CSV starts with a UTF-8 byte order mark (with --delimiter ";" for German Excel)')
+    .option(
+      '--true-values <words>',
+      'CSV: write the first of these words for granted (e.g. ja), as the import reads it',
+    )
+    .option('--false-values <words>', 'CSV: write the first of these words for refused (e.g. nein)')
+    .option(
+      '--date-format <format>',
+      'CSV: format of granted_at/revoked_at, e.g. "DD.MM.YYYY HH:mm:ss" (the import\'s tokens)',
+    )
+    .option('--time-zone <zone>', 'CSV: IANA zone the times are written in, e.g. Europe/Berlin (default UTC)')
+    .addOption(new Option('--timezone <zone>').hideHelp())
     .option('-o, --output <file>', 'file to write (default stdout); its folder is created')
     .action(async (o: ExportFlags) => {
-      const r = await (
-        await ctx.backend()
-      ).consents.export({
-        ...req(ctx),
-        query: defined({
-          format: o.format,
-          user_id: o.userId,
-          data_point_id: o.dataPoint,
-          granted: o.granted,
-          delimiter: tabOr(o.delimiter),
-          bom: o.bom ? 'true' : undefined,
-        }),
+      const query = defined({
+        format: o.format,
+        user_id: o.userId,
+        data_point_id: o.dataPoint,
+        granted: o.granted,
+        delimiter: tabOr(o.delimiter),
+        bom: o.bom ? 'true' : undefined,
+        true_values: o.trueValues,
+        false_values: o.falseValues,
+        date_format: o.dateFormat,
+        timezone: o.timeZone ?? o.timezone,
       });
+      await checkOptions('ExportQuery', query);
+      const r = await (await ctx.backend()).consents.export({ ...req(ctx), query });
       const out = o.output ? await openOutputFile(o.output) : ctx.io.stdout;
       for await (const chunk of r.body) if (!out.write(chunk)) await once(out, 'drain');
       if (o.output) {

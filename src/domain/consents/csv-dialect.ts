@@ -53,7 +53,7 @@ const TOKENS: Record<string, { re: string; set: (p: Parts, v: string) => void }>
   Z: { re: '(Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)', set: (p, v) => (p.offset = offsetMinutes(v)) },
 };
 // longest first, so YYYY is not read as YY twice
-const TOKEN_RE = /\[[^\]]*\]|YYYY|SSS|YY|MM|DD|HH|mm|ss|M|D|H|ZZ|Z/g;
+export const TOKEN_RE = /\[[^\]]*\]|YYYY|SSS|YY|MM|DD|HH|mm|ss|M|D|H|ZZ|Z/g;
 
 const offsetMinutes = (v: string) => {
   if (v === 'Z') return 0;
@@ -127,8 +127,21 @@ function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, s
   return d.getTime();
 }
 
+/** The formatter zoneOffsetAt reads a zone's wall-clock time with. */
+export const zoneClock = (zone: string): Intl.DateTimeFormat =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+
 /** The offset of a zone (minutes east of UTC) at an instant, from the runtime's time zone data. */
-function zoneOffsetAt(fmt: Intl.DateTimeFormat, utc: number): number {
+export function zoneOffsetAt(fmt: Intl.DateTimeFormat, utc: number): number {
   const p: Record<string, number> = {};
   for (const { type, value } of fmt.formatToParts(utc)) p[type] = Number(value);
   const wall = utcMs(p.year!, p.month!, p.day!, p.hour! % 24, p.minute!, p.second!);
@@ -140,16 +153,7 @@ function zoneOffsetAt(fmt: Intl.DateTimeFormat, utc: number): number {
  * `compatible` rule: a time that occurs twice (autumn) is the earlier one, a time skipped (spring) moves forward.
  */
 export function zonedTimeToUtc(zone: string): (local: number) => number {
-  const fmt = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
+  const fmt = zoneClock(zone);
   // offsets change at most a few times a year: remember them per quarter hour of local time
   const cache = new Map<number, number>();
   return (local) => {
@@ -222,7 +226,7 @@ export function createRowDialect(opts: DialectOptions): RowDialect {
     if (parts.offset !== undefined) return new Date(local - parts.offset * 60_000).toISOString();
     if (!toUtc)
       return {
-        error: `${field}: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --timezone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
+        error: `${field}: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --time-zone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
       };
     return new Date(toUtc(local)).toISOString();
   };
