@@ -450,3 +450,75 @@ describe('an import killed halfway', () => {
     expect((await stats(db)).total_consents).toBe(rows);
   }, 120_000);
 });
+
+describe('Ctrl-C during an import', () => {
+  const big = () => {
+    const lines = [HEADER];
+    for (let i = 0; i < 150_000; i++)
+      lines.push(`user${i}@example.com,dp${i % 7},true,2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`);
+    return file('big.csv', lines.join('\n') + '\n');
+  };
+  /** Runs the built CLI, sends SIGINT once `started` says so, and answers its exit code and stderr. */
+  const interrupt = async (args: string[], started: () => Promise<boolean>) => {
+    const p = spawn(process.execPath, ['bin/compliance.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    p.stderr.on('data', (c) => (stderr += c));
+    const exit = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+    for (let waited = 0; !(await started()); waited += 20) {
+      if (waited > 30_000) throw new Error(`the import did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    p.kill('SIGINT');
+    return { code: await exit, stderr };
+  };
+  const committedOf = (stderr: string) => Number(/interrupted: (\d+) rows were committed/.exec(stderr)?.[1]);
+
+  it('says how many rows were committed and that a re-run completes it (exit 130)', async () => {
+    const f = big();
+    const db = tmpDb();
+    await cli(['--db', db, 'db', 'status']);
+    const count = () => {
+      const s = new Database(db, { readonly: true });
+      try {
+        return (s.prepare('select count(*) as n from consent').get() as { n: number }).n;
+      } finally {
+        s.close();
+      }
+    };
+    const r = await interrupt(['--db', db, 'consents', 'import', f], async () => count() > 0);
+    expect(r.code, r.stderr).toBe(130);
+    const committed = committedOf(r.stderr);
+    expect(committed).toBe(count());
+    expect(committed % IMPORT_BATCH === 0 && committed > 0 && committed < 150_000).toBe(true);
+    expect(r.stderr).toMatch(/running the same import again completes it/);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+    const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
+    expect(run).toMatchObject({ status: 'interrupted', created: committed, finished_at: expect.any(String) });
+    const again = await cli(['--db', db, 'consents', 'import', f, '--json']);
+    expect(summaryOf(again.stdout)).toMatchObject({ created: 150_000 - committed, unchanged: committed, rejected: 0 });
+  }, 120_000);
+
+  it('stops the server’s import too, and says what the server committed (remote, exit 130)', async () => {
+    const f = big();
+    const tenant = `ctrl-c-${Date.now()}`;
+    const stats = async () =>
+      (
+        (await (
+          await fetch(`${runsServer.url}/sdk/v1/einwilligungen/consents/stats`, { headers: { 'x-tenant-id': tenant } })
+        ).json()) as { total_consents: number }
+      ).total_consents;
+    const r = await interrupt(
+      ['--remote', runsServer.url, '--tenant', tenant, 'consents', 'import', f],
+      async () => (await stats()) > 0,
+    );
+    expect(r.code, r.stderr).toBe(130);
+    const committed = committedOf(r.stderr);
+    expect(committed).toBeGreaterThan(0);
+    expect(committed).toBeLessThan(150_000);
+    expect(await stats()).toBe(committed);
+    const runs = JSON.parse(
+      (await cli(['--remote', runsServer.url, '--tenant', tenant, 'consents', 'imports', '--json'])).stdout,
+    );
+    expect(runs.runs[0]).toMatchObject({ status: 'interrupted', created: committed, file_name: 'big.csv' });
+  }, 120_000);
+});

@@ -47,6 +47,8 @@ export type ImportStream = StreamBody & {
   checked?: boolean;
   /** SHA-256 of the body's bytes (hex), when the caller read it before (a local file); else computed as it is read. */
   sha256?: string;
+  /** After each committed transaction: the totals so far (what a run interrupted now has written). */
+  onProgress?: (s: Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked' | 'rejected'>) => void;
 };
 
 const UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
@@ -219,6 +221,7 @@ export async function importConsents(
       summary.revoked += r.revoked;
       summary.rejected += r.refused.length;
       ledger.batch(r);
+      input.onProgress?.(summary);
     });
     if (kind === 'ndjson') await readNdjson(source.text, map, sink);
     else await readCsv(source.text, opts, map, sink);
@@ -237,7 +240,7 @@ export async function importConsents(
     // a run that wrote something says how it ended; one that wrote nothing leaves no record
     if (run && batches)
       await runs
-        .finish(finished(run, summary, e instanceof ImportInterrupted ? 'interrupted' : 'failed', undefined, clock))
+        .finish(finished(run, summary, input.signal?.aborted ? 'interrupted' : 'failed', undefined, clock))
         .catch(() => undefined);
     if ((e as { code?: unknown }).code === RUN_REVERTED)
       throw conflict(
@@ -270,12 +273,4 @@ function finished(
     rejected: s.rejected,
     finished_at: isoZ(clock.now()),
   };
-}
-
-/** The error an import body throws when the person running it interrupts it (Ctrl-C); the run records `interrupted`. */
-export class ImportInterrupted extends Error {
-  constructor() {
-    super('interrupted');
-    this.name = 'ImportInterrupted';
-  }
 }

@@ -35,10 +35,12 @@ async function* decoded(
   decoder: ImportDecoder,
   ready: () => Promise<void>,
   digest: BodyDigest,
+  signal: AbortSignal | undefined,
 ) {
   for await (const chunk of body) {
     // backpressure: read on only while the writer keeps up, so memory stays flat whatever the file size
     await ready();
+    signal?.throwIfAborted();
     digest.update(chunk);
     const text = decoder.decode(chunk);
     if (text) yield text;
@@ -63,7 +65,7 @@ export async function openImportText(
   const sha256 = () => digest.get();
   if (input.checked || direct)
     return {
-      text: decoded(input.body, new ImportDecoder(encoding), ready, digest),
+      text: decoded(input.body, new ImportDecoder(encoding), ready, digest, input.signal),
       sha256,
       close: async () => undefined,
     };
@@ -74,7 +76,13 @@ export async function openImportText(
     const out = createWriteStream(spool, { encoding: 'utf8' });
     const failed = once(out, 'error').then(([e]) => Promise.reject(e as Error));
     failed.catch(() => undefined);
-    for await (const text of decoded(input.body, new ImportDecoder(encoding), async () => undefined, digest))
+    for await (const text of decoded(
+      input.body,
+      new ImportDecoder(encoding),
+      async () => undefined,
+      digest,
+      input.signal,
+    ))
       if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
     out.end();
     await Promise.race([once(out, 'finish'), failed]);
@@ -85,6 +93,7 @@ export async function openImportText(
   async function* read() {
     for await (const text of createReadStream(spool, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
       await ready();
+      input.signal?.throwIfAborted();
       yield text as string;
     }
   }

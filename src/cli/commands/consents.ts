@@ -15,6 +15,7 @@ import type { CliContext } from '../context.js';
 import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
 import { openOutputFile } from '../output-file.js';
 import { openRejects, type RejectsForm } from './consents-rejects.js';
+import { EXIT } from '../exit-codes.js';
 import { collect, defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
 import { addImportsCommands } from './consents-imports.js';
@@ -112,6 +113,37 @@ async function checkEncoding(
     encoding: (decoder.encoding ?? encoding ?? 'utf-8') as RejectsForm['encoding'],
     bom: decoder.bom,
   };
+}
+
+/** What an interrupted import had committed: the totals of its batches, and its run. */
+type Committed = Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked'>;
+
+/**
+ * The run a server recorded for an import this CLI interrupted: the newest of this file (name and SHA-256), once the
+ * server has noticed and finished the batch in hand (a few seconds at most); undefined when it had not begun writing.
+ */
+async function remoteRun(
+  ctx: CliContext,
+  fileName: string,
+  sha256: string | undefined,
+): Promise<Committed | undefined> {
+  const backend = await ctx.backend();
+  for (let waited = 0; waited <= 10_000; waited += 250) {
+    const { runs } = await backend.consents.imports({ ...req(ctx), query: { limit: 10 } });
+    const run = runs.find((r) => r.file_name === fileName && (!sha256 || r.sha256 === sha256));
+    if (run && run.status !== 'running') return { run_id: run.id, ...run };
+    if (!run && waited >= 2000) return undefined;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return undefined;
+}
+
+/** What Ctrl-C left: how many rows were committed, and that running the same import again completes it. */
+function interruptedNote(c: Committed | undefined, dryRun: boolean | undefined): string {
+  if (dryRun) return 'interrupted: a dry run writes nothing';
+  const rows = c ? c.created + c.unchanged + c.revoked : 0;
+  if (!c || rows === 0) return 'interrupted: no rows were committed; run the import again to import the file';
+  return `interrupted: ${rows} rows were committed in whole batches (created ${c.created}, unchanged ${c.unchanged}, revoked ${c.revoked}; run ${c.run_id}); running the same import again completes it (the rows already imported count as unchanged)`;
 }
 
 /** The flag each option of an import or export comes from, for messages. */
@@ -350,18 +382,37 @@ export function createConsentsCommand(ctx: CliContext): Command {
         }
         const rejects = o.rejects ? await openRejects(o.rejects, form) : undefined;
         let summary: ImportSummary | undefined;
+        // Ctrl-C stops the import after the batch in hand (a second one ends the process at once)
+        const stop = new AbortController();
+        const onInterrupt = () => {
+          note(ctx, 'interrupted: stopping after the batch being written (Ctrl-C again to end at once)');
+          stop.abort(new Error('interrupted'));
+        };
+        process.once('SIGINT', onInterrupt);
+        let progress: Committed | undefined;
         try {
           const stream: ImportStream = {
             body: withProgress(ctx, file, input),
             content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
             checked: file !== '-',
+            signal: stop.signal,
+            onProgress: (s) => (progress = { ...s }),
             ...(sha256 ? { sha256 } : {}),
             ...(rejects
               ? { onReject: (r) => rejects.add(r), onColumns: (columns, delim) => rejects.columns(columns, delim) }
               : {}),
           };
           summary = await (await ctx.backend()).consents.import({ ...req(ctx), query, stream });
+        } catch (e) {
+          if (!stop.signal.aborted) throw e;
+          // on a local store the import reported what it committed; a server is asked for the run it recorded
+          const committed =
+            progress ?? (ctx.config().remote ? await remoteRun(ctx, basename(file), sha256) : undefined);
+          note(ctx, interruptedNote(committed, o.dryRun));
+          ctx.exitCode = EXIT.interrupted;
+          return;
         } finally {
+          process.off('SIGINT', onInterrupt);
           const listed = await rejects?.close(summary);
           if (summary && listed !== undefined && listed < summary.rejected)
             note(
