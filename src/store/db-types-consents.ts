@@ -13,7 +13,7 @@ export interface ConsentTables {
     ip_address: string | null;
     user_agent: string | null;
     created_at: string;
-    /** The import run that created it (migration 0015); null when created through the API. */
+    /** The import run that created it (migration 0016); null when created through the API. */
     import_run_id: string | null;
   };
   consent_history: {
@@ -26,10 +26,10 @@ export interface ConsentTables {
     user_agent: string | null;
     source: string | null;
     created_at: string;
-    /** The import run that wrote it (migration 0015). */
+    /** The import run that wrote it (migration 0016). */
     import_run_id: string | null;
   };
-  /** One bulk import (not a dry run), migration 0015; `options` is JSON text. */
+  /** One bulk import (not a dry run), migration 0016; `options` is JSON text. */
   consent_import_run: {
     id: string;
     tenant_id: string;

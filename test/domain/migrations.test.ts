@@ -95,7 +95,7 @@ describe('migrations', () => {
     await db.destroy();
     await (await openStore(file)).close();
     const after = new Database(file);
-    // 0015 adds the import run that wrote a row, none for these
+    // 0016 adds the import run that wrote a row, none for these
     const noRun = (rows: unknown[]) => rows.map((r) => ({ ...(r as object), import_run_id: null }));
     expect(after.prepare('select * from consent order by id').all()).toEqual(noRun(before.consents));
     expect(after.prepare('select * from consent_history order by id').all()).toEqual(noRun(before.history));

@@ -95,7 +95,7 @@ export class KyselyImportRunStore implements ImportRunStore {
       .execute();
   }
 
-  /** The run's revocation entries of stored consents (source `import`, the partial index of migration 0015). */
+  /** The run's revocation entries of stored consents (source `import`, the partial index of migration 0016). */
   private revocations(tenant: string, runId: string) {
     return this.db
       .selectFrom('consent_history as h')
