@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
+import type { ExportQuery } from '../domain/consents/consent.schema.js';
+import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -59,6 +61,16 @@ export interface Store {
   /** Resolves when the database answers within `timeoutMs`; throws a DomainError otherwise (health checks). */
   ping(timeoutMs?: number): Promise<void>;
   status(): Promise<StoreStatus>;
+  /**
+   * A writer for the rows of one bulk consent import, on a connection of its own: each engine writes batches in its
+   * own way (SQLite in a worker thread, PostgreSQL with COPY). `onBatch` hears of every transaction, in order.
+   */
+  openConsentImportWriter(
+    options: ImportWriterOptions,
+    onBatch: (result: BatchResult) => void,
+  ): Promise<ConsentImportWriter>;
+  /** A tenant's consents as CSV or NDJSON text, streamed from a read connection of its own (the same bytes on both). */
+  exportConsents(tenant: string, q: ExportQuery): Promise<AsyncGenerator<string>>;
   close(): Promise<void>;
 }
 
