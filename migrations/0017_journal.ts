@@ -20,6 +20,7 @@ const GENESIS_TABLES: Array<{ table: string; key: string[]; id?: string[]; omit?
   { table: 'dsfa_audit', key: ['id'] },
   { table: 'consent', key: ['id'] },
   { table: 'consent_history', key: ['id'] },
+  { table: 'consent_import_run', key: ['id'] },
   { table: 'legal_document', key: ['id'] },
   { table: 'legal_document_version', key: ['id'] },
   { table: 'cookie_banner', key: ['tenant_id'] },

@@ -18,5 +18,6 @@ export const MIGRATION_NAMES = [
   '0013_consent_tallies_on_postgres',
   '0014_dsfa_art35_fields',
   '0015_short_id_indexes',
+  '0016_consent_import_runs',
   '0017_journal',
 ] as const;

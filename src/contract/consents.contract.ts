@@ -13,6 +13,7 @@ import {
   ImportOptions,
   ImportSummary,
 } from '../domain/consents/consent.schema.js';
+import { ImportRevert, ImportRun, ImportRunList, ImportRunQuery } from '../domain/consents/import-run.schema.js';
 import { IdParams } from '../domain/dsfa/dsfa.schema.js';
 import type { StreamBody } from './operation.js';
 import { op } from './operation.js';
@@ -57,6 +58,37 @@ export const consentsContract = {
     output: ImportSummary,
     status: 200,
     requestTypes: ['text/csv', 'application/x-ndjson'],
+  }),
+  imports: op({
+    method: 'GET',
+    path: '/einwilligungen/consents/imports',
+    summary: 'Bulk import runs of the tenant, newest first (dry runs are not recorded)',
+    tenant: 'header',
+    query: ImportRunQuery,
+    output: ImportRunList,
+    status: 200,
+  }),
+  importRun: op({
+    method: 'GET',
+    path: '/einwilligungen/consents/imports/{id}',
+    summary: 'One bulk import run',
+    tenant: 'header',
+    params: IdParams,
+    ids: { params: { id: 'consent_import_run' } },
+    output: ImportRun,
+    status: 200,
+  }),
+  revertImport: op({
+    method: 'POST',
+    path: '/einwilligungen/consents/imports/{id}/revert',
+    summary:
+      'Revert an import run: remove the consents it created and undo the revocations it applied, in one transaction; 409 listing the records that changed since',
+    tenant: 'header',
+    params: IdParams,
+    ids: { params: { id: 'consent_import_run' } },
+    output: ImportRevert,
+    status: 200,
+    raises: ['conflict'],
   }),
   export: op({
     method: 'GET',

@@ -69,6 +69,11 @@ export interface BinaryPayload {
 export interface StreamBody {
   body: AsyncIterable<Uint8Array | string>;
   content_type: string;
+  /**
+   * Aborted when the sender stops (Ctrl-C in the CLI, a client that went away from the server): the operation stops
+   * after the work in hand and fails with the signal's reason; the HTTP client cancels the request with it.
+   */
+  signal?: AbortSignal;
 }
 
 export const op = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, O extends z.ZodType>(

@@ -33,6 +33,7 @@ export const ID_KINDS = {
   training_content: 'content',
   training_media: 'media',
   training_block: 'training block',
+  consent_import_run: 'import run',
 } as const;
 export type IdKind = keyof typeof ID_KINDS;
 

@@ -207,7 +207,16 @@ export function createApiServer(opts: ApiServerOptions): Server {
     let body: unknown;
     let stream: RawRequest['stream'];
     if (route.op.requestKind === 'stream') {
-      stream = { body: req, content_type: header(req, 'content-type') ?? 'application/octet-stream' };
+      // a client that goes away before the answer (Ctrl-C during an import) stops the work after the batch in hand
+      const gone = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) gone.abort(new DomainError('bad_request', 'the client closed the connection'));
+      });
+      stream = {
+        body: req,
+        content_type: header(req, 'content-type') ?? 'application/octet-stream',
+        signal: gone.signal,
+      };
     } else if (route.op.body) {
       const text = await readBody(req, maxBody);
       if (text.trim() === '') body = {};

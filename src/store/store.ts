@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
 import type { MediaObjectStore } from './media-objects.js';
+import type { ExportQuery } from '../domain/consents/consent.schema.js';
+import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -70,6 +72,16 @@ export interface Store {
    * file), as a laptop expects; on PostgreSQL the database itself, so every replica reaches every object.
    */
   mediaObjects(root?: string): Promise<MediaObjectStore>;
+  /**
+   * A writer for the rows of one bulk consent import, on a connection of its own: each engine writes batches in its
+   * own way (SQLite in a worker thread, PostgreSQL with COPY). `onBatch` hears of every transaction, in order.
+   */
+  openConsentImportWriter(
+    options: ImportWriterOptions,
+    onBatch: (result: BatchResult) => void,
+  ): Promise<ConsentImportWriter>;
+  /** A tenant's consents as CSV or NDJSON text, streamed from a read connection of its own (the same bytes on both). */
+  exportConsents(tenant: string, q: ExportQuery): Promise<AsyncGenerator<string>>;
   close(): Promise<void>;
 }
 

@@ -46,6 +46,25 @@ describe('training on the command line', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ users: 3, created: 0, refused: 1 });
   });
 
+  it('refuses an option every row shares once, before reading the staff list (exit 2)', async () => {
+    const before = JSON.parse((await run('training', 'assignments', 'list', '--json', '--limit', '500')).stdout).length;
+    for (const [flag, value, says] of [
+      ['--deadline-days', '0', /^error: invalid --deadline-days: must be at least 1, got 0\n$/],
+      ['--deadline-days', 'soon', /^error: invalid --deadline-days: /],
+      ['--trigger', 'whenever', /^error: invalid --trigger: .*onboarding/],
+    ] as const) {
+      const r = await run('training', 'assignments', 'compute', '--users', write('users.csv', USERS), flag, value);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(says);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      // the option is named even when the file cannot be read: it is checked first
+      const missing = await run('training', 'assignments', 'compute', '--users', join(tmp(), 'none.csv'), flag, value);
+      expect(missing.stderr).toMatch(says);
+    }
+    const after = JSON.parse((await run('training', 'assignments', 'list', '--json', '--limit', '500')).stdout).length;
+    expect(after).toBe(before);
+  });
+
   it('says which column of a staff list is missing a value', async () => {
     const staff = write('staff-missing.csv', 'user_id,user_name,user_email,roles\nx1,Xaver,,R9\n');
     const r = await run('training', 'assignments', 'compute', '--users', staff);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { REPORT_LANGUAGES } from '../report-locale.js';
-import { emailAddress, label, nonBlank, queryInt } from '../schema-helpers.js';
+import { emailAddress, isoTimestamp, label, nonBlank, queryInt } from '../schema-helpers.js';
 import {
   ASSIGNMENT_STATUSES,
   AUDIT_ACTIONS,
@@ -168,12 +168,12 @@ export const AssignmentQuery = z.object({
 });
 export type AssignmentQuery = z.infer<typeof AssignmentQuery>;
 export const AssignmentUpdate = z.object({
-  deadline: z.iso.datetime({ offset: true }).optional(),
+  deadline: isoTimestamp().optional(),
   user_name: label(200).optional(),
   user_email: emailAddress().optional(),
 });
 export const Progress = z.object({ progress: percent });
-export const AsOf = z.object({ as_of: z.iso.datetime({ offset: true }).optional() });
+export const AsOf = z.object({ as_of: isoTimestamp().optional() });
 
 // ---- quiz
 export const QuizAnswer = z.object({ question_id: z.string().min(1), selected_index: z.int().min(0) });
@@ -224,12 +224,12 @@ export const EscalationResult = z.object({
   as_of: Z,
 });
 export const EscalationInput = z.object({
-  as_of: z.iso.datetime({ offset: true }).optional(),
+  as_of: isoTimestamp().optional(),
   dry_run: z.boolean().default(false),
 });
 export const DeadlineQuery = z.object({
   limit: queryInt({ min: 1, max: 500, default: 50 }),
-  as_of: z.iso.datetime({ offset: true }).optional(),
+  as_of: isoTimestamp().optional(),
 });
 export const OverdueItem = Assignment.extend({ days_overdue: z.int() });
 

@@ -12,10 +12,17 @@ type ConsentRow = ConsentTables['consent'];
 /** Up to this many matching consents, a list filtered by data point sorts them instead of walking the id index. */
 const FEW = 5_000;
 
-export const consentFromRow = (r: ConsentRow): Consent => ({ ...r, granted: r.granted === 1 });
-export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.granted ? 1 : 0 });
-const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history']): ConsentHistoryEntry =>
-  h as ConsentHistoryEntry;
+/** A consent as the API shows it: which import run created it stays in the store (revert finds it there). */
+export const consentFromRow = ({ import_run_id: _r, ...r }: ConsentRow): Consent => ({
+  ...r,
+  granted: r.granted === 1,
+});
+export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.granted ? 1 : 0, import_run_id: null });
+const historyFromRow = ({
+  tenant_id: _t,
+  import_run_id: _r,
+  ...h
+}: ConsentTables['consent_history']): ConsentHistoryEntry => h as ConsentHistoryEntry;
 
 /** ConsentStore written once with kysely's builders; statistics read PostgreSQL's tallies where it has them. */
 export class KyselyConsentStore implements ConsentStore {
@@ -34,7 +41,7 @@ export class KyselyConsentStore implements ConsentStore {
       for (const h of history)
         await trx
           .insertInto('consent_history')
-          .values({ ...h, tenant_id: consent.tenant_id })
+          .values({ ...h, tenant_id: consent.tenant_id, import_run_id: null })
           .execute();
     });
   }
@@ -50,7 +57,7 @@ export class KyselyConsentStore implements ConsentStore {
   }
 
   async update(c: Consent): Promise<void> {
-    const { id, tenant_id, ...rest } = consentToRow(c);
+    const { id, tenant_id, import_run_id: _r, ...rest } = consentToRow(c);
     await this.db.updateTable('consent').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
   }
 
@@ -69,7 +76,7 @@ export class KyselyConsentStore implements ConsentStore {
   async appendHistory(tenant: string, h: ConsentHistoryEntry): Promise<void> {
     await this.db
       .insertInto('consent_history')
-      .values({ ...h, tenant_id: tenant })
+      .values({ ...h, tenant_id: tenant, import_run_id: null })
       .execute();
   }
 

@@ -18,9 +18,10 @@ const PLACES: Record<IdKind, Array<[table: string, column: string]>> = {
   training_content: [['training_content', 'id']],
   training_media: [['training_media', 'id']],
   training_block: [['training_block', 'id']],
+  consent_import_run: [['consent_import_run', 'id']],
 };
 
-/** The tables and id columns an index on `(tenant_id, substr(column, 29))` serves (migration 0015). */
+/** The tables and id columns an index on `(tenant_id, substr(column, 29))` serves (migrations 0015 and 0016). */
 export const ID_TAIL_INDEXES: ReadonlyArray<[table: string, column: string]> = [
   ...new Map(
     Object.values(PLACES)

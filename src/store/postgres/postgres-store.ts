@@ -177,6 +177,18 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       const { DatabaseMediaObjects } = await import('../media-objects.js');
       return new DatabaseMediaObjects(db);
     },
+    async openConsentImportWriter(options, onBatch) {
+      const { PostgresConsentWriter } = await import('./consent-import-writer.js');
+      try {
+        return await PostgresConsentWriter.start(url, options, onBatch);
+      } catch (e) {
+        throw postgresError(location, e);
+      }
+    },
+    async exportConsents(tenant, q) {
+      const { exportConsentsPostgres } = await import('./consent-export.js');
+      return exportConsentsPostgres(url, tenant, q, (e) => postgresError(location, e));
+    },
     async close() {
       // a server that stopped answering never confirms the goodbye: do not wait for it for ever
       let timer: NodeJS.Timeout | undefined;

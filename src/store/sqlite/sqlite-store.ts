@@ -133,6 +133,15 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
         const { FolderMediaObjects } = await import('../media-objects.js');
         return new FolderMediaObjects(root ?? join(dirname(file), 'media'));
       },
+      // the file open (a scratch file while a store that does not exist reads as empty), not the location
+      async openConsentImportWriter(options, onBatch) {
+        const { openSqliteImportWriter } = await import('./consent-import-sink.js');
+        return openSqliteImportWriter(path, options, onBatch);
+      },
+      async exportConsents(tenant, q) {
+        const { exportConsents } = await import('./consent-export.js');
+        return exportConsents(path, tenant, q);
+      },
       close: async () => {
         // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
         try {

@@ -345,6 +345,25 @@ export function createTrainingCommand(ctx: CliContext): Command {
       }) => {
         const api = (await b()).training;
         if (o.users) {
+          const { ComputeInput } = await import('../../../domain/training/training.schema.js');
+          const { detailsFromZod } = await import('../../../domain/validation.js');
+          // the options every row shares are checked once, before the file is read: a bad one is one usage error
+          const shared = ComputeInput.pick({ trigger: true, deadline_days: true }).safeParse(
+            { trigger: o.trigger, deadline_days: num(o.deadlineDays) },
+            { reportInput: true },
+          );
+          if (!shared.success) {
+            const flags: Record<string, string> = { trigger: '--trigger', deadline_days: '--deadline-days' };
+            const details = detailsFromZod(shared.error).map((d) => ({
+              path: flags[d.path] ?? d.path,
+              message: d.message,
+            }));
+            throw new DomainError(
+              'validation',
+              `invalid ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
+              details,
+            );
+          }
           const { fields, rows } = await parseCsv(await readText(ctx, o.users));
           const missing = ['user_id', 'user_name', 'user_email', 'roles'].filter((f) => !fields.includes(f));
           if (missing.length)
@@ -352,8 +371,6 @@ export function createTrainingCommand(ctx: CliContext): Command {
               'bad_request',
               `${o.users}: missing column(s) ${missing.join(', ')}; found ${fields.join(', ')}`,
             );
-          const { ComputeInput } = await import('../../../domain/training/training.schema.js');
-          const { detailsFromZod } = await import('../../../domain/validation.js');
           const users = [];
           const refused: Array<{ line: number; reason: string }> = [];
           for (const { line, row } of rows) {
