@@ -33,8 +33,12 @@ const faces = [
   },
 ];
 
-const total = async (run: (a: string[]) => ReturnType<typeof cli>) =>
-  JSON.parse((await run(['consents', 'stats', '--json'])).stdout).total_consents as number;
+/** The consents stored; 0 also when a refused import created no store at all (a read refuses a missing one). */
+const total = async (run: (a: string[]) => ReturnType<typeof cli>) => {
+  const r = await run(['consents', 'stats', '--json']);
+  if (r.code === 1 && /no store at/.test(r.stderr)) return 0;
+  return JSON.parse(r.stdout).total_consents as number;
+};
 const listed = async (run: (a: string[]) => ReturnType<typeof cli>) =>
   JSON.parse((await run(['consents', 'list', '--json', '--limit', '500'])).stdout).consents as Array<
     Record<string, unknown>
@@ -347,15 +351,15 @@ describe.each(faces)('import options and dates people get wrong ($name)', ({ ope
     const run = open();
     const late = file('late.csv', lateUmlaut());
     for (const [args, says] of [
-      [['--delimiter', ';;'], /^error: invalid --delimiter: must be exactly one character/],
-      [['--map', 'Email=nonsense'], /^error: invalid --map: invalid entry "Email=nonsense": expected column=field/],
+      [['--delimiter', ';;'], /^error: --delimiter: must be exactly one character/],
+      [['--map', 'Email=nonsense'], /^error: --map: invalid entry "Email=nonsense": expected column=field/],
       [
         ['--encoding', 'ebcdic'],
-        /^error: invalid --encoding: expected one of utf-8, windows-1252, latin1, utf-16le \(also utf8, cp1252/,
+        /^error: --encoding: expected one of utf-8, windows-1252, latin1, utf-16le \(also utf8, cp1252/,
       ],
       [
         ['--date-format', 'DD.MM.YYYY', '--timezone', 'Mars/Olympus'],
-        /^error: invalid --time-zone: expected an IANA time zone/,
+        /^error: --time-zone: expected an IANA time zone/,
       ],
     ] as const) {
       const r = await run(['consents', 'import', late, ...args]);
@@ -477,15 +481,15 @@ describe.each(faces)('export for German spreadsheets ($name)', ({ open }) => {
     for (const [args, says] of [
       [
         ['--date-format', 'DD.MM.YYYY HH:mm'],
-        /^error: invalid --time-zone: the date format DD\.MM\.YYYY HH:mm has no time zone/,
+        /^error: --time-zone: the date format DD\.MM\.YYYY HH:mm has no time zone/,
       ],
       [
         ['--date-format', 'DD.MM.YYYY hh:mm', '--time-zone', 'UTC'],
-        /^error: invalid --date-format: unknown letters " hh:" in the date format/,
+        /^error: --date-format: unknown letters " hh:" in the date format/,
       ],
-      [['--time-zone', 'Mars/Olympus'], /^error: invalid --time-zone: expected an IANA time zone/],
-      [['--true-values', 'ja', '--false-values', 'ja'], /^error: invalid --true-values: ja cannot mean both/],
-      [['--format', 'ndjson', '--true-values', 'ja'], /^error: invalid --true-values: only for format=csv/],
+      [['--time-zone', 'Mars/Olympus'], /^error: --time-zone: expected an IANA time zone/],
+      [['--true-values', 'ja', '--false-values', 'ja'], /^error: --true-values: ja cannot mean both/],
+      [['--format', 'ndjson', '--true-values', 'ja'], /^error: --true-values: only for format=csv/],
     ] as const) {
       const r = await run(['consents', 'export', ...args]);
       expect(r.code, r.stderr).toBe(2);

@@ -49,9 +49,9 @@ describe('training on the command line', () => {
   it('refuses an option every row shares once, before reading the staff list (exit 2)', async () => {
     const before = JSON.parse((await run('training', 'assignments', 'list', '--json', '--limit', '500')).stdout).length;
     for (const [flag, value, says] of [
-      ['--deadline-days', '0', /^error: invalid --deadline-days: must be at least 1, got 0\n$/],
-      ['--deadline-days', 'soon', /^error: invalid --deadline-days: /],
-      ['--trigger', 'whenever', /^error: invalid --trigger: .*onboarding/],
+      ['--deadline-days', '0', /^error: --deadline-days: must be at least 1, got 0\n$/],
+      ['--deadline-days', 'soon', /^error: --deadline-days: /],
+      ['--trigger', 'whenever', /^error: --trigger: .*onboarding/],
     ] as const) {
       const r = await run('training', 'assignments', 'compute', '--users', write('users.csv', USERS), flag, value);
       expect(r.code, r.stderr).toBe(2);

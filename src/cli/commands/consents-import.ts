@@ -140,7 +140,7 @@ export async function checkOptions<K extends 'ImportOptions' | 'ExportQuery'>(
   const r = schemas[schema].safeParse(query, { reportInput: true });
   if (r.success) return r.data as K extends 'ImportOptions' ? ImportOptions : unknown;
   const details = detailsFromZod(r.error).map((d) => ({ path: FLAGS[d.path] ?? d.path, message: d.message }));
-  throw new DomainError('validation', `invalid ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`, details);
+  throw new DomainError('validation', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
 }
 
 /** `consents import FILE`: the bulk import, with its rejects file, its progress bar and Ctrl-C. */

@@ -358,11 +358,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
               path: flags[d.path] ?? d.path,
               message: d.message,
             }));
-            throw new DomainError(
-              'validation',
-              `invalid ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
-              details,
-            );
+            throw new DomainError('validation', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
           }
           const { fields, rows } = await parseCsv(await readText(ctx, o.users));
           const missing = ['user_id', 'user_name', 'user_email', 'roles'].filter((f) => !fields.includes(f));
