@@ -1,4 +1,5 @@
 import type { ConsentStore } from './consents/consent.store.js';
+import type { ImportRunStore } from './consents/import-run-store.port.js';
 import type { CookieBannerStore } from './cookie-banner/cookie-banner.store.js';
 import type { DsfaStore } from './dsfa/dsfa.store.js';
 import type { LegalDocumentStore } from './legal-documents/legal-document.store.js';
@@ -12,6 +13,7 @@ import type { TrainingStore } from './training/training.store.js';
 export interface Stores {
   dsfa: DsfaStore;
   consents: ConsentStore;
+  consentImports: ImportRunStore;
   legalDocuments: LegalDocumentStore;
   cookieBanner: CookieBannerStore;
   training: TrainingStore;

@@ -1,5 +1,6 @@
 import { decideImportRow, type ImportRowState, type StoredMatch } from '../domain/consents/import-match.js';
 import type { ConsentTables } from './db-types-consents.js';
+import type { ImportJournal } from './journal/import-batch.js';
 
 /**
  * The values of one validated import row, in this order, flattened into a batch array (a flat array of primitives is
@@ -32,6 +33,8 @@ export interface ImportWriterOptions {
    * stopped halfway is recorded with what it wrote; a transaction that finds the run reverted writes nothing.
    */
   run: ConsentTables['consent_import_run'] | null;
+  /** Who the journal entries of the batches name; null: no entries (a dry run, or a benchmark without the journal). */
+  journal: ImportJournal | null;
 }
 
 /** The columns of a run's record, for the writers' own statements. */
@@ -65,7 +68,6 @@ export const runCounts = (rows: number, r: Omit<BatchResult, 'pieces'>) => ({
 });
 
 /** Imports of one tenant and reverts of its runs take turns on PostgreSQL's advisory lock of this name. */
-export const IMPORT_LOCK = 'compliance consent import';
 
 /** The code of the error a writer raises when the run it writes was reverted meanwhile. */
 export const RUN_REVERTED = 'COMPLIANCE_IMPORT_RUN_REVERTED';

@@ -6,6 +6,7 @@ import type { Stores, UnitOfWork } from '../domain/unit-of-work.js';
 import type { DB } from './db-types.js';
 import { JournalWriter, readOnly, type Recorder } from './journal/journal-writer.js';
 import { KyselyConsentStore } from './kysely/consent.store.js';
+import { KyselyImportRunStore } from './kysely/consent-import-run.store.js';
 import { KyselyCookieBannerStore } from './kysely/cookie-banner.store.js';
 import { KyselyDsfaStore } from './kysely/dsfa.store.js';
 import { KyselyLegalDocumentStore } from './kysely/legal-document.store.js';
@@ -29,6 +30,7 @@ function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
   return Object.defineProperties({} as Stores, {
     dsfa: lazy('dsfa', () => new KyselyDsfaStore(db, journal)),
     consents: lazy('consents', () => new KyselyConsentStore(db, journal)),
+    consentImports: lazy('consentImports', () => new KyselyImportRunStore(db, journal)),
     legalDocuments: lazy('legalDocuments', () => new KyselyLegalDocumentStore(db, journal)),
     cookieBanner: lazy('cookieBanner', () => new KyselyCookieBannerStore(db, journal)),
     training: lazy('training', () => new KyselyTrainingStore(db, journal)),

@@ -3,15 +3,14 @@ import { consentsContract } from '../../contract/consents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { ConsentService } from '../../domain/consents/consent.service.js';
 import { importConsents } from './consents.import.js';
-import { KyselyConsentStore } from '../../store/kysely/consent.store.js';
 import { ImportRunService } from '../../domain/consents/import-run.service.js';
-import { KyselyImportRunStore } from '../../store/kysely/consent-import-run.store.js';
 import type { Store } from '../../store/store.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
 /** The consent routes bound to a store. */
-export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
-  const svc = new ConsentService(new KyselyConsentStore(store.db), clock, ids);
-  const runs = new ImportRunService(new KyselyImportRunStore(store.db), clock);
+export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, ids: IdSource) {
+  const svc = new ConsentService(uow, clock, ids);
+  const runs = new ImportRunService(uow, clock);
   return bindWith(storeIdResolver(store.admin))(consentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
@@ -26,7 +25,7 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
       };
     },
     stats: (r) => svc.stats(r.tenant),
-    import: (r) => importConsents(store, { tenant: r.tenant, actor: r.actor, clock, ids }, r.stream!, r.query),
+    import: (r) => importConsents(store, { tenant: r.tenant, actor: r.actor, clock, ids, uow }, r.stream!, r.query),
     imports: (r) => runs.list(r.tenant, r.query),
     importRun: (r) => runs.get(r.tenant, r.params.id),
     revertImport: (r) => runs.revert(r.tenant, r.actor ?? 'system', r.params.id),

@@ -23,7 +23,9 @@ import {
   type ConsentImportWriter,
   type ImportWriterOptions,
 } from '../../store/consent-import-rows.js';
-import { KyselyImportRunStore, runToRow } from '../../store/kysely/consent-import-run.store.js';
+import { runToRow } from '../../store/kysely/consent-import-run.store.js';
+import { importJournal } from '../../store/journal/import-batch.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import type { Store } from '../../store/store.js';
 
 /** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
@@ -76,6 +78,8 @@ export interface ImportContext {
   actor: string | undefined;
   clock: Clock;
   ids: IdSource;
+  /** Where the run's record is written when the writer did not (a run none of whose rows reached it) and finished. */
+  uow: UnitOfWork;
 }
 
 /**
@@ -179,7 +183,10 @@ export async function importConsents(
     },
   };
 
-  const runs = new KyselyImportRunStore(store.db);
+  const runs = {
+    insert: (r: ImportRun) => ctx.uow.write(tenant, (tx) => tx.consentImports.insert(r)),
+    finish: (r: ImportRun) => ctx.uow.write(tenant, (tx) => tx.consentImports.finish(r)),
+  };
   let run: ImportRun | undefined;
   let source: ImportText | undefined;
   try {
@@ -213,6 +220,7 @@ export async function importConsents(
       now: isoZ(importedAt),
       dryRun: opts.dry_run,
       run: run ? runToRow(run) : null,
+      journal: run ? importJournal(run.created_by) : null,
     };
     out = await store.openConsentImportWriter(options, (r) => {
       batches++;

@@ -116,13 +116,13 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       principal,
     ),
     consents: lazy(store, principal, async () =>
-      (await import('./consents.area.js')).createConsentsArea(store, clock, ids),
+      (await import('./consents.area.js')).createConsentsArea(store, uow, clock, ids),
     ),
     legalDocuments: lazy(store, principal, async () =>
-      (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids, shortIds),
+      (await import('./legal-documents.area.js')).createLegalDocumentsArea(uow, clock, ids, shortIds),
     ),
     cookieBanner: lazy(store, principal, async () =>
-      (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
+      (await import('./cookie-banner.area.js')).createCookieBannerArea(uow, clock),
     ),
     training: lazy(store, principal, async () =>
       (await import('./training.area.js')).createTrainingArea(uow, clock, ids, shortIds),

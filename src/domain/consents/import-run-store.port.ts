@@ -22,13 +22,11 @@ export interface MovedRevocation {
   revoked_at: string | null;
 }
 
-/** Persistence of import runs, always scoped to one tenant. */
+/**
+ * Persistence of import runs, always scoped to one tenant. An import writes its batches under the tenant's journal
+ * lock, so inside a unit of work no batch lands between what a revert reads and its commit.
+ */
 export interface ImportRunStore {
-  /**
-   * One write transaction in which no import of the tenant writes a batch (imports and reverts take turns), so what
-   * a revert reads stays true until it commits.
-   */
-  transaction<T>(tenant: string, fn: (store: ImportRunStore) => Promise<T>): Promise<T>;
   insert(run: ImportRun): Promise<void>;
   /** Replaces the record of a run (its status, counts and times). */
   update(run: ImportRun): Promise<void>;

@@ -1,6 +1,7 @@
 import { isoZ, type Clock } from '../clock.js';
 import { conflict, notFound, type ErrorDetail } from '../errors.js';
 import type { ImportRunStore, LaterEntry, MovedRevocation } from './import-run-store.port.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import type { ImportRevert, ImportRun, ImportRunQuery } from './import-run.schema.js';
 
 /** How many of the records that block a revert the refusal lists. */
@@ -29,9 +30,13 @@ const movedDetail = (m: MovedRevocation): ErrorDetail => ({
 /** Bulk import runs of consents: listed newest first, and reverted as a whole or not at all. */
 export class ImportRunService {
   constructor(
-    private readonly store: ImportRunStore,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
+
+  private get store(): ImportRunStore {
+    return this.uow.read.consentImports;
+  }
 
   async list(
     tenant: string,
@@ -54,7 +59,7 @@ export class ImportRunService {
    * its next batch finds it reverted and writes nothing.
    */
   revert(tenant: string, actor: string, id: string): Promise<ImportRevert> {
-    return this.store.transaction(tenant, async (s) => {
+    return this.uow.write(tenant, async ({ consentImports: s }) => {
       const run = await s.get(tenant, id);
       if (!run) throw notFound('import run', id);
       if (run.status === 'reverted')

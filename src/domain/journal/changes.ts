@@ -7,13 +7,13 @@ export interface RowChange {
 }
 
 /**
- * Rows written together by a bulk path (an import's batch of consents and their history), recorded as one entry
- * (op `batch`) to keep the journal's cost per row small: groups of rows of one table and one operation, each row as
- * its values in `columns` order, keyed by the columns in `key`.
+ * Rows written together by a bulk path (an import's batch of consents and their history, a revert), recorded as one
+ * entry (op `batch`) to keep the journal's cost per row small: groups of rows of one table and one operation, each
+ * row as its values in `columns` order, keyed by the columns in `key`. A deletion's rows hold only their key.
  */
 export interface BatchGroup {
   entity: string;
-  op: 'insert' | 'update';
+  op: 'insert' | 'update' | 'delete';
   key: string[];
   columns: string[];
   rows: unknown[][];
@@ -34,7 +34,7 @@ export function changesOf(e: { entity: string; entity_id: string; op: string; da
   for (const g of (e.data as BatchData).groups) {
     const keyAt = g.key.map((k) => g.columns.indexOf(k));
     for (const values of g.rows) {
-      const row = Object.fromEntries(g.columns.map((c, i) => [c, values[i]]));
+      const row = g.op === 'delete' ? null : Object.fromEntries(g.columns.map((c, i) => [c, values[i]]));
       out.push({ entity: g.entity, id: idOf(keyAt.map((i) => values[i])), op: g.op, row });
     }
   }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { dataHash, entryHash, GENESIS_HASH } from '../../domain/journal/chain.js';
+import { BATCH_OP, type BatchData } from '../../domain/journal/changes.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB, JournalRow } from '../db-types.js';
 
@@ -11,6 +12,8 @@ import type { DB, JournalRow } from '../db-types.js';
 export interface Recorder {
   put(entity: string, id: string, row: object, op?: 'insert' | 'update'): void;
   remove(entity: string, id: string): void;
+  /** Many rows of a bulk path as one entry (op `batch`) of the record `entity` `id` (an import run). */
+  batch(entity: string, id: string, data: BatchData): void;
 }
 
 const refuse = (): never => {
@@ -18,7 +21,7 @@ const refuse = (): never => {
 };
 
 /** The recorder of stores used for reading: any write through them is a bug. */
-export const readOnly: Recorder = { put: refuse, remove: refuse };
+export const readOnly: Recorder = { put: refuse, remove: refuse, batch: refuse };
 
 /** A composite key as one entity id: the parts as a JSON array. */
 export const compositeId = (...parts: Array<string | number>): string => JSON.stringify(parts);
@@ -31,12 +34,51 @@ export interface EntryMeta {
   principal: string;
 }
 
-interface Change {
+export interface Change {
   entity: string;
   entity_id: string;
   op: string;
   data: string | null;
 }
+
+/** The head of a tenant's chain: its last entry's sequence number and hash (none yet: 0 and the genesis hash). */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/** The entries that append `changes` after `head`, each hashed and linked to the one before. */
+export function chainEntries(
+  tenant: string,
+  head: ChainHead | undefined,
+  meta: EntryMeta,
+  changes: Change[],
+): JournalRow[] {
+  let seq = Number(head?.seq ?? 0);
+  let prev = head?.hash ?? GENESIS_HASH;
+  return changes.map((c) => {
+    const fields = {
+      tenant_id: tenant,
+      seq: ++seq,
+      ...meta,
+      entity: c.entity,
+      entity_id: c.entity_id,
+      op: c.op,
+      data_hash: dataHash(c.data),
+      prev_hash: prev,
+    };
+    prev = entryHash(fields);
+    return { ...fields, data: c.data, hash: prev };
+  });
+}
+
+/** A batch entry: the rows of a bulk path as one change (see BatchData). */
+export const batchChange = (entity: string, id: string, data: BatchData): Change => ({
+  entity,
+  entity_id: id,
+  op: BATCH_OP,
+  data: JSON.stringify(data),
+});
 
 /** Rows per INSERT: 13 columns stay far below both engines' limits on bound values. */
 const CHUNK = 1000;
@@ -63,9 +105,8 @@ export class JournalWriter implements Recorder {
     this.changes.push({ entity, entity_id: id, op: 'delete', data: null });
   }
 
-  /** Entries of another kind (an import's batch): `data` is the exact text that is hashed and stored. */
-  append(entity: string, id: string, op: string, data: string | null): void {
-    this.changes.push({ entity, entity_id: id, op, data });
+  batch(entity: string, id: string, data: BatchData): void {
+    if (data.groups.some((g) => g.rows.length)) this.changes.push(batchChange(entity, id, data));
   }
 
   get size(): number {
@@ -82,28 +123,14 @@ export class JournalWriter implements Recorder {
       .orderBy('seq', 'desc')
       .limit(1)
       .executeTakeFirst();
-    let seq = Number(head?.seq ?? 0);
-    let prev = head?.hash ?? GENESIS_HASH;
-    const rows: JournalRow[] = this.changes.map((c) => {
-      const fields = {
-        tenant_id: this.tenant,
-        seq: ++seq,
-        ...this.meta,
-        entity: c.entity,
-        entity_id: c.entity_id,
-        op: c.op,
-        data_hash: dataHash(c.data),
-        prev_hash: prev,
-      };
-      prev = entryHash(fields);
-      return { ...fields, data: c.data, hash: prev };
-    });
+    const rows = chainEntries(this.tenant, head, this.meta, this.changes);
     this.changes = [];
     for (let i = 0; i < rows.length; i += CHUNK)
       await db
         .insertInto('journal')
         .values(rows.slice(i, i + CHUNK))
         .execute();
-    return { seq, hash: prev };
+    const last = rows.at(-1)!;
+    return { seq: last.seq, hash: last.hash };
   }
 }

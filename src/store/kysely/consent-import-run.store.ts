@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { ImportRunStore, LaterEntry, MovedRevocation } from '../../domain/consents/import-run-store.port.js';
 import { ImportRunOptions, type ImportRun, type ImportRunQuery } from '../../domain/consents/import-run.schema.js';
-import { IMPORT_LOCK } from '../consent-import-rows.js';
 import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
-import { writeTransaction } from '../transaction.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
+import type { BatchGroup } from '../../domain/journal/changes.js';
 
 type RunRow = ConsentTables['consent_import_run'];
 
@@ -22,47 +22,53 @@ const runFromRow = (r: RunRow): ImportRun => ({
   rejected: Number(r.rejected),
 });
 
-/** Import runs written once with kysely's builders; the revocation entries of a run are found by a partial index. */
-export class KyselyImportRunStore implements ImportRunStore {
-  constructor(private readonly db: Kysely<DB>) {}
+/** The deleted rows of a table as a batch group: their keys only. */
+const deleted = (entity: string, ids: Array<{ id: string }>): BatchGroup => ({
+  entity,
+  op: 'delete',
+  key: ['id'],
+  columns: ['id'],
+  rows: ids.map((r) => [r.id]),
+});
 
-  transaction<T>(tenant: string, fn: (s: ImportRunStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, async (trx) => {
-      // SQLite's write lock already makes imports and reverts take turns; on PostgreSQL the import writer takes this
-      // lock for each batch (it runs READ COMMITTED, outside the serializable checks of the API's transactions)
-      if (isPostgres(trx)) {
-        await sql`select pg_advisory_xact_lock(hashtext(${IMPORT_LOCK}), hashtext(${tenant}))`.execute(trx);
-        // a revert is a bulk write like the import it undoes (a run may hold a million consents): no statement timeout
-        await sql`set local statement_timeout = 0`.execute(trx);
-      }
-      return fn(new KyselyImportRunStore(trx));
-    });
-  }
+/** Whole rows of a table as a batch group, their values in the order of the first row's columns. */
+function written(entity: string, op: 'insert' | 'update', rows: Array<Record<string, unknown>>): BatchGroup {
+  const columns = rows.length ? Object.keys(rows[0]!) : [];
+  return { entity, op, key: ['id'], columns, rows: rows.map((r) => columns.map((c) => r[c])) };
+}
+
+/**
+ * Import runs written once with kysely's builders; the revocation entries of a run are found by a partial index. A
+ * revert's rows go into the journal as batch entries of the run, as the import's own batches do.
+ */
+export class KyselyImportRunStore implements ImportRunStore {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   async insert(run: ImportRun): Promise<void> {
-    await this.db.insertInto('consent_import_run').values(runToRow(run)).execute();
+    const row = runToRow(run);
+    await this.db.insertInto('consent_import_run').values(row).execute();
+    this.journal.put('consent_import_run', row.id, row, 'insert');
   }
 
   async update(run: ImportRun): Promise<void> {
-    const { id, tenant_id, ...rest } = runToRow(run);
-    await this.db
-      .updateTable('consent_import_run')
-      .set(rest)
-      .where('tenant_id', '=', tenant_id)
-      .where('id', '=', id)
-      .execute();
+    await this.finishIf(run, false);
   }
 
   async finish(run: ImportRun): Promise<boolean> {
+    return this.finishIf(run, true);
+  }
+
+  /** Replaces the record of a run (only while it is `running` when `running`); false when no row changed. */
+  private async finishIf(run: ImportRun, running: boolean): Promise<boolean> {
     const { id, tenant_id, ...rest } = runToRow(run);
-    const r = await this.db
-      .updateTable('consent_import_run')
-      .set(rest)
-      .where('tenant_id', '=', tenant_id)
-      .where('id', '=', id)
-      .where('status', '=', 'running')
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    let q = this.db.updateTable('consent_import_run').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id);
+    if (running) q = q.where('status', '=', 'running');
+    const row = await q.returningAll().executeTakeFirst();
+    if (row) this.journal.put('consent_import_run', id, row);
+    return row !== undefined;
   }
 
   async get(tenant: string, id: string): Promise<ImportRun | undefined> {
@@ -125,38 +131,50 @@ export class KyselyImportRunStore implements ImportRunStore {
   }
 
   async removeCreated(tenant: string, runId: string): Promise<number> {
+    // a revert is a bulk write like the import it undoes (a run may hold a million consents): no statement timeout
+    if (isPostgres(this.db)) await sql`set local statement_timeout = 0`.execute(this.db);
     const created = this.db
       .selectFrom('consent')
       .select('id')
       .where('tenant_id', '=', tenant)
       .where('import_run_id', '=', runId);
-    await this.db
+    const history = await this.db
       .deleteFrom('consent_history')
       .where('tenant_id', '=', tenant)
       .where('consent_id', 'in', created)
+      .returning('id')
       .execute();
-    const r = await this.db
+    const consents = await this.db
       .deleteFrom('consent')
       .where('tenant_id', '=', tenant)
       .where('import_run_id', '=', runId)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+      .returning('id')
+      .execute();
+    this.journal.batch('consent_import_run', runId, {
+      groups: [deleted('consent_history', history), deleted('consent', consents)],
+    });
+    return consents.length;
   }
 
   async undoRevocations(tenant: string, runId: string): Promise<number> {
-    const r = await this.db
+    const consents = await this.db
       .updateTable('consent')
       .set({ revoked_at: null })
       .where('tenant_id', '=', tenant)
       .where('id', 'in', this.revocations(tenant, runId).select('h.consent_id'))
-      .executeTakeFirst();
-    await this.db
+      .returningAll()
+      .execute();
+    const entries = await this.db
       .deleteFrom('consent_history')
       .where('tenant_id', '=', tenant)
       .where('import_run_id', '=', runId)
       .where('action', '=', 'revoked')
       .where('source', '=', 'import')
+      .returning('id')
       .execute();
-    return Number(r.numUpdatedRows);
+    this.journal.batch('consent_import_run', runId, {
+      groups: [written('consent', 'update', consents), deleted('consent_history', entries)],
+    });
+    return consents.length;
   }
 }

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
-import { writeTransaction } from '../transaction.js';
 import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
@@ -31,19 +30,11 @@ export class KyselyConsentStore implements ConsentStore {
     private readonly journal: Recorder = readOnly,
   ) {}
 
-  transaction<T>(fn: (s: ConsentStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new KyselyConsentStore(trx)));
-  }
-
   async insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void> {
-    await writeTransaction(this.db, async (trx) => {
-      await trx.insertInto('consent').values(consentToRow(consent)).execute();
-      for (const h of history)
-        await trx
-          .insertInto('consent_history')
-          .values({ ...h, tenant_id: consent.tenant_id, import_run_id: null })
-          .execute();
-    });
+    const row = consentToRow(consent);
+    await this.db.insertInto('consent').values(row).execute();
+    this.journal.put('consent', row.id, row, 'insert');
+    for (const h of history) await this.appendHistory(consent.tenant_id, h);
   }
 
   async get(tenant: string, id: string): Promise<Consent | undefined> {
@@ -58,7 +49,14 @@ export class KyselyConsentStore implements ConsentStore {
 
   async update(c: Consent): Promise<void> {
     const { id, tenant_id, import_run_id: _r, ...rest } = consentToRow(c);
-    await this.db.updateTable('consent').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
+    const row = await this.db
+      .updateTable('consent')
+      .set(rest)
+      .where('tenant_id', '=', tenant_id)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (row) this.journal.put('consent', id, row);
   }
 
   async markRevoked(tenant: string, id: string, at: string): Promise<boolean> {
@@ -69,15 +67,16 @@ export class KyselyConsentStore implements ConsentStore {
       .where('id', '=', id)
       .where('granted', '=', 1)
       .where('revoked_at', 'is', null)
+      .returningAll()
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    if (r) this.journal.put('consent', id, r);
+    return r !== undefined;
   }
 
   async appendHistory(tenant: string, h: ConsentHistoryEntry): Promise<void> {
-    await this.db
-      .insertInto('consent_history')
-      .values({ ...h, tenant_id: tenant, import_run_id: null })
-      .execute();
+    const row = { ...h, tenant_id: tenant, import_run_id: null };
+    await this.db.insertInto('consent_history').values(row).execute();
+    this.journal.put('consent_history', row.id, row, 'insert');
   }
 
   async list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }> {

@@ -34,5 +34,6 @@ export class KyselyCookieBannerStore implements CookieBannerStore {
       .values(row)
       .onConflict((oc) => oc.column('tenant_id').doUpdateSet(row))
       .execute();
+    this.journal.put('cookie_banner', banner.tenant_id, row);
   }
 }

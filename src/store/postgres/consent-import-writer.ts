@@ -8,7 +8,6 @@ import {
   ROW_FIELDS,
   ROW_WIDTH,
   decideChecks,
-  IMPORT_LOCK,
   passesOf,
   RUN_COLUMNS,
   runCounts,
@@ -19,7 +18,24 @@ import {
   type ConsentImportWriter,
   type ImportWriterOptions,
 } from '../consent-import-rows.js';
+import {
+  BATCH_QUERIES,
+  batchEntry,
+  batchParams,
+  group,
+  HEAD_QUERY,
+  JOURNAL_COLUMNS,
+  JOURNAL_LOCK,
+  RUN_QUERY,
+} from '../journal/import-batch.js';
+import type { ChainHead } from '../journal/journal-writer.js';
 import { uuidv7Source } from '../ids.js';
+
+/** `?` placeholders as PostgreSQL's numbered ones. */
+const numbered = (text: string): string => {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+};
 
 /** Columns of the staging table as on SQLite (the row's position `n`, its pass, ROW_FIELDS, what it does); text compares as there. */
 const STAGE_TABLE = `create temp table import_stage (
@@ -153,6 +169,8 @@ export class PostgresConsentWriter implements ConsentImportWriter {
   private readonly ids = uuidv7Source();
   private created = 0;
   private runRecorded = false;
+  /** Whether a batch entry holds the run's record yet (later ones update it). */
+  private journaled = false;
   private pending: BatchValue[][] = [];
   private writing: Promise<void> = Promise.resolve();
   private queued = 0;
@@ -257,9 +275,11 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     }
     await c.query('begin');
     try {
-      // imports of one tenant take turns, as SQLite's write lock makes them, so two runs of one file at the same time
-      // cannot both find a row new; other writers are not held up
-      await c.query(`select pg_advisory_xact_lock(hashtext($1), hashtext($2))`, [IMPORT_LOCK, tenant]);
+      // the tenant's journal lock: imports of one tenant take turns with each other and with every other writer of
+      // the tenant (as SQLite's write lock makes them), so two runs of one file at the same time cannot both find a row
+      // new, a revert never meets half a batch, and the batch's entry follows the head it read; other tenants'
+      // writers are not held up
+      await c.query(`select pg_advisory_xact_lock(${JOURNAL_LOCK})`, [tenant]);
       const { rows, last } = await this.copy(pieces);
       const run = dryRun ? null : this.o.run;
       const prefix = this.ids.next().slice(0, 24);
@@ -289,6 +309,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
           if ((await c.query(COUNT_RUN, args)).rowCount !== 1) throw runReverted(run.id);
         }
       }
+      if (run) await this.journalBatch(run.id, prefix);
       await c.query(dryRun ? 'rollback' : 'commit');
       this.created += result.created;
       return { pieces: pieces.length, ...result, refused: result.refused.sort((a, b) => a.n - b.n) };
@@ -296,6 +317,41 @@ export class PostgresConsentWriter implements ConsentImportWriter {
       await c.query('rollback').catch(() => undefined);
       throw e;
     }
+  }
+
+  /** The batch's journal entry: its rows read back by the range of their ids, appended to the tenant's chain. */
+  private async journalBatch(run: string, prefix: string): Promise<void> {
+    const { journal, tenant } = this.o;
+    if (!journal) return;
+    const c = this.client;
+    const groups = [];
+    for (const q of BATCH_QUERIES) {
+      const r = await c.query({ text: numbered(q.sql), values: batchParams(tenant, run, prefix, q), rowMode: 'array' });
+      groups.push(
+        group(
+          q.entity,
+          q.op,
+          r.fields.map((f) => f.name),
+          r.rows as unknown[][],
+        ),
+      );
+    }
+    const r = await c.query({ text: numbered(RUN_QUERY), values: [tenant, run], rowMode: 'array' });
+    groups.push(
+      group(
+        'consent_import_run',
+        this.journaled ? 'update' : 'insert',
+        r.fields.map((f) => f.name),
+        r.rows,
+      ),
+    );
+    this.journaled = true;
+    const head = (await c.query<ChainHead>(numbered(HEAD_QUERY), [tenant])).rows[0];
+    const entry = batchEntry(tenant, run, head, journal, this.ids.next(), { groups });
+    await c.query(
+      `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+      JOURNAL_COLUMNS.map((k) => entry[k]),
+    );
   }
 
   /** Decides the rows of a pass that matched a consent without equalling it, and revokes what they revoke. */

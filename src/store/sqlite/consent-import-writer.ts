@@ -3,6 +3,16 @@ import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { uuidv7Source } from '../ids.js';
 import {
+  BATCH_QUERIES,
+  batchEntry,
+  batchParams,
+  group,
+  HEAD_QUERY,
+  JOURNAL_COLUMNS,
+  RUN_QUERY,
+} from '../journal/import-batch.js';
+import type { ChainHead } from '../journal/journal-writer.js';
+import {
   COUNTER_SEEDS,
   decideChecks,
   passesOf,
@@ -95,10 +105,17 @@ export class ConsentBatchWriter {
   private readonly countRun: Database.Statement;
   private readonly clearActions: Database.Statement;
   private readonly clearStage: Database.Statement;
+  /** The statements that read a batch's rows for its journal entry, and the journal's. */
+  private readonly batchRows: Array<{ q: (typeof BATCH_QUERIES)[number]; stmt: Database.Statement }>;
+  private readonly runRow: Database.Statement;
+  private readonly head: Database.Statement;
+  private readonly append: Database.Statement;
   /** Prefixes come from time-ordered ids whatever source the caller uses: the id layout above depends on it. */
   private readonly ids = uuidv7Source();
   private created = 0;
   private runRecorded = false;
+  /** Whether a batch entry holds the run's record yet (later ones update it). */
+  private journaled = false;
   private pending: BatchValue[][] = [];
 
   constructor(private readonly o: WriterOptions) {
@@ -153,6 +170,12 @@ export class ConsentBatchWriter {
       this.countRun = this.db.prepare(`update consent_import_run set read = read + @read, created = created + @created,
           unchanged = unchanged + @unchanged, revoked = revoked + @revoked, rejected = rejected + @rejected
         where tenant_id = @tenant_id and id = @id and status = 'running'`);
+      this.batchRows = BATCH_QUERIES.map((q) => ({ q, stmt: this.db.prepare(q.sql).raw(true) }));
+      this.runRow = this.db.prepare(RUN_QUERY).raw(true);
+      this.head = this.db.prepare(HEAD_QUERY);
+      this.append = this.db.prepare(
+        `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map(() => '?').join(', ')})`,
+      );
       this.clearActions = this.db.prepare('delete from temp.import_action');
       this.clearStage = this.db.prepare('delete from temp.import_stage');
     } catch (e) {
@@ -239,6 +262,7 @@ export class ConsentBatchWriter {
         }
       }
       if (!dryRun) this.count(rows, result);
+      if (!dryRun) this.journalBatch(prefix);
       this.clearActions.run();
       this.clearStage.run();
       this.db.exec(dryRun ? 'ROLLBACK' : 'COMMIT');
@@ -260,6 +284,30 @@ export class ConsentBatchWriter {
       this.runRecorded = true;
     } else if (this.countRun.run({ tenant_id: run.tenant_id, id: run.id, ...counts }).changes !== 1)
       throw runReverted(run.id);
+  }
+
+  /**
+   * The batch's journal entry: its rows read back by the range of their ids, appended to the tenant's chain in the
+   * batch's transaction (SQLite's write lock orders it with every other writer's entries).
+   */
+  private journalBatch(prefix: string): void {
+    const { journal, run, tenant } = this.o;
+    if (!journal || !run) return;
+    const groups = this.batchRows.map(({ q, stmt }) =>
+      group(
+        q.entity,
+        q.op,
+        stmt.columns().map((c) => c.name),
+        stmt.all(batchParams(tenant, run.id, prefix, q)) as unknown[][],
+      ),
+    );
+    const runRows = this.runRow.all(tenant, run.id) as unknown[][];
+    const runColumns = this.runRow.columns().map((c) => c.name);
+    groups.push(group('consent_import_run', this.journaled ? 'update' : 'insert', runColumns, runRows));
+    this.journaled = true;
+    const head = this.head.get(tenant) as ChainHead | undefined;
+    const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), { groups });
+    this.append.run(JOURNAL_COLUMNS.map((c) => entry[c]));
   }
 
   /** Writes what is left and closes the connection. */
