@@ -1,10 +1,14 @@
 // The journal's cost, as ratios to references measured in the same run:
 // - DSFA writes through `serve` (POST and PUT, each with its audit entry), against the same build with the journal
 //   switched off (COMPLIANCE_BENCH_NO_JOURNAL=1)                                              (aim <= 1.15x)
+// - the bulk import of 1,000,000 consents (ROWS=… for fewer) on SQLite and PostgreSQL, with the journal (one batch
+//   entry per transaction) against the same build with it off                                  (aim <= 1.15x)
 // - `compliance audit verify` over 1,000,000 entries on SQLite                                 (aim < 3 s)
 // - appends per second of four writers on one tenant on PostgreSQL, against four writers on four tenants
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { benchPostgres, BIN, ratio, row, tmp } from './lib.mjs';
@@ -80,6 +84,41 @@ row(
   `${ratio(off, on)} the time per write (aim <= 1.15x)`,
 );
 
+// --- the bulk import, with and without the journal, on both engines (rounds alternate, the median counts)
+const ROWS = Number(process.env.ROWS ?? 1_000_000);
+const csv = join(dir, 'consents.csv');
+const out = createWriteStream(csv);
+out.write('user_id,data_point_id,granted,granted_at,consent_version,source\n');
+for (let i = 0; i < ROWS; i++) {
+  const line = `user${i}@example.com,dp${i % 12},${i % 5 ? 'true' : 'false'},2026-0${1 + (i % 9)}-01T10:00:00Z,1.0,web\n`;
+  if (!out.write(line)) await once(out, 'drain');
+}
+out.end();
+await once(out, 'finish');
+/** Seconds of one import of the file into a fresh store (`target(name)`: a file or a database URL). */
+const importSeconds = async (target, mode) => {
+  spawnSync(process.execPath, [BIN, '--db', target, 'db', 'init'], { stdio: 'ignore' });
+  const env = { ...process.env, ...(mode === 'off' ? { COMPLIANCE_BENCH_NO_JOURNAL: '1' } : {}) };
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [BIN, '--db', target, '--json', 'consents', 'import', csv], { env });
+  if (r.status !== 0) throw new Error(`import failed: ${r.stderr}`);
+  return (performance.now() - t) / 1000;
+};
+const importRow = (engine, secs) => {
+  const [off, on] = [median(secs.off), median(secs.on)];
+  row(`import of ${ROWS.toLocaleString('en')} consents on ${engine}, journal off (reference)`, `${off.toFixed(1)} s`);
+  row(
+    `import of ${ROWS.toLocaleString('en')} consents on ${engine}, with the journal`,
+    `${on.toFixed(1)} s`,
+    `${ratio(on, off)} the time (aim <= 1.15x)`,
+  );
+};
+const sqliteImport = { on: [], off: [] };
+for (let round = 0; round < 2; round++)
+  for (const mode of ['off', 'on'])
+    sqliteImport[mode].push(await importSeconds(join(dir, `import-${mode}-${round}.db`), mode));
+importRow('SQLite', sqliteImport);
+
 // --- audit verify over 1,000,000 entries: a chain written here with the format of src/domain/journal/chain.ts
 const verifyDb = join(dir, 'verify.db');
 spawnSync(process.execPath, [BIN, '--db', verifyDb, 'db', 'status'], { stdio: 'ignore' });
@@ -136,6 +175,12 @@ row(
 // --- appends on PostgreSQL: four writers (one replica each) on one tenant, against four writers on four tenants
 const postgres = await benchPostgres();
 try {
+  const pgImport = { on: [], off: [] };
+  for (let round = 0; round < 2; round++)
+    for (const mode of ['off', 'on'])
+      pgImport[mode].push(await importSeconds(await postgres.database(`bench_import_${mode}_${round}`), mode));
+  importRow('PostgreSQL', pgImport);
+
   const perTenant = {};
   for (const [label, tenants] of [
     ['four', ['t1', 't2', 't3', 't4']],

@@ -54,8 +54,8 @@ describe.each(BACKEND_NAMES)('short ids on the %s backend', (name) => {
     expect((await c.history({ ...A, params: { id: shortId(first.id) } }))[0]).toMatchObject({ consent_id: first.id });
     expect((await c.renew({ ...A, params: { id: first.id.slice(-12) }, body: {} })).id).toBe(first.id);
     expect((await c.revoke({ ...A, params: { id: shortId(first.id).toUpperCase() } })).id).toBe(first.id);
-    // the consent, then its history entry: two consents ending alike
-    ids.end('aaaa1111', null, 'aaaa1111', null, 'cccc3333', null, 'cccc3333', null);
+    // the consent, its history entry, then the journal's transaction: two consents ending alike
+    ids.end('aaaa1111', null, null, 'aaaa1111', null, null, 'cccc3333', null, null, 'cccc3333', null, null);
     const [x, y, mine, theirs] = [await grant(A), await grant(A), await grant(A), await grant(B)];
     const twins = await failure(c.history({ ...A, params: { id: 'aaaa1111' } }));
     expect(twins).toMatchObject({

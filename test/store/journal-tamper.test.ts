@@ -223,5 +223,21 @@ describe.each(ENGINES)('tampering with the journal on %s is found and named', (e
     expect(await local.dsfa.list({ tenant: 'acme', query: {} })).toHaveLength(4);
     await local.close();
     expect((await verify(target)).code).toBe(6);
+    // db status says so too, naming the tenant and the entry
+    const status = await cli(['--db', target, 'db', 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/journal\s+BROKEN: tenant "acme" at entry 2 \(deleted\)/);
+    const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
+    expect(json.journal).toMatchObject({ ok: false, broken: [{ tenant: 'acme', seq: 2, kind: 'deleted' }] });
+  });
+
+  it('db status of an intact store counts its chains and entries', async () => {
+    const { target, local } = await storeWithChain(engine);
+    const entries = (await rows(local.store.admin)).length;
+    await local.close();
+    const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
+    expect(json.journal).toMatchObject({ ok: true, broken: [] });
+    expect(json.journal.entries).toBeGreaterThanOrEqual(entries);
+    expect((await cli(['--db', target, 'db', 'status'])).stdout).toMatch(/journal\s+\d+ entries in \d+ chains, intact/);
   });
 });

@@ -23,8 +23,20 @@ export function createDbCommand(ctx: CliContext): Command {
   db.command('status')
     .description('which store this is, its schema version and how many records it holds')
     .action(async () => {
-      const { store } = await ctx.localBackend('db status');
-      const st = await store.status();
+      const backend = await ctx.localBackend('db status');
+      const st = await backend.store.status();
+      // the chains alone (the audit trails' comparison is `audit verify`'s): a tampered store says so here too
+      const chains = await (await backend.auditor()).verify(undefined, undefined, { trails: false });
+      const broken = chains.filter((c) => !c.ok);
+      const journal = {
+        ok: broken.length === 0,
+        chains: chains.length,
+        entries: chains.reduce((n, c) => n + c.entries, 0),
+        broken: broken.map((c) => ({ tenant: c.tenant, ...c.problem })),
+      };
+      const journalLine = journal.ok
+        ? `${journal.entries} entries in ${journal.chains} chains, intact`
+        : `BROKEN: ${broken.map((c) => `tenant ${JSON.stringify(c.tenant)} at entry ${c.problem?.seq} (${c.problem?.kind})`).join('; ')} (compliance audit verify names more)`;
       const sqlite = st.engine === 'sqlite';
       // SQLite keeps the keys it had before PostgreSQL was added (file, sqlite_version)
       const status = {
@@ -35,6 +47,7 @@ export function createDbCommand(ctx: CliContext): Command {
         schema_version: st.schema_version,
         migrations_known: st.migrations_known,
         tables: st.tables,
+        journal,
       };
       const size = Number(st.details.size_bytes ?? 0);
       await printRecord(ctx, status, [
@@ -46,6 +59,7 @@ export function createDbCommand(ctx: CliContext): Command {
           .filter(([k]) => k !== 'size_bytes')
           .map(([k, v]) => [k.replace(/_/g, ' '), v] as [string, unknown]),
         ['schema version', `${st.schema_version} (this version knows ${st.migrations_known})`],
+        ['journal', journalLine],
         ...Object.entries(st.tables).map(([t, n]) => [`rows in ${t}`, n] as [string, unknown]),
       ]);
     });
