@@ -121,7 +121,7 @@ importRow('SQLite', sqliteImport);
 
 // --- audit verify over 1,000,000 entries: a chain written here with the format of src/domain/journal/chain.ts
 const verifyDb = join(dir, 'verify.db');
-spawnSync(process.execPath, [BIN, '--db', verifyDb, 'db', 'status'], { stdio: 'ignore' });
+spawnSync(process.execPath, [BIN, '--db', verifyDb, 'db', 'init'], { stdio: 'ignore' });
 const sqlite = new Database(verifyDb);
 const sha = (s) => createHash('sha256').update(s).digest('hex');
 const ins = sqlite.prepare(`insert into journal (tenant_id, seq, txn, time, actor, principal, entity, entity_id, op,

@@ -19,17 +19,27 @@ import {
   type ImportWriterOptions,
 } from '../consent-import-rows.js';
 import {
+  asJsonRows,
   BATCH_QUERIES,
+  BATCH_TABLES,
   batchEntry,
   batchParams,
-  group,
+  groupJson,
   HEAD_QUERY,
   JOURNAL_COLUMNS,
   JOURNAL_LOCK,
   RUN_QUERY,
+  type BatchTable,
 } from '../journal/import-batch.js';
 import type { ChainHead } from '../journal/journal-writer.js';
 import { uuidv7Source } from '../ids.js';
+
+/** The columns of the tables a batch entry holds, in the tables' order. */
+async function tableColumns(c: pg.Client): Promise<Record<BatchTable, string[]>> {
+  const out = {} as Record<BatchTable, string[]>;
+  for (const t of BATCH_TABLES) out[t] = (await c.query(`select * from ${t} limit 0`)).fields.map((f) => f.name);
+  return out;
+}
 
 /** `?` placeholders as PostgreSQL's numbered ones. */
 const numbered = (text: string): string => {
@@ -171,6 +181,8 @@ export class PostgresConsentWriter implements ConsentImportWriter {
   private runRecorded = false;
   /** Whether a batch entry holds the run's record yet (later ones update it). */
   private journaled = false;
+  /** The columns of the tables a batch entry holds, read once. */
+  private columns?: Record<BatchTable, string[]>;
   private pending: BatchValue[][] = [];
   private writing: Promise<void> = Promise.resolve();
   private queued = 0;
@@ -324,30 +336,21 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     const { journal, tenant } = this.o;
     if (!journal) return;
     const c = this.client;
-    const groups = [];
-    for (const q of BATCH_QUERIES) {
-      const r = await c.query({ text: numbered(q.sql), values: batchParams(tenant, run, prefix, q), rowMode: 'array' });
+    const columns = (this.columns ??= await tableColumns(c));
+    const json = async (sql: string, table: BatchTable, values: string[]) =>
+      (await c.query<{ rows: string }>(numbered(asJsonRows('postgres', sql, columns[table])), values)).rows[0]!.rows;
+    const groups: string[] = [];
+    for (const q of BATCH_QUERIES)
       groups.push(
-        group(
-          q.entity,
-          q.op,
-          r.fields.map((f) => f.name),
-          r.rows as unknown[][],
-        ),
+        groupJson(q.entity, q.op, columns[q.entity], await json(q.sql, q.entity, batchParams(tenant, run, prefix, q))),
       );
-    }
-    const r = await c.query({ text: numbered(RUN_QUERY), values: [tenant, run], rowMode: 'array' });
+    const runRow = await json(RUN_QUERY, 'consent_import_run', [tenant, run]);
     groups.push(
-      group(
-        'consent_import_run',
-        this.journaled ? 'update' : 'insert',
-        r.fields.map((f) => f.name),
-        r.rows,
-      ),
+      groupJson('consent_import_run', this.journaled ? 'update' : 'insert', columns.consent_import_run, runRow),
     );
     this.journaled = true;
     const head = (await c.query<ChainHead>(numbered(HEAD_QUERY), [tenant])).rows[0];
-    const entry = batchEntry(tenant, run, head, journal, this.ids.next(), { groups });
+    const entry = batchEntry(tenant, run, head, journal, this.ids.next(), groups);
     await c.query(
       `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
       JOURNAL_COLUMNS.map((k) => entry[k]),

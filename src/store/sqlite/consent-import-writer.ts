@@ -3,13 +3,16 @@ import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { uuidv7Source } from '../ids.js';
 import {
+  asJsonRows,
   BATCH_QUERIES,
+  BATCH_TABLES,
   batchEntry,
   batchParams,
-  group,
+  groupJson,
   HEAD_QUERY,
   JOURNAL_COLUMNS,
   RUN_QUERY,
+  type BatchTable,
 } from '../journal/import-batch.js';
 import type { ChainHead } from '../journal/journal-writer.js';
 import {
@@ -108,6 +111,7 @@ export class ConsentBatchWriter {
   /** The statements that read a batch's rows for its journal entry, and the journal's. */
   private readonly batchRows: Array<{ q: (typeof BATCH_QUERIES)[number]; stmt: Database.Statement }>;
   private readonly runRow: Database.Statement;
+  private readonly columns: Record<BatchTable, string[]>;
   private readonly head: Database.Statement;
   private readonly append: Database.Statement;
   /** Prefixes come from time-ordered ids whatever source the caller uses: the id layout above depends on it. */
@@ -170,8 +174,16 @@ export class ConsentBatchWriter {
       this.countRun = this.db.prepare(`update consent_import_run set read = read + @read, created = created + @created,
           unchanged = unchanged + @unchanged, revoked = revoked + @revoked, rejected = rejected + @rejected
         where tenant_id = @tenant_id and id = @id and status = 'running'`);
-      this.batchRows = BATCH_QUERIES.map((q) => ({ q, stmt: this.db.prepare(q.sql).raw(true) }));
-      this.runRow = this.db.prepare(RUN_QUERY).raw(true);
+      const columnsOf = (table: string) =>
+        this.db
+          .prepare(`select * from ${table} limit 0`)
+          .columns()
+          .map((c) => c.name);
+      this.columns = Object.fromEntries(BATCH_TABLES.map((t) => [t, columnsOf(t)])) as Record<BatchTable, string[]>;
+      const json = (sql: string, table: BatchTable) =>
+        this.db.prepare(asJsonRows('sqlite', sql, this.columns[table])).pluck();
+      this.batchRows = BATCH_QUERIES.map((q) => ({ q, stmt: json(q.sql, q.entity) }));
+      this.runRow = json(RUN_QUERY, 'consent_import_run');
       this.head = this.db.prepare(HEAD_QUERY);
       this.append = this.db.prepare(
         `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map(() => '?').join(', ')})`,
@@ -294,19 +306,15 @@ export class ConsentBatchWriter {
     const { journal, run, tenant } = this.o;
     if (!journal || !run) return;
     const groups = this.batchRows.map(({ q, stmt }) =>
-      group(
-        q.entity,
-        q.op,
-        stmt.columns().map((c) => c.name),
-        stmt.all(batchParams(tenant, run.id, prefix, q)) as unknown[][],
-      ),
+      groupJson(q.entity, q.op, this.columns[q.entity], stmt.get(batchParams(tenant, run.id, prefix, q)) as string),
     );
-    const runRows = this.runRow.all(tenant, run.id) as unknown[][];
-    const runColumns = this.runRow.columns().map((c) => c.name);
-    groups.push(group('consent_import_run', this.journaled ? 'update' : 'insert', runColumns, runRows));
+    const runRow = this.runRow.get(tenant, run.id) as string;
+    groups.push(
+      groupJson('consent_import_run', this.journaled ? 'update' : 'insert', this.columns.consent_import_run, runRow),
+    );
     this.journaled = true;
     const head = this.head.get(tenant) as ChainHead | undefined;
-    const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), { groups });
+    const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), groups);
     this.append.run(JOURNAL_COLUMNS.map((c) => entry[c]));
   }
 
