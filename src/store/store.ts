@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
 import type { MediaObjectStore } from './media-objects.js';
+import type { StoredEntry } from '../domain/journal/chain.js';
 import type { ExportQuery } from '../domain/consents/consent.schema.js';
 import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
 
@@ -80,6 +81,11 @@ export interface Store {
     options: ImportWriterOptions,
     onBatch: (result: BatchResult) => void,
   ): Promise<ConsentImportWriter>;
+  /**
+   * A page of a tenant's journal for a verification, read the engine's fastest way (JournalStore.verifyPage); absent
+   * where kysely's pages are as fast.
+   */
+  journalVerifyPage?(tenant: string, after: number, limit: number): Promise<StoredEntry[]>;
   /** A tenant's consents as CSV or NDJSON text, streamed from a read connection of its own (the same bytes on both). */
   exportConsents(tenant: string, q: ExportQuery): Promise<AsyncGenerator<string>>;
   close(): Promise<void>;

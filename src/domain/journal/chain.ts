@@ -25,6 +25,11 @@ export interface ChainedFields {
 export interface StoredEntry extends ChainedFields {
   data: string | null;
   hash: string;
+  /**
+   * The text `hash` covers, when the store built it while reading (entryHash's JSON array; a verification reads only
+   * what it needs then). Where its hash differs, the entry is read whole and hashed here before it is called edited.
+   */
+  preimage?: string;
 }
 
 const sha256 = (text: string): string => hash('sha256', text, 'hex');
@@ -101,6 +106,16 @@ export class ChainVerifier {
     return true;
   }
 
+  /**
+   * Feeds the entry `push` refused again, read whole (without a preimage): true when it holds after all (the store's
+   * preimage differed from entryHash's text, not the entry from its hash).
+   */
+  retry(whole: StoredEntry): boolean {
+    if (!this.broken || this.broken.seq !== whole.seq || this.broken.preimage === undefined) return false;
+    this.broken = undefined;
+    return this.push(whole);
+  }
+
   /** What broke the chain at the entry `push` refused (undefined while it is intact). */
   async diagnose(lookup: ChainLookup): Promise<ChainProblem | undefined> {
     const e = this.broken;
@@ -156,6 +171,7 @@ const span = (from: number, to: number): string =>
 function checkSelf(e: StoredEntry): ChainProblem | undefined {
   if (dataHash(e.data) !== e.data_hash)
     return edited(e.seq, 'its data was changed (it no longer matches its data hash)');
-  if (entryHash(e) !== e.hash) return edited(e.seq, 'its content was changed (it no longer matches its hash)');
+  const h = e.preimage === undefined ? entryHash(e) : sha256(e.preimage);
+  if (h !== e.hash) return edited(e.seq, 'its content was changed (it no longer matches its hash)');
   return undefined;
 }

@@ -97,12 +97,17 @@ export class JournalService {
     const trails = new Map<string, Map<string, string>>(TRAIL_TABLES.map((t) => [t, new Map()]));
     let anchored: number | undefined;
     let after = 0;
+    const read = this.store.verifyPage?.bind(this.store) ?? this.store.page.bind(this.store);
     walk: for (;;) {
       // a page may hold fewer entries than asked for (the API's pages are smaller): the walk ends on an empty one
-      const rows = await this.store.page(tenant, after, VERIFY_PAGE);
+      const rows = await read(tenant, after, VERIFY_PAGE);
       if (!rows.length) break;
       for (const e of rows) {
-        if (!v.push(e)) break walk;
+        if (!v.push(e)) {
+          // an entry read with the store's preimage: read it whole and hash it here before calling it broken
+          const whole = e.preimage === undefined ? undefined : (await this.store.page(tenant, e.seq - 1, 1))[0];
+          if (!whole || !v.retry(whole)) break walk;
+        }
         if (anchor && e.hash === anchor.hash) anchored = e.seq;
         if (trails.has(e.entity) || e.op === BATCH_OP) followTrails(trails, e);
       }

@@ -4,6 +4,11 @@ import type { ChainLookup, StoredEntry } from './chain.js';
 export interface JournalStore {
   /** Up to `limit` entries of the tenant after sequence number `after`, oldest first. */
   page(tenant: string, after: number, limit: number): Promise<StoredEntry[]>;
+  /**
+   * The same for a verification, where an engine reads faster (entries with a `preimage`, without the fields it
+   * covers: txn, time, actor, principal); absent: `page`.
+   */
+  verifyPage?(tenant: string, after: number, limit: number): Promise<StoredEntry[]>;
   /** The last entry's sequence number and hash; undefined while the tenant has none. */
   head(tenant: string): Promise<{ seq: number; hash: string } | undefined>;
   /** Every tenant with entries ('' is the store's own chain: API keys), in name order. */

@@ -11,7 +11,15 @@ const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
  * connection a tenant sees its own chain only; `audit verify` reads through the owner's, which sees every chain.
  */
 export class KyselyJournalStore implements JournalStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  readonly verifyPage?: JournalStore['verifyPage'];
+
+  /** `verifyPage`: the engine's faster reader for verifications (Store.journalVerifyPage), if it has one. */
+  constructor(
+    private readonly db: Kysely<DB>,
+    verifyPage?: JournalStore['verifyPage'],
+  ) {
+    this.verifyPage = verifyPage;
+  }
 
   async page(tenant: string, after: number, limit: number): Promise<StoredEntry[]> {
     const rows = await this.db
