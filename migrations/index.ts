@@ -13,6 +13,9 @@ import * as m0011 from './0011_dsfa_review_workflow.js';
 import * as m0012 from './0012_media_objects_in_the_database.js';
 import * as m0013 from './0013_consent_tallies_on_postgres.js';
 import * as m0014 from './0014_dsfa_art35_fields.js';
+import * as m0015 from './0015_short_id_indexes.js';
+import * as m0016 from './0016_consent_import_runs.js';
+import * as m0017 from './0017_journal.js';
 import * as m0018 from './0018_consent_stats_by_month.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
@@ -31,6 +34,8 @@ export const migrations: Record<string, Migration> = {
   '0012_media_objects_in_the_database': m0012,
   '0013_consent_tallies_on_postgres': m0013,
   '0014_dsfa_art35_fields': m0014,
-  // 0015 to 0017 are taken by branches not merged yet (short-id indexes, consent import runs, journal)
+  '0015_short_id_indexes': m0015,
+  '0016_consent_import_runs': m0016,
+  '0017_journal': m0017,
   '0018_consent_stats_by_month': m0018,
 };

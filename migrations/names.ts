@@ -17,5 +17,8 @@ export const MIGRATION_NAMES = [
   '0012_media_objects_in_the_database',
   '0013_consent_tallies_on_postgres',
   '0014_dsfa_art35_fields',
+  '0015_short_id_indexes',
+  '0016_consent_import_runs',
+  '0017_journal',
   '0018_consent_stats_by_month',
 ] as const;

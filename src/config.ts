@@ -1,7 +1,9 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { REPORT_LANGUAGES } from './domain/report-locale.js';
 import { TENANT_PATTERN, TENANT_RULE } from './domain/tenant.js';
+import { DomainError } from './domain/errors.js';
 import { parseOrThrow } from './domain/validation.js';
 
 /** Global flags as commander hands them over. */
@@ -21,8 +23,12 @@ const Config = z.object({
   remote: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
   tenant: z.string().regex(TENANT_PATTERN, TENANT_RULE),
+  /** Whether --tenant or COMPLIANCE_TENANT named the tenant (commands over every tenant then take only this one). */
+  tenantGiven: z.boolean(),
   user: z.string().min(1),
   json: z.boolean(),
+  /** COMPLIANCE_LANG: the language of texts the tool writes for people (screening, certificates) unless --lang says. */
+  lang: z.enum(REPORT_LANGUAGES).optional(),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -44,6 +50,11 @@ function osUser(env: NodeJS.ProcessEnv): string {
 export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Config {
   const empty = (v: string | undefined) => (v === '' ? undefined : v);
   const db = flags.db ?? empty(env.COMPLIANCE_DB);
+  const lang = empty(env.COMPLIANCE_LANG);
+  if (lang !== undefined && !(REPORT_LANGUAGES as readonly string[]).includes(lang))
+    throw new DomainError('bad_request', `COMPLIANCE_LANG=${lang}: allowed values are ${REPORT_LANGUAGES.join(', ')}`, [
+      { path: 'COMPLIANCE_LANG', message: `allowed values: ${REPORT_LANGUAGES.join(', ')}` },
+    ]);
   return parseOrThrow(
     Config,
     {
@@ -52,8 +63,10 @@ export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Confi
       remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
       apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
       tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),
+      tenantGiven: flags.tenant !== undefined || Boolean(empty(env.COMPLIANCE_TENANT)),
       user: flags.user ?? (empty(env.COMPLIANCE_USER) || osUser(env)),
       json: flags.json ?? false,
+      lang,
     },
     { what: 'configuration', code: 'bad_request' },
   );

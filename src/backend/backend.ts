@@ -12,6 +12,7 @@ export interface Backend {
   trainingMedia: Client<Contracts['trainingMedia']>;
   canonical: Client<Contracts['canonical']>;
   trainingBlocks: Client<Contracts['trainingBlocks']>;
+  journal: Client<Contracts['journal']>;
   reports: Client<Contracts['reports']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;

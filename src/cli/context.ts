@@ -86,6 +86,11 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
               );
           },
           llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
+          timeouts: {
+            statement_timeout: env.COMPLIANCE_PG_STATEMENT_TIMEOUT,
+            lock_timeout: env.COMPLIANCE_PG_LOCK_TIMEOUT,
+            query_timeout: env.COMPLIANCE_PG_QUERY_TIMEOUT,
+          },
           // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
           onUpgrade: (from, to, names) =>
             io.stderr.write(

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { ReportLanguage } from '../domain/report-locale.js';
 import { DomainError } from '../domain/errors.js';
 import type { CliContext } from './context.js';
 
@@ -49,3 +50,10 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 /** Drops undefined values, so only the flags a person gave end up in a request body. */
 export const defined = <T extends Record<string, unknown>>(o: T): Partial<T> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/**
+ * The language of texts a command writes for people (a screening, a certificate): `--lang`, else COMPLIANCE_LANG,
+ * else German.
+ */
+export const textLanguage = (ctx: CliContext, flag: ReportLanguage | undefined): ReportLanguage =>
+  flag ?? ctx.config().lang ?? 'de';

@@ -1,11 +1,17 @@
 import { once } from 'node:events';
+import type { DomainError } from '../domain/errors.js';
+import { shortId } from '../domain/short-id.js';
 import type { CliContext } from './context.js';
 
 /** A column of a list view. */
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  /** The value is (or holds) an id of ours: a terminal shows its short form (domain/short-id.ts), a pipe the whole id. */
+  id?: boolean;
 }
+
+const UUIDS = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
 /**
  * A list never joins its items with a separator that an item may contain ("Lebenslauf, Zeugnisse" is one data
@@ -55,6 +61,11 @@ export const printJson = (ctx: CliContext, data: unknown): void => {
   ctx.io.stdout.write(jsonText(data, ctx.io.stdoutIsTTY));
 };
 
+/** An error a command reports itself (with an exit code of its own): the API's error body on stderr, as main does. */
+export const printError = (ctx: CliContext, e: DomainError): void => {
+  ctx.io.stderr.write(JSON.stringify({ error: e.message, code: e.code, details: e.details }) + '\n');
+};
+
 async function table(head: string[], rows: string[][]): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const t = new Table({ head, style: { head: [], border: [] }, wordWrap: true });
@@ -67,7 +78,12 @@ export async function tableText<T>(rows: T[], columns: Column<T>[], opts: { empt
   if (rows.length === 0) return opts.empty + '\n';
   const text = await table(
     columns.map((c) => c.header),
-    rows.map((r) => columns.map((c) => cell(c.value(r), true))),
+    rows.map((r) =>
+      columns.map((c) => {
+        const text = cell(c.value(r), true);
+        return c.id ? text.replace(UUIDS, shortId) : text;
+      }),
+    ),
   );
   return text + '\n';
 }

@@ -3,6 +3,8 @@ import { VERSION } from '../version.js';
 import { createConsentsCommand } from './commands/consents.js';
 import { createCookieBannerCommand } from './commands/cookie-banner.js';
 import { createDbCommand } from './commands/db.js';
+import { createAuditCommand } from './commands/audit.js';
+import { createJournalCommand } from './commands/journal.js';
 import { createLegalDocsCommand } from './commands/legal-docs.js';
 import { createDsfaCommand } from './commands/dsfa.js';
 import { createKeysCommand } from './commands/keys.js';
@@ -55,6 +57,8 @@ export function createProgram(ctx: CliContext): Command {
     createTrainingCommand,
     createReportCommand,
     createRedactCommand,
+    createJournalCommand,
+    createAuditCommand,
     createDbCommand,
     createKeysCommand,
     createServeCommand,

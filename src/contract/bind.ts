@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { DomainError } from '../domain/errors.js';
-import { detailsFromZod, parseOrThrow, summarize } from '../domain/validation.js';
-import type { Client, Contract, Handlers, RawRequest, Req } from './operation.js';
+import { detailsFromZod, nulDetails, parseOrThrow, summarize } from '../domain/validation.js';
+import type { Client, Contract, Handlers, IdResolver, Operation, RawRequest, Req } from './operation.js';
 
 /**
  * Query strings and flags arrive as text: a value that is not even of the right type is a bad request (400),
@@ -21,11 +21,26 @@ export function parseQuery<S extends z.ZodType>(schema: S, raw: unknown): z.outp
   );
 }
 
+/** Replaces the short ids a request holds where the operation declares ids (`ids`) by the whole ids. */
+async function resolveIds(o: Operation, req: Record<string, unknown>, tenant: string, resolve: IdResolver) {
+  for (const [part, fields] of Object.entries(o.ids ?? {})) {
+    const values = req[part] as Record<string, unknown> | undefined;
+    if (!values) continue;
+    for (const [field, kind] of Object.entries(fields))
+      if (typeof values[field] === 'string') values[field] = await resolve(kind, tenant, values[field]);
+  }
+}
+
 /**
- * Wraps handlers so every call is validated against the contract first. The local backend is this wrapper;
- * the server calls the local backend, so a request is validated in exactly one place whichever face it came through.
+ * Wraps handlers so every call is validated against the contract first, and the short ids it holds are resolved
+ * with `resolveId`. The local backend is this wrapper; the server calls the local backend, so a request is validated
+ * in exactly one place whichever face it came through.
  */
-export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers<C>): Client<C> {
+export function bindHandlers<C extends Contract>(
+  contract: C,
+  handlers: Handlers<C>,
+  resolveId?: IdResolver,
+): Client<C> {
   const client = {} as Record<string, (raw: RawRequest) => Promise<unknown>>;
   for (const [name, o] of Object.entries(contract)) {
     const handler = (handlers as Record<string, (req: Req<typeof o>) => Promise<unknown>>)[name];
@@ -44,6 +59,15 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
             : undefined,
         stream: raw.stream,
       } as Req<typeof o>;
+      // after the schema, so only what is used counts and its errors come first; before any store sees the text
+      for (const [part, code, what] of [
+        ['params', 'bad_request', 'path parameter:'],
+        ['query', 'bad_request', 'query parameter'],
+        ['body', 'validation', 'body:'],
+      ] as const) {
+        const details = nulDetails(req[part]);
+        if (details.length) throw new DomainError(code, `invalid ${what} ${summarize(details)}`, details);
+      }
       if (o.requestKind === 'stream' && !raw.stream)
         throw new DomainError('bad_request', 'this operation needs a request body');
       const mediaType = raw.stream?.content_type.split(';')[0]!.trim().toLowerCase();
@@ -53,6 +77,7 @@ export function bindHandlers<C extends Contract>(contract: C, handlers: Handlers
           `unsupported content type ${mediaType}: send ${o.requestTypes.join(' or ')}`,
           [{ path: 'Content-Type', message: `one of ${o.requestTypes.join(', ')}` }],
         );
+      if (o.ids && resolveId) await resolveIds(o, req as unknown as Record<string, unknown>, raw.tenant, resolveId);
       return handler(req);
     };
   }

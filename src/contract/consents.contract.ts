@@ -13,6 +13,7 @@ import {
   ImportOptions,
   ImportSummary,
 } from '../domain/consents/consent.schema.js';
+import { ImportRevert, ImportRun, ImportRunList, ImportRunQuery } from '../domain/consents/import-run.schema.js';
 import { IdParams } from '../domain/dsfa/dsfa.schema.js';
 import type { StreamBody } from './operation.js';
 import { op } from './operation.js';
@@ -58,6 +59,37 @@ export const consentsContract = {
     status: 200,
     requestTypes: ['text/csv', 'application/x-ndjson'],
   }),
+  imports: op({
+    method: 'GET',
+    path: '/einwilligungen/consents/imports',
+    summary: 'Bulk import runs of the tenant, newest first (dry runs are not recorded)',
+    tenant: 'header',
+    query: ImportRunQuery,
+    output: ImportRunList,
+    status: 200,
+  }),
+  importRun: op({
+    method: 'GET',
+    path: '/einwilligungen/consents/imports/{id}',
+    summary: 'One bulk import run',
+    tenant: 'header',
+    params: IdParams,
+    ids: { params: { id: 'consent_import_run' } },
+    output: ImportRun,
+    status: 200,
+  }),
+  revertImport: op({
+    method: 'POST',
+    path: '/einwilligungen/consents/imports/{id}/revert',
+    summary:
+      'Revert an import run: remove the consents it created and undo the revocations it applied, in one transaction; 409 listing the records that changed since',
+    tenant: 'header',
+    params: IdParams,
+    ids: { params: { id: 'consent_import_run' } },
+    output: ImportRevert,
+    status: 200,
+    raises: ['conflict'],
+  }),
   export: op({
     method: 'GET',
     path: '/einwilligungen/consents/export',
@@ -72,6 +104,7 @@ export const consentsContract = {
   revoke: op({
     method: 'PUT',
     path: '/einwilligungen/consents/{id}/revoke',
+    ids: { params: { id: 'consent' } },
     summary: 'Revoke an active consent (irreversible)',
     tenant: 'header',
     params: IdParams,
@@ -82,6 +115,7 @@ export const consentsContract = {
   renew: op({
     method: 'PUT',
     path: '/einwilligungen/consents/{id}/renew',
+    ids: { params: { id: 'consent' } },
     summary: 'Renew an active consent, optionally with a new version',
     tenant: 'header',
     params: IdParams,
@@ -93,6 +127,7 @@ export const consentsContract = {
   history: op({
     method: 'GET',
     path: '/einwilligungen/consents/{id}/history',
+    ids: { params: { id: 'consent' } },
     summary: 'History of a consent, oldest first',
     tenant: 'header',
     params: IdParams,

@@ -47,6 +47,7 @@ export const dsfaContract = {
   auditLog: op({
     method: 'GET',
     path: '/dsfa/audit-log',
+    ids: { query: { dsfa_id: 'dsfa_trail' } },
     summary: 'Audit trail of all assessments',
     tenant: 'query',
     query: DsfaAuditQuery,
@@ -73,6 +74,7 @@ export const dsfaContract = {
   get: op({
     method: 'GET',
     path: '/dsfa/{id}',
+    ids: { params: { id: 'dsfa' } },
     summary: 'Read one assessment',
     tenant: 'query',
     params: IdParams,
@@ -82,6 +84,7 @@ export const dsfaContract = {
   update: op({
     method: 'PUT',
     path: '/dsfa/{id}',
+    ids: { params: { id: 'dsfa' } },
     summary: 'Update fields of an assessment',
     tenant: 'query',
     params: IdParams,
@@ -93,6 +96,7 @@ export const dsfaContract = {
   setStatus: op({
     method: 'PATCH',
     path: '/dsfa/{id}/status',
+    ids: { params: { id: 'dsfa' } },
     summary: 'Change the status of an assessment',
     tenant: 'query',
     params: IdParams,
@@ -104,6 +108,7 @@ export const dsfaContract = {
   delete: op({
     method: 'DELETE',
     path: '/dsfa/{id}',
+    ids: { params: { id: 'dsfa' } },
     summary: 'Delete an assessment (logged, Art. 17 GDPR)',
     tenant: 'query',
     params: IdParams,

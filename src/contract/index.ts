@@ -7,6 +7,7 @@ import { trainingContentContract } from './training-content.contract.js';
 import { trainingMediaContract } from './training-media.contract.js';
 import { canonicalContract } from './training-canonical.contract.js';
 import { trainingBlocksContract } from './training-blocks.contract.js';
+import { journalContract } from './journal.contract.js';
 import { reportsContract } from './reports.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
@@ -20,6 +21,7 @@ export const contracts = {
   trainingMedia: trainingMediaContract,
   canonical: canonicalContract,
   trainingBlocks: trainingBlocksContract,
+  journal: journalContract,
   reports: reportsContract,
 };
 export type Contracts = typeof contracts;

@@ -36,6 +36,7 @@ export const legalDocumentsContract = {
   get: op({
     method: 'GET',
     path: '/legal-documents/documents/{id}',
+    ids: { params: { id: 'legal_document' } },
     summary: 'Read one document',
     tenant: 'header',
     params: IdParams,
@@ -45,6 +46,7 @@ export const legalDocumentsContract = {
   versions: op({
     method: 'GET',
     path: '/legal-documents/documents/{id}/versions',
+    ids: { params: { id: 'legal_document' } },
     summary: 'Versions of a document, newest first',
     tenant: 'header',
     params: IdParams,
@@ -54,6 +56,7 @@ export const legalDocumentsContract = {
   addVersion: op({
     method: 'POST',
     path: '/legal-documents/documents/{id}/versions',
+    ids: { params: { id: 'legal_document' } },
     summary: 'Create the next version (status draft)',
     tenant: 'header',
     params: IdParams,
@@ -64,6 +67,7 @@ export const legalDocumentsContract = {
   version: op({
     method: 'GET',
     path: '/legal-documents/versions/{id}',
+    ids: { params: { id: 'legal_document_version' } },
     summary: 'Read one version with its content',
     tenant: 'header',
     params: IdParams,
@@ -73,6 +77,7 @@ export const legalDocumentsContract = {
   submit: op({
     method: 'POST',
     path: '/legal-documents/versions/{id}/submit',
+    ids: { params: { id: 'legal_document_version' } },
     summary: 'Submit a draft for review',
     tenant: 'header',
     params: IdParams,
@@ -84,6 +89,7 @@ export const legalDocumentsContract = {
   approve: op({
     method: 'POST',
     path: '/legal-documents/versions/{id}/approve',
+    ids: { params: { id: 'legal_document_version' } },
     summary: 'Approve a version in review',
     tenant: 'header',
     params: IdParams,
@@ -95,6 +101,7 @@ export const legalDocumentsContract = {
   reject: op({
     method: 'POST',
     path: '/legal-documents/versions/{id}/reject',
+    ids: { params: { id: 'legal_document_version' } },
     summary: 'Send a version in review back to draft',
     tenant: 'header',
     params: IdParams,
@@ -106,6 +113,7 @@ export const legalDocumentsContract = {
   publish: op({
     method: 'POST',
     path: '/legal-documents/versions/{id}/publish',
+    ids: { params: { id: 'legal_document_version' } },
     summary: 'Publish an approved version (archives the previous one)',
     tenant: 'header',
     params: IdParams,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../domain/errors.js';
+import type { IdKind } from '../domain/short-id.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -46,6 +47,12 @@ export interface Operation<
    * `conflict` for a refused transition. The OpenAPI document lists exactly these statuses.
    */
   raises?: readonly ErrorCode[];
+  /**
+   * The path parameters, query parameters and body fields that hold an id, and of which record: the local backend
+   * resolves a short id given there (the id's end or start, domain/short-id.ts) to the whole id, tenant-scoped, before
+   * the handler runs, so every face takes the same short ids.
+   */
+  ids?: Partial<Record<'params' | 'query' | 'body', Record<string, IdKind>>>;
   /** Media types of a `stream` request body, or of a `binary` or `stream` response. */
   requestTypes?: readonly string[];
   responseTypes?: readonly string[];
@@ -62,6 +69,11 @@ export interface BinaryPayload {
 export interface StreamBody {
   body: AsyncIterable<Uint8Array | string>;
   content_type: string;
+  /**
+   * Aborted when the sender stops (Ctrl-C in the CLI, a client that went away from the server): the operation stops
+   * after the work in hand and fails with the signal's reason; the HTTP client cancels the request with it.
+   */
+  signal?: AbortSignal;
 }
 
 export const op = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, O extends z.ZodType>(
@@ -74,6 +86,11 @@ export type Contract = Record<string, Operation>;
 export interface RawRequest {
   tenant: string;
   actor?: string;
+  /**
+   * What made the request, recorded in the journal beside the actor: `key:PREFIX` for an API key (set by the
+   * server), `os:NAME` for the operating-system user of a local command (the local backend's default).
+   */
+  principal?: string;
   /** The /sdk/v1 URL of the server as the client reached it (set by the server; absent in-process). */
   origin?: string;
   params?: Record<string, string>;
@@ -99,6 +116,9 @@ export type Result<O extends Operation> = z.output<O['output']>;
 
 /** What a backend offers for one area: each operation takes a raw request and resolves to its typed output. */
 export type Client<C extends Contract> = { [K in keyof C]: (req: RawRequest) => Promise<Result<C[K]>> };
+
+/** Resolves what a caller gave for an id of `kind` (a whole id or a short one) to the whole id, for one tenant. */
+export type IdResolver = (kind: IdKind, tenant: string, given: string) => Promise<string>;
 
 /** What the local backend implements for one area: each operation receives a validated request. */
 export type Handlers<C extends Contract> = { [K in keyof C]: (req: Req<C[K]>) => Promise<Result<C[K]>> };

@@ -36,6 +36,7 @@ export const trainingBlocksContract = {
   get: op({
     method: 'GET',
     path: '/training/blocks/{id}',
+    ids: { params: { id: 'training_block' } },
     summary: 'One block',
     tenant: H,
     params: IdParams,
@@ -45,6 +46,7 @@ export const trainingBlocksContract = {
   update: op({
     method: 'PUT',
     path: '/training/blocks/{id}',
+    ids: { params: { id: 'training_block' } },
     summary: 'Change block fields',
     tenant: H,
     params: IdParams,
@@ -55,6 +57,7 @@ export const trainingBlocksContract = {
   delete: op({
     method: 'DELETE',
     path: '/training/blocks/{id}',
+    ids: { params: { id: 'training_block' } },
     summary: 'Delete a block (its modules stay)',
     tenant: H,
     params: IdParams,
@@ -64,6 +67,7 @@ export const trainingBlocksContract = {
   preview: op({
     method: 'POST',
     path: '/training/blocks/{id}/preview',
+    ids: { params: { id: 'training_block' } },
     summary: 'Which controls would go into which modules (writes nothing)',
     tenant: H,
     params: IdParams,
@@ -74,6 +78,7 @@ export const trainingBlocksContract = {
   generate: op({
     method: 'POST',
     path: '/training/blocks/{id}/generate',
+    ids: { params: { id: 'training_block' } },
     summary: 'Create or update the modules, link controls, content and matrix',
     tenant: H,
     params: IdParams,
@@ -85,6 +90,7 @@ export const trainingBlocksContract = {
   controls: op({
     method: 'GET',
     path: '/training/blocks/{id}/controls',
+    ids: { params: { id: 'training_block' } },
     summary: 'Controls linked to the block',
     tenant: H,
     params: IdParams,

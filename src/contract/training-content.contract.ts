@@ -18,6 +18,7 @@ export const trainingContentContract = {
   generate: op({
     method: 'POST',
     path: '/training/content/generate',
+    ids: { body: { module_id: 'training_module' } },
     summary: 'Generate learning content (Markdown) for a module',
     tenant: H,
     body: GenerateContent,
@@ -28,6 +29,7 @@ export const trainingContentContract = {
   generateQuiz: op({
     method: 'POST',
     path: '/training/content/generate-quiz',
+    ids: { body: { module_id: 'training_module' } },
     summary: 'Generate quiz questions (replaces the module questions)',
     tenant: H,
     body: GenerateQuiz,
@@ -56,6 +58,7 @@ export const trainingContentContract = {
   published: op({
     method: 'GET',
     path: '/training/content/{moduleId}',
+    ids: { params: { moduleId: 'training_module' } },
     summary: 'The published content of a module',
     tenant: H,
     params: ModuleIdParams,
@@ -65,6 +68,7 @@ export const trainingContentContract = {
   publish: op({
     method: 'POST',
     path: '/training/content/{contentId}/publish',
+    ids: { params: { contentId: 'training_content' } },
     summary: 'Publish a content version (archives the previous one)',
     tenant: H,
     params: z.object({ contentId: z.string().min(1) }),

@@ -13,6 +13,7 @@ export const trainingMediaContract = {
   generateAudio: op({
     method: 'POST',
     path: '/training/content/{moduleId}/generate-audio',
+    ids: { params: { moduleId: 'training_module' } },
     summary: 'Speech of the published content (AAC in .m4a)',
     tenant: H,
     params: ModuleIdParams,
@@ -24,6 +25,7 @@ export const trainingMediaContract = {
   generateVideo: op({
     method: 'POST',
     path: '/training/content/{moduleId}/generate-video',
+    ids: { params: { moduleId: 'training_module' } },
     summary: 'Narrated slide video of the published content (MP4, H.264 + AAC)',
     tenant: H,
     params: ModuleIdParams,
@@ -35,6 +37,7 @@ export const trainingMediaContract = {
   previewScript: op({
     method: 'POST',
     path: '/training/content/{moduleId}/preview-script',
+    ids: { params: { moduleId: 'training_module' } },
     summary: 'The video script of the published content',
     tenant: H,
     params: ModuleIdParams,
@@ -46,6 +49,7 @@ export const trainingMediaContract = {
   list: op({
     method: 'GET',
     path: '/training/media/module/{moduleId}',
+    ids: { params: { moduleId: 'training_module' } },
     summary: 'Media of a module',
     tenant: H,
     params: ModuleIdParams,
@@ -55,6 +59,7 @@ export const trainingMediaContract = {
   url: op({
     method: 'GET',
     path: '/training/media/{mediaId}/url',
+    ids: { params: { mediaId: 'training_media' } },
     summary: 'Bucket, object key and a signed URL valid for 15 minutes',
     tenant: H,
     params: MediaId,
@@ -64,6 +69,7 @@ export const trainingMediaContract = {
   publish: op({
     method: 'POST',
     path: '/training/media/{mediaId}/publish',
+    ids: { params: { mediaId: 'training_media' } },
     summary: 'Publish (published=true) or withdraw (false)',
     tenant: H,
     params: MediaId,
@@ -74,6 +80,7 @@ export const trainingMediaContract = {
   stream: op({
     method: 'GET',
     path: '/training/media/{mediaId}/stream',
+    ids: { params: { mediaId: 'training_media' } },
     summary: '307 to a time-limited signed URL',
     tenant: H,
     params: MediaId,
@@ -84,6 +91,7 @@ export const trainingMediaContract = {
   download: op({
     method: 'GET',
     path: '/training/media/{mediaId}/download',
+    ids: { params: { mediaId: 'training_media' } },
     summary: 'The media file',
     tenant: H,
     params: MediaId,

@@ -69,6 +69,7 @@ export const trainingContract = {
   getModule: op({
     method: 'GET',
     path: '/training/modules/{id}',
+    ids: { params: { id: 'training_module' } },
     summary: 'A module with its content and quiz questions',
     tenant: H,
     params: IdParams,
@@ -78,6 +79,7 @@ export const trainingContract = {
   updateModule: op({
     method: 'PUT',
     path: '/training/modules/{id}',
+    ids: { params: { id: 'training_module' } },
     summary: 'Update a module',
     tenant: H,
     params: IdParams,
@@ -89,6 +91,7 @@ export const trainingContract = {
   deleteModule: op({
     method: 'DELETE',
     path: '/training/modules/{id}',
+    ids: { params: { id: 'training_module' } },
     summary: 'Delete a module without assignments',
     tenant: H,
     params: IdParams,
@@ -116,6 +119,7 @@ export const trainingContract = {
   setMatrix: op({
     method: 'POST',
     path: '/training/matrix',
+    ids: { body: { module_id: 'training_module' } },
     summary: 'Set a matrix entry (updates an existing pair)',
     tenant: H,
     body: MatrixSet,
@@ -126,6 +130,7 @@ export const trainingContract = {
   unsetMatrix: op({
     method: 'DELETE',
     path: '/training/matrix/{role}/{moduleId}',
+    ids: { params: { moduleId: 'training_module' } },
     summary: 'Remove a matrix entry',
     tenant: H,
     params: MatrixDeleteParams,
@@ -153,6 +158,7 @@ export const trainingContract = {
   listAssignments: op({
     method: 'GET',
     path: '/training/assignments',
+    ids: { query: { module_id: 'training_module' } },
     summary: 'List assignments',
     tenant: H,
     query: AssignmentQuery,
@@ -162,6 +168,7 @@ export const trainingContract = {
   getAssignment: op({
     method: 'GET',
     path: '/training/assignments/{id}',
+    ids: { params: { id: 'training_assignment' } },
     summary: 'One assignment',
     tenant: H,
     params: IdParams,
@@ -171,6 +178,7 @@ export const trainingContract = {
   updateAssignment: op({
     method: 'PUT',
     path: '/training/assignments/{id}',
+    ids: { params: { id: 'training_assignment' } },
     summary: 'Change deadline, name or e-mail',
     tenant: H,
     params: IdParams,
@@ -181,6 +189,7 @@ export const trainingContract = {
   start: op({
     method: 'POST',
     path: '/training/assignments/{id}/start',
+    ids: { params: { id: 'training_assignment' } },
     summary: 'Start a pending assignment',
     tenant: H,
     params: IdParams,
@@ -192,6 +201,7 @@ export const trainingContract = {
   progress: op({
     method: 'POST',
     path: '/training/assignments/{id}/progress',
+    ids: { params: { id: 'training_assignment' } },
     summary: 'Record progress 0 to 100',
     tenant: H,
     params: IdParams,
@@ -203,6 +213,7 @@ export const trainingContract = {
   complete: op({
     method: 'POST',
     path: '/training/assignments/{id}/complete',
+    ids: { params: { id: 'training_assignment' } },
     summary: 'Complete an assignment in progress',
     tenant: H,
     params: IdParams,
@@ -214,6 +225,7 @@ export const trainingContract = {
   attempts: op({
     method: 'GET',
     path: '/training/quiz/attempts/{assignmentId}',
+    ids: { params: { assignmentId: 'training_assignment' } },
     summary: 'Quiz attempts of an assignment',
     tenant: H,
     params: AssignmentIdParams,
@@ -223,6 +235,7 @@ export const trainingContract = {
   quiz: op({
     method: 'GET',
     path: '/training/quiz/{moduleId}',
+    ids: { params: { moduleId: 'training_module' } },
     summary: 'Quiz questions (without answers)',
     tenant: H,
     params: ModuleIdParams,
@@ -233,6 +246,7 @@ export const trainingContract = {
   submitQuiz: op({
     method: 'POST',
     path: '/training/quiz/{moduleId}/submit',
+    ids: { params: { moduleId: 'training_module' }, body: { assignment_id: 'training_assignment' } },
     summary: 'Submit answers',
     tenant: H,
     params: ModuleIdParams,
@@ -271,6 +285,7 @@ export const trainingContract = {
   generateCertificate: op({
     method: 'POST',
     path: '/training/certificates/generate/{assignmentId}',
+    ids: { params: { assignmentId: 'training_assignment' } },
     summary: 'Issue the certificate of a completed, passed assignment',
     tenant: H,
     params: AssignmentIdParams,
@@ -290,6 +305,7 @@ export const trainingContract = {
   certificatePdf: op({
     method: 'GET',
     path: '/training/certificates/{id}/pdf',
+    ids: { params: { id: 'training_certificate' } },
     summary: 'The certificate as a PDF',
     tenant: H,
     params: IdParams,
@@ -312,6 +328,7 @@ export const trainingContract = {
   verify: op({
     method: 'GET',
     path: '/training/certificates/{id}/verify',
+    ids: { params: { id: 'training_certificate' } },
     summary: 'Check the signature of a certificate, by id or by its verification code',
     tenant: H,
     params: IdParams,

@@ -64,3 +64,23 @@ export function parseOrThrow<S extends z.ZodType>(
   const details = detailsFromZod(r.error, opts.prefix);
   throw new DomainError(opts.code ?? 'validation', `invalid ${opts.what ?? 'input'}: ${summarize(details)}`, details);
 }
+
+export const NUL_RULE = 'must not contain the NUL character (U+0000)';
+
+/**
+ * Where a value holds the NUL character, in strings or object keys however deep, as field paths (`title`,
+ * `ai_use_case_modules.0.name`). No text the product stores may hold it: PostgreSQL cannot store it at all, so it is
+ * refused where input arrives, alike on every engine and face.
+ */
+export function nulPaths(value: unknown, prefix = ''): string[] {
+  const at = (k: string | number) => (prefix ? `${prefix}.${k}` : String(k));
+  if (typeof value === 'string') return value.includes('\u0000') ? [prefix || '(value)'] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => nulPaths(v, at(i)));
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value))
+    return Object.entries(value).flatMap(([k, v]) => [...(k.includes('\u0000') ? [at(k)] : []), ...nulPaths(v, at(k))]);
+  return [];
+}
+
+/** The details of a value that holds NUL anywhere, one per place (empty when it holds none). */
+export const nulDetails = (value: unknown): ErrorDetail[] =>
+  nulPaths(value).map((path) => ({ path, message: NUL_RULE }));

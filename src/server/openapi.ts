@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_KINDS, MIN_ID_PART, SHORT_ID_LENGTH } from '../domain/short-id.js';
 import { errorStatusesOf } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';
 import { SDK_PREFIX, type Operation } from '../contract/operation.js';
@@ -61,6 +62,10 @@ function commaItems(s: z.ZodType): z.ZodType | undefined {
   return undefined;
 }
 
+/** How a parameter that holds an id reads it (domain/short-id.ts). */
+const SHORT_ID_NOTE = (what: string) =>
+  `the ${what} id, or its last ${SHORT_ID_LENGTH} (or more) characters, or its first ${MIN_ID_PART} or more, when one record of the tenant has them (several: 400 listing them)`;
+
 function parameters(op: Operation) {
   const out: Json[] = [];
   const props = (s?: z.ZodType) => {
@@ -71,7 +76,10 @@ function parameters(op: Operation) {
       ([k, v]) => [k, v, (js.required ?? []).includes(k), shape[k]] as [string, Json, boolean, z.ZodType | undefined],
     );
   };
-  for (const [name, schema] of props(op.params)) out.push({ name, in: 'path', required: true, schema });
+  const idNote = (part: 'params' | 'query', name: string) =>
+    op.ids?.[part]?.[name] ? { description: SHORT_ID_NOTE(ID_KINDS[op.ids[part][name]]) } : {};
+  for (const [name, schema] of props(op.params))
+    out.push({ name, in: 'path', required: true, ...idNote('params', name), schema });
   for (const [name, schema, , zod] of props(op.query)) {
     const items = zod && commaItems(zod);
     if (items)
@@ -84,7 +92,7 @@ function parameters(op: Operation) {
         explode: false,
         schema: { type: 'array', minItems: 1, items: schemaOf(items, 'input') },
       });
-    else out.push({ name, in: 'query', required: false, schema });
+    else out.push({ name, in: 'query', required: false, ...idNote('query', name), schema });
   }
   if (op.tenant === 'query') {
     out.push({

@@ -97,23 +97,46 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-function tenantFrom(
-  req: IncomingMessage,
-  placement: 'query' | 'header' | 'signed',
-  query: Record<string, string>,
-): string {
+const quoted = (values: string[]) => values.map((v) => JSON.stringify(v)).join(' and ');
+
+/**
+ * The tenant of a request, from the one place its route reads it. A tenant named twice is refused with both names
+ * rather than guessed: two X-Tenant-ID lines (which Node would join into a phantom tenant "tA, tB"), a repeated
+ * query parameter, or a header and a `tenant_id` that disagree.
+ */
+function tenantFrom(req: IncomingMessage, placement: 'query' | 'header' | 'signed', url: URL): string {
+  const twice = (source: string, values: string[]) =>
+    new DomainError('bad_request', `${source} sent ${values.length} times (${quoted(values)}): send one tenant`, [
+      { path: source, message: `sent more than once: ${quoted(values)}` },
+    ]);
+  const headers = req.headersDistinct['x-tenant-id'] ?? [];
+  const queryName = placement === 'signed' ? 'tenant' : 'tenant_id';
+  const queries = url.searchParams.getAll(queryName);
+  if (placement !== 'signed' && headers.length > 1) throw twice('X-Tenant-ID', headers);
+  if (queries.length > 1) throw twice(queryName, queries);
+  const [fromHeader] = headers;
+  const [fromQuery] = queries;
+  if (placement !== 'signed' && fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery)
+    throw new DomainError(
+      'bad_request',
+      `X-Tenant-ID "${fromHeader}" and tenant_id "${fromQuery}" name different tenants: send one, or the same in both`,
+      [
+        { path: 'X-Tenant-ID', message: `"${fromHeader}" differs from tenant_id "${fromQuery}"` },
+        { path: 'tenant_id', message: `"${fromQuery}" differs from X-Tenant-ID "${fromHeader}"` },
+      ],
+    );
   let tenant: string | undefined;
   // the error names where the tenant came from, so a client knows which input to fix
   let source = 'X-Tenant-ID';
   if (placement === 'signed') {
-    tenant = query.tenant;
+    tenant = fromQuery;
     source = 'tenant';
     if (!tenant) throw new DomainError('forbidden', 'this URL is not signed for a tenant');
   } else if (placement === 'query') {
-    if (query.tenant_id !== undefined) source = 'tenant_id';
-    tenant = query.tenant_id ?? header(req, 'x-tenant-id') ?? 'default';
+    if (fromQuery !== undefined) source = 'tenant_id';
+    tenant = fromQuery ?? fromHeader ?? 'default';
   } else {
-    tenant = header(req, 'x-tenant-id');
+    tenant = fromHeader;
     if (tenant === undefined || tenant === '')
       throw new DomainError('bad_request', 'missing header X-Tenant-ID (required on this route)', [
         { path: 'X-Tenant-ID', message: 'required' },
@@ -131,12 +154,14 @@ export function createApiServer(opts: ApiServerOptions): Server {
   const maxBody = opts.maxBodyBytes ?? 10 * 1024 * 1024;
   let openapi: Record<string, unknown> | undefined;
 
-  async function authorize(req: IncomingMessage): Promise<void> {
-    if (!opts.keys || (await opts.keys.activeCount()) === 0) return;
+  /** Checks the request's key; the principal the journal records for it (`key:PREFIX`, or `anonymous` without keys). */
+  async function authorize(req: IncomingMessage): Promise<string> {
+    if (!opts.keys || (await opts.keys.activeCount()) === 0) return 'anonymous';
     const auth = header(req, 'authorization') ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
     if (!m) throw new DomainError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
     if (!(await opts.keys.verify(m[1]!))) throw new DomainError('unauthorized', 'invalid API key');
+    return `key:${/^cmp_([0-9a-f]+)_/.exec(m[1]!)?.[1] ?? 'unknown'}`;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
@@ -158,7 +183,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       return 200;
     }
     const m = router.match(method, parts);
-    if (m.kind !== 'route' || !m.route.op.public) await authorize(req);
+    const principal = m.kind === 'route' && m.route.op.public ? 'public' : await authorize(req);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {
       openapi ??= buildOpenApi(opts.version ?? '0.0.0');
       send(res, 200, openapi);
@@ -176,13 +201,22 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const { route, params } = m;
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
-    const tenant = tenantFrom(req, route.op.tenant, query);
-    if (route.op.tenant === 'query') delete query.tenant_id;
+    const tenant = tenantFrom(req, route.op.tenant, url);
+    if (route.op.tenant !== 'signed') delete query.tenant_id;
     if (route.op.tenant === 'signed') delete query.tenant;
     let body: unknown;
     let stream: RawRequest['stream'];
     if (route.op.requestKind === 'stream') {
-      stream = { body: req, content_type: header(req, 'content-type') ?? 'application/octet-stream' };
+      // a client that goes away before the answer (Ctrl-C during an import) stops the work after the batch in hand
+      const gone = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) gone.abort(new DomainError('bad_request', 'the client closed the connection'));
+      });
+      stream = {
+        body: req,
+        content_type: header(req, 'content-type') ?? 'application/octet-stream',
+        signal: gone.signal,
+      };
     } else if (route.op.body) {
       const text = await readBody(req, maxBody);
       if (text.trim() === '') body = {};
@@ -197,6 +231,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const raw: RawRequest = {
       tenant,
       actor: header(req, 'x-user-id') || undefined,
+      principal,
       origin: ownUrl(req),
       params,
       query,

@@ -90,7 +90,8 @@ const rowsPerInsert = (columnCount: number) => Math.max(1, Math.min(1000, Math.f
 
 /**
  * Copies every table of one store into another (SQLite or PostgreSQL, either way), in one transaction on the target
- * read from one snapshot of the source, then verifies row counts and a checksum per table. A target that is not
+ * read from one snapshot of the source, then verifies row counts and a checksum per table (the source's read in that
+ * same snapshot, so writes to a live source meanwhile do not make it differ). A target that is not
  * empty is refused unless `force` replaces its contents; a failure leaves the target as it was.
  */
 export async function copyStore(source: Store, target: Store, opts: CopyOptions = {}): Promise<CopyReport> {
@@ -118,8 +119,9 @@ export async function copyStore(source: Store, target: Store, opts: CopyOptions 
     );
   const order = writeOrder([...sourceColumns.keys()], await foreignKeyParents(source.admin));
 
-  // one snapshot of the source for the whole copy
+  // one snapshot of the source for the whole copy and for its checksums: rows written meanwhile are in neither
   const snapshot = isPostgres(source.admin) ? 'begin isolation level repeatable read read only' : 'begin';
+  const sums = new Map<string, { rows: number; sum: string }>();
   await source.admin.connection().execute(async (src) => {
     await sql.raw(snapshot).execute(src);
     try {
@@ -144,6 +146,7 @@ export async function copyStore(source: Store, target: Store, opts: CopyOptions 
           opts.onTable?.(table, written);
         }
       });
+      for (const table of order) sums.set(table, await checksum(src, table, sourceColumns.get(table)!));
     } finally {
       await sql`rollback`.execute(src).catch(() => undefined);
     }
@@ -151,8 +154,8 @@ export async function copyStore(source: Store, target: Store, opts: CopyOptions 
 
   const tables: TableCopy[] = [];
   for (const table of order) {
-    const columns = sourceColumns.get(table)!;
-    const [a, b] = await Promise.all([checksum(source.admin, table, columns), checksum(target.admin, table, columns)]);
+    const a = sums.get(table)!;
+    const b = await checksum(target.admin, table, sourceColumns.get(table)!);
     tables.push({
       table,
       source_rows: a.rows,

@@ -13,6 +13,8 @@ export interface ConsentTables {
     ip_address: string | null;
     user_agent: string | null;
     created_at: string;
+    /** The import run that created it (migration 0016); null when created through the API. */
+    import_run_id: string | null;
   };
   consent_history: {
     id: string;
@@ -24,6 +26,28 @@ export interface ConsentTables {
     user_agent: string | null;
     source: string | null;
     created_at: string;
+    /** The import run that wrote it (migration 0016). */
+    import_run_id: string | null;
+  };
+  /** One bulk import (not a dry run), migration 0016; `options` is JSON text. */
+  consent_import_run: {
+    id: string;
+    tenant_id: string;
+    file_name: string | null;
+    sha256: string | null;
+    format: string;
+    options: string;
+    status: string;
+    read: number;
+    created: number;
+    unchanged: number;
+    revoked: number;
+    rejected: number;
+    created_by: string;
+    started_at: string;
+    finished_at: string | null;
+    reverted_at: string | null;
+    reverted_by: string | null;
   };
   /** PostgreSQL only (migration 0013): consents per group, kept by triggers, summed over random slots. */
   consent_tally: {

@@ -61,10 +61,28 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
+/** One entry of a tenant's hash-chained journal (migration 0017); see src/domain/journal/chain.ts. */
+export interface JournalRow {
+  tenant_id: string;
+  seq: number;
+  txn: string;
+  time: string;
+  actor: string;
+  principal: string;
+  entity: string;
+  entity_id: string;
+  op: string;
+  data: string | null;
+  data_hash: string;
+  prev_hash: string;
+  hash: string;
+}
+
 export interface DB extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables {
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
   dsfa_setting: DsfaSettingRow;
   media_object_chunk: { tenant_id: string; bucket: string; object_key: string; chunk: number; data: Uint8Array };
   api_key: ApiKeyRow;
+  journal: JournalRow;
 }

@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
+import type { MediaObjectStore } from './media-objects.js';
+import type { StoredEntry } from '../domain/journal/chain.js';
+import type { ExportQuery } from '../domain/consents/consent.schema.js';
+import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
 
 export type EngineKind = 'sqlite' | 'postgres';
 
@@ -21,6 +25,11 @@ export interface OpenOptions {
   ifMissing?: IfMissing;
   /** Told when the SQLite file (`location`, resolved) did not exist: it was `created`, or an `empty` store answers. */
   onMissing?: (outcome: 'created' | 'empty', location: string) => void;
+  /**
+   * PostgreSQL's timeouts for requests, in milliseconds, as the environment gives them
+   * (`COMPLIANCE_PG_STATEMENT_TIMEOUT`, `…_LOCK_TIMEOUT`, `…_QUERY_TIMEOUT`); the URL's own parameters win.
+   */
+  timeouts?: { statement_timeout?: string; lock_timeout?: string; query_timeout?: string };
 }
 
 /** What `compliance db status` shows, on either engine. */
@@ -54,6 +63,31 @@ export interface Store {
   /** Resolves when the database answers within `timeoutMs`; throws a DomainError otherwise (health checks). */
   ping(timeoutMs?: number): Promise<void>;
   status(): Promise<StoreStatus>;
+  /**
+   * Copies the store into a new SQLite file while it is in use (SQLite's online backup). PostgreSQL refuses, naming
+   * pg_dump and `db copy`, which do that job there.
+   */
+  backup(target: string): Promise<void>;
+  /**
+   * Where media objects (audio, video) live: on SQLite a folder (`root`, by default `media/` beside the database
+   * file), as a laptop expects; on PostgreSQL the database itself, so every replica reaches every object.
+   */
+  mediaObjects(root?: string): Promise<MediaObjectStore>;
+  /**
+   * A writer for the rows of one bulk consent import, on a connection of its own: each engine writes batches in its
+   * own way (SQLite in a worker thread, PostgreSQL with COPY). `onBatch` hears of every transaction, in order.
+   */
+  openConsentImportWriter(
+    options: ImportWriterOptions,
+    onBatch: (result: BatchResult) => void,
+  ): Promise<ConsentImportWriter>;
+  /**
+   * A page of a tenant's journal for a verification, read the engine's fastest way (JournalStore.verifyPage); absent
+   * where kysely's pages are as fast.
+   */
+  journalVerifyPage?(tenant: string, after: number, limit: number): Promise<StoredEntry[]>;
+  /** A tenant's consents as CSV or NDJSON text, streamed from a read connection of its own (the same bytes on both). */
+  exportConsents(tenant: string, q: ExportQuery): Promise<AsyncGenerator<string>>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
@@ -20,7 +21,7 @@ describe('a certificate is verifiable by what is printed on it', () => {
   const run = (...a: string[]) => cli(['--db', db, ...a]);
   let server: Served;
   let key = '';
-  let cert = { id: '', code: '' };
+  let cert = { id: '', code: '', assignment: '' };
 
   beforeAll(async () => {
     await run('training', 'catalog', 'install');
@@ -40,18 +41,122 @@ describe('a certificate is verifiable by what is printed on it', () => {
     await run('training', 'assignments', 'complete', a.id);
     const issued = JSON.parse((await run('training', 'certificates', 'generate', a.id, '--json')).stdout);
     const [c] = JSON.parse((await run('training', 'certificates', 'list', '--json')).stdout);
-    cert = { id: issued.certificate_id, code: c.verification_code };
+    cert = { id: issued.certificate_id, code: c.verification_code, assignment: a.id };
     key = JSON.parse((await run('keys', 'create', '--name', 'staff', '--json')).stdout).key;
     server = await serve(['--db', db]);
   }, 60_000);
   afterAll(() => server?.proc.kill('SIGTERM'));
+
+  it('prints the verification code when the certificate is issued, also with --json (again: the same one)', async () => {
+    const again = await run('training', 'certificates', 'generate', cert.assignment);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`verification_code\t${cert.code}\n`);
+    const json = JSON.parse((await run('training', 'certificates', 'generate', cert.assignment, '--json')).stdout);
+    expect(json).toMatchObject({ certificate_id: cert.id, verification_code: cert.code });
+  });
+
+  it('writes the certificate in German by default, in English with --lang en or COMPLIANCE_LANG=en', async (ctx) => {
+    requirePrograms(ctx, 'pdftotext');
+    const text = async (args: string[], env: Record<string, string> = {}) => {
+      const file = join(tmp(), 'c.pdf');
+      const r = await cli(['--db', db, 'training', 'certificates', 'pdf', cert.id, '-o', file, ...args], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return execFileSync('pdftotext', ['-layout', file, '-']).toString().replace(/\s+/g, ' ');
+    };
+    const base = ['--verify-url', 'https://verify.example.com/sdk/v1'];
+    const de = await text(base);
+    expect(de).toContain('Teilnahmezertifikat');
+    expect(de).toContain('Zum Prüfen scannen: Gültigkeit, Modul, Datum und Initialen');
+    expect(de).not.toMatch(/Scan to verify|Certificate|Score|Valid until/);
+    const en = await text([...base, '--lang', 'en']);
+    expect(en).toContain('Certificate of completion');
+    expect(en).toContain('Scan to verify: validity, module, date and initials');
+    expect(en).not.toMatch(/Zertifikat|Prüf|Gültig|bestätigt/);
+    expect(await text(base, { COMPLIANCE_LANG: 'en' })).toContain('Scan to verify');
+    expect(await text([...base, '--lang', 'de'], { COMPLIANCE_LANG: 'en' })).toContain('Zum Prüfen scannen');
+    // without a verification URL the certificate names the command that checks its code, in its language
+    expect(await text([])).toContain(`Prüfen mit: compliance training certificates verify ${cert.code}`);
+    const bad = await cli([
+      '--db',
+      db,
+      'training',
+      'certificates',
+      'pdf',
+      cert.id,
+      '-o',
+      join(tmp(), 'x.pdf'),
+      '--lang',
+      'fr',
+    ]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/Allowed choices are de, en/)]);
+    const badEnv = await cli(['--db', db, 'training', 'certificates', 'list'], { env: { COMPLIANCE_LANG: 'fr' } });
+    expect([badEnv.code, badEnv.stderr]).toEqual([
+      2,
+      expect.stringMatching(/COMPLIANCE_LANG=fr: allowed values are de, en/),
+    ]);
+  });
 
   it('verifies by the printed code as well as by the id', async () => {
     const byCode = await run('training', 'certificates', 'verify', cert.code, '--json');
     expect(byCode.code).toBe(0);
     expect(JSON.parse(byCode.stdout)).toMatchObject({ valid: true, certificate: { id: cert.id } });
     expect((await run('training', 'certificates', 'verify', cert.code.replaceAll('-', '').toLowerCase())).code).toBe(0);
-    expect((await run('training', 'certificates', 'verify', '0000-0000-0000-0000')).code).toBe(3);
+  });
+
+  it('verifies by the URL in the QR code, locally and remotely, and by a code or URL that is unknown exits 6', async () => {
+    const url = `${server.url}/sdk/v1/training/certificates/verify/${cert.code}?tenant_id=default`;
+    const remote = (...a: string[]) => cli(['--remote', server.url, '--api-key', key, ...a]);
+    for (const face of [run, remote]) {
+      const byUrl = await face('training', 'certificates', 'verify', url);
+      expect([byUrl.code, byUrl.stdout]).toEqual([0, expect.stringMatching(/^valid: Dora Beispiel, /)]);
+      const json = await face(
+        'training',
+        'certificates',
+        'verify',
+        url.replace(cert.code, cert.code.toLowerCase()),
+        '--json',
+      );
+      expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, certificate: { id: cert.id } });
+      // a code that no certificate carries: the certificate does not verify, whatever made it up
+      for (const unknown of ['0000-0000-0000-0000', url.replace(cert.code, '0000-0000-0000-0000')]) {
+        const r = await face('training', 'certificates', 'verify', unknown);
+        expect([r.code, r.stdout]).toEqual([6, expect.stringMatching(/^NOT valid: .*0000-0000-0000-0000.* not found/)]);
+        const j = await face('training', 'certificates', 'verify', unknown, '--json');
+        expect([j.code, j.stdout, JSON.parse(j.stderr).code]).toEqual([6, '', 'not_found']);
+      }
+      expect((await face('training', 'certificates', 'verify', 'no-such-certificate')).code).toBe(6);
+      // the URL of another tenant's certificate is not looked up in this one
+      const other = await face(
+        'training',
+        'certificates',
+        'verify',
+        url.replace('tenant_id=default', 'tenant_id=acme'),
+      );
+      expect([other.code, other.stderr]).toEqual([
+        2,
+        expect.stringContaining(
+          'the verification URL is for tenant acme, this command runs for tenant default: add --tenant acme',
+        ),
+      ]);
+      const elsewhere = await face('training', 'certificates', 'verify', `${server.url}/sdk/v1/training/certificates`);
+      expect([elsewhere.code, elsewhere.stderr]).toEqual([
+        2,
+        expect.stringContaining('is not the verification URL of a certificate'),
+      ]);
+    }
+  });
+
+  it('exits 6 for a certificate whose stored fields were edited, saying that its signature does not match', async () => {
+    const copy = join(tmp(), 'copy.db');
+    expect((await run('db', 'backup', copy)).code).toBe(0);
+    const raw = new Database(copy);
+    raw.prepare('update training_certificate set score = 55 where id = ?').run(cert.id);
+    raw.close();
+    const r = await cli(['--db', copy, 'training', 'certificates', 'verify', cert.code]);
+    expect([r.code, r.stdout]).toEqual([
+      6,
+      expect.stringMatching(/^NOT valid \(the signature does not match its fields\): Dora/),
+    ]);
   });
 
   it('answers the public route without a key, with validity, module, dates and initials only', async () => {
@@ -98,6 +203,8 @@ describe('a certificate is verifiable by what is printed on it', () => {
     const target = qrOf(remote);
     expect(target).toBe(`${server.url}/sdk/v1/training/certificates/verify/${cert.code}?tenant_id=default`);
     expect((await fetch(target)).status).toBe(200);
+    // what a phone's scanner reads off the paper is what verify takes
+    expect((await run('training', 'certificates', 'verify', target)).code).toBe(0);
 
     const local = join(tmp(), 'local.pdf');
     const base = 'https://verify.example.com/sdk/v1';

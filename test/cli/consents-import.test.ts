@@ -1,9 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH, writesInWorker } from '../../src/backend/local/consents.import.js';
+import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { writesInWorker } from '../../src/store/sqlite/consent-import-sink.js';
 import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
@@ -13,8 +15,18 @@ const file = (name: string, content: string | Buffer) => {
   return f;
 };
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);
+const withoutIds = (text: string) =>
+  text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
 const summaryOf = (stdout: string) =>
-  JSON.parse(stdout) as { read: number; created: number; unchanged: number; rejected: number; seconds: number };
+  JSON.parse(stdout) as {
+    run_id: string | null;
+    read: number;
+    created: number;
+    unchanged: number;
+    revoked: number;
+    rejected: number;
+    seconds: number;
+  };
 
 describe('consents import from files', () => {
   it('imports the sample, then creates nothing the second time', async () => {
@@ -23,7 +35,15 @@ describe('consents import from files', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(summaryOf(r.stdout)).toMatchObject({ read: 4, created: 4, unchanged: 0, rejected: 0 });
-    expect(Object.keys(summaryOf(r.stdout)).sort()).toEqual(['created', 'read', 'rejected', 'seconds', 'unchanged']);
+    expect(Object.keys(summaryOf(r.stdout)).sort()).toEqual([
+      'created',
+      'read',
+      'rejected',
+      'revoked',
+      'run_id',
+      'seconds',
+      'unchanged',
+    ]);
     const again = await cli(['--db', db, 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
     expect(summaryOf(again.stdout)).toMatchObject({ created: 0, unchanged: 4 });
     expect(await stats(db)).toMatchObject({
@@ -106,12 +126,18 @@ describe('consents import from files', () => {
     ]);
     expect(r.code).toBe(6);
     expect(summaryOf(r.stdout)).toMatchObject({ read: 6, created: 2, rejected: 4 });
+    // the refused rows themselves, as read (BOM left out), after their line and reason
     const lines = readFileSync(rejects, 'utf8').trim().split('\n');
-    expect(lines[0]).toBe('line,reason');
+    expect(lines[0]).toBe(`line,reason,${HEADER},user_agent`);
     expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([4, 5, 6, 8]);
-    expect(lines[1]).toMatch(/user_agent/);
-    expect(lines[2]).toMatch(/expected 7 fields, found 8/);
-    expect(lines[3]).toMatch(/ip_address/);
+    expect(lines[1]).toBe(
+      `4,user_agent: Too big: expected string to have <=1000 characters,ok2,newsletter,true,2026-01-01T00:00:00Z,1.0,,${long}`,
+    );
+    expect(lines[2]).toBe('5,"expected 7 fields, found 8",bad,newsletter,true,2026-01-01T00:00:00Z,1.0,,,surplus');
+    expect(lines[3]).toBe(
+      '6,ip_address: expected an IPv4 or IPv6 address,ok3,newsletter,true,2026-01-01T00:00:00Z,1.0,999.1.1.1,',
+    );
+    expect(lines[4]).toBe('8,"expected 7 fields, found 2",ok5,newsletter');
     const list = JSON.parse((await cli(['--db', db, 'consents', 'list', '--json'])).stdout);
     expect(list.consents.map((c: { user_id: string }) => c.user_id).sort()).toEqual(['ok1', 'ok4']);
     expect(list.consents.find((c: { user_id: string }) => c.user_id === 'ok1').user_agent).toBe('line one\nline two');
@@ -186,6 +212,74 @@ describe('consents import from files', () => {
   });
 });
 
+const runsServer = useServer();
+let runsTenants = 0;
+
+describe.each([
+  { face: 'local', open: () => ['--db', tmpDb()] },
+  { face: 'remote', open: () => ['--remote', runsServer.url, '--tenant', `runs-${++runsTenants}`] },
+])('consents imports ($face)', ({ open }) => {
+  it('lists the runs and reverts one; exit 5 naming the records changed since, exit 3 for an unknown run', async () => {
+    const at = open();
+    const run = (args: string[]) => cli([...at, ...args]);
+    const sample = 'fixtures/consents/sample.csv';
+    const text = await run(['consents', 'import', sample]);
+    expect(text.stdout).toMatch(/^read 4, created 4, unchanged 0, revoked 0, rejected 0 in [\d.]+ s, run \S+\n$/);
+    const id = text.stdout.trim().split(' ').at(-1)!;
+    const listed = JSON.parse((await run(['consents', 'imports', '--json'])).stdout);
+    expect(listed).toMatchObject({
+      total: 1,
+      runs: [{ id, file_name: 'sample.csv', created_by: 'tester', created: 4 }],
+    });
+    expect(listed.runs[0].sha256).toBe(createHash('sha256').update(readFileSync(sample)).digest('hex'));
+    const piped = await run(['consents', 'imports', 'list']);
+    expect(piped.stdout.split('\t').slice(0, 1)).toEqual([id]);
+    expect((await run(['consents', 'imports', 'show', id])).stdout).toMatch(/^status\tcompleted$/m);
+    // the sample's newsletter consent of anna is renewed: the run may not be reverted
+    const anna = JSON.parse(
+      (await run(['consents', 'list', '--user-id', 'anna.schmidt@example.com', '--data-point', 'newsletter', '--json']))
+        .stdout,
+    ).consents[0].id;
+    await run(['consents', 'renew', anna]);
+    const refused = await run(['consents', 'imports', 'revert', id]);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toBe(
+      `error: import run ${id} cannot be reverted: consent ${anna} (anna.schmidt@example.com, newsletter) renewed at ${
+        refused.stderr.match(/renewed at (\S+Z)/)![1]
+      } by a request; nothing was reverted\n`,
+    );
+    expect(JSON.parse((await run(['consents', 'stats', '--json'])).stdout).total_consents).toBe(4);
+    // a run that created what another run then revoked lists the records as JSON details
+    const again = await run(['consents', 'import', file('b.csv', 'user_id,data_point_id,granted\nbea,x,1\ncem,x,1\n')]);
+    const second = again.stdout.trim().split(' ').at(-1)!;
+    const revoking = file(
+      'r.csv',
+      'user_id,data_point_id,granted,granted_at,revoked_at\n' +
+        JSON.parse((await run(['consents', 'list', '--data-point', 'x', '--json'])).stdout)
+          .consents.map(
+            (c: { user_id: string; granted_at: string }) => `${c.user_id},x,1,${c.granted_at},${c.granted_at}`,
+          )
+          .join('\n'),
+    );
+    const third = await run(['consents', 'import', revoking, '--json']);
+    expect(JSON.parse(third.stdout)).toMatchObject({ revoked: 2 });
+    const blocked = await run(['--json', 'consents', 'imports', 'revert', second]);
+    expect(blocked.code).toBe(5);
+    const body = JSON.parse(blocked.stderr);
+    expect(body).toMatchObject({ code: 'conflict', error: expect.stringMatching(/2 of its records changed since/) });
+    expect(body.details).toHaveLength(2);
+    const undone = await run(['consents', 'imports', 'revert', JSON.parse(third.stdout).run_id, '--json']);
+    expect(JSON.parse(undone.stdout)).toMatchObject({ consents_removed: 0, revocations_undone: 2 });
+    const reverted = await run(['consents', 'imports', 'revert', second]);
+    expect(reverted.code, reverted.stderr).toBe(0);
+    expect(reverted.stdout).toMatch(/^consents_removed\t2$/m);
+    expect((await run(['consents', 'imports', 'revert', second])).code).toBe(5);
+    const unknown = await run(['consents', 'imports', 'revert', '0197aaaa-0000-7000-8000-000000000000']);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(/import run 0197aaaa-0000-7000-8000-000000000000 not found/);
+  });
+});
+
 describe('consents import in remote mode', () => {
   const srv = useServer();
 
@@ -206,8 +300,8 @@ describe('consents import in remote mode', () => {
     expect(srv.logs.slice(n).filter((l) => l.includes('/consents/import'))).toHaveLength(1);
     expect(srv.logs.length - n).toBe(1);
     const localRun = await cli(['--db', tmpDb(), 'consents', 'import', 'fixtures/consents/sample.csv', '--json']);
-    const { seconds: _a, ...remote } = summaryOf(r.stdout);
-    const { seconds: _b, ...here } = summaryOf(localRun.stdout);
+    const { seconds: _a, run_id: _ra, ...remote } = summaryOf(r.stdout);
+    const { seconds: _b, run_id: _rb, ...here } = summaryOf(localRun.stdout);
     expect(remote).toEqual(here);
     const missing = await cli(['--remote', srv.url, 'consents', 'import', file('m.csv', 'user_id\nu\n')]);
     expect(missing.code).toBe(2);
@@ -248,9 +342,10 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
 
   it('gives the same summaries, rejects and store as the in-process import', async () => {
     const rows = [HEADER + ',user_agent'];
+    // rows i, i + 9000 and i + 18000 are one consent: repeated as they are, or (i % 1000 = 500) with another user agent
     for (let i = 0; i < 25_000; i++)
       rows.push(
-        `u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"ua ""${i}"""`,
+        `u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"${i % 1000 === 500 ? `other ${i}` : `ua ""${i % 9000}""`}"`,
       );
     const f = file('worker.csv', rows.join('\n') + '\nb,d,vielleicht\n');
     const [viaBin, inProcess] = [tmpDb(), tmpDb()];
@@ -263,16 +358,25 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
     expect(existsSync(viaBin)).toBe(false);
     const first = bin(['--db', viaBin, 'consents', 'import', f, '--rejects', rejBin, '--json']);
     const here = await cli(['--db', inProcess, 'consents', 'import', f, '--rejects', rejHere, '--json']);
-    const { seconds: _a, ...a } = summaryOf(first.stdout);
-    const { seconds: _b, ...b } = summaryOf(here.stdout);
+    const { seconds: _a, run_id: _ra, ...a } = summaryOf(first.stdout);
+    const { seconds: _b, run_id: _rb, ...b } = summaryOf(here.stdout);
     expect(a).toEqual(b);
-    expect(a).toMatchObject({ read: 25_001, rejected: 26 });
-    expect(a).toMatchObject({ created: 8991, unchanged: 24_975 - 8991 }); // rows repeated inside the file are unchanged
-    expect(readFileSync(rejBin, 'utf8')).toBe(readFileSync(rejHere, 'utf8'));
+    // rows repeated inside the file are unchanged; the 16 repeats with another user agent are refused by the writer
+    expect(a).toMatchObject({ read: 25_001, created: 8991, unchanged: 24_975 - 8991 - 16, revoked: 0, rejected: 42 });
+    // the reasons of the writer's refusals name the stored consent, whose id differs between the two stores
+    expect(withoutIds(readFileSync(rejBin, 'utf8'))).toBe(withoutIds(readFileSync(rejHere, 'utf8')));
+    const refusedLines = readFileSync(rejHere, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => Number(l.split(',')[0]));
+    expect(refusedLines).toHaveLength(42);
+    expect(refusedLines).toEqual([...refusedLines].sort((x, y) => x - y)); // the writer's refusals among the reader's
     expect(await stats(viaBin)).toEqual(await stats(inProcess));
     expect(summaryOf(bin(['--db', viaBin, 'consents', 'import', f, '--json']).stdout)).toMatchObject({
       created: 0,
-      unchanged: 24_975,
+      unchanged: 24_975 - 16,
+      rejected: 42,
     });
   }, 60_000);
 });
@@ -290,13 +394,15 @@ describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress b
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
     expect(onTty.stdout).toMatch(/\d+ rows \| \d+ rows\/s \| ETA/);
-    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, rejected 0/);
+    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, revoked 0, rejected 0/);
     const piped = spawnSync(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], {
       encoding: 'utf8',
     });
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe('');
-    expect(piped.stdout).toMatch(/^read 30000, created 0, unchanged 30000, rejected 0 in [\d.]+ s\n$/);
+    expect(piped.stdout).toMatch(
+      /^read 30000, created 0, unchanged 30000, revoked 0, rejected 0 in [\d.]+ s, run \S+\n$/,
+    );
   }, 60_000);
 });
 
@@ -342,5 +448,77 @@ describe('an import killed halfway', () => {
     const r = await cli(['--db', db, 'consents', 'import', f, '--json']);
     expect(summaryOf(r.stdout)).toMatchObject({ read: rows, created: rows - partial, unchanged: partial, rejected: 0 });
     expect((await stats(db)).total_consents).toBe(rows);
+  }, 120_000);
+});
+
+describe('Ctrl-C during an import', () => {
+  const big = () => {
+    const lines = [HEADER];
+    for (let i = 0; i < 150_000; i++)
+      lines.push(`user${i}@example.com,dp${i % 7},true,2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`);
+    return file('big.csv', lines.join('\n') + '\n');
+  };
+  /** Runs the built CLI, sends SIGINT once `started` says so, and answers its exit code and stderr. */
+  const interrupt = async (args: string[], started: () => Promise<boolean>) => {
+    const p = spawn(process.execPath, ['bin/compliance.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    p.stderr.on('data', (c) => (stderr += c));
+    const exit = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
+    for (let waited = 0; !(await started()); waited += 20) {
+      if (waited > 30_000) throw new Error(`the import did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    p.kill('SIGINT');
+    return { code: await exit, stderr };
+  };
+  const committedOf = (stderr: string) => Number(/interrupted: (\d+) rows were committed/.exec(stderr)?.[1]);
+
+  it('says how many rows were committed and that a re-run completes it (exit 130)', async () => {
+    const f = big();
+    const db = tmpDb();
+    await cli(['--db', db, 'db', 'init']);
+    const count = () => {
+      const s = new Database(db, { readonly: true });
+      try {
+        return (s.prepare('select count(*) as n from consent').get() as { n: number }).n;
+      } finally {
+        s.close();
+      }
+    };
+    const r = await interrupt(['--db', db, 'consents', 'import', f], async () => count() > 0);
+    expect(r.code, r.stderr).toBe(130);
+    const committed = committedOf(r.stderr);
+    expect(committed).toBe(count());
+    expect(committed % IMPORT_BATCH === 0 && committed > 0 && committed < 150_000).toBe(true);
+    expect(r.stderr).toMatch(/running the same import again completes it/);
+    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+    const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
+    expect(run).toMatchObject({ status: 'interrupted', created: committed, finished_at: expect.any(String) });
+    const again = await cli(['--db', db, 'consents', 'import', f, '--json']);
+    expect(summaryOf(again.stdout)).toMatchObject({ created: 150_000 - committed, unchanged: committed, rejected: 0 });
+  }, 120_000);
+
+  it('stops the server’s import too, and says what the server committed (remote, exit 130)', async () => {
+    const f = big();
+    const tenant = `ctrl-c-${Date.now()}`;
+    const stats = async () =>
+      (
+        (await (
+          await fetch(`${runsServer.url}/sdk/v1/einwilligungen/consents/stats`, { headers: { 'x-tenant-id': tenant } })
+        ).json()) as { total_consents: number }
+      ).total_consents;
+    const r = await interrupt(
+      ['--remote', runsServer.url, '--tenant', tenant, 'consents', 'import', f],
+      async () => (await stats()) > 0,
+    );
+    expect(r.code, r.stderr).toBe(130);
+    const committed = committedOf(r.stderr);
+    expect(committed).toBeGreaterThan(0);
+    expect(committed).toBeLessThan(150_000);
+    expect(await stats()).toBe(committed);
+    const runs = JSON.parse(
+      (await cli(['--remote', runsServer.url, '--tenant', tenant, 'consents', 'imports', '--json'])).stdout,
+    );
+    expect(runs.runs[0]).toMatchObject({ status: 'interrupted', created: committed, file_name: 'big.csv' });
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
+import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 
 const STAFF =
   'user_id,user_name,user_email,roles\nu1,Anna Schmidt,anna@example.com,R9\nu2,Ben Meier,ben@example.com,R9;R1\n';
@@ -125,6 +126,38 @@ describe('db copy', () => {
     );
     expect(Number(rows[0]!.n)).toBe(0);
   }, 90_000);
+
+  it.each(['sqlite', 'postgres'])(
+    'verifies a copy from a live %s source, written to throughout, against the snapshot it copied',
+    async (engine) => {
+      const source = engine === 'sqlite' ? tmpDb() : await freshPostgresDatabase();
+      expect((await cli(['db', 'copy', laptop, source])).code).toBe(0);
+      // another writer on the source for the whole copy, as a running server would be
+      const writer = await createLocalBackend(source);
+      let copying = true;
+      let writes = 0;
+      const writing = (async () => {
+        while (copying) {
+          await writer.dsfa.create({ tenant: 'default', actor: 'writer', body: { title: `live ${writes}` } });
+          writes++;
+        }
+      })();
+      const target = tmpDb();
+      const copy = await cli(['db', 'copy', source, target, '--json']).finally(() => (copying = false));
+      await writing;
+      await writer.close();
+      expect(copy.code, copy.stderr).toBe(0);
+      const report = JSON.parse(copy.stdout);
+      expect(report.ok).toBe(true);
+      const dsfa = report.tables.find((t: { table: string }) => t.table === 'dsfa');
+      // the source went on growing after its snapshot: the copy holds the snapshot, not a mix
+      expect(writes).toBeGreaterThan(0);
+      expect(dsfa.source_rows).toBe(dsfa.target_rows);
+      const listed = JSON.parse((await cli(['--db', source, 'dsfa', 'list', '--limit', '500', '--json'])).stdout);
+      expect(listed.length).toBeGreaterThan(dsfa.target_rows);
+    },
+    60_000,
+  );
 
   it('names a missing source and a bad URL in one line', async () => {
     const missing = await cli(['db', 'copy', join(tmp(), 'nope.db'), tmpDb()]);

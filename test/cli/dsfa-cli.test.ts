@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
+import { fixedClock } from '../../src/domain/clock.js';
 import { cli, useServer, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 import { ink, pixelsOf, renderPages } from '../support/pages.js';
@@ -196,6 +197,8 @@ describe('dsfa screen', () => {
       '--create',
       '--title',
       'Bewerberauswahl',
+      '--lang',
+      'en',
     ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/DSFA required: yes/);
@@ -203,6 +206,65 @@ describe('dsfa screen', () => {
     const list = JSON.parse((await cli(['--db', db, 'dsfa', 'list', '--json'])).stdout);
     expect(list[0]).toMatchObject({ title: 'Bewerberauswahl', status: 'draft', risk_level: 'high' });
     expect(list[0].description).toContain('[x] Evaluation or scoring');
+  });
+
+  it('writes German by default: the verdict printed, the description and the title it stores', async () => {
+    const own = tmpDb();
+    const clock = fixedClock('2026-11-25T10:00:00Z');
+    const r = await cli(
+      ['--db', own, 'dsfa', 'screen', '--trigger', 'high_risk_ai', '--criteria', 'scoring', '--create'],
+      {
+        clock,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('DSFA erforderlich: ja');
+    expect(r.stdout).toMatch(/^- Pflichtfall: Hochrisiko-KI-System\. /m);
+    expect(r.stdout).toMatch(/^Vor Beginn der Verarbeitung ist eine DSFA durchzuführen/m);
+    expect(r.stdout).toMatch(/^DSFA-Entwurf angelegt: /m);
+    const [d] = JSON.parse((await cli(['--db', own, 'dsfa', 'list', '--json'])).stdout);
+    expect(d.title).toBe('DSFA: Screening vom 25.11.2026');
+    expect(d.description.split('\n')[0]).toBe('Screening vom 25.11.2026: DSFA erforderlich.');
+    expect(d.description).toContain('- [x] Bewertung oder Scoring');
+    expect(d.description).not.toMatch(/Evaluation|Mandatory|required/);
+    // the German report shows it under "Systematische Beschreibung" without a word of English
+    const report = (await cli(['--db', own, 'dsfa', 'report', d.id])).stdout;
+    const described = report.slice(report.indexOf('## 1.'), report.indexOf('## 2.'));
+    expect(described).toContain('Screening vom 25.11.2026: DSFA erforderlich.');
+    expect(described).not.toMatch(/\b(the|of|is|required|criteria)\b/);
+  });
+
+  it('takes the language from COMPLIANCE_LANG, and --lang over it, for the answer in --json too', async () => {
+    const run = (args: string[], env: Record<string, string> = {}) =>
+      cli(['--db', db, 'dsfa', 'screen', '--criteria', 'large_scale', '--json', ...args], { env });
+    const en = JSON.parse((await run([], { COMPLIANCE_LANG: 'en' })).stdout);
+    expect(en.reasons[0]).toMatch(/^One WP248 criterion is met \(Large scale\)/);
+    const de = JSON.parse((await run(['--lang', 'de'], { COMPLIANCE_LANG: 'en' })).stdout);
+    expect(de.reasons[0]).toMatch(/^Ein WP248-Kriterium ist erfüllt \(Umfangreiche Verarbeitung\)/);
+    const title = await cli(
+      [
+        '--db',
+        db,
+        'dsfa',
+        'screen',
+        '--criteria',
+        'large_scale',
+        '--create',
+        '--processing-activity',
+        'Lager',
+        '--json',
+      ],
+      { env: { COMPLIANCE_LANG: 'en' } },
+    );
+    expect(JSON.parse(title.stdout).dsfa).toMatchObject({ title: 'DSFA: Lager' });
+    expect(JSON.parse(title.stdout).dsfa.description).toMatch(/^Screening of \d+ \w{3} \d{4}: DSFA not required\./);
+    const bad = await run(['--lang', 'fr']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/Allowed choices are de, en/)]);
+    const badEnv = await run([], { COMPLIANCE_LANG: 'fr' });
+    expect([badEnv.code, badEnv.stderr]).toEqual([
+      2,
+      expect.stringMatching(/COMPLIANCE_LANG=fr: allowed values are de, en/),
+    ]);
   });
 
   it.each([

@@ -22,13 +22,14 @@ const CASES: Array<[string[], string, string]> = [
     '--date-format',
   ],
   [
+    // --timezone is another name of --time-zone, which the message names
     ['consents', 'import', 'CSV', '--timezone', 'Mars/Base'],
-    '--timezone: expected an IANA time zone such as Europe/Berlin or UTC',
-    '--timezone',
+    '--time-zone: expected an IANA time zone such as Europe/Berlin or UTC',
+    '--time-zone',
   ],
   [
     ['consents', 'import', 'CSV', '--map', 'foo'],
-    '--map: invalid map entry "foo": expected column=field with field one of user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent',
+    '--map: invalid entry "foo": expected column=field with field one of user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent',
     '--map',
   ],
   [

@@ -35,9 +35,9 @@ describe.skipIf(!hasScript)('on a terminal', () => {
   it('dsfa screen --create asks for the title of the new DSFA', async () => {
     const db = tmpDb();
     await onTerminal(`--db ${db} dsfa screen --create`, [
-      ['mandatory cases', '\r'],
-      ['WP248 criteria', ' \r'],
-      ['Title of the new DSFA', 'Kameraüberwachung Halle 3\r'],
+      ['Pflichtfälle', '\r'],
+      ['WP248-Kriterien', ' \r'],
+      ['Titel der neuen DSFA', 'Kameraüberwachung Halle 3\r'],
     ]);
     const [d] = JSON.parse((await cli(['--db', db, 'dsfa', 'list', '--json'])).stdout);
     expect(d).toMatchObject({ title: 'Kameraüberwachung Halle 3', status: 'draft' });
@@ -54,7 +54,7 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     const db = tmpDb();
     // first list: tick the fourth case (high-risk AI); second list: tick the first criterion
     const down = '\u001b[B';
-    const out = await onTerminal(`--db ${db} dsfa screen`, [
+    const out = await onTerminal(`--db ${db} dsfa screen --lang en`, [
       ['mandatory cases', `${down}${down}${down} \r`],
       ['WP248 criteria', ' \r'],
     ]);

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, overHttp, type BackendUnderTest } from '../support/helpers.js';
 
 const T = { tenant: 'shop', actor: 'admin' };
 const failure = async (p: Promise<unknown>) =>
@@ -61,6 +62,8 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     [{ user_id: 'u', data_point_id: 'x', granted: 'maybe' }, 'granted'],
     [{ user_id: 'u', data_point_id: 'x', granted: true, ip_address: '300.1.1.1' }, 'ip_address'],
     [{ user_id: 'u', data_point_id: 'x', granted: true, granted_at: 'yesterday' }, 'granted_at'],
+    [{ user_id: 'u', data_point_id: 'x', granted: true, granted_at: '0999-12-31T00:00:00Z' }, 'granted_at'],
+    [{ user_id: 'u', data_point_id: 'x', granted: true, granted_at: '0025-03-01T10:00:00+01:00' }, 'granted_at'],
     [{ user_id: 'u', data_point_id: 'x', granted: false, revoked_at: '2026-01-01T00:00:00Z' }, 'revoked_at'],
   ])('refuses %j naming %s', async (body, path) => {
     const before = (await api().stats(T)).total_consents;
@@ -307,6 +310,266 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     for (const c of list) expect(await api().history({ ...t, params: { id: c.id } })).toEqual(c.history);
   });
 
+  it('revokes on a re-import what a row now says is revoked, and refuses rows that contradict a stored consent', async () => {
+    const t = { tenant: 'reimport', actor: 'a' };
+    const csv = (text: string) => ({
+      body: (async function* () {
+        yield text;
+      })(),
+      content_type: 'text/csv',
+    });
+    const header = 'user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address\n';
+    const at = '2026-01-01T10:00:00Z';
+    const first =
+      header +
+      `ann,newsletter,true,${at},,1.0,shop,10.0.0.1\n` +
+      `bob,newsletter,true,${at},,1.0,shop,\n` +
+      `cai,newsletter,true,${at},2026-02-01T10:00:00Z,1.0,shop,\n` +
+      `dan,newsletter,true,${at},,1.0,shop,\n`;
+    expect(await api().import({ ...t, stream: csv(first) })).toMatchObject({ created: 4, revoked: 0, rejected: 0 });
+    const second =
+      header +
+      `ann,newsletter,true,${at},2026-03-01T10:00:00Z,1.0,shop,10.0.0.1\n` + // line 2: now revoked
+      `bob,newsletter,true,${at},,1.0,,\n` + // line 3: unchanged (a value left empty says nothing)
+      `cai,newsletter,true,${at},,1.0,shop,\n` + // line 4: would undo a revocation
+      `x,newsletter,maybe,${at},,1.0,,\n` + // line 5: refused by the schema
+      `dan,newsletter,true,${at},,1.0,crm,\n` + // line 6: another source
+      `eve,newsletter,true,${at},2026-03-01T10:00:00Z,1.0,shop,\n` + // line 7: new, revoked
+      `fay,newsletter,true,${at},,1.0,shop,\n` + // line 8: new ...
+      `fay,newsletter,true,${at},2026-03-02T10:00:00Z,1.0,shop,\n`; // line 9: ... and revoked further down the file
+    const dry = await api().import({ ...t, query: { dry_run: 'true' }, stream: csv(second) });
+    // a dry run compares with the store only: fay's second row counts as another new consent
+    expect(dry).toMatchObject({ read: 8, created: 3, unchanged: 1, revoked: 1, rejected: 3 });
+    const ann = async () => (await api().list({ ...t, query: { user_id: 'ann' } })).consents[0]!;
+    expect((await ann()).revoked_at).toBeNull();
+    const r = await api().import({ ...t, stream: csv(second) });
+    expect(r).toMatchObject({ read: 8, created: 2, unchanged: 1, revoked: 2, rejected: 3 });
+    expect(r.rejections.map((x) => x.line)).toEqual([4, 5, 6]);
+    // each with the row as read, for a rejects file to fix and import again
+    expect(r).toMatchObject({ columns: header.trim().split(','), delimiter: ',' });
+    expect(r.rejections[1]).toEqual({
+      line: 5,
+      reason: expect.stringMatching(/^granted: /),
+      cells: ['x', 'newsletter', 'maybe', at, '', '1.0', '', ''],
+    });
+    expect(r.rejections[2]!.cells).toEqual(['dan', 'newsletter', 'true', at, '', '1.0', 'crm', '']);
+    expect(r.rejections[0]!.reason).toMatch(
+      /^revoked_at: consent \S+ was revoked at 2026-02-01T10:00:00.000Z and a revocation cannot be undone/,
+    );
+    expect(r.rejections[2]!.reason).toMatch(/^source: consent \S+ has "shop", the row says "crm"$/);
+    const revoked = await ann();
+    expect(revoked.revoked_at).toBe('2026-03-01T10:00:00.000Z');
+    expect(revoked.history.map((h) => [h.action, h.created_at, h.source])).toEqual([
+      ['granted', '2026-01-01T10:00:00.000Z', 'shop'],
+      ['revoked', '2026-03-01T10:00:00.000Z', 'import'],
+    ]);
+    const fay = (await api().list({ ...t, query: { user_id: 'fay' } })).consents;
+    expect(fay.map((c) => [c.revoked_at, c.history.map((h) => h.action)])).toEqual([
+      ['2026-03-02T10:00:00.000Z', ['granted', 'revoked']],
+    ]);
+    expect(await api().stats(t)).toMatchObject({ total_consents: 6, active_consents: 2, revoked_consents: 4 });
+    // the same file again: what it revoked is now equal to it; the contradictions are refused again, never skipped
+    const again = await api().import({ ...t, stream: csv(second) });
+    expect(again).toMatchObject({ created: 0, unchanged: 4, revoked: 0, rejected: 4 });
+    expect(again.rejections.map((x) => x.line)).toEqual([4, 5, 6, 8]);
+    expect(again.rejections[3]!.reason).toMatch(
+      /^revoked_at: consent \S+ was revoked at 2026-03-02T10:00:00.000Z and a revocation cannot be undone/,
+    );
+  });
+
+  describe('import runs', () => {
+    const body = (text: string, extra: Record<string, unknown> = {}) => ({
+      body: (async function* () {
+        yield text;
+      })(),
+      content_type: 'text/csv',
+      ...extra,
+    });
+    const header = 'user_id,data_point_id,granted,granted_at,revoked_at\n';
+    const at = '2026-01-01T10:00:00Z';
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+    it('records every run but a dry one, newest first, with file, digest, options, counts, who and when', async () => {
+      const t = { tenant: 'runs-list', actor: 'importer' };
+      const first = header + `ann,news,ja,${at},\nbob,news,nein,${at},\ncai,news,vielleicht,${at},\n`;
+      const query = { file_name: 'crm.csv', true_values: 'ja', false_values: 'nein' };
+      const r1 = await api().import({ ...t, query, stream: body(first) });
+      expect(r1).toMatchObject({ created: 2, rejected: 1, run_id: expect.any(String) });
+      const dry = await api().import({ ...t, query: { dry_run: 'true' }, stream: body(first) });
+      expect(dry.run_id).toBeNull();
+      const r2 = await api().import({ tenant: t.tenant, stream: body(header + `dan,news,true,${at},\n`) });
+      const list = await api().imports(t);
+      expect(list).toMatchObject({ total: 2, offset: 0, limit: 50 });
+      expect(list.runs.map((r) => r.id)).toEqual([r2.run_id, r1.run_id]);
+      expect(list.runs[1]).toEqual({
+        id: r1.run_id,
+        tenant_id: t.tenant,
+        file_name: 'crm.csv',
+        sha256: sha256(first),
+        format: 'csv',
+        options: { true_values: 'ja', false_values: 'nein' },
+        status: 'completed',
+        read: 3,
+        created: 2,
+        unchanged: 0,
+        revoked: 0,
+        rejected: 1,
+        created_by: 'importer',
+        started_at: expect.stringMatching(Z_TS),
+        finished_at: expect.stringMatching(Z_TS),
+        reverted_at: null,
+        reverted_by: null,
+      });
+      expect(list.runs[0]).toMatchObject({ file_name: null, created_by: 'system', options: {} });
+      expect(await api().importRun({ ...t, params: { id: r1.run_id! } })).toEqual(list.runs[1]);
+      // a short id (the last 8 characters) names it as a whole id does, and another tenant's not at all
+      expect(await api().importRun({ ...t, params: { id: r1.run_id!.slice(-8) } })).toEqual(list.runs[1]);
+      const otherTenant = { tenant: 'runs-other', params: { id: r1.run_id!.slice(-8) } };
+      expect((await failure(api().importRun(otherTenant))).code).toBe('not_found');
+      expect((await api().imports({ ...t, query: { limit: 1, offset: 1 } })).runs.map((r) => r.id)).toEqual([
+        r1.run_id,
+      ]);
+      expect((await failure(api().imports({ ...t, query: { limit: 501 } }))).code).toBe('validation');
+      // another tenant sees none of them
+      expect((await api().imports({ tenant: 'runs-other' })).total).toBe(0);
+      for (const p of [
+        api().importRun({ tenant: 'runs-other', params: { id: r1.run_id! } }),
+        api().revertImport({ tenant: 'runs-other', params: { id: r1.run_id! } }),
+      ])
+        expect((await failure(p)).code).toBe('not_found');
+      expect((await api().importRun({ ...t, params: { id: r1.run_id! } })).status).toBe('completed');
+    });
+
+    it('reverts a run: removes what it created and undoes what it revoked, or refuses listing what changed since', async () => {
+      const t = { tenant: 'runs-revert', actor: 'admin' };
+      const stats = () => api().stats(t);
+      const history = async (user: string) =>
+        (await api().list({ ...t, query: { user_id: user } })).consents.map((c) => [
+          c.revoked_at,
+          c.history.map((h) => h.action),
+        ]);
+      const eve = await api().create({
+        ...t,
+        body: { user_id: 'eve', data_point_id: 'news', granted: true, granted_at: at },
+      });
+      const one = await api().import({
+        ...t,
+        stream: body(header + `ann,news,true,${at},\nbob,news,true,${at},\ncai,news,true,${at},2026-02-01T00:00:00Z\n`),
+      });
+      expect(one).toMatchObject({ created: 3 });
+      const before = await stats();
+      // run two revokes eve (made through the API) and bob (made by run one), and creates fay
+      const two = await api().import({
+        ...t,
+        stream: body(
+          header +
+            `eve,news,true,${at},2026-03-01T00:00:00Z\nbob,news,true,${at},2026-03-01T00:00:00Z\nfay,news,true,${at},\n`,
+        ),
+      });
+      expect(two).toMatchObject({ created: 1, revoked: 2 });
+      const blocked = await failure(api().revertImport({ ...t, params: { id: one.run_id! } }));
+      expect(blocked.code).toBe('conflict');
+      const bob = (await api().list({ ...t, query: { user_id: 'bob' } })).consents[0]!.id;
+      const why = `(bob, news) revoked at 2026-03-01T00:00:00.000Z by import run ${two.run_id} (revert that run first)`;
+      expect(blocked.message).toBe(
+        `import run ${one.run_id} cannot be reverted: consent ${bob} ${why}; nothing was reverted`,
+      );
+      expect(blocked.details).toEqual([{ path: bob, message: `consent ${why}` }]);
+      const undone = await api().revertImport({ ...t, params: { id: two.run_id! } });
+      expect(undone).toMatchObject({
+        consents_removed: 1,
+        revocations_undone: 2,
+        run: { id: two.run_id, status: 'reverted', reverted_by: 'admin', reverted_at: expect.stringMatching(Z_TS) },
+      });
+      expect(await stats()).toEqual(before);
+      expect(await history('eve')).toEqual([[null, ['granted']]]);
+      expect(await history('bob')).toEqual([[null, ['granted']]]);
+      expect(await history('fay')).toEqual([]);
+      expect((await api().importRun({ ...t, params: { id: two.run_id! } })).status).toBe('reverted');
+      const again = await failure(api().revertImport({ ...t, params: { id: two.run_id! } }));
+      expect(again.code).toBe('conflict');
+      expect(again.message).toMatch(/was already reverted at .* by admin/);
+      // run one can go now; eve, made through the API, stays
+      expect(await api().revertImport({ ...t, params: { id: one.run_id! } })).toMatchObject({
+        consents_removed: 3,
+        revocations_undone: 0,
+      });
+      expect((await api().list(t)).consents.map((c) => c.id)).toEqual([eve.id]);
+      // a consent renewed since its run blocks the revert of that run
+      const three = await api().import({ ...t, stream: body(header + `gus,news,true,${at},\nhal,news,true,${at},\n`) });
+      const gus = (await api().list({ ...t, query: { user_id: 'gus' } })).consents[0]!;
+      await api().renew({ ...t, params: { id: gus.id }, body: { consent_version: '2.0' } });
+      const renewed = await failure(api().revertImport({ ...t, params: { id: three.run_id! } }));
+      expect(renewed.code).toBe('conflict');
+      expect(renewed.details).toEqual([
+        {
+          path: gus.id,
+          message: expect.stringMatching(/^consent \(gus, news\) renewed with a new version at \S+Z by a request$/),
+        },
+      ]);
+      expect((await stats()).total_consents).toBe(3);
+    });
+
+    it('reverts or refuses, never both, against a request that renews one of its consents at the same time', async () => {
+      const t = { tenant: 'runs-race', actor: 'a' };
+      for (let i = 0; i < 4; i++) {
+        const run = await api().import({ ...t, stream: body(header + `race${i},news,true,${at},\n`) });
+        const [c] = (await api().list({ ...t, query: { user_id: `race${i}` } })).consents;
+        const [revert, renew] = await Promise.allSettled([
+          api().revertImport({ ...t, params: { id: run.run_id! } }),
+          api().renew({ ...t, params: { id: c!.id }, body: {} }),
+        ]);
+        const left = (await api().list({ ...t, query: { user_id: `race${i}` } })).consents;
+        if (revert.status === 'fulfilled') {
+          expect(renew.status).toBe('rejected');
+          expect((renew as PromiseRejectedResult).reason.code).toBe('not_found');
+          expect(left).toEqual([]);
+        } else {
+          expect((revert.reason as DomainError).code).toBe('conflict');
+          expect(renew.status).toBe('fulfilled');
+          expect(left[0]!.history.map((h) => h.action)).toEqual(['granted', 'renewed']);
+          expect((await api().importRun({ ...t, params: { id: run.run_id! } })).status).toBe('completed');
+        }
+      }
+    });
+
+    it.skipIf(overHttp(name))('stops a run that is reverted while it is still writing', async () => {
+      const t = { tenant: 'runs-live', actor: 'a' };
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      const rows = (from: number, to: number) =>
+        Array.from({ length: to - from }, (_, i) => `live${from + i},news,true,${at},\n`).join('');
+      const importing = api().import({
+        ...t,
+        // read in this thread as the CLI reads a checked local file: rows are written while the body still streams
+        stream: body('', {
+          checked: true,
+          body: (async function* () {
+            yield header + rows(0, 15_000);
+            await gate;
+            yield rows(15_000, 30_000);
+          })(),
+        }),
+      });
+      let runs = await api().imports(t);
+      for (let waited = 0; runs.runs[0]?.created !== 10_000; waited += 20) {
+        if (waited > 20_000) throw new Error('the first batch was not written');
+        await new Promise((r) => setTimeout(r, 20));
+        runs = await api().imports(t);
+      }
+      expect(runs.runs[0]!.status).toBe('running');
+      expect(await api().revertImport({ ...t, params: { id: runs.runs[0]!.id } })).toMatchObject({
+        consents_removed: 10_000,
+      });
+      open();
+      const stopped = await failure(importing);
+      expect(stopped.code).toBe('conflict');
+      expect(stopped.message).toMatch(/was reverted while it was running/);
+      expect((await api().stats(t)).total_consents).toBe(0);
+      expect((await api().importRun({ ...t, params: { id: runs.runs[0]!.id } })).status).toBe('reverted');
+    });
+  });
+
   it('lists a common and a rare data point newest first, page after page', async () => {
     const t = { tenant: 'dp-lists', actor: 'a' };
     const lines = ['user_id,data_point_id,granted'];
@@ -376,6 +639,61 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     );
     const ndjsonBom = await failure(api().export({ ...t, query: { format: 'ndjson', bom: 'true' } }));
     expect(ndjsonBom.code).toBe('validation');
+  });
+
+  it('takes other names of an encoding in any case, and refuses an unknown one naming the names (422)', async () => {
+    const t = { tenant: 'encoding-names', actor: 'a' };
+    const latin = () => ({
+      body: (async function* () {
+        yield Buffer.from('user_id,data_point_id,granted\nMüller,x,true\n', 'latin1');
+      })(),
+      content_type: 'text/csv',
+    });
+    expect(await api().import({ ...t, query: { encoding: 'ISO_8859-1' }, stream: latin() })).toMatchObject({
+      created: 1,
+    });
+    expect(await api().import({ ...t, query: { encoding: 'CP1252' }, stream: latin() })).toMatchObject({
+      unchanged: 1,
+    });
+    expect((await api().list(t)).consents[0]!.user_id).toBe('Müller');
+    const e = await failure(api().import({ ...t, query: { encoding: 'ebcdic' }, stream: latin() }));
+    expect(e.code).toBe('validation');
+    expect(e.details).toEqual([
+      { path: 'encoding', message: expect.stringMatching(/^expected one of utf-8, windows-1252, latin1, utf-16le/) },
+    ]);
+  });
+
+  it('exports for a German spreadsheet: times in a zone and a format, words for granted; refuses what cannot be read back', async () => {
+    const t = { tenant: 'export-de', actor: 'a' };
+    await api().create({
+      ...t,
+      body: { user_id: 'ä', data_point_id: 'x', granted: true, granted_at: '2026-07-01T22:30:00Z' },
+    });
+    await api().create({
+      ...t,
+      body: { user_id: 'b', data_point_id: 'x', granted: false, granted_at: '2026-01-01T00:00:00Z' },
+    });
+    const text = async (query: Record<string, string>) => {
+      let out = '';
+      for await (const c of (await api().export({ ...t, query: { format: 'csv', ...query } })).body)
+        out += typeof c === 'string' ? c : new TextDecoder().decode(c);
+      return out;
+    };
+    const german = { delimiter: ';', date_format: 'DD.MM.YYYY HH:mm', timezone: 'Europe/Berlin' };
+    expect(await text({ ...german, true_values: 'ja,j', false_values: 'Nein' })).toBe(
+      'user_id;data_point_id;granted;granted_at;revoked_at;consent_version;source;ip_address;user_agent\n' +
+        'ä;x;ja;02.07.2026 00:30;;1.0;;;\n' +
+        'b;x;Nein;01.01.2026 01:00;;1.0;;;\n',
+    );
+    for (const [query, path] of [
+      [{ date_format: 'DD.MM.YYYY' }, 'timezone'],
+      [{ timezone: 'Nowhere/Else' }, 'timezone'],
+      [{ format: 'ndjson', date_format: 'YYYY Z' }, 'date_format'],
+    ] as const) {
+      const e = await failure(api().export({ ...t, query: { format: 'csv', ...query } }));
+      expect(e.code, JSON.stringify(query)).toBe('validation');
+      expect(e.details.map((d) => d.path)).toContain(path);
+    }
   });
 
   it('refuses an import without the required columns before writing anything', async () => {

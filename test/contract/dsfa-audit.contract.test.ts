@@ -80,7 +80,7 @@ describe.each(BACKEND_NAMES)('DSFA audit trail and review rules on the %s backen
     while (a!.id[common] === b!.id[common]) common++;
     if (common >= 8) {
       const ambiguous = await failure(api().get({ ...t, params: { id: a!.id.slice(0, 8) } }));
-      expect(ambiguous.message).toMatch(/^DSFA id prefix \S+ is ambiguous: /);
+      expect(ambiguous.message).toMatch(/^DSFA id \S+ is ambiguous: it fits /);
     }
   });
 

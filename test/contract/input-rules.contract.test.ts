@@ -109,7 +109,8 @@ describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
       `both-empty,newsletter,true,,\n`;
     const r = await b.backend.consents.import({ ...t, stream: stream(csv, 'text/csv') });
     expect(r).toMatchObject({ read: 5, created: 2, rejected: 3 });
-    expect(r.rejections).toEqual([
+    // each refused row also carries its cells as read (for a rejects file)
+    expect(r.rejections.map(({ line, reason }) => ({ line, reason }))).toEqual([
       { line: 3, reason: expect.stringMatching(/^granted_at: must not lie in the future/) },
       { line: 4, reason: expect.stringMatching(/^revoked_at: must not be before granted_at/) },
       { line: 5, reason: expect.stringMatching(/^revoked_at: must not lie in the future/) },
@@ -121,7 +122,7 @@ describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
       '\n';
     const n = await b.backend.consents.import({ ...t, stream: stream(ndjson, 'application/x-ndjson') });
     expect(n).toMatchObject({ created: 0, rejected: 2 });
-    expect(n.rejections).toEqual([
+    expect(n.rejections.map(({ line, reason }) => ({ line, reason }))).toEqual([
       { line: 1, reason: expect.stringMatching(/^revoked_at: must not be empty/) },
       { line: 2, reason: expect.stringMatching(/^granted_at: must not lie in the future/) },
     ]);

@@ -3,6 +3,7 @@ import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import type { Backend } from '../../src/backend/backend.js';
 import type { DomainError } from '../../src/domain/errors.js';
+import { shortId } from '../../src/domain/short-id.js';
 import { OllamaClient } from '../../src/services/llm/llm-client.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, engineOf, freshStore, overHttp, freePort, startServer } from '../support/helpers.js';
@@ -273,10 +274,13 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
         message: 'content nope not found',
       },
     );
-    const v2 = await api.trainingContent.generate({ ...T, body: { module_id: other } });
-    expect(v2.version).toBe(2);
-    await api.trainingContent.publish({ ...T, params: { contentId: v2.id }, body: {} });
-    expect((await api.trainingContent.published({ ...T, params: { moduleId: other } })).markdown).toBe('# Zwei');
+    // the module and the content by their short ids (their last 8 characters)
+    const v2 = await api.trainingContent.generate({ ...T, body: { module_id: shortId(other) } });
+    expect([v2.version, v2.module_id]).toEqual([2, other]);
+    await api.trainingContent.publish({ ...T, params: { contentId: shortId(v2.id) }, body: {} });
+    expect((await api.trainingContent.published({ ...T, params: { moduleId: shortId(other) } })).markdown).toBe(
+      '# Zwei',
+    );
   });
 
   it('reports a module whose generation failed in a bulk run, and runs quizzes in bulk', async () => {

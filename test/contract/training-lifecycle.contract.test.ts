@@ -146,6 +146,12 @@ describe.each(BACKEND_NAMES)('training lifecycle on the %s backend', (name) => {
     expect(
       (await failure(api().updateAssignment({ ...T, params: { id: first!.id }, body: { deadline: 'tomorrow' } }))).code,
     ).toBe('validation');
+    // a year before 1000 is a typo or a two-digit year (issue 22)
+    const early = await failure(
+      api().updateAssignment({ ...T, params: { id: first!.id }, body: { deadline: '0027-12-31T23:59:59Z' } }),
+    );
+    expect(early.code).toBe('validation');
+    expect(early.details).toEqual([{ path: 'deadline', message: expect.stringMatching(/year must be 1000 or later/) }]);
   });
 
   it('walks an overdue assignment to completion, then reads it expired and assigns it again', async () => {

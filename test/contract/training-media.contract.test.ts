@@ -3,6 +3,7 @@ import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import type { Backend } from '../../src/backend/backend.js';
 import type { DomainError } from '../../src/domain/errors.js';
+import { shortId } from '../../src/domain/short-id.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, engineOf, freshStore, overHttp, startServer } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
@@ -87,12 +88,11 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
       status: 'draft',
     });
     expect(audio.duration_seconds).toBeGreaterThan(1);
-    const video = await api.trainingMedia.generateVideo({ ...T, params: { moduleId }, body: {} });
-    expect(video).toMatchObject({ kind: 'video', content_type: 'video/mp4' });
-    expect((await api.trainingMedia.list({ ...T, params: { moduleId } })).map((m) => m.kind)).toEqual([
-      'video',
-      'audio',
-    ]);
+    const video = await api.trainingMedia.generateVideo({ ...T, params: { moduleId: shortId(moduleId) }, body: {} });
+    expect(video).toMatchObject({ kind: 'video', content_type: 'video/mp4', module_id: moduleId });
+    expect(
+      (await api.trainingMedia.list({ ...T, params: { moduleId: shortId(moduleId) } })).map((m) => m.kind),
+    ).toEqual(['video', 'audio']);
     expect((await api.trainingMedia.publish({ ...T, params: { mediaId: audio.id }, body: {} })).status).toBe(
       'published',
     );
@@ -102,7 +102,7 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     const file = await api.trainingMedia.download({ ...T, params: { mediaId: audio.id } });
     expect(file.data.byteLength).toBe(audio.size_bytes);
 
-    const u = await api.trainingMedia.url({ ...T, params: { mediaId: audio.id } });
+    const u = await api.trainingMedia.url({ ...T, params: { mediaId: shortId(audio.id) } });
     expect(u).toMatchObject({ bucket: 'training-media', object_key: audio.object_key });
     const stream = await fetch(`${url}/sdk/v1/training/media/${audio.id}/stream`, {
       headers: { 'x-tenant-id': T.tenant },
@@ -122,8 +122,11 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     expect(expired.status).toBe(403);
     expect(await expired.json()).toMatchObject({ code: 'forbidden', error: expect.stringMatching(/expired/) });
     now = new Date('2026-05-01T10:00:00Z');
-    expect((await failure(api.trainingMedia.url({ tenant: 'andere', params: { mediaId: audio.id } }))).code).toBe(
-      'not_found',
+    expect((await api.trainingMedia.download({ ...T, params: { mediaId: shortId(video.id) } })).data.byteLength).toBe(
+      video.size_bytes,
     );
+    expect(
+      (await failure(api.trainingMedia.url({ tenant: 'andere', params: { mediaId: shortId(audio.id) } }))).code,
+    ).toBe('not_found');
   }, 60_000);
 });

@@ -243,6 +243,9 @@ describe.each(BACKEND_NAMES)('training on the %s backend', (name) => {
     expect(v.valid).toBe(true);
     expect(v.assignment!.id).toBe(a.id);
     expect(v.certificate).toMatchObject({ user_name: 'Erika Mustermann', module_code: 'DSGVO-01', score: 100 });
+    // generating answers the code printed on the certificate, the first time and every time after
+    expect(cert.verification_code).toBe(v.certificate.verification_code);
+    expect(cert.verification_code).toMatch(/^[0-9A-F]{4}(-[0-9A-F]{4}){3}$/);
     // the public check of the printed code tells validity, module, dates and initials, and nothing more
     const printed = await api().publicVerify({ ...T, params: { code: v.certificate!.verification_code } });
     expect(Object.keys(printed).sort()).toEqual([
@@ -269,6 +272,10 @@ describe.each(BACKEND_NAMES)('training on the %s backend', (name) => {
     expect((await failure(api().verify({ ...T, params: { id: 'missing' } }))).code).toBe('not_found');
     const pdf = await api().certificatePdf({ ...T, params: { id: cert.certificate_id } });
     expect(pdf.content_type).toBe('application/pdf');
+    const lang = await failure(
+      api().certificatePdf({ ...T, params: { id: cert.certificate_id }, query: { lang: 'fr' } } as never),
+    );
+    expect([lang.code, lang.details?.[0]?.path]).toEqual(['validation', 'lang']);
     expect(Buffer.from(pdf.data).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await failure(api().deleteModule({ ...T, params: { id: moduleId } }))).code).toBe('conflict');
     const actions = (await api().auditLog({ ...T, query: { entity_type: 'assignment' } })).map((e) => e.action);

@@ -1,13 +1,12 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import { TrainingBlockService } from '../../src/domain/training-blocks/block.service.js';
 import type { Block } from '../../src/domain/training-blocks/block.schema.js';
 import type { TrainingBlockStore } from '../../src/domain/training-blocks/block.store.js';
 import type { CanonicalControl } from '../../src/domain/training-blocks/canonical.schema.js';
 import { CanonicalService } from '../../src/domain/training-blocks/canonical.service.js';
-import { KyselyTrainingBlockStore } from '../../src/store/kysely/training-block.store.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { tmpDb } from '../support/helpers.js';
+import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
+import { rollingBack, sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';
 
 const NOW = '2026-06-15T12:00:00.000Z';
 const control = (id: string): CanonicalControl => ({
@@ -41,24 +40,18 @@ const BLOCK: Block = {
   last_generated_at: null,
 };
 
-const stores: Store[] = [];
-afterAll(async () => {
-  for (const s of stores) await s.close();
-});
-
-/** Thrown inside a transaction to roll it back, as a clash with another replica does on PostgreSQL. */
-const ROLLBACK = new Error('rolled back');
-
 /**
- * The SQLite store of a fresh file holding BLOCK. `conflicts` plays PostgreSQL after a clash with another replica:
- * that many times, the transaction runs to its end, is rolled back and runs again. `writes` records the module and
- * matrix writes that reach the store, `blockUpdates` the changes to blocks.
+ * The unit of work of a fresh SQLite store holding BLOCK. `conflicts` plays PostgreSQL after a clash with another
+ * replica: that many times, the transaction runs to its end, is rolled back and runs again. `writes` records the
+ * module and matrix writes that reach the store, `blockUpdates` the changes to blocks.
  */
 async function sqliteStore(conflicts: number) {
-  const opened = await openStore(tmpDb());
-  stores.push(opened);
-  const real = new KyselyTrainingBlockStore(opened.db);
-  await real.insert(BLOCK);
+  let n = 0;
+  const nextId = () => `m${++n}`;
+  // transactions take their ids from a source of their own, so the service's ids are m1, m2, … as it asks for them
+  let txn = 0;
+  const { store: opened, uow: real } = await sqliteUnitOfWork(fixedClock(NOW), { next: () => `txn${++txn}` });
+  await real.write('t', ({ trainingBlocks }) => trainingBlocks.insert(BLOCK));
   const writes: unknown[] = [];
   const blockUpdates: unknown[] = [];
   const h = { conflicts };
@@ -82,20 +75,10 @@ async function sqliteStore(conflicts: number) {
     };
     return s;
   };
-  const store = Object.create(recording(real)) as TrainingBlockStore;
-  store.transaction = async (fn) => {
-    for (; h.conflicts > 0; h.conflicts--) {
-      const run = real.transaction(async (trx) => {
-        await fn(recording(trx));
-        throw ROLLBACK;
-      });
-      await run.catch((e: unknown) => {
-        if (e !== ROLLBACK) throw e;
-      });
-    }
-    return real.transaction((trx) => fn(recording(trx)));
-  };
-  let n = 0;
+  const uow = rollingBack(
+    wrapWrites(real, (tx) => withStore(tx, 'trainingBlocks', recording(tx.trainingBlocks))),
+    h,
+  );
   const state = async () => ({
     modules: (
       await opened.db.selectFrom('training_module').select('module_code').where('tenant_id', '=', 't').execute()
@@ -110,19 +93,20 @@ async function sqliteStore(conflicts: number) {
       .orderBy('m.module_code')
       .orderBy('l.position')
       .execute(),
-    block: (await real.get('t', 'b1'))!,
+    block: (await real.read.trainingBlocks.get('t', 'b1'))!,
   });
-  return { store, h, writes, blockUpdates, state, nextId: () => `m${++n}` };
+  return { uow, h, writes, blockUpdates, state, nextId };
 }
 
 const service = (
-  { store, nextId }: { store: TrainingBlockStore; nextId: () => string },
+  { uow, nextId }: { uow: UnitOfWork; nextId: () => string },
   catalogue = () => CONTROLS,
   generate: () => Promise<never> = async () => ({}) as never,
 ) =>
   new TrainingBlockService(
-    store,
-    new CanonicalService({ tenantControls: async () => [], upsert: async () => undefined }, async () => catalogue()),
+    uow,
+    // the tenant has no controls of its own: the catalogue is the shipped one the test sets
+    new CanonicalService(uow, async () => catalogue()),
     { generate },
     fixedClock(NOW),
     { next: nextId },
@@ -276,7 +260,7 @@ describe('TrainingBlockService', () => {
     };
     const b = await service(store).create('t', input);
     expect(b).toEqual({ ...BLOCK, id: 'm1', ...input });
-    expect(await store.store.get('t', b.id)).toEqual(b);
+    expect(await store.uow.read.trainingBlocks.get('t', b.id)).toEqual(b);
   });
 
   it('previews the plan of a block without writing', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/domain/clock.js';
 import type { CanonicalControl } from '../../src/domain/training-blocks/canonical.schema.js';
 import {
   applyFilter,
@@ -7,6 +8,8 @@ import {
   mergeCatalogues,
   meta,
 } from '../../src/domain/training-blocks/canonical.service.js';
+import { uuidv7Source } from '../../src/store/ids.js';
+import { journalOf, sqliteUnitOfWork } from '../support/unit-of-work.js';
 
 const control = (id: string, over: Partial<CanonicalControl> = {}): CanonicalControl => ({
   id,
@@ -85,21 +88,29 @@ describe('the control catalogue', () => {
   });
 });
 
-function service(own: CanonicalControl[] = []) {
-  const written: CanonicalControl[][] = [];
-  const svc = new CanonicalService(
-    {
-      tenantControls: async () => own,
-      upsert: async (_t, controls) => void written.push(controls),
-    },
-    async () => [control('AUTH-001')],
-  );
+/**
+ * The service over the unit of work of a fresh SQLite store holding the tenant's controls `own`; `written()` answers
+ * the controls each later unit of work wrote, as the journal has them.
+ */
+async function service(own: CanonicalControl[] = []) {
+  const { store, uow } = await sqliteUnitOfWork(fixedClock('2026-06-15T12:00:00.000Z'), uuidv7Source());
+  if (own.length) await uow.write('t', ({ canonical }) => canonical.upsert('t', own));
+  const after = (await journalOf(store, 't')).length;
+  const svc = new CanonicalService(uow, async () => [control('AUTH-001')]);
+  const written = async () => {
+    const units = new Map<string, CanonicalControl[]>();
+    for (const e of await journalOf(store, 't', after)) {
+      const { tenant_id: _t, updated_at: _u, references, ...c } = e.data as Record<string, unknown>;
+      units.set(e.txn, [...(units.get(e.txn) ?? []), { ...c, references: JSON.parse(references as string) } as never]);
+    }
+    return [...units.values()];
+  };
   return { svc, written };
 }
 
 describe('importing own controls', () => {
   it('numbers rows from 1 when no lines are given, and names the id of a refused row when it has one', async () => {
-    const { svc, written } = service();
+    const { svc, written } = await service();
     const r = await svc.import('t', {
       controls: [
         control('ORG-001'),
@@ -127,36 +138,36 @@ describe('importing own controls', () => {
       ],
       dry_run: false,
     });
-    expect(written).toEqual([[control('ORG-001')]]);
+    expect(await written()).toEqual([[control('ORG-001')]]);
   });
 
   it('counts a row equal to the stored control as unchanged and writes only new and changed ones', async () => {
-    const { svc, written } = service([control('ORG-001'), control('ORG-002')]);
+    const { svc, written } = await service([control('ORG-001'), control('ORG-002')]);
     const r = await svc.import('t', {
       controls: [control('ORG-001'), control('ORG-002', { severity: 'low' }), control('ORG-003')],
       lines: [10, 11, 12],
       dry_run: false,
     });
     expect(r).toMatchObject({ read: 3, created: 1, updated: 1, unchanged: 1, rejected: 0, rejections: [] });
-    expect(written).toEqual([[control('ORG-002', { severity: 'low' }), control('ORG-003')]]);
+    expect(await written()).toEqual([[control('ORG-002', { severity: 'low' }), control('ORG-003')]]);
   });
 
   it('writes nothing on a dry run, nor when nothing changed', async () => {
-    const dry = service();
+    const dry = await service();
     expect(await dry.svc.import('t', { controls: [control('ORG-001')], dry_run: true })).toMatchObject({
       created: 1,
       dry_run: true,
     });
-    expect(dry.written).toEqual([]);
-    const same = service([control('ORG-001')]);
+    expect(await dry.written()).toEqual([]);
+    const same = await service([control('ORG-001')]);
     expect(await same.svc.import('t', { controls: [control('ORG-001')], dry_run: false })).toMatchObject({
       unchanged: 1,
     });
-    expect(same.written).toEqual([]);
+    expect(await same.written()).toEqual([]);
   });
 
   it('lists, filters and counts the merged catalogue of a tenant', async () => {
-    const { svc } = service([control('ORG-001')]);
+    const { svc } = await service([control('ORG-001')]);
     expect((await svc.all('t')).map((c) => `${c.id}/${c.source}`)).toEqual(['AUTH-001/builtin', 'ORG-001/tenant']);
     expect((await svc.list('t', { domain: ['ORG'] })).map((c) => c.id)).toEqual(['ORG-001']);
     expect((await svc.meta('t')).total).toBe(2);

@@ -3,11 +3,8 @@ import { fixedClock } from '../../src/domain/clock.js';
 import { TrainingContentService } from '../../src/domain/training/content.service.js';
 import { TrainingService } from '../../src/domain/training/training.service.js';
 import { OllamaClient } from '../../src/services/llm/llm-client.js';
-import { KyselyTrainingContentStore } from '../../src/store/kysely/training-content.store.js';
-import { KyselyTrainingStore } from '../../src/store/kysely/training.store.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { tmpDb } from '../support/helpers.js';
 import { FakeOllama } from '../support/ollama-server.js';
+import { sqliteUnitOfWork } from '../support/unit-of-work.js';
 
 const NOW = '2026-06-15T12:00:00.000Z';
 const MARKDOWN = '# Datenschutz\n\nAnsprechpartnerin ist Erika Mustermann, erika@firma.de.';
@@ -15,10 +12,8 @@ const quiz = JSON.stringify({
   questions: [{ question: 'Wer hilft? Erika Mustermann?', options: ['ja', 'nein'], correct_index: 0, explanation: '' }],
 });
 
-const stores: Store[] = [];
 const models: FakeOllama[] = [];
 afterAll(async () => {
-  for (const s of stores) await s.close();
   for (const m of models) await m.close();
 });
 
@@ -28,14 +23,13 @@ afterAll(async () => {
  * was sent.
  */
 async function setup(replies: string[], published = true) {
-  const store = await openStore(tmpDb());
-  stores.push(store);
   const ollama = await new FakeOllama().reply(...replies.map((text) => ({ text }))).start();
   models.push(ollama);
   let n = 0;
   const ids = { next: () => `id${++n}` };
   const clock = fixedClock(NOW);
-  const training = new TrainingService(new KyselyTrainingStore(store.db), clock, ids, () => 'ab'.repeat(32));
+  const { uow } = await sqliteUnitOfWork(clock, ids);
+  const training = new TrainingService(uow, clock, ids, () => 'ab'.repeat(32));
   const { id: moduleId } = await training.createModule('t', 'autor', {
     module_code: 'DS-1',
     title: 'Datenschutz',
@@ -55,18 +49,13 @@ async function setup(replies: string[], published = true) {
     roles: ['R9'],
     deadline_days: 30,
   });
-  const contents = new KyselyTrainingContentStore(store.db);
   if (published) {
     const content = { id: 'c1', module_id: moduleId, version: 1, language: 'de', markdown: MARKDOWN };
-    await contents.insertContent('t', { ...content, status: 'published', created_at: NOW, published_at: NOW });
+    await uow.write('t', ({ trainingContent }) =>
+      trainingContent.insertContent('t', { ...content, status: 'published', created_at: NOW, published_at: NOW }),
+    );
   }
-  const svc = new TrainingContentService(
-    contents,
-    clock,
-    ids,
-    () => new OllamaClient({ host: ollama.url }),
-    'llama3.1:8b',
-  );
+  const svc = new TrainingContentService(uow, clock, ids, () => new OllamaClient({ host: ollama.url }), 'llama3.1:8b');
   const sent = () => ollama.requests.filter((r) => r.path === '/api/generate').map((r) => r.body as { prompt: string });
   const audit = async () =>
     (await training.auditLog('t', { action: 'content_generated', limit: 50, offset: 0 })).map((e) => e.details);

@@ -126,14 +126,12 @@ describe('a date format', () => {
     ['YYYY/MM/DD (HH:mm)', '2026/03/01 (10:05)', '2026-03-01T10:05:00.000Z'],
     ['YYYY-MM-DD+HH', '2026-03-01+10', '2026-03-01T10:00:00.000Z'],
     ['YYYY[.]MM[.]DD[ (]HH[h)]', '2026.03.01 (10h)', '2026-03-01T10:00:00.000Z'],
-    // leap days, and years written with leading zeros as they are
+    // leap days, and the first year a timestamp may name (issue 22: earlier ones are refused)
     ['DD.MM.YYYY', '29.02.2024', '2024-02-29T00:00:00.000Z'],
     ['DD.MM.YYYY', '29.02.2000', '2000-02-29T00:00:00.000Z'],
     ['DD.MM.YYYY', '31.01.2026', '2026-01-31T00:00:00.000Z'],
     ['DD.MM.YYYY', '30.04.2026', '2026-04-30T00:00:00.000Z'],
-    ['DD.MM.YYYY', '01.03.0026', '0026-03-01T00:00:00.000Z'],
-    ['DD.MM.YYYY', '29.02.0004', '0004-02-29T00:00:00.000Z'],
-    ['DD.MM.YYYY', '01.01.0001', '0001-01-01T00:00:00.000Z'],
+    ['DD.MM.YYYY', '01.01.1000', '1000-01-01T00:00:00.000Z'],
   ])('%s reads %j as %s (UTC)', (date_format, text, expected) => {
     expect(cell({ date_format, timezone: 'UTC' }, text)).toBe(expected);
   });
@@ -170,10 +168,19 @@ describe('a date format', () => {
   const nomatch = (text: string, format: string) =>
     `granted_at: ${JSON.stringify(text)} does not match the date format ${format}`;
   const invalid = (text: string) => `granted_at: ${JSON.stringify(text)} is not a valid date and time`;
+  const hinted = (text: string, format: string, loose: string) =>
+    `${nomatch(text, format)}; for days, months or hours without a leading zero use --date-format '${loose}' (API: date_format=${loose})`;
+  const early = (text: string, year: number) =>
+    `granted_at: ${JSON.stringify(text)} names the year ${year}; the year must be 1000 or later`;
 
   it.each([
-    // written otherwise than the format says
-    ['DD.MM.YYYY', '1.3.2026', nomatch('1.3.2026', 'DD.MM.YYYY')],
+    // written otherwise than the format says; without the leading zeros DD, MM and HH ask for, with a hint
+    ['DD.MM.YYYY', '1.3.2026', hinted('1.3.2026', 'DD.MM.YYYY', 'D.M.YYYY')],
+    ['DD.MM.YYYY', '01.3.2026', hinted('01.3.2026', 'DD.MM.YYYY', 'D.M.YYYY')],
+    ['DD.MM.YYYY HH:mm', '1.3.2026 7:05', hinted('1.3.2026 7:05', 'DD.MM.YYYY HH:mm', 'D.M.YYYY H:mm')],
+    ['[am ]DD.MM.YYYY', 'am 1.3.2026', hinted('am 1.3.2026', '[am ]DD.MM.YYYY', '[am ]D.M.YYYY')],
+    ['DD.MM.YYYY HH:mm', '1.3.2026', nomatch('1.3.2026', 'DD.MM.YYYY HH:mm')],
+    ['D.M.YYYY', '1-3-2026', nomatch('1-3-2026', 'D.M.YYYY')],
     ['DD.MM.YYYY', '01.03.26', nomatch('01.03.26', 'DD.MM.YYYY')],
     ['DD.MM.YYYY', '01-03-2026', nomatch('01-03-2026', 'DD.MM.YYYY')],
     ['DD.MM.YYYY', '01.03.2026 10:05', nomatch('01.03.2026 10:05', 'DD.MM.YYYY')],
@@ -200,7 +207,10 @@ describe('a date format', () => {
     ['DD.MM.YYYY', '29.02.2100', invalid('29.02.2100')],
     ['DD.MM.YYYY', '01.00.2026', invalid('01.00.2026')],
     ['DD.MM.YYYY', '01.13.2026', invalid('01.13.2026')],
-    ['DD.MM.YYYY', '01.01.0000', invalid('01.01.0000')],
+    // years before 1000: a typo, or a two-digit year
+    ['DD.MM.YYYY', '01.01.0000', early('01.01.0000', 0)],
+    ['DD.MM.YYYY', '01.03.0026', early('01.03.0026', 26)],
+    ['DD.MM.YYYY', '31.12.0999', early('31.12.0999', 999)],
     ['DD.MM.YYYY HH:mm:ss', '01.03.2026 24:00:00', invalid('01.03.2026 24:00:00')],
     ['DD.MM.YYYY HH:mm:ss', '01.03.2026 23:60:00', invalid('01.03.2026 23:60:00')],
     ['DD.MM.YYYY HH:mm:ss', '01.03.2026 23:59:60', invalid('01.03.2026 23:59:60')],
@@ -212,7 +222,7 @@ describe('a date format', () => {
     expect(cell({ date_format: 'DD.MM.YYYY HH:mm' }, '01.03.2026 10:05')).toEqual({
       refused:
         'granted_at: "01.03.2026 10:05" has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or ' +
-        'say which zone the file means with --timezone Europe/Berlin (API: ?timezone=Europe/Berlin)',
+        'say which zone the file means with --time-zone Europe/Berlin (API: ?timezone=Europe/Berlin)',
     });
   });
 
@@ -272,9 +282,19 @@ describe('an ISO time without a zone, when the file has no date format', () => {
     ['2026-03-01T10:05:59.123456789', 'Europe/Berlin', '2026-03-01T09:05:59.123Z'],
     ['2026-03-01T23:59:59.999', 'UTC', '2026-03-01T23:59:59.999Z'],
     ['2024-02-29T00:00', 'UTC', '2024-02-29T00:00:00.000Z'],
-    ['0026-03-01T10:05', 'UTC', '0026-03-01T10:05:00.000Z'],
+    ['1000-03-01T10:05', 'UTC', '1000-03-01T10:05:00.000Z'],
   ])('%s in %s is %s', (text, timezone, expected) => {
     expect(cell({ timezone }, text)).toBe(expected);
+  });
+
+  it.each([
+    ['0026-03-01T10:05', 26],
+    ['0999-12-31', 999],
+    ['0000-01-01', 0],
+  ])('refuses %j, a year before 1000', (text, year) => {
+    expect(cell({ timezone: 'UTC' }, text)).toEqual({
+      refused: `granted_at: ${JSON.stringify(text)} names the year ${year}; the year must be 1000 or later`,
+    });
   });
 
   // a time with its zone, or no ISO time at all: left as written, for the API's schema to take or refuse
@@ -311,7 +331,6 @@ describe('an ISO time without a zone, when the file has no date format', () => {
     '2026-03-01T24:00',
     '2026-03-01T23:60',
     '2026-03-01T23:59:60',
-    '0000-01-01',
   ])('refuses %j, which does not exist', (text) => {
     expect(cell({ timezone: 'Europe/Berlin' }, text)).toEqual({
       refused: `granted_at: ${JSON.stringify(text)} is not a valid date and time`,
@@ -320,7 +339,7 @@ describe('an ISO time without a zone, when the file has no date format', () => {
 
   it.each(['2026-03-01', '2026-03-01T10:05', '2026-03-01 10:05:59.5'])('asks for the zone of %j', (text) => {
     expect(cell({}, text)).toEqual({
-      refused: `granted_at: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --timezone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
+      refused: `granted_at: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --time-zone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
     });
   });
 });

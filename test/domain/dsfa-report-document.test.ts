@@ -266,8 +266,8 @@ describe('the report of an assessment with every field set', () => {
       '**R1 Diskriminierung**',
       'md: durch **Scoring**',
       '### Risikomatrix',
-      'table 0.24 0.19 0.19 0.19 0.19',
-      '| Wahrscheinlichkeit ↓⏎Schwere → | niedrig | mittel | hoch | kritisch |',
+      'table 0.34 0.165 0.165 0.165 0.165',
+      '| Wahrscheinlichkeit (Zeilen)⏎Schwere (Spalten) | niedrig | mittel | hoch | kritisch |',
       '| kritisch | R4 |  |  |  | - medium high critical critical',
       '| hoch |  |  |  |  | - medium high high critical',
       '| mittel |  |  |  | R1 | - low medium high high',
@@ -395,8 +395,8 @@ describe('the report of an assessment with every field set', () => {
       '**R1 Diskriminierung**',
       'md: durch **Scoring**',
       '### Risk matrix',
-      'table 0.24 0.19 0.19 0.19 0.19',
-      '| Likelihood ↓⏎severity → | low | medium | high | critical |',
+      'table 0.34 0.165 0.165 0.165 0.165',
+      '| Likelihood (rows)⏎Severity (columns) | low | medium | high | critical |',
       '| critical | R4 |  |  |  | - medium high critical critical',
       '| high |  |  |  |  | - medium high high critical',
       '| medium |  |  |  | R1 | - low medium high high',
@@ -642,6 +642,75 @@ describe('whether the approved content is the content shown', () => {
   });
 });
 
+describe('the sign-off of an assessment that left approved', () => {
+  // approved by the DPO, then a description edited: the service moves it to needs-update and clears approved_by
+  const approvedAt = '2026-07-01T08:05:00.000';
+  const approvedRecord: Dsfa = { ...bare, status: 'approved', approved_by: 'Dr. Datenschutz', approved_at: approvedAt };
+  const edited: Dsfa = {
+    ...approvedRecord,
+    status: 'needs-update',
+    approved_by: null,
+    approved_at: null,
+    description: 'neu',
+  };
+  const trail = [
+    entry(1, 'CREATE', {}, { title: bare.title }, AT),
+    entry(
+      2,
+      'STATUS_CHANGE',
+      { status: 'in-review', approved_by: null, approved_at: null },
+      {
+        status: 'approved',
+        approved_by: 'Dr. Datenschutz',
+        approved_at: approvedAt,
+        content_hash: contentHash(approvedRecord),
+      },
+      approvedAt,
+    ),
+    entry(
+      3,
+      'UPDATE',
+      { description: '', status: 'approved', approved_by: 'Dr. Datenschutz', approved_at: approvedAt },
+      { description: 'neu', status: 'needs-update', approved_by: null, approved_at: null },
+      '2026-08-03T09:00:00.000',
+    ),
+  ].reverse();
+
+  it('names the last approver and time from the audit trail, and that the content changed since', () => {
+    expect(section(dsfaReport(edited, trail, de), '6.')).toEqual([
+      'Status = Zu überarbeiten',
+      'Zuletzt freigegeben von = Dr. Datenschutz',
+      'Zuletzt freigegeben am = 01.07.2026, 10:05 MESZ',
+      'Freigegebener Inhalt = GEÄNDERT seit der Freigabe: der dargestellte Inhalt weicht vom freigegebenen ab',
+      '(muted) Die Folgenabschätzung ist derzeit nicht freigegeben; die letzte Freigabe gilt nicht mehr.',
+    ]);
+    expect(section(dsfaReport(edited, trail, en), '6.')).toEqual([
+      'Status = Needs update',
+      'Last approved by = Dr. Datenschutz',
+      'Last approved on = 1 Jul 2026, 10:05 CEST',
+      'Approved content = CHANGED since approval: the content shown differs from the content approved',
+      '(muted) The assessment is not approved at present; its last approval no longer applies.',
+    ]);
+  });
+
+  it('says the content is the approved one when only the status moved on', () => {
+    const reviewed = { ...approvedRecord, status: 'in-review' as const, approved_by: null, approved_at: null };
+    const rows = section(dsfaReport(reviewed, trail.slice(1), de), '6.');
+    expect(rows[3]).toBe(
+      'Freigegebener Inhalt = entspricht dem hier dargestellten Inhalt (Prüfsumme wie bei der Freigabe)',
+    );
+  });
+
+  it('takes the approver on record when the newest approval named none', () => {
+    const again = entry(4, 'STATUS_CHANGE', { status: 'approved' }, { status: 'approved', approved_at: AT }, AT);
+    const rows = section(dsfaReport(edited, [again, ...trail.slice(1)], de), '6.');
+    expect(rows.slice(1, 3)).toEqual([
+      'Zuletzt freigegeben von = Dr. Datenschutz',
+      'Zuletzt freigegeben am = 02.03.2026, 08:05 MEZ',
+    ]);
+  });
+});
+
 describe('internal ids', () => {
   it.each([
     [en, 'ID', 'Tenant', 'Next review = 5 Jan 2027', '**Risk criteria**'],
@@ -667,6 +736,12 @@ describe('the appendices', () => {
   it('are left out without AI modules and without history, and the history on request', () => {
     const headings = (doc: ReportDoc) => lines(doc).filter((l) => l.startsWith('## ') && !/^## \d\./.test(l));
     expect(headings(dsfaReport({ ...full, ai_use_case_modules: [] }, [], de))).toEqual([]);
+    expect(headings(dsfaReport({ ...full, ai_use_case_modules: [] }, history, de))).toEqual([
+      '## Anhang A: Änderungsverlauf',
+    ]);
+    expect(headings(dsfaReport({ ...full, ai_use_case_modules: [] }, history, en))).toEqual([
+      '## Appendix A: History of changes',
+    ]);
     expect(headings(dsfaReport(full, history, { ...de, auditTrail: false }))).toEqual([
       '## Anhang A: KI-Anwendungsfälle',
     ]);

@@ -6,7 +6,7 @@ import { dsfaLanguage, dsfaReport } from '../../src/domain/dsfa/dsfa.report.js';
 import { contentHash } from '../../src/domain/dsfa/dsfa.workflow.js';
 import type { Dsfa, DsfaAuditEntry } from '../../src/domain/dsfa/dsfa.schema.js';
 import { markdownBlocks } from '../../src/services/report/markdown-blocks.js';
-import { renderMarkdown } from '../../src/services/report/markdown.js';
+import { demoteHeadings, renderMarkdown } from '../../src/services/report/markdown.js';
 
 const record: Dsfa = {
   id: '01a2118a-482b-7003-b76a-ce8b03f1a213',
@@ -300,5 +300,33 @@ describe('Markdown in descriptions', () => {
     expect(md).toContain(record.description);
     expect(md).toContain('- [x] Schilder\n');
     expect(md).toContain('- [ ] Verschlüsselung – AES-256\n');
+  });
+
+  it("keeps a person's headings below the report's own sections in Markdown output", () => {
+    const necessity = '## Zweck\n\nDie Auswahl ist nötig.\n\n### Details\n\nText';
+    const md = renderMarkdown(dsfaReport({ ...record, necessity_assessment: necessity }, [], options));
+    const headings = md.split('\n').filter((l) => l.startsWith('#'));
+    const from = headings.indexOf('## 2. Notwendigkeit und Verhältnismäßigkeit (Art. 35 Abs. 7 lit. b DSGVO)');
+    expect(headings.slice(from, from + 4)).toEqual([
+      '## 2. Notwendigkeit und Verhältnismäßigkeit (Art. 35 Abs. 7 lit. b DSGVO)',
+      '#### Zweck',
+      '##### Details',
+      '## 3. Risiken für die Rechte und Freiheiten der betroffenen Personen (Art. 35 Abs. 7 lit. c DSGVO)',
+    ]);
+  });
+
+  it.each([
+    ['# A', '#### A'],
+    ['## A ##\ntext', '#### A\ntext'],
+    ['# A\n\n## B\n\n### C\n\n#### D', '#### A\n\n##### B\n\n###### C\n\n###### D'],
+    ['#### A\n\n###### C', '#### A\n\n###### C'],
+    ['Zweck\n=====\n\n## Unterpunkt', '#### Zweck\n\n##### Unterpunkt'],
+    ['Zweck\nzweite Zeile\n---', '#### Zweck zweite Zeile'],
+    ['> ## Zitat\n> mehr\n\n# Titel', '> ##### Zitat\n> mehr\n\n#### Titel'],
+    ['```\n## kein Titel\n```', '```\n## kein Titel\n```'],
+    ['Text mit # Raute', 'Text mit # Raute'],
+    ['- a\n\n---\n\n**fett**', '- a\n\n---\n\n**fett**'],
+  ])('demotes %j to %j and keeps everything else as written', (input, output) => {
+    expect(demoteHeadings(input)).toBe(output);
   });
 });

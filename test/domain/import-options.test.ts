@@ -77,7 +77,7 @@ describe('the dialect of an import file', () => {
     expect(read(dialect, { date_format: 'DD.MM.YYYY HH:mm' })).toEqual({
       refused: [
         'timezone: the date format DD.MM.YYYY HH:mm has no time zone: say which zone the times are in with ' +
-          '--timezone Europe/Berlin (API: timezone=Europe/Berlin), or add Z to the format',
+          '--time-zone Europe/Berlin (API: timezone=Europe/Berlin), or add Z to the format',
       ],
     });
   });

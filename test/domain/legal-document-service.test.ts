@@ -1,28 +1,23 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { fixedClock } from '../../src/domain/clock.js';
+import { describe, expect, it } from 'vitest';
+import { fixedClock, type Clock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import type { Transition, Version } from '../../src/domain/legal-documents/legal-document.schema.js';
 import { LegalDocumentService } from '../../src/domain/legal-documents/legal-document.service.js';
 import type { LegalDocumentStore } from '../../src/domain/legal-documents/legal-document.store.js';
-import { KyselyLegalDocumentStore } from '../../src/store/kysely/legal-document.store.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { tmpDb } from '../support/helpers.js';
+import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
+import { uuidv7Source } from '../../src/store/ids.js';
+import { sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';
 
 const CREATED = '2026-03-01T09:00:00.000Z';
 const LATER = '2026-03-02T10:30:00.000Z';
 
-const stores: Store[] = [];
-afterAll(async () => {
-  for (const s of stores) await s.close();
-});
-
 /**
- * The SQLite store of a fresh file, recording the documents it locks. `afterLock` runs inside the lock's transaction,
- * on the store of that transaction: what another replica wrote while this one waited.
+ * A unit of work on a fresh SQLite file whose legal-document store records the documents it locks. `afterLock` runs
+ * inside the lock's transaction, on the store of that transaction: what another replica wrote while this one waited.
  */
-async function sqliteStore() {
-  const opened = await openStore(tmpDb());
-  stores.push(opened);
+async function sqliteStore(clock: Clock) {
+  // its own ids for the journal's transactions, so the service's ids are id-1, id-2, …
+  const { uow } = await sqliteUnitOfWork(clock, uuidv7Source());
   const locked: string[] = [];
   const hooks: {
     afterLock?: (s: LegalDocumentStore) => Promise<void>;
@@ -31,7 +26,6 @@ async function sqliteStore() {
   } = {};
   const recording = (inner: LegalDocumentStore): LegalDocumentStore => {
     const s = Object.create(inner) as LegalDocumentStore;
-    s.transaction = (fn) => inner.transaction((trx) => fn(recording(trx)));
     s.lockDocument = async (tenant, id) => {
       locked.push(id);
       const found = await inner.lockDocument(tenant, id);
@@ -44,15 +38,20 @@ async function sqliteStore() {
     };
     return s;
   };
-  return { store: recording(new KyselyLegalDocumentStore(opened.db)), locked, hooks };
+  const recorded: UnitOfWork = {
+    read: withStore(uow.read, 'legalDocuments', recording(uow.read.legalDocuments)),
+    write: wrapWrites(uow, (tx) => withStore(tx, 'legalDocuments', recording(tx.legalDocuments))).write,
+  };
+  return { uow: recorded, store: recorded.read.legalDocuments, locked, hooks };
 }
 
 async function setup() {
-  const m = await sqliteStore();
   let now = CREATED;
   let n = 0;
   const clock = { now: () => fixedClock(now).now() };
-  const svc = new LegalDocumentService(m.store, clock, { next: () => `id-${++n}` });
+  const ids = { next: () => `id-${++n}` };
+  const m = await sqliteStore(clock);
+  const svc = new LegalDocumentService(m.uow, clock, ids);
   const stored = async (id: string) => ({
     document: await m.store.get('kanzlei', id),
     version: await m.store.getVersion('kanzlei', id),

@@ -54,6 +54,53 @@ describe('migrations on PostgreSQL', () => {
     for (const s of stores) await s.close();
   });
 
+  it('say "upgrading" only in the process that applied the upgrade, not in replicas that waited for it', async () => {
+    const url = await freshPostgresDatabase();
+    const names = Object.keys(migrations);
+    // one connection as "another process": it holds kysely's migration lock (reentrant within its session)
+    const db = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+    });
+    opened.push(db);
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo(names.at(-2)!)).error).toBeUndefined();
+    const LOCK = sql.lit(BigInt('3853314791062309107'));
+    await sql`select pg_advisory_lock(${LOCK})`.execute(db);
+
+    const told: string[] = [];
+    const replicas = ['a', 'b'].map((r) =>
+      openStore(url, { onUpgrade: (from, to) => told.push(`${r}: ${from} -> ${to}`) }),
+    );
+    // both replicas read schema 13 and now wait for the lock
+    const waiting = async () =>
+      Number(
+        (
+          await sql<{ n: number }>`select count(*)::int as n from pg_locks
+              where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`.execute(
+            db,
+          )
+        ).rows[0]!.n,
+      );
+    for (let i = 0; i < 200 && (await waiting()) < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await waiting()).toBe(2);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await sql`select pg_advisory_unlock(${LOCK})`.execute(db);
+    for (const s of await Promise.all(replicas)) {
+      expect((await s.status()).schema_version).toBe(names.length);
+      await s.close();
+    }
+    expect(told).toEqual([]);
+
+    // the process that does apply an upgrade says so, once
+    expect((await migrator.migrateDown()).error).toBeUndefined();
+    const again = await Promise.all(
+      ['a', 'b', 'c'].map((r) => openStore(url, { onUpgrade: (f, t) => told.push(`${r}: ${f} -> ${t}`) })),
+    );
+    for (const s of again) await s.close();
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(new RegExp(`^[abc]: ${names.length - 1} -> ${names.length}$`));
+  });
+
   it('refuse a database written by a newer version, untouched', async () => {
     const url = await freshPostgresDatabase();
     await (await openStore(url)).close();

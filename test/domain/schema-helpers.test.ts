@@ -9,6 +9,7 @@ import {
   commaList,
   commaListItems,
   emailAddress,
+  isoTimestamp,
   label,
   looseBoolean,
   looseBooleans,
@@ -182,5 +183,34 @@ describe('commaList', () => {
 
   it('tells the OpenAPI document the schema of one value', () => {
     expect(commaListItems.get(severity)).toBe(item);
+  });
+});
+
+describe('isoTimestamp', () => {
+  const at = isoTimestamp();
+  it.each(['2026-03-01T10:00:00Z', '2026-03-01T10:00:00.123+01:00', '1000-01-01T00:00:00Z', '9999-12-31T23:59:59Z'])(
+    'takes %j',
+    (v) => {
+      expect(read(at, v)).toEqual({ value: v });
+    },
+  );
+
+  it.each(['0999-12-31T23:59:59Z', '0025-03-01T10:00:00+01:00', '0000-01-01T00:00:00Z'])(
+    'refuses %j, a year before 1000',
+    (v) => {
+      expect(read(at, v)).toEqual({
+        refused: ['custom: the year must be 1000 or later (four digits: a two-digit year cannot be read as one)'],
+      });
+    },
+  );
+
+  it('refuses what is no timestamp with zod’s message, or the one it is given', () => {
+    expect(read(at, '2026-03-01T10:00:00')).toEqual({ refused: ['invalid_format: Invalid ISO datetime'] });
+    expect(
+      read(
+        isoTimestamp(() => 'say when'),
+        'soon',
+      ),
+    ).toEqual({ refused: ['invalid_format: say when'] });
   });
 });

@@ -3,9 +3,11 @@
 // message that names the line, the byte and the encoding to use.
 import { describe, expect, it } from 'vitest';
 import {
-  ImportDecoder,
+  encodeText,
+  encodingOf,
   firstInvalidUtf8,
   guessEncoding,
+  ImportDecoder,
   type ImportEncoding,
 } from '../../src/domain/consents/text-encoding.js';
 import { refusal } from '../support/refusal.js';
@@ -172,5 +174,47 @@ describe('decoding an import', () => {
     expect(refusal(() => decodeAll('utf-16le', bytes(0xfe, 0xff, 0x00, 0x41))).message).toMatch(
       /^the file starts with a utf-16be byte order mark but the encoding given is utf-16le/,
     );
+  });
+});
+
+describe('the names of the encodings', () => {
+  it.each([
+    ['utf-8', 'utf-8'],
+    [' UTF8 ', 'utf-8'],
+    ['cp1252', 'windows-1252'],
+    ['CP-1252', 'windows-1252'],
+    ['Windows_1252', 'windows-1252'],
+    ['ANSI', 'windows-1252'],
+    ['latin1', 'latin1'],
+    ['Latin-1', 'latin1'],
+    ['ISO-8859-1', 'latin1'],
+    ['iso_8859-1', 'latin1'],
+    ['ISO 8859-1', 'latin1'],
+    ['l1', 'latin1'],
+    ['UTF-16', 'utf-16le'],
+    ['utf16le', 'utf-16le'],
+    ['UCS-2', 'utf-16le'],
+  ] as const)('reads %j as %s', (name, encoding) => {
+    expect(encodingOf(name)).toBe(encoding);
+  });
+
+  it.each(['ebcdic', 'utf-32', 'iso-8859-15', 'windows-1250', ''])('knows no %j', (name) => {
+    expect(encodingOf(name)).toBeUndefined();
+  });
+});
+
+describe('text written in an import encoding', () => {
+  it('gives bytes that decode to the same text, with ? for what the encoding lacks', () => {
+    const text = 'Müller „Straße“ – 5 € … ☃';
+    expect(new TextDecoder('utf-8').decode(encodeText(text, 'utf-8'))).toBe(text);
+    expect(new TextDecoder('utf-16le').decode(encodeText(text, 'utf-16le'))).toBe(text);
+    expect(new TextDecoder('utf-16be').decode(encodeText(text, 'utf-16be'))).toBe(text);
+    // (Node 20's TextDecoder reads the bytes 0x80-0x9F of windows-1252 right only when streaming)
+    const cp1252 = (b: Uint8Array) => new TextDecoder('windows-1252').decode(b, { stream: true });
+    expect(cp1252(encodeText(text, 'windows-1252'))).toBe('Müller „Straße“ – 5 € … ?');
+    expect(encodeText(text, 'latin1').toString('latin1')).toBe('Müller ?Straße? ? 5 ? ? ?');
+    // every byte of windows-1252 comes back as it was read
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect([...encodeText(cp1252(all), 'windows-1252')]).toEqual([...all]);
   });
 });

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
 import type { ModuleCreate } from '../../src/domain/training/training.schema.js';
 import { initials, TrainingService } from '../../src/domain/training/training.service.js';
 import type { TrainingStore } from '../../src/domain/training/training.store.js';
-import { KyselyTrainingStore } from '../../src/store/kysely/training.store.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { tmpDb } from '../support/helpers.js';
+import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
+import type { Store } from '../../src/store/store.js';
+import { sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';
 
 // What the training service writes into the records a user reads (assignments, attempts, certificates, audit entries)
 // and what its refusals say, on the SQLite store with a clock the tests move.
@@ -23,11 +23,13 @@ const failure = async (p: Promise<unknown>): Promise<DomainError> =>
   );
 
 let store: Store;
+let uow: UnitOfWork;
 let now = START;
 let n = 0;
 // shaped like the store's UUIDs: the tail of one looks like a verification code without dashes
 const ids = { next: () => `0190a1b2-c3d4-7e5f-8a9b-${String(++n).padStart(12, '0')}` };
-const svc = () => new TrainingService(new KyselyTrainingStore(store.db), { now: () => new Date(now) }, ids, () => KEY);
+const clock = { now: () => new Date(now) };
+const svc = () => new TrainingService(uow, clock, ids, () => KEY);
 const T = 'records';
 
 const QUESTIONS = [
@@ -59,10 +61,7 @@ const audit = async (action: string, tenant = T) =>
   (await svc().auditLog(tenant, { action, limit: 500, offset: 0 })).map(({ id: _id, tenant_id: _t, ...e }) => e);
 
 beforeAll(async () => {
-  store = await openStore(tmpDb());
-});
-afterAll(async () => {
-  await store.close();
+  ({ store, uow } = await sqliteUnitOfWork(clock, ids));
 });
 
 describe('initials: enough to match a certificate to its holder', () => {
@@ -610,6 +609,7 @@ describe('certificates', () => {
     const issued = await svc().generateCertificate(C, 'lea', a);
     expect(issued).toEqual({
       certificate_id: expect.any(String),
+      verification_code: expect.stringMatching(/^[0-9A-F]{4}(-[0-9A-F]{4}){3}$/),
       assignment: {
         id: a,
         status: 'completed',
@@ -619,6 +619,7 @@ describe('certificates', () => {
       },
     });
     const cert = await svc().certificate(C, issued.certificate_id);
+    expect(cert.verification_code).toBe(issued.verification_code);
     expect(cert).toEqual({
       id: issued.certificate_id,
       tenant_id: C,
@@ -686,8 +687,6 @@ describe('certificates', () => {
     const losing = (inner: TrainingStore): TrainingStore =>
       new Proxy(inner, {
         get(target, key: keyof TrainingStore) {
-          if (key === 'transaction')
-            return (fn: (s: TrainingStore) => Promise<unknown>) => target.transaction((s) => fn(losing(s)));
           if (key === 'insertCertificate')
             return async (c: Parameters<TrainingStore['insertCertificate']>[0]) =>
               (await target.insertCertificate({ ...c, id: `rival-of-${c.id}` })) && target.insertCertificate(c);
@@ -701,7 +700,12 @@ describe('certificates', () => {
     await answer(a, 3);
     await svc().complete(C, 'lea', a);
     const before = (await audit('certificate_issued', C)).length;
-    const t = new TrainingService(losing(new KyselyTrainingStore(store.db)), { now: () => now }, ids, () => KEY);
+    const t = new TrainingService(
+      wrapWrites(uow, (tx) => withStore(tx, 'training', losing(tx.training))),
+      clock,
+      ids,
+      () => KEY,
+    );
     const r = await t.generateCertificate(C, 'lea', a);
     expect(r.certificate_id).toMatch(/^rival-of-/);
     expect(r.assignment.certificate_id).toBe(r.certificate_id);

@@ -10,6 +10,7 @@ import {
   escalationStep,
   scoreQuiz,
   verificationCode,
+  verificationUrl,
 } from '../../src/domain/training/training.rules.js';
 import { refusal } from '../support/refusal.js';
 
@@ -187,5 +188,44 @@ describe('certificates', () => {
   it('adds whole days in UTC', () => {
     expect(addDays('2026-01-31T10:00:00.000Z', 30)).toBe('2026-03-02T10:00:00.000Z');
     expect(addDays(new Date('2026-01-31T10:00:00.123Z'), 1)).toBe('2026-02-01T10:00:00.123Z'); // from the clock, to the ms
+  });
+});
+
+describe('the verification URL of a certificate', () => {
+  it.each([
+    [
+      'http://h:8765/sdk/v1/training/certificates/verify/F994-85E9-B7AC-F69B?tenant_id=acme',
+      'F994-85E9-B7AC-F69B',
+      'acme',
+    ],
+    [
+      'https://verify.example.com/x/sdk/v1/training/certificates/verify/f99485e9b7acf69b/',
+      'f99485e9b7acf69b',
+      'default',
+    ],
+    ['HTTPS://h/training/certificates/verify/F994-85E9-B7AC-F69B?tenant_id=&x=1', 'F994-85E9-B7AC-F69B', 'default'],
+    [' http://h/training/certificates/verify/F994%2D85E9-B7AC-F69B?tenant_id=a%20b ', 'F994-85E9-B7AC-F69B', 'a b'],
+  ])('%s holds code %s of tenant %s', (url, code, tenant) => {
+    expect(verificationUrl(url)).toEqual({ code, tenant });
+  });
+
+  it.each([
+    'F994-85E9-B7AC-F69B',
+    '01a21569-54d4-7005-af9d-940a94b25c8b',
+    'ftp://h/training/certificates/verify/F994-85E9-B7AC-F69B',
+  ])('leaves %s to be read as a code or an id', (input) => expect(verificationUrl(input)).toBeUndefined());
+
+  it.each([
+    'http://h/sdk/v1/training/certificates',
+    'http://h/training/certificates/verify/F994-85E9',
+    'http://h/training/certificates/verify/F994-85E9-B7AC-F69B/pdf',
+    'http://[bad',
+  ])('refuses %s, naming the form it expects', (url) => {
+    expect(() => verificationUrl(url)).toThrow(
+      expect.objectContaining({
+        code: 'bad_request',
+        message: expect.stringContaining('expected …/training/certificates/verify/CODE?tenant_id=TENANT'),
+      }),
+    );
   });
 });

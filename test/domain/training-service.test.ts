@@ -1,35 +1,28 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import { TrainingService } from '../../src/domain/training/training.service.js';
 import type { TrainingStore } from '../../src/domain/training/training.store.js';
-import { KyselyTrainingStore } from '../../src/store/kysely/training.store.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { tmpDb } from '../support/helpers.js';
+import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
+import { sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';
 
 const NOW = '2026-06-15T12:00:00.000Z';
 const T = 'firma';
 const daysAgo = (d: number) => new Date(Date.parse(NOW) - d * 86_400_000).toISOString();
 let n = 0;
 const ids = { next: () => `id-${String(++n).padStart(6, '0')}` };
-const service = (store: TrainingStore) => new TrainingService(store, fixedClock(NOW), ids, () => '00');
-
-const stores: Store[] = [];
-afterAll(async () => {
-  for (const s of stores) await s.close();
-});
+const clock = fixedClock(NOW);
+const service = (uow: UnitOfWork) => new TrainingService(uow, clock, ids, () => '00');
 
 /** The levels a (8 days overdue) and b (15 days) reach today: what the other replica raises them to. */
 const LEVEL: Record<string, number> = { a: 1, b: 2 };
 
 /**
- * The SQLite store of a fresh file with one overdue assignment per user: a (8 days, level 0), b (15 days, level 0)
+ * The unit of work of a fresh SQLite store with one overdue assignment per user: a (8 days, level 0), b (15 days, level 0)
  * and c (50 days, already at the top level 4, so checked but no step). `nameOf` maps an assignment id to its user.
  */
 async function overdueAssignments() {
-  const opened = await openStore(tmpDb());
-  stores.push(opened);
-  const real = new KyselyTrainingStore(opened.db);
-  const t = service(real);
+  const { uow } = await sqliteUnitOfWork(clock, ids);
+  const t = service(uow);
   const m = await t.createModule(T, 'hr', {
     module_code: 'M-1',
     title: 'M',
@@ -54,24 +47,24 @@ async function overdueAssignments() {
   const nameOf = new Map(Object.entries(idOf).map(([name, id]) => [id, name]));
   // the escalations `actor` wrote, read back from the store (newest first there, sorted here)
   const audited = async (actor: string) =>
-    (await real.auditLog(T, { action: 'escalated', limit: 100, offset: 0 }))
+    (await uow.read.training.auditLog(T, { action: 'escalated', limit: 100, offset: 0 }))
       .filter((e) => e.actor === actor)
       .map((e) => `${nameOf.get(e.entity_id)}:${e.details['new_level']}`)
       .sort();
-  return { real, audited };
+  return { uow, audited };
 }
 
 /**
- * The store of a replica that loses a race for `elsewhere`: right after this service read the candidates, another
- * replica raises those to the level they reach today, at the same moment. SQLite lets one writer in at a time, so that
- * raise runs on the connection of this transaction, between this service's read and its own raise.
+ * The unit of work of a replica that loses a race for `elsewhere`: right after this service read the candidates,
+ * another replica raises those to the level they reach today, at the same moment. SQLite lets one writer in at a
+ * time, so that raise runs in this transaction, between this service's read and its own raise.
  */
-const raisedMeanwhile = (inner: TrainingStore, elsewhere: string[]): TrainingStore =>
+const raisedMeanwhile = (uow: UnitOfWork, elsewhere: string[]): UnitOfWork =>
+  wrapWrites(uow, (tx) => withStore(tx, 'training', racing(tx.training, elsewhere)));
+
+const racing = (inner: TrainingStore, elsewhere: string[]): TrainingStore =>
   new Proxy(inner, {
     get(target, key: keyof TrainingStore) {
-      if (key === 'transaction')
-        return (fn: (s: TrainingStore) => Promise<unknown>) =>
-          target.transaction((s) => fn(raisedMeanwhile(s, elsewhere)));
       if (key === 'escalationCandidates')
         return async (tenant: string, at: string) => {
           const rows = await target.escalationCandidates(tenant, at);
@@ -91,8 +84,8 @@ describe('TrainingService.escalate reports and audits only what the store raised
     [['a'], ['b:2']],
     [['a', 'b'], []],
   ])('raised elsewhere %j -> %j', async (elsewhere, expected) => {
-    const { real, audited } = await overdueAssignments();
-    const r = await service(raisedMeanwhile(real, elsewhere)).escalate(T, 'ci', { dry_run: false });
+    const { uow, audited } = await overdueAssignments();
+    const r = await service(raisedMeanwhile(uow, elsewhere)).escalate(T, 'ci', { dry_run: false });
     // the store reads the candidates in no set order
     expect(r.results.map((x) => `${x.user_name}:${x.new_level}`).sort()).toEqual(expected);
     expect(r).toMatchObject({ total_checked: 3, escalated: expected.length });
@@ -100,8 +93,8 @@ describe('TrainingService.escalate reports and audits only what the store raised
   });
 
   it('a dry run raises nothing and reports every step', async () => {
-    const { real, audited } = await overdueAssignments();
-    const r = await service(raisedMeanwhile(real, ['a', 'b'])).escalate(T, 'ci', { dry_run: true });
+    const { uow, audited } = await overdueAssignments();
+    const r = await service(raisedMeanwhile(uow, ['a', 'b'])).escalate(T, 'ci', { dry_run: true });
     expect(r.results.map((x) => x.user_name).sort()).toEqual(['a', 'b']);
     expect(await audited('ci')).toEqual([]);
   });

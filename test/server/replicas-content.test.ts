@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compositeId } from '../../src/store/journal/journal-writer.js';
+import { cli } from '../support/helpers.js';
+import { expectReplayEqualsTables } from '../support/journal.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
 import { exited, replicaClient, serve } from '../support/serve-process.js';
@@ -184,5 +187,21 @@ describe('training content and blocks on two serve replicas of one PostgreSQL da
     expect(sum('matrix_entries_created')).toBe(plan.modules.length * plan.roles.length);
     expect(answers.map((a) => a.body.controls_linked)).toEqual(answers.map(() => plan.total_controls));
     expect(answers.flatMap((a) => a.body.errors)).toEqual([]);
+  }, 120_000);
+
+  it('the journal replays to exactly the stored rows, each written once by the run that committed, and its chain verifies', async () => {
+    const byId = (r: Record<string, unknown>) => r.id as string;
+    await expectReplayEqualsTables(rows, TENANT, [
+      ['training_module', byId],
+      ['training_question', byId],
+      ['training_content', byId],
+      ['training_matrix', (r) => compositeId(r.role_code as string, r.module_id as string)],
+      ['training_block', byId],
+      ['training_block_control', (r) => compositeId(r.block_id as string, r.control_id as string)],
+      ['training_audit', byId],
+    ]);
+    const verified = await cli(['--db', db, '--json', 'audit', 'verify', '--tenant', TENANT]);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject([{ tenant: TENANT, ok: true }]);
   }, 120_000);
 });

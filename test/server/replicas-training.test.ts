@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compositeId } from '../../src/store/journal/journal-writer.js';
+import { expectReplayEqualsTables } from '../support/journal.js';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
 import { BIN, exited, replicaClient, serve } from '../support/serve-process.js';
 
@@ -206,5 +208,21 @@ describe('training on two serve replicas of one PostgreSQL database', () => {
       { action: 'completed', n: open.length },
     ]);
     expect(await rows(`select 1 from training_certificate`)).toHaveLength(open.length);
+  }, 120_000);
+
+  it('the journal replays to exactly the stored rows, each written once by the run that committed, and its chain verifies', async () => {
+    const byId = (r: Record<string, unknown>) => r.id as string;
+    await expectReplayEqualsTables(rows, TENANT, [
+      ['training_module', byId],
+      ['training_question', byId],
+      ['training_matrix', (r) => compositeId(r.role_code as string, r.module_id as string)],
+      ['training_assignment', byId],
+      ['training_quiz_attempt', byId],
+      ['training_certificate', byId],
+      ['training_audit', byId],
+    ]);
+    // exits 0 (execFile throws otherwise), and says so for the tenant's chain
+    const verified = await cli(['audit', 'verify']);
+    expect(JSON.parse(verified.stdout)).toMatchObject([{ tenant: TENANT, ok: true }]);
   }, 120_000);
 });

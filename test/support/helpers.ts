@@ -7,8 +7,6 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import type { Backend } from '../../src/backend/backend.js';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
-import { ApiKeyStore } from '../../src/store/kysely/api-key.store.js';
-import { uuidv7Source } from '../../src/store/ids.js';
 import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../src/backend/local/local-backend.js';
 import { freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
@@ -46,8 +44,7 @@ export async function startServer(
   opts: { keys?: boolean } = {},
 ): Promise<{ url: string; server: Server; logs: string[]; close(): Promise<void> }> {
   const logs: string[] = [];
-  const keys =
-    opts.keys === false ? undefined : new ApiKeyStore(local.store.db, { now: () => new Date() }, uuidv7Source());
+  const keys = opts.keys === false ? undefined : await local.keys();
   const server = createApiServer({ backend: local, keys, store: local.store, log: (l) => logs.push(l) });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
@@ -148,10 +145,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI in-process with memory streams (not a TTY) and returns what it printed. */
+/**
+ * Runs the CLI in-process with memory streams and returns what it printed. Not a TTY, unless `tty` makes stdout one
+ * (tables instead of tab-separated lines; stdin stays a pipe, so nothing prompts).
+ */
 export async function cli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; clock?: Clock } = {},
+  opts: { env?: Record<string, string | undefined>; stdin?: string; clock?: Clock; tty?: boolean } = {},
 ): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -165,8 +165,8 @@ export async function cli(
       stdout,
       stderr,
       stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
+      stdoutIsTTY: opts.tty === true,
+      stderrIsTTY: opts.tty === true,
       color: false,
     },
     env: { HOME: tmp(), COMPLIANCE_USER: 'tester', ...opts.env },

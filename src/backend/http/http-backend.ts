@@ -80,9 +80,13 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
       const timeout =
         o.requestKind === 'stream' || o.responseKind === 'stream' ? 24 * 3600_000 : (opts.timeoutMs ?? 30_000);
       let res: Response;
+      const stop = raw.stream?.signal;
       try {
-        res = await doFetch(url, { ...init, body, signal: AbortSignal.timeout(timeout) });
+        const timer = AbortSignal.timeout(timeout);
+        res = await doFetch(url, { ...init, body, signal: stop ? AbortSignal.any([timer, stop]) : timer });
       } catch (e) {
+        // stopped by the caller (Ctrl-C): its reason, not a network failure
+        if (stop?.aborted) throw stop.reason;
         throw describeNetworkError(base, e);
       }
       if (res.ok && o.responseKind === 'binary') {
@@ -142,6 +146,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     trainingMedia: make('trainingMedia'),
     canonical: make('canonical'),
     trainingBlocks: make('trainingBlocks'),
+    journal: make('journal'),
     reports: make('reports'),
     close: async () => undefined,
   };

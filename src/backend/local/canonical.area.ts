@@ -1,18 +1,16 @@
-import type { Kysely } from 'kysely';
 import { bindHandlers } from '../../contract/bind.js';
 import { canonicalContract } from '../../contract/training-canonical.contract.js';
-import type { Clock } from '../../domain/clock.js';
 import { CanonicalService } from '../../domain/training-blocks/canonical.service.js';
-import { builtinControls, KyselyCanonicalStore } from '../../store/kysely/canonical.store.js';
-import type { DB } from '../../store/db-types.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
+import { builtinControls } from './builtin-controls.js';
 
-export function createCanonicalService(db: Kysely<DB>, clock: Clock): CanonicalService {
-  return new CanonicalService(new KyselyCanonicalStore(db, clock), builtinControls);
+export function createCanonicalService(uow: UnitOfWork): CanonicalService {
+  return new CanonicalService(uow, builtinControls);
 }
 
-/** The canonical-control routes bound to the SQLite store. */
-export function createCanonicalArea(db: Kysely<DB>, clock: Clock) {
-  const svc = createCanonicalService(db, clock);
+/** The canonical-control routes bound to the store's unit of work. */
+export function createCanonicalArea(uow: UnitOfWork) {
+  const svc = createCanonicalService(uow);
   return bindHandlers(canonicalContract, {
     controls: (r) => svc.list(r.tenant, r.query),
     meta: (r) => svc.meta(r.tenant),

@@ -1,18 +1,17 @@
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith, storeIdResolver } from './short-ids.js';
 import { consentsContract } from '../../contract/consents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { ConsentService } from '../../domain/consents/consent.service.js';
 import { importConsents } from './consents.import.js';
-import { KyselyConsentStore } from '../../store/kysely/consent.store.js';
+import { ImportRunService } from '../../domain/consents/import-run.service.js';
 import type { Store } from '../../store/store.js';
-import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import type { PostgresStore } from '../../store/postgres/postgres-store.js';
-import type { ExportQuery } from '../../domain/consents/consent.schema.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
 /** The consent routes bound to a store. */
-export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
-  const svc = new ConsentService(new KyselyConsentStore(store.db), clock, ids);
-  return bindHandlers(consentsContract, {
+export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, ids: IdSource) {
+  const svc = new ConsentService(uow, clock, ids);
+  const runs = new ImportRunService(uow, clock);
+  return bindWith(storeIdResolver(store.admin))(consentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
       const c = await svc.create(r.tenant, r.body);
@@ -26,10 +25,13 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
       };
     },
     stats: (r) => svc.stats(r.tenant),
-    import: (r) => importConsents(store, r.tenant, r.stream!, r.query, clock),
+    import: (r) => importConsents(store, { tenant: r.tenant, actor: r.actor, clock, ids, uow }, r.stream!, r.query),
+    imports: (r) => runs.list(r.tenant, r.query),
+    importRun: (r) => runs.get(r.tenant, r.params.id),
+    revertImport: (r) => runs.revert(r.tenant, r.actor ?? 'system', r.params.id),
     export: async (r) => ({
       content_type: r.query.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-      body: await exportFrom(store, r.tenant, r.query),
+      body: await store.exportConsents(r.tenant, r.query),
     }),
     revoke: async (r) => {
       const c = await svc.revoke(r.tenant, r.params.id);
@@ -38,14 +40,4 @@ export function createConsentsArea(store: Store, clock: Clock, ids: IdSource) {
     renew: (r) => svc.renew(r.tenant, r.params.id, r.body.consent_version),
     history: (r) => svc.history(r.tenant, r.params.id),
   });
-}
-
-/** The export of the store's engine, each reading on a connection of its own so a long export never blocks others. */
-async function exportFrom(store: Store, tenant: string, q: ExportQuery): Promise<AsyncGenerator<string>> {
-  if (store.kind === 'postgres') {
-    const { exportConsentsPostgres } = await import('../../store/postgres/consent-export.js');
-    return exportConsentsPostgres((store as PostgresStore).url, tenant, q, store.mapError);
-  }
-  const { exportConsents } = await import('../../store/sqlite/consent-export.js');
-  return exportConsents((store as SqliteStore).file, tenant, q);
 }

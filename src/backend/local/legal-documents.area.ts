@@ -1,15 +1,14 @@
-import type { Kysely } from 'kysely';
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith } from './short-ids.js';
+import type { IdResolver } from '../../contract/operation.js';
 import { legalDocumentsContract } from '../../contract/legal-documents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { LegalDocumentService } from '../../domain/legal-documents/legal-document.service.js';
-import { KyselyLegalDocumentStore } from '../../store/kysely/legal-document.store.js';
-import type { DB } from '../../store/db-types.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
 /** The legal-document routes bound to a store. */
-export function createLegalDocumentsArea(db: Kysely<DB>, clock: Clock, ids: IdSource) {
-  const svc = new LegalDocumentService(new KyselyLegalDocumentStore(db), clock, ids);
-  return bindHandlers(legalDocumentsContract, {
+export function createLegalDocumentsArea(uow: UnitOfWork, clock: Clock, ids: IdSource, shortIds: IdResolver) {
+  const svc = new LegalDocumentService(uow, clock, ids);
+  return bindWith(shortIds)(legalDocumentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: (r) => svc.create(r.tenant, r.body),
     get: (r) => svc.get(r.tenant, r.params.id),

@@ -1,18 +1,24 @@
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith, storeIdResolver } from './short-ids.js';
 import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import type { RawRequest } from '../../contract/operation.js';
 import { openStore, type OpenOptions, type Store, type UpgradeListener } from '../../store/store.js';
-import { forTenant } from '../../store/tenant-scope.js';
+import { forRequest } from '../../store/tenant-scope.js';
+import { createUnitOfWork } from '../../store/unit-of-work.js';
+import { userInfo } from 'node:os';
+import type { JournalService } from '../../domain/journal/journal.service.js';
+import type { ApiKeyStore } from '../../store/kysely/api-key.store.js';
 import type { LlmSettings } from './training.area.js';
-import { dirname, join } from 'node:path';
-import { KyselyDsfaStore } from '../../store/kysely/dsfa.store.js';
 import { uuidv7Source } from '../../store/ids.js';
 
 export interface LocalBackend extends Backend {
   store: Store;
+  /** Every tenant's chain, read past row-level security: what `audit verify` and `db status` check. */
+  auditor(): Promise<JournalService>;
+  /** The API keys of `compliance serve` (store-wide; journaled in the store's own chain). */
+  keys(): Promise<ApiKeyStore>;
 }
 
 type Operation = (raw: RawRequest) => Promise<unknown>;
@@ -21,12 +27,13 @@ type Operation = (raw: RawRequest) => Promise<unknown>;
  * Every operation runs in its tenant's scope (the row-level-security key on PostgreSQL), and an engine failure in
  * the middle of it (busy, read-only, disk full, server gone) becomes a clear error instead of a driver's message.
  */
-function guard<T extends Record<string, Operation>>(store: Store, client: T): T {
+function guard<T extends Record<string, Operation>>(store: Store, client: T, principal: string): T {
   const out: Record<string, Operation> = {};
   for (const [name, fn] of Object.entries(client)) {
     out[name] = async (raw) => {
+      const request = { tenant: raw.tenant, actor: raw.actor, principal: raw.principal ?? principal };
       try {
-        return await forTenant(raw.tenant, () => fn(raw));
+        return await forRequest(request, () => fn(raw));
       } catch (e) {
         throw store.mapError(e);
       }
@@ -39,13 +46,13 @@ function guard<T extends Record<string, Operation>>(store: Store, client: T): T 
  * An area whose modules (schemas, services) load on its first call, so a command that uses one area does not pay
  * for all of them at start-up. Each method resolves the area once and forwards the call.
  */
-function lazy<T extends object>(store: Store, load: () => Promise<Record<string, Operation>>): T {
+function lazy<T extends object>(store: Store, principal: string, load: () => Promise<Record<string, Operation>>): T {
   let area: Promise<Record<string, Operation>> | undefined;
   return new Proxy({} as T, {
     get(_target, name) {
       if (typeof name !== 'string' || name === 'then') return undefined; // never look like a promise
       return async (raw: RawRequest) => {
-        area ??= load().then((a) => guard(store, a));
+        area ??= load().then((a) => guard(store, a, principal));
         const fn = (await area)[name];
         if (!fn) throw new TypeError(`no operation ${name}`);
         return fn(raw);
@@ -66,19 +73,35 @@ export interface LocalOptions {
   /** Whether a store file that does not exist is created (the default), refused, or read as empty. */
   ifMissing?: OpenOptions['ifMissing'];
   onMissing?: OpenOptions['onMissing'];
+  /** PostgreSQL's timeouts from the environment (the URL's parameters win). */
+  timeouts?: OpenOptions['timeouts'];
+  /** Who makes requests that do not say (the journal's principal): the operating-system user by default. */
+  principal?: string;
+}
+
+/** `os:NAME`, the principal of a command run on this machine. */
+function osPrincipal(): string {
+  try {
+    return `os:${userInfo().username}`;
+  } catch {
+    return 'os:unknown';
+  }
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
 export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {}): LocalBackend {
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? uuidv7Source();
-  const dsfa = new DsfaService(new KyselyDsfaStore(store.db), clock, ids);
+  const principal = opts.principal ?? osPrincipal();
+  const uow = createUnitOfWork(store, clock, ids);
+  const dsfa = new DsfaService(uow, clock, ids);
+  const shortIds = storeIdResolver(store.admin);
   return {
     location: store.location,
     store,
     dsfa: guard(
       store,
-      bindHandlers(dsfaContract, {
+      bindWith(shortIds)(dsfaContract, {
         list: (r) => dsfa.list(r.tenant, r.query),
         create: (r) => dsfa.create(r.tenant, r.actor, r.body),
         stats: (r) => dsfa.stats(r.tenant),
@@ -90,38 +113,42 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         updateSettings: (r) => dsfa.updateSettings(r.tenant, r.actor, r.body),
         delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
       }),
+      principal,
     ),
-    consents: lazy(store, async () => (await import('./consents.area.js')).createConsentsArea(store, clock, ids)),
-    legalDocuments: lazy(store, async () =>
-      (await import('./legal-documents.area.js')).createLegalDocumentsArea(store.db, clock, ids),
+    consents: lazy(store, principal, async () =>
+      (await import('./consents.area.js')).createConsentsArea(store, uow, clock, ids),
     ),
-    cookieBanner: lazy(store, async () =>
-      (await import('./cookie-banner.area.js')).createCookieBannerArea(store.db, clock),
+    legalDocuments: lazy(store, principal, async () =>
+      (await import('./legal-documents.area.js')).createLegalDocumentsArea(uow, clock, ids, shortIds),
     ),
-    training: lazy(store, async () => (await import('./training.area.js')).createTrainingArea(store.db, clock, ids)),
-    trainingContent: lazy(store, async () =>
-      (await import('./training.area.js')).createTrainingContentArea(store.db, clock, ids, opts.llm),
+    cookieBanner: lazy(store, principal, async () =>
+      (await import('./cookie-banner.area.js')).createCookieBannerArea(uow, clock),
     ),
-    canonical: lazy(store, async () => (await import('./canonical.area.js')).createCanonicalArea(store.db, clock)),
-    trainingBlocks: lazy(store, async () =>
-      (await import('./training.area.js')).createTrainingBlocksArea(store.db, clock, ids, opts.llm),
+    training: lazy(store, principal, async () =>
+      (await import('./training.area.js')).createTrainingArea(uow, clock, ids, shortIds),
     ),
-    reports: lazy(store, async () => (await import('./reports.area.js')).createReportsArea(store.db, clock)),
-    trainingMedia: lazy(store, async () => {
-      const { DatabaseMediaObjects, FolderMediaObjects } = await import('../../store/media-objects.js');
-      // on PostgreSQL every replica must reach every object, so they live in the database
-      const objects =
-        store.kind === 'postgres'
-          ? new DatabaseMediaObjects(store.db)
-          : new FolderMediaObjects(opts.mediaRoot ?? join(dirname(store.location), 'media'));
-      return (await import('./training.area.js')).createTrainingMediaArea(store.db, clock, ids, objects);
+    reports: lazy(store, principal, async () => (await import('./reports.area.js')).createReportsArea(store.db, clock)),
+    trainingContent: lazy(store, principal, async () =>
+      (await import('./training.area.js')).createTrainingContentArea(uow, clock, ids, shortIds, opts.llm),
+    ),
+    canonical: lazy(store, principal, async () => (await import('./canonical.area.js')).createCanonicalArea(uow)),
+    trainingBlocks: lazy(store, principal, async () =>
+      (await import('./training.area.js')).createTrainingBlocksArea(uow, clock, ids, shortIds, opts.llm),
+    ),
+    trainingMedia: lazy(store, principal, async () => {
+      const objects = await store.mediaObjects(opts.mediaRoot);
+      return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
+    journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
+    auditor: async () => (await import('./journal.area.js')).createAuditor(store),
+    keys: async () =>
+      new (await import('../../store/kysely/api-key.store.js')).ApiKeyStore(store, clock, ids, principal),
     close: () => store.close(),
   };
 }
 
 /** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
 export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
-  const { onUpgrade, ifMissing, onMissing } = opts;
-  return createLocalBackendFromStore(await openStore(target, { onUpgrade, ifMissing, onMissing }), opts);
+  const { onUpgrade, ifMissing, onMissing, timeouts } = opts;
+  return createLocalBackendFromStore(await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts }), opts);
 }

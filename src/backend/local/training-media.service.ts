@@ -9,19 +9,29 @@ import type { Media } from '../../domain/training/media.schema.js';
 import type { Speech } from '../../services/speech/speech.js';
 import type { TrainingMediaStore } from '../../domain/training/media.store.js';
 import type { MediaObjectStore } from '../../store/media-objects.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
 export const MEDIA_BUCKET = 'training-media';
 const URL_LIFETIME_S = 15 * 60;
 
-/** Audio and video of training modules, and time-limited signed URLs that the server serves itself. */
+/**
+ * Audio and video of training modules, and time-limited signed URLs that the server serves itself. A medium's record
+ * is written in a unit of work (journaled); its bytes are stored before, outside it: a unit of work may run more
+ * than once, and an object whose record never committed is only unreachable.
+ */
 export class TrainingMediaService {
   constructor(
-    private readonly records: TrainingMediaStore,
+    private readonly uow: UnitOfWork,
     private readonly store: MediaObjectStore,
     private readonly clock: Clock,
     private readonly ids: IdSource,
     private readonly speech: () => Promise<Speech>,
   ) {}
+
+  /** The media records for reads outside a unit of work. */
+  private get records(): TrainingMediaStore {
+    return this.uow.read.trainingMedia;
+  }
 
   private async module(tenant: string, moduleId: string) {
     const m = await this.records.module(tenant, moduleId);
@@ -83,7 +93,11 @@ export class TrainingMediaService {
         created_at: isoZ(this.clock.now()),
         published_at: null,
       };
-      await this.records.insert(tenant, media);
+      await this.uow.write(tenant, async ({ trainingMedia }) => {
+        // the module may have gone while the medium was made: no record then (its object stays unreachable)
+        if (!(await trainingMedia.module(tenant, module.id))) throw notFound('training module', module.id);
+        await trainingMedia.insert(tenant, media);
+      });
       return media;
     } finally {
       await rm(work, { recursive: true, force: true });
@@ -104,10 +118,12 @@ export class TrainingMediaService {
   }
 
   async setPublished(tenant: string, id: string, published: boolean): Promise<Media> {
-    await this.get(tenant, id);
-    const at = published ? isoZ(this.clock.now()) : null;
-    await this.records.setStatus(tenant, id, published ? 'published' : 'withdrawn', at);
-    return this.get(tenant, id);
+    return this.uow.write(tenant, async ({ trainingMedia }) => {
+      if (!(await trainingMedia.get(tenant, id))) throw notFound('media', id);
+      const at = published ? isoZ(this.clock.now()) : null;
+      await trainingMedia.setStatus(tenant, id, published ? 'published' : 'withdrawn', at);
+      return (await trainingMedia.get(tenant, id))!;
+    });
   }
 
   private async key(): Promise<Buffer> {

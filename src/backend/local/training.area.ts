@@ -1,21 +1,17 @@
-import type { Kysely } from 'kysely';
-import { bindHandlers } from '../../contract/bind.js';
+import { bindWith } from './short-ids.js';
+import type { IdResolver } from '../../contract/operation.js';
 import { trainingContract } from '../../contract/training.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
-import type { DB } from '../../store/db-types.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import { randomBytes } from 'node:crypto';
 import { TrainingService } from '../../domain/training/training.service.js';
-import { KyselyTrainingStore } from '../../store/kysely/training.store.js';
 import { trainingContentContract } from '../../contract/training-content.contract.js';
 import { TrainingContentService } from '../../domain/training/content.service.js';
-import { KyselyTrainingContentStore } from '../../store/kysely/training-content.store.js';
 import { trainingBlocksContract } from '../../contract/training-blocks.contract.js';
 import { TrainingBlockService } from '../../domain/training-blocks/block.service.js';
-import { KyselyTrainingBlockStore } from '../../store/kysely/training-block.store.js';
 import { createCanonicalService } from './canonical.area.js';
 import { trainingMediaContract } from '../../contract/training-media.contract.js';
 import type { MediaObjectStore } from '../../store/media-objects.js';
-import { KyselyTrainingMediaStore } from '../../store/kysely/training-media.store.js';
 import { TrainingMediaService } from './training-media.service.js';
 import type { Speech } from '../../services/speech/speech.js';
 import type { LlmClient } from '../../domain/training/content.llm.js';
@@ -29,11 +25,11 @@ export interface LlmSettings {
   client?: LlmClient;
 }
 
-/** Content generation over the kysely store, with the language model made on first use. */
-function contentService(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings) {
+/** Content generation over the store's unit of work, with the language model made on first use. */
+function contentService(uow: UnitOfWork, clock: Clock, ids: IdSource, llm: LlmSettings) {
   let client: LlmClient | undefined = llm.client;
   return new TrainingContentService(
-    new KyselyTrainingContentStore(db),
+    uow,
     clock,
     ids,
     () => (client ??= new OllamaClient({ host: llm.host })),
@@ -42,9 +38,15 @@ function contentService(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSet
 }
 
 /** Content generation bound to the store (SQLite or PostgreSQL) and a language model. */
-export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
-  const svc = contentService(db, clock, ids, llm);
-  return bindHandlers(trainingContentContract, {
+export function createTrainingContentArea(
+  uow: UnitOfWork,
+  clock: Clock,
+  ids: IdSource,
+  shortIds: IdResolver,
+  llm: LlmSettings = {},
+) {
+  const svc = contentService(uow, clock, ids, llm);
+  return bindWith(shortIds)(trainingContentContract, {
     generate: (r) => svc.generate(r.tenant, r.actor, r.body),
     generateQuiz: (r) => svc.generateQuiz(r.tenant, r.actor, r.body),
     generateAll: (r) => svc.generateAll(r.tenant, r.actor, 'content', r.body),
@@ -54,14 +56,14 @@ export function createTrainingContentArea(db: Kysely<DB>, clock: Clock, ids: IdS
   });
 }
 
-/** The training core over the kysely store; certificate keys come from the system's random source. */
-const trainingService = (db: Kysely<DB>, clock: Clock, ids: IdSource) =>
-  new TrainingService(new KyselyTrainingStore(db), clock, ids, () => randomBytes(32).toString('hex'));
+/** The training core over the store's unit of work; certificate keys come from the system's random source. */
+const trainingService = (uow: UnitOfWork, clock: Clock, ids: IdSource) =>
+  new TrainingService(uow, clock, ids, () => randomBytes(32).toString('hex'));
 
 /** The training routes bound to the store (SQLite or PostgreSQL). */
-export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) {
-  const t = trainingService(db, clock, ids);
-  return bindHandlers(trainingContract, {
+export function createTrainingArea(uow: UnitOfWork, clock: Clock, ids: IdSource, shortIds: IdResolver) {
+  const t = trainingService(uow, clock, ids);
+  return bindWith(shortIds)(trainingContract, {
     listModules: (r) => t.listModules(r.tenant, r.query),
     createModule: (r) => t.createModule(r.tenant, r.actor, r.body),
     getModule: (r) => t.getModule(r.tenant, r.params.id),
@@ -93,7 +95,7 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
       return {
         content_type: 'application/pdf',
         filename: `certificate-${c.id}.pdf`,
-        data: await renderCertificatePdf(c, r.query.verify_url ?? r.origin),
+        data: await renderCertificatePdf(c, r.query.verify_url ?? r.origin, r.query.lang),
       };
     },
     verify: (r) => t.verify(r.tenant, r.params.id),
@@ -105,20 +107,21 @@ export function createTrainingArea(db: Kysely<DB>, clock: Clock, ids: IdSource) 
 
 /** Speech, video and media bound to a store and where its media objects live. */
 export function createTrainingMediaArea(
-  db: Kysely<DB>,
+  uow: UnitOfWork,
   clock: Clock,
   ids: IdSource,
   objects: MediaObjectStore,
+  shortIds: IdResolver,
   speech?: Speech,
 ) {
   const svc = new TrainingMediaService(
-    new KyselyTrainingMediaStore(db),
+    uow,
     objects,
     clock,
     ids,
     async () => speech ?? (await import('../../services/speech/speech.js')).platformSpeech(),
   );
-  return bindHandlers(trainingMediaContract, {
+  return bindWith(shortIds)(trainingMediaContract, {
     generateAudio: (r) => svc.generate(r.tenant, r.params.moduleId, 'audio'),
     generateVideo: (r) => svc.generate(r.tenant, r.params.moduleId, 'video'),
     previewScript: (r) => svc.script(r.tenant, r.params.moduleId),
@@ -132,15 +135,21 @@ export function createTrainingMediaArea(
 }
 
 /** Training blocks bound to the store, the control catalogue and content generation. */
-export function createTrainingBlocksArea(db: Kysely<DB>, clock: Clock, ids: IdSource, llm: LlmSettings = {}) {
+export function createTrainingBlocksArea(
+  uow: UnitOfWork,
+  clock: Clock,
+  ids: IdSource,
+  shortIds: IdResolver,
+  llm: LlmSettings = {},
+) {
   const svc = new TrainingBlockService(
-    new KyselyTrainingBlockStore(db),
-    createCanonicalService(db, clock),
-    contentService(db, clock, ids, llm),
+    uow,
+    createCanonicalService(uow),
+    contentService(uow, clock, ids, llm),
     clock,
     ids,
   );
-  return bindHandlers(trainingBlocksContract, {
+  return bindWith(shortIds)(trainingBlocksContract, {
     list: (r) => svc.list(r.tenant),
     create: (r) => svc.create(r.tenant, r.body),
     get: (r) => svc.get(r.tenant, r.params.id),

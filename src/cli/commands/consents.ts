@@ -1,21 +1,19 @@
-import { createReadStream, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { Command, Option } from 'commander';
-import { DomainError } from '../../domain/errors.js';
-import type { ConsentHistoryEntry, ConsentWithHistory, ImportSummary } from '../../domain/consents/consent.schema.js';
-import type { ImportStream } from '../../backend/local/consents.import.js';
+import type { ConsentHistoryEntry, ConsentWithHistory } from '../../domain/consents/consent.schema.js';
 import type { CliContext } from '../context.js';
-import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
 import { openOutputFile, outputFileError, outputFormat } from '../output-file.js';
-import { collect, defined } from '../input.js';
-import { unlessDryRun, writes } from '../store-access.js';
-import { note, printJson, printList, printRecord, writeChunk, writeOut, type Column } from '../output.js';
+import { defined } from '../input.js';
+import { note, printJson, printList, printRecord, writeChunk, type Column } from '../output.js';
 import { flagFields } from '../flag-names.js';
+import { writes } from '../store-access.js';
+import { addImportCommand, checkOptions, tabOr } from './consents-import.js';
+import { addImportsCommands } from './consents-imports.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
 const columns: Column<ConsentWithHistory>[] = [
-  { header: 'ID', value: (c) => c.id },
+  { header: 'ID', value: (c) => c.id, id: true },
   { header: 'USER', value: (c) => c.user_id },
   { header: 'DATA POINT', value: (c) => c.data_point_id },
   { header: 'GRANTED', value: (c) => (c.granted ? 'yes' : 'no') },
@@ -31,40 +29,6 @@ const historyColumns: Column<ConsentHistoryEntry>[] = [
   { header: 'IP', value: (h) => h.ip_address },
 ];
 
-/** Counts bytes and lines of a file as it is read, for a progress bar on a terminal. */
-async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  if (!ctx.io.stderrIsTTY || ctx.config().json) {
-    yield* stream;
-    return;
-  }
-  const total = file === '-' ? 0 : statSync(file).size;
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: ctx.io.stderr as NodeJS.WriteStream,
-      format: '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}',
-      hideCursor: true,
-      etaBuffer: 50,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const start = Date.now();
-  let bytes = 0,
-    rows = 0;
-  bar.start(total || 1, 0, { rows: 0, rate: 0 });
-  try {
-    for await (const chunk of stream) {
-      bytes += chunk.length;
-      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
-      bar.update(total ? bytes : 0, { rows, rate: Math.round(rows / Math.max(0.001, (Date.now() - start) / 1000)) });
-      yield chunk;
-    }
-    bar.update(total || 1);
-  } finally {
-    bar.stop();
-  }
-}
-
 interface ExportFlags {
   format?: 'csv' | 'ndjson';
   userId?: string;
@@ -73,41 +37,11 @@ interface ExportFlags {
   output?: string;
   delimiter?: string;
   bom?: boolean;
-}
-
-const tabOr = (d: string | undefined) => (d === '\\t' || d === 'tab' ? '\t' : d);
-
-/** Reads a local file through the import's decoder once, so a wrong encoding is refused before anything is sent. */
-async function checkEncoding(file: string, encoding: ImportEncoding | undefined): Promise<void> {
-  const decoder = new ImportDecoder(encoding);
-  // the stream's default pieces of 64 KiB: pieces of 1 MiB made this pass three times slower and raised the import's
-  // peak memory by 80 MB (1M rows: 155 MB instead of 235 MB), their buffers and strings outliving the pass
-  for await (const chunk of createReadStream(file)) decoder.decode(chunk as Buffer);
-  decoder.end();
-}
-
-const csvCell = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-
-/**
- * The `--rejects` file, `line,reason`. On a local store every refused row arrives as it is found (no limit); over HTTP
- * only the summary travels, which lists the first 10,000.
- */
-async function openRejects(file: string) {
-  const out = await openOutputFile(file, { encoding: 'utf8' });
-  let written = 0;
-  out.write('line,reason\n');
-  return {
-    add(line: number, reason: string) {
-      written++;
-      out.write(`${line},${csvCell(reason)}\n`);
-    },
-    async close(summary: ImportSummary | undefined): Promise<number> {
-      if (summary && written === 0) for (const r of summary.rejections) this.add(r.line, r.reason);
-      out.end();
-      await once(out, 'finish');
-      return written;
-    },
-  };
+  trueValues?: string;
+  falseValues?: string;
+  dateFormat?: string;
+  timeZone?: string;
+  timezone?: string;
 }
 
 export function createConsentsCommand(ctx: CliContext): Command {
@@ -238,110 +172,10 @@ export function createConsentsCommand(ctx: CliContext): Command {
       ]);
     });
 
-  writes(cmd.command('import'), unlessDryRun)
-    .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
-    .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
-    .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
-    .option('--delimiter <char>', 'CSV delimiter, one character; \\t or tab for a tab (default: detected)')
-    .addOption(
-      new Option(
-        '--encoding <name>',
-        'character encoding of the file (default utf-8; a byte order mark is followed)',
-      ).choices(IMPORT_ENCODINGS),
-    )
-    .option('--true-values <words>', 'comma-separated words that also mean granted, e.g. ja,j,x')
-    .option('--false-values <words>', 'comma-separated words that also mean refused, e.g. nein,n')
-    .option('--date-format <format>', 'format of granted_at/revoked_at, e.g. "DD.MM.YYYY HH:mm" (default ISO 8601)')
-    .option('--timezone <zone>', 'IANA zone of timestamps written without one, e.g. Europe/Berlin')
-    .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
-    .option('--rejects <file>', 'write refused rows (line number and reason) to this CSV')
-    .option('--dry-run', 'validate and count without writing')
-    .action(
-      async (
-        file: string,
-        o: {
-          map?: string[];
-          delimiter?: string;
-          format?: 'csv' | 'ndjson';
-          rejects?: string;
-          dryRun?: boolean;
-          encoding?: ImportEncoding;
-          trueValues?: string;
-          falseValues?: string;
-          dateFormat?: string;
-          timezone?: string;
-        },
-      ) => {
-        const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
-        let input: AsyncIterable<Buffer>;
-        if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
-        else {
-          let isFile: boolean;
-          try {
-            isFile = statSync(file).isFile();
-          } catch (e) {
-            throw new DomainError(
-              'bad_request',
-              `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-            );
-          }
-          if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
-          // a file that is not valid in its encoding is refused here, before a row is sent or written
-          await checkEncoding(file, o.encoding);
-          input = createReadStream(file);
-        }
-        const delimiter = tabOr(o.delimiter);
-        const rejects = o.rejects ? await openRejects(o.rejects) : undefined;
-        let summary: ImportSummary | undefined;
-        try {
-          const stream: ImportStream = {
-            body: withProgress(ctx, file, input),
-            content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
-            checked: file !== '-',
-            ...(rejects ? { onReject: (line: number, reason: string) => rejects.add(line, reason) } : {}),
-          };
-          summary = await (
-            await ctx.backend()
-          ).consents.import({
-            ...req(ctx),
-            query: defined({
-              dry_run: o.dryRun ? 'true' : undefined,
-              delimiter,
-              map: o.map?.join(','),
-              encoding: o.encoding,
-              true_values: o.trueValues,
-              false_values: o.falseValues,
-              date_format: o.dateFormat,
-              timezone: o.timezone,
-            }),
-            stream,
-          });
-        } finally {
-          const written = await rejects?.close(summary);
-          if (summary && written !== undefined && written < summary.rejected)
-            note(
-              ctx,
-              `${o.rejects} lists the first ${written} of ${summary.rejected} refused rows (the server sends no more)`,
-            );
-        }
-        // refused rows go to stderr (the first 20) unless --rejects takes them, with --json too: stdout stays the summary
-        if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
-        if (!o.rejects && summary.rejected > 20)
-          note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
-        if (ctx.config().json) {
-          const { rejections: _r, dry_run: _d, ...plain } = summary;
-          printJson(ctx, plain);
-        } else {
-          writeOut(
-            ctx,
-            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : ''}`,
-          );
-        }
-        if (summary.rejected > 0) ctx.exitCode = 6;
-      },
-    );
+  addImportCommand(cmd, ctx);
+  addImportsCommands(cmd, ctx);
 
-  flagFields(cmd.command('export'), { data_point_id: '--data-point' })
+  flagFields(cmd.command('export'), { data_point_id: '--data-point', timezone: '--time-zone' })
     .description('streamed export; importing it into an empty store gives the same statistics')
     .addOption(
       new Option('--format <format>', 'csv or ndjson (default: by the extension of -o, else csv)').choices([
@@ -354,22 +188,34 @@ export function createConsentsCommand(ctx: CliContext): Command {
     .option('--granted <bool>')
     .option('--delimiter <char>', 'CSV column delimiter, one character; \\t or tab for a tab (default ,)')
     .option('--bom', 'CSV starts with a UTF-8 byte order mark (with --delimiter ";" for German Excel)')
+    .option(
+      '--true-values <words>',
+      'CSV: write the first of these words for granted (e.g. ja), as the import reads it',
+    )
+    .option('--false-values <words>', 'CSV: write the first of these words for refused (e.g. nein)')
+    .option(
+      '--date-format <format>',
+      'CSV: format of granted_at/revoked_at, e.g. "DD.MM.YYYY HH:mm:ss" (the import\'s tokens)',
+    )
+    .option('--time-zone <zone>', 'CSV: IANA zone the times are written in, e.g. Europe/Berlin (default UTC)')
+    .addOption(new Option('--timezone <zone>').hideHelp())
     .option('-o, --output <file>', 'file to write (default stdout); its folder is created')
     .action(async (o: ExportFlags) => {
       const format = outputFormat('consents export', { csv: ['csv'], ndjson: ['ndjson', 'jsonl'] }, o, 'csv');
-      const r = await (
-        await ctx.backend()
-      ).consents.export({
-        ...req(ctx),
-        query: defined({
-          format,
-          user_id: o.userId,
-          data_point_id: o.dataPoint,
-          granted: o.granted,
-          delimiter: tabOr(o.delimiter),
-          bom: o.bom ? 'true' : undefined,
-        }),
+      const query = defined({
+        format,
+        user_id: o.userId,
+        data_point_id: o.dataPoint,
+        granted: o.granted,
+        delimiter: tabOr(o.delimiter),
+        bom: o.bom ? 'true' : undefined,
+        true_values: o.trueValues,
+        false_values: o.falseValues,
+        date_format: o.dateFormat,
+        timezone: o.timeZone ?? o.timezone,
       });
+      await checkOptions('ExportQuery', query);
+      const r = await (await ctx.backend()).consents.export({ ...req(ctx), query });
       const out = o.output ? await openOutputFile(o.output) : ctx.io.stdout;
       try {
         for await (const chunk of r.body) await writeChunk(out, chunk);

@@ -1,7 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';
-import { dirname, resolve } from 'node:path';
-import { makeFolder } from '../../store/make-folder.js';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
@@ -25,8 +23,20 @@ export function createDbCommand(ctx: CliContext): Command {
   db.command('status')
     .description('which store this is, its schema version and how many records it holds')
     .action(async () => {
-      const { store } = await ctx.localBackend('db status');
-      const st = await store.status();
+      const backend = await ctx.localBackend('db status');
+      const st = await backend.store.status();
+      // the chains alone (the audit trails' comparison is `audit verify`'s): a tampered store says so here too
+      const chains = await (await backend.auditor()).verify(undefined, undefined, { trails: false });
+      const broken = chains.filter((c) => !c.ok);
+      const journal = {
+        ok: broken.length === 0,
+        chains: chains.length,
+        entries: chains.reduce((n, c) => n + c.entries, 0),
+        broken: broken.map((c) => ({ tenant: c.tenant, ...c.problem })),
+      };
+      const journalLine = journal.ok
+        ? `${journal.entries} entries in ${journal.chains} chains, intact`
+        : `BROKEN: ${broken.map((c) => `tenant ${JSON.stringify(c.tenant)} at entry ${c.problem?.seq} (${c.problem?.kind})`).join('; ')} (compliance audit verify names more)`;
       const sqlite = st.engine === 'sqlite';
       // SQLite keeps the keys it had before PostgreSQL was added (file, sqlite_version)
       const status = {
@@ -37,6 +47,7 @@ export function createDbCommand(ctx: CliContext): Command {
         schema_version: st.schema_version,
         migrations_known: st.migrations_known,
         tables: st.tables,
+        journal,
       };
       const size = Number(st.details.size_bytes ?? 0);
       await printRecord(ctx, status, [
@@ -48,6 +59,7 @@ export function createDbCommand(ctx: CliContext): Command {
           .filter(([k]) => k !== 'size_bytes')
           .map(([k, v]) => [k.replace(/_/g, ' '), v] as [string, unknown]),
         ['schema version', `${st.schema_version} (this version knows ${st.migrations_known})`],
+        ['journal', journalLine],
         ...Object.entries(st.tables).map(([t, n]) => [`rows in ${t}`, n] as [string, unknown]),
       ]);
     });
@@ -61,23 +73,8 @@ export function createDbCommand(ctx: CliContext): Command {
       if (existsSync(target) && !o.force)
         throw new DomainError('conflict', `${target} exists; use --force to overwrite it`);
       const { store } = await ctx.localBackend('db backup');
-      if (store.kind !== 'sqlite')
-        throw new DomainError(
-          'bad_request',
-          'db backup copies an SQLite file; for PostgreSQL use pg_dump, or `compliance db copy URL file.db`',
-        );
-      const { file, sqlite } = store as SqliteStore;
-      // the default store before its first write reads as empty, but there is nothing to back up
-      if (file !== store.location)
-        throw new DomainError('storage', `no store at ${store.location} yet: nothing to back up`);
-      if (target === file) throw new DomainError('bad_request', 'the backup file must differ from the store');
-      try {
-        makeFolder(dirname(target));
-        await sqlite.backup(target);
-      } catch (e) {
-        throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
-      }
-      note(ctx, `backed up ${file} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
+      await store.backup(target);
+      note(ctx, `backed up ${store.location} to ${target} (${(statSync(target).size / 1024).toFixed(0)} KiB)`);
       if (ctx.config().json) printJson(ctx, { file: target, size_bytes: statSync(target).size });
     });
 

@@ -1,18 +1,23 @@
 import { Command, Option } from 'commander';
+import { shortId } from '../../domain/short-id.js';
 import { isoLocal } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Dsfa, DsfaAuditEntry, DsfaStats } from '../../domain/dsfa/dsfa.schema.js';
 import { DSFA_STATUSES, RISK_LEVELS } from '../../domain/dsfa/dsfa.values.js';
 import {
   DSFA_TRIGGERS,
+  inLanguage,
   screen,
   screeningMarkdown,
+  screeningText,
+  screeningTitle,
   WP248_CRITERIA,
   type ScreeningResult,
 } from '../../domain/dsfa/screening.js';
+import { REPORT_LANGUAGES, type ReportLanguage } from '../../domain/report-locale.js';
 import { parseOrThrow } from '../../domain/validation.js';
 import type { CliContext } from '../context.js';
-import { collect, defined, listFlag, readJson } from '../input.js';
+import { collect, defined, listFlag, readJson, textLanguage } from '../input.js';
 import { createDsfaReportCommand } from './dsfa-report.js';
 import { additionPairs, bodyFrom, camel, editList, fieldOptions, LIST_FLAGS, type FieldOpts } from './dsfa-fields.js';
 import { writes } from '../store-access.js';
@@ -41,7 +46,7 @@ const dsfaPairs = (d: Dsfa): Array<[string, unknown]> => [
 ];
 
 const listColumns: Column<Dsfa>[] = [
-  { header: 'ID', value: (d) => d.id },
+  { header: 'ID', value: (d) => d.id, id: true },
   { header: 'TITLE', value: (d) => d.title },
   { header: 'STATUS', value: (d) => d.status },
   { header: 'RISK', value: (d) => d.risk_level },
@@ -52,7 +57,7 @@ const listColumns: Column<Dsfa>[] = [
 const auditColumns: Column<DsfaAuditEntry>[] = [
   { header: 'WHEN', value: (e) => e.created_at.slice(0, 19) },
   { header: 'ACTION', value: (e) => e.action },
-  { header: 'DSFA', value: (e) => e.dsfa_id },
+  { header: 'DSFA', value: (e) => e.dsfa_id, id: true },
   { header: 'BY', value: (e) => e.changed_by },
   { header: 'FIELDS', value: (e) => Object.keys({ ...e.old_values, ...e.new_values }).join(', ') },
 ];
@@ -88,25 +93,17 @@ async function promptCreate(ctx: CliContext): Promise<Record<string, unknown>> {
 async function screeningAnswers(
   ctx: CliContext,
   o: { criteria?: string[]; trigger?: string[]; file?: string; title?: string; processingActivity?: string },
+  lang: ReportLanguage,
 ): Promise<unknown> {
   const given = o.criteria || o.trigger || o.file;
   if (!given && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
     const { checkbox } = await import('@inquirer/prompts');
     const context = { input: ctx.io.stdin, output: ctx.io.stderr };
-    const triggers = await checkbox(
-      {
-        message: 'Which of these mandatory cases apply?',
-        choices: DSFA_TRIGGERS.map((t) => ({ value: t.id, name: t.label, description: t.explanation })),
-      },
-      context,
-    );
-    const criteria = await checkbox(
-      {
-        message: 'Which WP248 criteria does the processing meet?',
-        choices: WP248_CRITERIA.map((c) => ({ value: c.id, name: c.label, description: c.explanation })),
-      },
-      context,
-    );
+    const t = screeningText(lang);
+    const choices = (items: typeof WP248_CRITERIA) =>
+      inLanguage(items, lang).map((x) => ({ value: x.id, name: x.label, description: x.explanation }));
+    const triggers = await checkbox({ message: t.askTriggers, choices: choices(DSFA_TRIGGERS) }, context);
+    const criteria = await checkbox({ message: t.askCriteria, choices: choices(WP248_CRITERIA) }, context);
     return { title: o.title, processing_activity: o.processingActivity, triggers, criteria };
   }
   if (!given)
@@ -126,8 +123,8 @@ async function screeningAnswers(
   };
 }
 
-function printScreening(ctx: CliContext, r: ScreeningResult): void {
-  writeOut(ctx, `DSFA required: ${r.required ? 'yes' : 'no'}`);
+function printScreening(ctx: CliContext, r: ScreeningResult, lang: ReportLanguage): void {
+  writeOut(ctx, screeningText(lang).verdict(r.required));
   for (const reason of r.reasons) writeOut(ctx, `- ${reason}`);
   writeOut(ctx, r.recommendation);
 }
@@ -176,7 +173,7 @@ export function createDsfaCommand(ctx: CliContext): Command {
         body = { ...(await promptCreate(ctx)), ...body };
       }
       const d = await (await ctx.backend()).dsfa.create({ ...req(ctx), body });
-      if (!ctx.config().json && ctx.io.stderrIsTTY) note(ctx, `created DSFA ${d.id}`);
+      if (!ctx.config().json && ctx.io.stderrIsTTY) note(ctx, `created DSFA ${shortId(d.id)}`);
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
@@ -292,6 +289,12 @@ export function createDsfaCommand(ctx: CliContext): Command {
     .option('--title <text>', 'title of the DSFA created with --create')
     .option('--processing-activity <text>', 'the processing activity screened')
     .option('--create', 'create a draft DSFA that records the answers')
+    .addOption(
+      new Option(
+        '--lang <lang>',
+        'language of the verdict and of the texts --create writes: de or en (default: COMPLIANCE_LANG, else de)',
+      ).choices(REPORT_LANGUAGES),
+    )
     .action(
       async (o: {
         criteria?: string[];
@@ -300,20 +303,23 @@ export function createDsfaCommand(ctx: CliContext): Command {
         title?: string;
         processingActivity?: string;
         create?: boolean;
+        lang?: ReportLanguage;
       }) => {
+        const lang = textLanguage(ctx, o.lang);
+        const t = screeningText(lang);
         const { ScreeningAnswersSchema } = await import('../../domain/dsfa/screening.schema.js');
-        const answers = parseOrThrow(ScreeningAnswersSchema, await screeningAnswers(ctx, o), {
+        const answers = parseOrThrow(ScreeningAnswersSchema, await screeningAnswers(ctx, o, lang), {
           what: 'screening answers',
         });
-        const result = screen(answers);
+        const result = screen(answers, lang);
         let created: Dsfa | undefined;
         if (o.create) {
-          const now = ctx.clock.now();
-          const fallback = `DSFA: ${answers.processing_activity || 'screening of ' + isoLocal(now).slice(0, 10)}`;
+          const day = isoLocal(ctx.clock.now()).slice(0, 10);
+          const fallback = screeningTitle(answers.processing_activity, day, lang);
           if (!answers.title && ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) {
             const { input } = await import('@inquirer/prompts');
             const context = { input: ctx.io.stdin, output: ctx.io.stderr };
-            answers.title = (await input({ message: 'Title of the new DSFA', default: fallback }, context)).trim();
+            answers.title = (await input({ message: t.askTitle, default: fallback }, context)).trim();
           }
           created = await (
             await ctx.backend()
@@ -331,13 +337,13 @@ export function createDsfaCommand(ctx: CliContext): Command {
                     : result.criteria_met.length
                       ? 'medium'
                       : 'low',
-              description: screeningMarkdown(answers, result, isoLocal(now).slice(0, 10)),
+              description: screeningMarkdown(answers, result, day, lang),
             },
           });
         }
         if (ctx.config().json) return printJson(ctx, { ...result, ...(created ? { dsfa: created } : {}) });
-        printScreening(ctx, result);
-        if (created) writeOut(ctx, `created draft DSFA ${created.id}`);
+        printScreening(ctx, result, lang);
+        if (created) writeOut(ctx, t.created(shortId(created.id)));
       },
     );
 

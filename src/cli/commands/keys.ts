@@ -1,22 +1,17 @@
 import { Command } from 'commander';
-import { uuidv7Source } from '../../store/ids.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printList, printRecord, writeOut } from '../output.js';
 import { writes } from '../store-access.js';
 
 export function createKeysCommand(ctx: CliContext): Command {
   const keys = new Command('keys').description('API keys of `compliance serve` (stored hashed)');
-  const store = async () => {
-    const { ApiKeyStore } = await import('../../store/kysely/api-key.store.js');
-    const { store: s } = await ctx.localBackend('keys');
-    return new ApiKeyStore(s.db, ctx.clock, uuidv7Source());
-  };
+  const store = async () => (await ctx.localBackend('keys')).keys();
 
   writes(keys.command('create'))
     .description('create a key; it is shown once')
     .option('--name <name>', 'what the key is for', 'default')
     .action(async (o: { name: string }) => {
-      const k = await (await store()).create(o.name);
+      const k = await (await store()).create(o.name, ctx.config().user);
       if (ctx.config().json)
         return printJson(ctx, { key: k.key, id: k.id, name: k.name, prefix: k.prefix, created_at: k.created_at });
       writeOut(ctx, k.key);
@@ -45,7 +40,7 @@ export function createKeysCommand(ctx: CliContext): Command {
     .description('revoke a key by its prefix or id')
     .argument('<prefix-or-id>')
     .action(async (id: string) => {
-      const k = await (await store()).revoke(id);
+      const k = await (await store()).revoke(id, ctx.config().user);
       await printRecord(ctx, k, [
         ['prefix', k.prefix],
         ['name', k.name],

@@ -10,7 +10,7 @@ import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const docColumns: Column<LegalDocument>[] = [
-  { header: 'ID', value: (d) => d.id },
+  { header: 'ID', value: (d) => d.id, id: true },
   { header: 'TITLE', value: (d) => d.title },
   { header: 'TYPE', value: (d) => d.document_type },
   { header: 'LANG', value: (d) => d.language },
@@ -18,7 +18,7 @@ const docColumns: Column<LegalDocument>[] = [
   { header: 'UPDATED', value: (d) => d.updated_at },
 ];
 const versionColumns: Column<Version>[] = [
-  { header: 'ID', value: (v) => v.id },
+  { header: 'ID', value: (v) => v.id, id: true },
   { header: 'NO', value: (v) => v.version_number },
   { header: 'TITLE', value: (v) => v.title },
   { header: 'STATUS', value: (v) => v.status },

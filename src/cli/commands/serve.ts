@@ -19,12 +19,8 @@ export function createServeCommand(ctx: CliContext): Command {
           { path: 'port', message: 'expected 0 to 65535' },
         ]);
       const backend = await ctx.localBackend('serve');
-      const [{ createApiServer }, { ApiKeyStore }, { uuidv7Source }] = await Promise.all([
-        import('../../server/server.js'),
-        import('../../store/kysely/api-key.store.js'),
-        import('../../store/ids.js'),
-      ]);
-      const keys = new ApiKeyStore(backend.store.db, ctx.clock, uuidv7Source());
+      const { createApiServer } = await import('../../server/server.js');
+      const keys = await backend.keys();
       let host = o.host;
       if ((await keys.activeCount()) === 0) {
         if (!LOOPBACK.has(host))

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { label, looseBoolean, queryInt } from '../schema-helpers.js';
+import { isoTimestamp, label, looseBoolean, NO_NUL, queryInt } from '../schema-helpers.js';
+import { NUL_RULE } from '../validation.js';
 import { checkCsvLayout, checkImportDialect, CsvLayout, ImportDialect, oneCharacter } from './import-options.schema.js';
 
 export const HISTORY_ACTIONS = ['granted', 'revoked', 'version_update', 'renewed'] as const;
@@ -11,13 +12,9 @@ const optional = <T extends z.ZodType>(s: T) =>
 /** An optional timestamp: null means "not given"; an empty string is refused, as it says neither. */
 const timestamp = z.preprocess(
   (v) => (v === null ? undefined : v),
-  z.iso
-    .datetime({
-      offset: true,
-      error: (i) =>
-        i.input === '' ? 'must not be empty: leave the field out (or null) when there is no time' : undefined,
-    })
-    .optional(),
+  isoTimestamp((input) =>
+    input === '' ? 'must not be empty: leave the field out (or null) when there is no time' : undefined,
+  ).optional(),
 );
 
 /**
@@ -30,9 +27,10 @@ export const ConsentInput = z
     data_point_id: label(200),
     granted: looseBoolean(),
     consent_version: optional(label(50)).default('1.0'),
-    source: optional(z.string().trim().max(100)),
+    // the import reads rows past the API's boundary, so the schema itself refuses what no store can hold
+    source: optional(z.string().trim().max(100).regex(NO_NUL, NUL_RULE)),
     ip_address: optional(z.union([z.ipv4(), z.ipv6()], { error: 'expected an IPv4 or IPv6 address' })),
-    user_agent: optional(z.string().max(1000)),
+    user_agent: optional(z.string().max(1000).regex(NO_NUL, NUL_RULE)),
     /** When the consent was given; defaults to now. Imports of historic consents carry it. */
     granted_at: timestamp,
     /** When the consent was revoked (a historic consent); absent or null: not revoked. */
@@ -127,16 +125,48 @@ export const ImportOptions = z
     delimiter: oneCharacter.optional(),
     /** `column:field` pairs, comma-separated, for files whose headers differ from the field names. */
     map: z.string().optional(),
+    file_name: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .describe('the name of the file the body comes from, recorded on the import run'),
     ...ImportDialect.shape,
   })
-  .superRefine(checkImportDialect);
+  .superRefine((o, ctx) => {
+    const bad = badMapEntry(o.map);
+    if (bad)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['map'],
+        message: `invalid entry "${bad}": expected column=field with field one of ${CONSENT_FIELDS.join(', ')}`,
+      });
+    checkImportDialect(o, ctx);
+  });
 export type ImportOptions = z.infer<typeof ImportOptions>;
 
-export const ImportRejection = z.object({ line: z.int(), reason: z.string() });
+/**
+ * A refused row: the line where it starts, why, and the row itself as read, so it can be fixed and imported again:
+ * `cells` for a CSV row (as many as it had), `text` for an NDJSON line; neither for the further lines of a malformed
+ * CSV row that spans several (its first line carries it).
+ */
+export const ImportRejection = z.object({
+  line: z.int(),
+  reason: z.string(),
+  cells: z.array(z.string()).optional(),
+  text: z.string().optional(),
+});
 export const ImportSummary = z.object({
+  /** The run's id (GET /einwilligungen/consents/imports/{id}); null in a dry run, which is not recorded. */
+  run_id: z.string().nullable(),
+  /** A CSV file's header row as read, and the delimiter in use (given or detected); null for NDJSON. */
+  columns: z.array(z.string()).nullable(),
+  delimiter: z.string().nullable(),
   read: z.int(),
   created: z.int(),
   unchanged: z.int(),
+  /** Rows that revoked a stored consent they otherwise equal (import-match.ts). */
+  revoked: z.int(),
   rejected: z.int(),
   seconds: z.number(),
   dry_run: z.boolean(),
@@ -169,3 +199,15 @@ export const CONSENT_FIELDS = [
   'user_agent',
 ] as const;
 export const REQUIRED_IMPORT_FIELDS = ['user_id', 'data_point_id', 'granted'] as const;
+
+/** The first entry of a `map` option (`column=field` or `column:field`, comma-separated) that names no consent field. */
+export function badMapEntry(map: string | undefined): string | undefined {
+  for (const pair of (map ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [col, field] = pair.split(/[:=]/).map((p) => p.trim());
+    if (!col || !field || !(CONSENT_FIELDS as readonly string[]).includes(field)) return pair;
+  }
+  return undefined;
+}

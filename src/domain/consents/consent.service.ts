@@ -11,6 +11,7 @@ import type {
   ConsentWithHistory,
 } from './consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from './consent.store.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 
 export const isActive = (c: Pick<Consent, 'granted' | 'revoked_at'>): boolean => c.granted && c.revoked_at === null;
 
@@ -90,10 +91,14 @@ export function newConsent(
 /** Consents per user and data point, with an append-only history. */
 export class ConsentService {
   constructor(
-    private readonly store: ConsentStore,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {}
+
+  private get store(): ConsentStore {
+    return this.uow.read.consents;
+  }
 
   private async mustGet(s: ConsentStore, tenant: string, id: string): Promise<Consent> {
     const c = await s.get(tenant, id);
@@ -106,7 +111,7 @@ export class ConsentService {
     const problems = consentTimeProblems(input, now);
     if (problems.length) throw new DomainError('validation', `invalid body: ${summarize(problems)}`, problems);
     const { consent, history } = newConsent(tenant, input, isoZ(now), this.ids);
-    await this.store.insert(consent, history);
+    await this.uow.write(tenant, (tx) => tx.consents.insert(consent, history));
     return consent;
   }
 
@@ -128,7 +133,7 @@ export class ConsentService {
   }
 
   revoke(tenant: string, id: string): Promise<Consent> {
-    return this.store.transaction(async (s) => {
+    return this.uow.write(tenant, async ({ consents: s }) => {
       const c = await this.mustGet(s, tenant, id);
       if (!c.granted) throw conflict(`consent ${id} records a refusal (granted=false) and cannot be revoked`);
       const now = isoZ(this.clock.now());
@@ -153,7 +158,7 @@ export class ConsentService {
 
   /** Keeps the consent active: `renewed` for the same version, `version_update` (stored) for a new one. */
   renew(tenant: string, id: string, version?: string | null): Promise<ConsentWithHistory> {
-    return this.store.transaction(async (s) => {
+    return this.uow.write(tenant, async ({ consents: s }) => {
       const c = await this.mustGet(s, tenant, id);
       if (!isActive(c))
         throw conflict(`consent ${id} is not active (${c.granted ? 'revoked' : 'a refusal'}) and cannot be renewed`);

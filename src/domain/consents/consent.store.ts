@@ -10,7 +10,6 @@ export interface ConsentCountRow {
 
 /** Persistence of consents and their history, always scoped to one tenant. */
 export interface ConsentStore {
-  transaction<T>(fn: (store: ConsentStore) => Promise<T>): Promise<T>;
   insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void>;
   get(tenant: string, id: string): Promise<Consent | undefined>;
   update(consent: Consent): Promise<void>;

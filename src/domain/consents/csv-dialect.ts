@@ -1,3 +1,5 @@
+import { MIN_YEAR } from '../schema-helpers.js';
+
 /**
  * How another system writes the values of a consent file: its words for yes and no, its date format and the time zone
  * its timestamps mean. Applied to each imported row before the API's schema validates it.
@@ -51,7 +53,7 @@ const TOKENS: Record<string, { re: string; set: (p: Parts, v: string) => void }>
   Z: { re: '(Z|[+-](?:[01]\\d|2[0-3]):?[0-5]\\d)', set: (p, v) => (p.offset = offsetMinutes(v)) },
 };
 // longest first, so YYYY is not read as YY twice
-const TOKEN_RE = /\[[^\]]*\]|YYYY|SSS|YY|MM|DD|HH|mm|ss|M|D|H|ZZ|Z/g;
+export const TOKEN_RE = /\[[^\]]*\]|YYYY|SSS|YY|MM|DD|HH|mm|ss|M|D|H|ZZ|Z/g;
 
 const offsetMinutes = (v: string) => {
   if (v === 'Z') return 0;
@@ -125,8 +127,21 @@ function utcMs(year: number, month: number, day: number, hour = 0, minute = 0, s
   return d.getTime();
 }
 
+/** The formatter zoneOffsetAt reads a zone's wall-clock time with. */
+export const zoneClock = (zone: string): Intl.DateTimeFormat =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+
 /** The offset of a zone (minutes east of UTC) at an instant, from the runtime's time zone data. */
-function zoneOffsetAt(fmt: Intl.DateTimeFormat, utc: number): number {
+export function zoneOffsetAt(fmt: Intl.DateTimeFormat, utc: number): number {
   const p: Record<string, number> = {};
   for (const { type, value } of fmt.formatToParts(utc)) p[type] = Number(value);
   const wall = utcMs(p.year!, p.month!, p.day!, p.hour! % 24, p.minute!, p.second!);
@@ -138,16 +153,7 @@ function zoneOffsetAt(fmt: Intl.DateTimeFormat, utc: number): number {
  * `compatible` rule: a time that occurs twice (autumn) is the earlier one, a time skipped (spring) moves forward.
  */
 export function zonedTimeToUtc(zone: string): (local: number) => number {
-  const fmt = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
+  const fmt = zoneClock(zone);
   // offsets change at most a few times a year: remember them per quarter hour of local time
   const cache = new Map<number, number>();
   return (local) => {
@@ -167,10 +173,10 @@ export function zonedTimeToUtc(zone: string): (local: number) => number {
   };
 }
 
-// no year 0: the runtime's zone data names it 1 BC (its era), which would put the time years off; the
-// API's timestamps take 0000 with a zone, which no system exporting consents writes
+// years from 1000 on, as the API's timestamps (MIN_YEAR): an earlier one is a typo or a two-digit year, and year 0
+// would be 1 BC in the runtime's zone data, putting the time years off
 const validParts = (p: Parts) =>
-  p.year >= 1 &&
+  p.year >= MIN_YEAR &&
   p.month >= 1 &&
   p.month <= 12 &&
   p.day >= 1 &&
@@ -178,6 +184,15 @@ const validParts = (p: Parts) =>
   p.hour <= 23 &&
   p.minute <= 59 &&
   p.second <= 59;
+
+/**
+ * The format with two-digit day, month and hour tokens made one-or-two-digit ones (`DD.MM.YYYY` -> `D.M.YYYY`), or
+ * undefined when it has none.
+ */
+export function looseFormat(format: string): string | undefined {
+  const loose = format.replace(TOKEN_RE, (t) => (t === 'DD' || t === 'MM' || t === 'HH' ? t[0]! : t));
+  return loose === format ? undefined : loose;
+}
 
 /** The reading of a file's values that `opts` describes, as one function applied to every row. */
 export function createRowDialect(opts: DialectOptions): RowDialect {
@@ -187,6 +202,9 @@ export function createRowDialect(opts: DialectOptions): RowDialect {
   const truthy = new Set([...DEFAULT_TRUE.filter((w) => !falses.includes(w)), ...trues]);
   const falsy = new Set([...DEFAULT_FALSE.filter((w) => !trues.includes(w)), ...falses]);
   const format = opts.date_format ? compileDateFormat(opts.date_format) : undefined;
+  // DD.MM.YYYY refuses 1.3.2026; the same format with one-digit tokens is offered when it would read the text
+  const loose = opts.date_format ? looseFormat(opts.date_format) : undefined;
+  const looseParser = loose ? compileDateFormat(loose) : undefined;
   const toUtc = opts.timezone ? zonedTimeToUtc(opts.timezone) : undefined;
   const accepted = () => [...truthy, ...falsy].join(', ');
 
@@ -194,14 +212,21 @@ export function createRowDialect(opts: DialectOptions): RowDialect {
     const parts = format ? format.parse(text) : partsOfLocalIso(text);
     if (!parts) {
       if (!format) return text; // a timestamp with its zone: the schema checks it
-      return { error: `${field}: ${JSON.stringify(text)} does not match the date format ${opts.date_format}` };
+      const hint = looseParser?.parse(text)
+        ? `; for days, months or hours without a leading zero use --date-format '${loose}' (API: date_format=${loose})`
+        : '';
+      return { error: `${field}: ${JSON.stringify(text)} does not match the date format ${opts.date_format}${hint}` };
     }
+    if (parts.year < MIN_YEAR)
+      return {
+        error: `${field}: ${JSON.stringify(text)} names the year ${parts.year}; the year must be ${MIN_YEAR} or later`,
+      };
     if (!validParts(parts)) return { error: `${field}: ${JSON.stringify(text)} is not a valid date and time` };
     const local = utcMs(parts.year, parts.month, parts.day, parts.hour, parts.minute, parts.second, parts.ms);
     if (parts.offset !== undefined) return new Date(local - parts.offset * 60_000).toISOString();
     if (!toUtc)
       return {
-        error: `${field}: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --timezone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
+        error: `${field}: ${JSON.stringify(text)} has no time zone; write it with one (2026-03-01T10:00:00Z or +01:00) or say which zone the file means with --time-zone Europe/Berlin (API: ?timezone=Europe/Berlin)`,
       };
     return new Date(toUtc(local)).toISOString();
   };

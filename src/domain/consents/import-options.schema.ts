@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { looseBoolean } from '../schema-helpers.js';
 import { isTimeZone } from '../clock.js';
 import { compileDateFormat, wordList } from './csv-dialect.js';
-import { IMPORT_ENCODINGS } from './text-encoding.js';
+import { encodingOf, IMPORT_ENCODINGS } from './text-encoding.js';
+
+/** The other names an encoding is accepted under, for messages and the OpenAPI document. */
+const ALIASES = 'utf8, cp1252, ansi, iso-8859-1, latin-1, utf-16, ucs-2';
 
 /** A CSV delimiter: exactly one character (a tab is `\t` in a query string as %09). */
 export const oneCharacter = z
@@ -13,9 +16,20 @@ export const oneCharacter = z
 /** How the file of an import is written: its encoding and its words for booleans, dates and zones. */
 export const ImportDialect = z.object({
   encoding: z
-    .enum(IMPORT_ENCODINGS)
+    .string()
+    .transform((name, ctx) => {
+      const e = encodingOf(name);
+      if (e) return e;
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected one of ${IMPORT_ENCODINGS.join(', ')} (also ${ALIASES}; any case); got ${JSON.stringify(name)}`,
+      });
+      return z.NEVER;
+    })
     .optional()
-    .describe('character encoding of the file (default utf-8; a byte order mark is followed)'),
+    .describe(
+      `character encoding of the file (default utf-8; a byte order mark is followed): ${IMPORT_ENCODINGS.join(', ')}, also ${ALIASES}; any case`,
+    ),
   true_values: z
     .string()
     .max(500)
@@ -58,18 +72,40 @@ export function checkImportDialect(o: z.infer<typeof ImportDialect>, ctx: z.Refi
     ctx.addIssue({
       code: 'custom',
       path: ['timezone'],
-      message: `the date format ${o.date_format} has no time zone: say which zone the times are in with --timezone Europe/Berlin (API: timezone=Europe/Berlin), or add Z to the format`,
+      message: `the date format ${o.date_format} has no time zone: say which zone the times are in with --time-zone Europe/Berlin (API: timezone=Europe/Berlin), or add Z to the format`,
     });
 }
 
-/** How a CSV export is laid out: delimiter and byte order mark (German Excel wants `;` and a BOM). */
+/**
+ * How a CSV export is laid out for a spreadsheet: delimiter and byte order mark (German Excel wants `;` and a BOM),
+ * and the words and times an import reads back with the same options (`ja`/`nein`, `DD.MM.YYYY HH:mm:ss` in
+ * Europe/Berlin).
+ */
 export const CsvLayout = z.object({
   delimiter: oneCharacter.optional().describe('CSV only: column delimiter (default ,)'),
   bom: looseBoolean().optional().describe('CSV only: start with a UTF-8 byte order mark, so Excel reads umlauts right'),
+  true_values: ImportDialect.shape.true_values.describe(
+    'CSV only: the first of these comma-separated words is written for granted=true (as an import with the same option reads it), e.g. ja',
+  ),
+  false_values: ImportDialect.shape.false_values.describe(
+    'CSV only: the first of these words is written for granted=false, e.g. nein',
+  ),
+  date_format: ImportDialect.shape.date_format.describe(
+    'CSV only: format of granted_at and revoked_at, with the tokens an import reads (YYYY YY MM M DD D HH H mm ss SSS Z), e.g. DD.MM.YYYY HH:mm:ss',
+  ),
+  timezone: ImportDialect.shape.timezone.describe(
+    'CSV only: IANA zone the times are written in, e.g. Europe/Berlin (default UTC); without date_format as ISO 8601 with the offset',
+  ),
 });
 
+const CSV_ONLY = ['delimiter', 'bom', 'true_values', 'false_values', 'date_format', 'timezone'] as const;
+
 export function checkCsvLayout(o: z.infer<typeof CsvLayout> & { format: string }, ctx: z.RefinementCtx): void {
-  if (o.format === 'csv') return;
-  if (o.delimiter !== undefined) ctx.addIssue({ code: 'custom', path: ['delimiter'], message: 'only for format=csv' });
-  if (o.bom) ctx.addIssue({ code: 'custom', path: ['bom'], message: 'only for format=csv' });
+  if (o.format !== 'csv') {
+    for (const k of CSV_ONLY)
+      if (o[k] !== undefined && o[k] !== false)
+        ctx.addIssue({ code: 'custom', path: [k], message: 'only for format=csv' });
+    return;
+  }
+  checkImportDialect(o, ctx);
 }

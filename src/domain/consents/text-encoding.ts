@@ -4,6 +4,47 @@ import { DomainError } from '../errors.js';
 export const IMPORT_ENCODINGS = ['utf-8', 'windows-1252', 'latin1', 'utf-16le'] as const;
 export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 
+/**
+ * Other names people and programs give the import encodings (any case; spaces, `_` and `-` alike): what `iconv -l`,
+ * Python, Java and Windows call them.
+ */
+export const ENCODING_ALIASES: Record<string, ImportEncoding> = {
+  utf8: 'utf-8',
+  'utf-8': 'utf-8',
+  windows1252: 'windows-1252',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  'cp-1252': 'windows-1252',
+  win1252: 'windows-1252',
+  'win-1252': 'windows-1252',
+  'x-cp1252': 'windows-1252',
+  ansi: 'windows-1252',
+  latin1: 'latin1',
+  'latin-1': 'latin1',
+  l1: 'latin1',
+  'iso-8859-1': 'latin1',
+  'iso8859-1': 'latin1',
+  iso88591: 'latin1',
+  '8859-1': 'latin1',
+  'iso-latin-1': 'latin1',
+  'utf-16le': 'utf-16le',
+  utf16le: 'utf-16le',
+  'utf-16': 'utf-16le',
+  utf16: 'utf-16le',
+  'ucs-2': 'utf-16le',
+  ucs2: 'utf-16le',
+  unicode: 'utf-16le',
+};
+
+/** The import encoding a name means, or undefined; `ISO_8859-1`, `CP1252`, ` UTF8 ` all count. */
+export const encodingOf = (name: string): ImportEncoding | undefined =>
+  ENCODING_ALIASES[
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_]+/g, '-')
+  ];
+
 const BOMS: Array<{ bytes: number[]; encoding: string }> = [
   { bytes: [0xef, 0xbb, 0xbf], encoding: 'utf-8' },
   { bytes: [0xff, 0xfe], encoding: 'utf-16le' },
@@ -73,8 +114,9 @@ export class ImportDecoder {
   private latin1 = false;
   private head: Uint8Array = new Uint8Array(0);
   private lines = 1;
-  /** The encoding in use once the first bytes have been seen. */
+  /** The encoding in use once the first bytes have been seen, and whether a byte order mark named it. */
   encoding?: string;
+  bom = false;
 
   constructor(private readonly requested: ImportEncoding | undefined) {}
 
@@ -117,6 +159,7 @@ export class ImportDecoder {
         [{ path: 'encoding', message: `the file says ${bom.encoding}` }],
       );
     this.encoding = bom?.encoding ?? this.requested ?? 'utf-8';
+    this.bom = bom !== undefined;
     if (!bom && this.encoding === 'utf-8' && guessEncoding(first.subarray(0, 4096)) === 'utf-16le')
       throw new DomainError(
         'bad_request',
@@ -147,4 +190,27 @@ export class ImportDecoder {
     for (let i = out.indexOf('\n'); i !== -1; i = out.indexOf('\n', i + 1)) this.lines++;
     return out;
   }
+}
+
+/** The bytes 0x80-0x9F of windows-1252 that are not the code points of the same number (€ ‚ ƒ „ … † ‡ ˆ ‰ Š ‹ Œ Ž ‘ ’ “ ” • – — ˜ ™ š › œ ž Ÿ). */
+const WINDOWS_1252_HIGH = new Map<number, number>(
+  [...'€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'].map((c, i) => [c.codePointAt(0)!, 0x80 + i]),
+);
+
+/**
+ * Text in one of the import encodings, as bytes, so a file written for a person to fix (the rejects of an import)
+ * imports again with the same options. A character the encoding has no byte for becomes `?` (only messages can hold
+ * one: the rows came from a file in that encoding).
+ */
+export function encodeText(text: string, encoding: ImportEncoding | 'utf-16be'): Buffer {
+  if (encoding === 'utf-8') return Buffer.from(text, 'utf8');
+  if (encoding === 'utf-16le') return Buffer.from(text, 'utf16le');
+  if (encoding === 'utf-16be') return Buffer.from(text, 'utf16le').swap16();
+  const bytes: number[] = [];
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    const high = encoding === 'windows-1252' ? WINDOWS_1252_HIGH.get(c) : undefined;
+    bytes.push(high ?? (c < 0x80 || (c >= 0xa0 && c < 0x100) || (encoding === 'latin1' && c < 0x100) ? c : 0x3f));
+  }
+  return Buffer.from(bytes);
 }

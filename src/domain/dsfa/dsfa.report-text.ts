@@ -1,4 +1,9 @@
 import type { ReportLanguage } from '../report-locale.js';
+import { WP248_CRITERIA } from './screening.js';
+
+/** The WP248 criteria by id, labelled as the screening labels them. */
+const wp248 = (lang: ReportLanguage): Record<string, string> =>
+  Object.fromEntries(WP248_CRITERIA.map((c) => [c.id, c[lang].label]));
 
 // Every word the DSFA report prints, in each language it is written in. German follows the terms of the GDPR's
 // German text (Datenschutz-Folgenabschätzung, Verantwortlicher, Abhilfemaßnahmen) and the KI-Verordnung.
@@ -30,8 +35,9 @@ const de = {
     measures: 'Abhilfemaßnahmen (Art. 35 Abs. 7 lit. d DSGVO)',
     dpo: 'Stellungnahme des Datenschutzbeauftragten (Art. 35 Abs. 2 DSGVO)',
     signOff: 'Freigabe',
-    ai: 'Anhang A: KI-Anwendungsfälle',
-    audit: 'Anhang B: Änderungsverlauf',
+    appendix: 'Anhang',
+    ai: 'KI-Anwendungsfälle',
+    audit: 'Änderungsverlauf',
   },
   description: {
     processingActivity: 'Verarbeitungstätigkeit',
@@ -47,7 +53,7 @@ const de = {
     severity: 'Schwere',
     level: 'Risikostufe',
     matrix: 'Risikomatrix',
-    matrixCorner: 'Wahrscheinlichkeit ↓\nSchwere →',
+    matrixCorner: 'Wahrscheinlichkeit (Zeilen)\nSchwere (Spalten)',
     legend:
       'Risikostufe = Eintrittswahrscheinlichkeit × Schwere, je von 1 (niedrig) bis 4 (kritisch): ' +
       '1–2 niedrig, 3–4 mittel, 6–9 hoch, 12–16 kritisch.',
@@ -68,6 +74,9 @@ const de = {
     changed: 'GEÄNDERT seit der Freigabe: der dargestellte Inhalt weicht vom freigegebenen ab',
     unknown: 'nicht prüfbar (Freigabe vor Einführung der Prüfsummen)',
     notApproved: 'Die Folgenabschätzung ist nicht freigegeben.',
+    lastApprovedBy: 'Zuletzt freigegeben von',
+    lastApprovedAt: 'Zuletzt freigegeben am',
+    approvalLapsed: 'Die Folgenabschätzung ist derzeit nicht freigegeben; die letzte Freigabe gilt nicht mehr.',
     nextReview: 'Nächste Überprüfung',
   },
   audit: {
@@ -145,17 +154,7 @@ const de = {
     limited: 'begrenztes Risiko (Transparenzpflichten)',
     minimal: 'minimales Risiko',
   } as Record<string, string>,
-  wp248: {
-    scoring: 'Bewertung oder Scoring',
-    automated_decision: 'Automatisierte Entscheidung mit Rechtswirkung oder ähnlich erheblicher Wirkung',
-    systematic_monitoring: 'Systematische Überwachung',
-    sensitive_data: 'Sensible oder höchstpersönliche Daten',
-    large_scale: 'Umfangreiche Verarbeitung',
-    matching_datasets: 'Abgleichen oder Zusammenführen von Datensätzen',
-    vulnerable_subjects: 'Schutzbedürftige betroffene Personen',
-    innovative_technology: 'Innovative Nutzung neuer Technologien',
-    blocks_rights: 'Hindert an der Ausübung eines Rechts oder der Nutzung einer Dienstleistung',
-  } as Record<string, string>,
+  wp248: wp248('de'),
 };
 
 export type ReportText = typeof de;
@@ -187,8 +186,9 @@ const en: ReportText = {
     measures: 'Measures to address the risks (Art. 35(7)(d) GDPR)',
     dpo: "The data protection officer's opinion (Art. 35(2) GDPR)",
     signOff: 'Sign-off',
-    ai: 'Appendix A: AI use cases',
-    audit: 'Appendix B: History of changes',
+    appendix: 'Appendix',
+    ai: 'AI use cases',
+    audit: 'History of changes',
   },
   description: {
     processingActivity: 'Processing activity',
@@ -204,7 +204,7 @@ const en: ReportText = {
     severity: 'Severity',
     level: 'Risk level',
     matrix: 'Risk matrix',
-    matrixCorner: 'Likelihood ↓\nseverity →',
+    matrixCorner: 'Likelihood (rows)\nSeverity (columns)',
     legend:
       'Risk level = likelihood × severity, each from 1 (low) to 4 (critical): ' +
       '1–2 low, 3–4 medium, 6–9 high, 12–16 critical.',
@@ -225,6 +225,9 @@ const en: ReportText = {
     changed: 'CHANGED since approval: the content shown differs from the content approved',
     unknown: 'not verifiable (approved before checksums were recorded)',
     notApproved: 'The assessment has not been approved.',
+    lastApprovedBy: 'Last approved by',
+    lastApprovedAt: 'Last approved on',
+    approvalLapsed: 'The assessment is not approved at present; its last approval no longer applies.',
     nextReview: 'Next review',
   },
   audit: {
@@ -302,17 +305,7 @@ const en: ReportText = {
     limited: 'limited risk (transparency duties)',
     minimal: 'minimal risk',
   },
-  wp248: {
-    scoring: 'Evaluation or scoring',
-    automated_decision: 'Automated decision with legal or similar effect',
-    systematic_monitoring: 'Systematic monitoring',
-    sensitive_data: 'Sensitive or highly personal data',
-    large_scale: 'Large scale',
-    matching_datasets: 'Matching or combining datasets',
-    vulnerable_subjects: 'Vulnerable data subjects',
-    innovative_technology: 'Innovative use of technology',
-    blocks_rights: 'Prevents exercising a right or using a service',
-  },
+  wp248: wp248('en'),
 };
 
 /** The words of the DSFA report in one language. */

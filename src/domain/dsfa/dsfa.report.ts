@@ -2,7 +2,7 @@ import { para, type Block, type ListItem, type ReportDoc, type Tone } from '../r
 import { formatDate, formatDateTime, guessLanguage, type ReportLanguage } from '../report-locale.js';
 import { reportText, type ReportText } from './dsfa.report-text.js';
 import { highest, riskLevel, type Level } from './risk-matrix.js';
-import { approvedContent } from './dsfa.workflow.js';
+import { approvedContent, contentSince, lastApproval } from './dsfa.workflow.js';
 import type { AiUseCaseModule, Dsfa, DsfaAuditEntry } from './dsfa.schema.js';
 import { RISK_LEVELS } from './dsfa.values.js';
 
@@ -49,11 +49,18 @@ export function dsfaReport(d: Dsfa, audit: DsfaAuditEntry[], o: DsfaReportOption
       [t.section.signOff, signOff(d, audit, t, when, o.lang)],
     ]),
   ];
-  if (d.ai_use_case_modules.length) {
-    blocks.push(heading(t.section.ai));
-    d.ai_use_case_modules.forEach((m, i) => blocks.push(...aiModule(m, i, t, o)));
-  }
-  if (o.auditTrail !== false && audit.length) blocks.push(heading(t.section.audit), history(audit, t, when));
+  // appendices are lettered in the order they appear, so a report without AI modules starts at A
+  const appendices: Array<[string, (letter: string) => Block[]]> = [];
+  if (d.ai_use_case_modules.length)
+    appendices.push([
+      t.section.ai,
+      (letter) => d.ai_use_case_modules.flatMap((m, i) => aiModule(m, `${letter}.${i + 1}`, t, o)),
+    ]);
+  if (o.auditTrail !== false && audit.length) appendices.push([t.section.audit, () => [history(audit, t, when)]]);
+  appendices.forEach(([title, content], i) => {
+    const letter = String.fromCharCode(65 + i);
+    blocks.push(heading(`${t.section.appendix} ${letter}: ${title}`), ...content(letter));
+  });
   return {
     title: d.title,
     subtitle: `${t.kind} · ${t.asOf}: ${asOf}`,
@@ -140,7 +147,7 @@ function risks(d: Dsfa, t: ReportText): Block[] {
           .join(', '),
       ),
     ]),
-    widths: [0.24, 0.19, 0.19, 0.19, 0.19],
+    widths: [0.34, 0.165, 0.165, 0.165, 0.165],
     tones: down.map((l) => [undefined, ...RISK_LEVELS.map((s): Tone => riskLevel(l as Level, s))]),
   });
   out.push(para(t.risks.legend, true));
@@ -179,22 +186,34 @@ function dpo(d: Dsfa, t: ReportText, lang: ReportLanguage): Block[] {
   return out;
 }
 
+/**
+ * Status and approval. An assessment that left `approved` (an edit after the approval moves it to needs-update) still
+ * names its last approval from the audit trail, and whether the content changed since, so the signed document tells
+ * what was approved and that it no longer is.
+ */
 function signOff(d: Dsfa, audit: DsfaAuditEntry[], t: ReportText, when: (ts: string) => string, lang: ReportLanguage) {
   const rows: Array<[string, string | undefined]> = [[t.signOff.status, t.status[d.status]]];
   const state = approvedContent(d, audit);
+  const last = d.status === 'approved' ? undefined : lastApproval(audit);
   if (d.status === 'approved')
     rows.push(
       [t.signOff.approvedBy, d.approved_by ?? undefined],
       [t.signOff.approvedAt, d.approved_at ? when(d.approved_at) : undefined],
       [t.signOff.content, state === 'none' ? undefined : t.signOff[state]],
     );
+  else if (last)
+    rows.push(
+      [t.signOff.lastApprovedBy, last.by],
+      [t.signOff.lastApprovedAt, when(last.at)],
+      [t.signOff.content, t.signOff[contentSince(d, last)]],
+    );
   rows.push([t.signOff.nextReview, d.review_date && formatDate(d.review_date, lang)]);
   const out: Block[] = [{ kind: 'fields', rows: rows.filter((r): r is [string, string] => present(r[1])) }];
-  if (d.status !== 'approved') out.push(para(t.signOff.notApproved, true));
+  if (d.status !== 'approved') out.push(para(last ? t.signOff.approvalLapsed : t.signOff.notApproved, true));
   return out;
 }
 
-function aiModule(m: AiUseCaseModule, i: number, t: ReportText, o: DsfaReportOptions): Block[] {
+function aiModule(m: AiUseCaseModule, no: string, t: ReportText, o: DsfaReportOptions): Block[] {
   const a = t.ai;
   const yesNo = (b: boolean | undefined) => (b === undefined ? undefined : b ? t.yes : t.no);
   const lines = (xs: string[] | undefined) => (xs?.length ? xs.join('\n') : undefined);
@@ -219,7 +238,7 @@ function aiModule(m: AiUseCaseModule, i: number, t: ReportText, o: DsfaReportOpt
     ...(o.includeIds ? ([[a.id, m.id]] as Array<[string, string]>) : []),
   ];
   const out: Block[] = [
-    heading(`A.${i + 1} ${m.name || t.useCase[m.use_case_type] || m.use_case_type}`, 3),
+    heading(`${no} ${m.name || t.useCase[m.use_case_type] || m.use_case_type}`, 3),
     { kind: 'fields', rows: rows.filter((r): r is [string, string] => present(r[1])) },
   ];
   const level = (l: string | undefined) => (l ? ((t.level as Record<string, string>)[l] ?? l) : undefined);

@@ -1,6 +1,5 @@
 import { isoLocal, type Clock, type IdSource } from '../clock.js';
 import { conflict, notFound } from '../errors.js';
-import { resolveIdPrefix } from '../id-prefix.js';
 import {
   DSFA_STATUSES,
   RISK_LEVELS,
@@ -19,6 +18,7 @@ import {
 } from './dsfa.schema.js';
 import { settleAdditions } from './dsfa.additions.js';
 import type { DsfaStore } from './dsfa.store.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import {
   checkApprover,
   checkTransition,
@@ -174,17 +174,16 @@ export function applyUpdate(
   return { next, old_values, new_values };
 }
 
-async function mustGet(store: DsfaStore, tenant: string, idOrPrefix: string): Promise<Dsfa> {
-  const id = await resolveIdPrefix(idOrPrefix, 'DSFA', (p, n) => store.idsWithPrefix(tenant, p, n));
+async function mustGet(store: DsfaStore, tenant: string, id: string): Promise<Dsfa> {
   const found = await store.get(tenant, id);
-  if (!found) throw notFound('DSFA', idOrPrefix);
+  if (!found) throw notFound('DSFA', id);
   return found;
 }
 
 /** Impact assessments: every change is written together with its audit entry. */
 export class DsfaService {
   constructor(
-    private readonly store: DsfaStore,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {}
@@ -211,11 +210,11 @@ export class DsfaService {
   }
 
   list(tenant: string, q: DsfaListQuery): Promise<Dsfa[]> {
-    return this.store.list(tenant, q);
+    return this.uow.read.dsfa.list(tenant, q);
   }
 
   get(tenant: string, id: string): Promise<Dsfa> {
-    return mustGet(this.store, tenant, id);
+    return mustGet(this.uow.read.dsfa, tenant, id);
   }
 
   async create(tenant: string, actor: string | undefined, input: DsfaCreate): Promise<Dsfa> {
@@ -238,7 +237,7 @@ export class DsfaService {
       input.measure_details !== undefined,
     );
     const { id: _id, tenant_id: _t, ...values } = record;
-    await this.store.transaction(async (s) => {
+    await this.uow.write(tenant, async ({ dsfa: s }) => {
       if ((await s.workflow(tenant)) === 'strict' && record.status !== 'draft')
         throw conflict('in the strict review workflow a new assessment starts as draft', [
           { path: 'status', message: 'allowed on create: draft' },
@@ -251,7 +250,7 @@ export class DsfaService {
   }
 
   update(tenant: string, actor: string | undefined, id: string, patch: DsfaUpdate): Promise<Dsfa> {
-    return this.store.transaction(async (s) => {
+    return this.uow.write(tenant, async ({ dsfa: s }) => {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const ctx = { actor, workflow: await s.workflow(tenant) };
@@ -263,7 +262,7 @@ export class DsfaService {
   }
 
   setStatus(tenant: string, actor: string | undefined, id: string, change: DsfaStatusChange): Promise<Dsfa> {
-    return this.store.transaction(async (s) => {
+    return this.uow.write(tenant, async ({ dsfa: s }) => {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const next: Dsfa = { ...current, updated_at: now };
@@ -290,7 +289,7 @@ export class DsfaService {
 
   /** The tenant's review workflow (`open` unless set). */
   async settings(tenant: string): Promise<DsfaSettings> {
-    return (await this.store.settings(tenant)) ?? { workflow: 'open', updated_by: null, updated_at: null };
+    return (await this.uow.read.dsfa.settings(tenant)) ?? { workflow: 'open', updated_by: null, updated_at: null };
   }
 
   async updateSettings(tenant: string, actor: string | undefined, input: DsfaSettingsInput): Promise<DsfaSettings> {
@@ -299,12 +298,12 @@ export class DsfaService {
       updated_by: actor ?? 'system',
       updated_at: isoLocal(this.clock.now()),
     };
-    await this.store.transaction((s) => s.saveSettings(tenant, record));
+    await this.uow.write(tenant, ({ dsfa }) => dsfa.saveSettings(tenant, record));
     return record;
   }
 
   delete(tenant: string, actor: string | undefined, id: string): Promise<DeleteResult> {
-    return this.store.transaction(async (s) => {
+    return this.uow.write(tenant, async ({ dsfa: s }) => {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const { id: _id, tenant_id: _t, ...values } = current;
@@ -315,10 +314,10 @@ export class DsfaService {
   }
 
   async stats(tenant: string): Promise<DsfaStats> {
-    return statsFromCounts(await this.store.countByStatusAndRisk(tenant));
+    return statsFromCounts(await this.uow.read.dsfa.countByStatusAndRisk(tenant));
   }
 
   auditLog(tenant: string, q: { limit: number; offset: number; dsfa_id?: string }): Promise<DsfaAuditEntry[]> {
-    return this.store.auditLog(tenant, q);
+    return this.uow.read.dsfa.auditLog(tenant, q);
   }
 }

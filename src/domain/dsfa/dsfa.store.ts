@@ -13,12 +13,8 @@ export interface DsfaFilter {
 
 /** Persistence of assessments and their audit trail, always scoped to one tenant. */
 export interface DsfaStore {
-  /** Runs `fn` in one write transaction: the change and its audit entry land together or not at all. */
-  transaction<T>(fn: (store: DsfaStore) => Promise<T>): Promise<T>;
   list(tenant: string, filter: DsfaFilter): Promise<Dsfa[]>;
   get(tenant: string, id: string): Promise<Dsfa | undefined>;
-  /** Up to `limit` ids of the tenant starting with `prefix` (hex digits and dashes only). */
-  idsWithPrefix(tenant: string, prefix: string, limit: number): Promise<string[]>;
   insert(record: Dsfa): Promise<void>;
   replace(record: Dsfa): Promise<void>;
   remove(tenant: string, id: string): Promise<void>;

@@ -87,15 +87,40 @@ export function checkApprover(workflow: DsfaWorkflow, author: string, approvedBy
     ]);
 }
 
+/** The newest approval in an audit trail (newest first): who approved, when, and the hash of what they approved. */
+export interface RecordedApproval {
+  by?: string;
+  at: string;
+  hash?: string;
+}
+
+/**
+ * The last approval recorded in the audit trail (newest first), also after the assessment has left `approved`: the
+ * entry that set approved_at, with the approver it named, or the one on record before it when it named none
+ * (approving again without a name keeps the approver).
+ */
+export function lastApproval(audit: DsfaAuditEntry[]): RecordedApproval | undefined {
+  const i = audit.findIndex((e) => e.new_values.approved_at);
+  if (i < 0) return undefined;
+  const entry = audit[i]!;
+  const named = audit.slice(i).find((e) => 'approved_by' in e.new_values)?.new_values.approved_by;
+  const hash = entry.new_values.content_hash;
+  return {
+    at: String(entry.new_values.approved_at),
+    ...(typeof named === 'string' && named ? { by: named } : {}),
+    ...(typeof hash === 'string' ? { hash } : {}),
+  };
+}
+
+/** Whether `d` holds the content an approval approved; `unknown` when the approval recorded no hash. */
+export const contentSince = (d: Dsfa, approval: RecordedApproval | undefined): 'current' | 'changed' | 'unknown' =>
+  approval?.hash === undefined ? 'unknown' : approval.hash === contentHash(d) ? 'current' : 'changed';
+
 /**
  * Whether the content stored is the content last approved: the newest approval in the audit trail (newest first)
  * carries the hash of what it approved. `unknown` for approvals recorded before hashes were kept.
  */
 export function approvedContent(d: Dsfa, audit: DsfaAuditEntry[]): 'current' | 'changed' | 'unknown' | 'none' {
   if (d.status !== 'approved') return 'none';
-  const approval = audit.find((e) => e.new_values.approved_at);
-  if (!approval) return 'unknown';
-  const hash = approval.new_values.content_hash;
-  if (typeof hash !== 'string') return 'unknown';
-  return hash === contentHash(d) ? 'current' : 'changed';
+  return contentSince(d, lastApproval(audit));
 }

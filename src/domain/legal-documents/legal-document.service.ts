@@ -9,14 +9,19 @@ import {
   type VersionCreate,
 } from './legal-document.schema.js';
 import type { LegalDocumentStore } from './legal-document.store.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 
 /** Legal documents with versions: draft → review → approved → published; publishing archives the previous one. */
 export class LegalDocumentService {
   constructor(
-    private readonly store: LegalDocumentStore,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {}
+
+  private get store(): LegalDocumentStore {
+    return this.uow.read.legalDocuments;
+  }
 
   list(tenant: string, f: { document_type?: string; status?: string }) {
     return this.store.list(tenant, f);
@@ -38,7 +43,7 @@ export class LegalDocumentService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insert(doc);
+    await this.uow.write(tenant, (tx) => tx.legalDocuments.insert(doc));
     return doc;
   }
 
@@ -54,7 +59,7 @@ export class LegalDocumentService {
   }
 
   addVersion(tenant: string, actor: string | undefined, documentId: string, input: VersionCreate): Promise<Version> {
-    return this.store.transaction(async (s) => {
+    return this.uow.write(tenant, async ({ legalDocuments: s }) => {
       if (!(await s.lockDocument(tenant, documentId))) throw notFound('legal document', documentId);
       const existing = await s.versions(tenant, documentId);
       const now = isoZ(this.clock.now());
@@ -88,7 +93,7 @@ export class LegalDocumentService {
     t: Transition,
     extra: { approved_by?: string | null; comment?: string | null } = {},
   ): Promise<Version> {
-    return this.store.transaction(async (s) => {
+    return this.uow.write(tenant, async ({ legalDocuments: s }) => {
       let v = await s.getVersion(tenant, id);
       if (!v) throw notFound('version', id);
       // publishing archives the document's published version: publishes of one document take turns on the document's

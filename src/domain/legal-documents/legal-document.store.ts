@@ -2,7 +2,6 @@ import type { LegalDocument, Version } from './legal-document.schema.js';
 
 /** Persistence of legal documents and their versions, scoped to one tenant. */
 export interface LegalDocumentStore {
-  transaction<T>(fn: (s: LegalDocumentStore) => Promise<T>): Promise<T>;
   list(tenant: string, f: { document_type?: string; status?: string }): Promise<LegalDocument[]>;
   get(tenant: string, id: string): Promise<LegalDocument | undefined>;
   /**

@@ -12,16 +12,22 @@ import type {
 } from './block.schema.js';
 import type { BlockLink, TrainingBlockStore } from './block.store.js';
 import type { CanonicalService } from './canonical.service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 
 /** Training blocks: modules generated from canonical controls, linked to them, with content and matrix entries. */
 export class TrainingBlockService {
   constructor(
-    private readonly store: TrainingBlockStore,
+    private readonly uow: UnitOfWork,
     private readonly canonical: CanonicalService,
     private readonly content: Pick<TrainingContentService, 'generate'>,
     private readonly clock: Clock,
     private readonly ids: IdSource,
   ) {}
+
+  /** The store for reads outside a unit of work. */
+  private get store(): TrainingBlockStore {
+    return this.uow.read.trainingBlocks;
+  }
 
   list(tenant: string): Promise<Block[]> {
     return this.store.list(tenant);
@@ -47,21 +53,25 @@ export class TrainingBlockService {
       updated_at: now,
       last_generated_at: null,
     };
-    await this.store.insert(block);
+    await this.uow.write(tenant, ({ trainingBlocks }) => trainingBlocks.insert(block));
     return block;
   }
 
-  async update(tenant: string, id: string, patch: BlockUpdate): Promise<Block> {
-    await this.get(tenant, id);
-    const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-    await this.store.update(tenant, id, { ...set, updated_at: isoZ(this.clock.now()) });
-    return this.get(tenant, id);
+  update(tenant: string, id: string, patch: BlockUpdate): Promise<Block> {
+    return this.uow.write(tenant, async ({ trainingBlocks: store }) => {
+      await this.get(tenant, id, store);
+      const set = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      await store.update(tenant, id, { ...set, updated_at: isoZ(this.clock.now()) });
+      return this.get(tenant, id, store);
+    });
   }
 
-  async remove(tenant: string, id: string): Promise<{ success: boolean; message: string }> {
-    await this.get(tenant, id);
-    await this.store.delete(tenant, id);
-    return { success: true, message: `block ${id} deleted (its modules stay)` };
+  remove(tenant: string, id: string): Promise<{ success: boolean; message: string }> {
+    return this.uow.write(tenant, async ({ trainingBlocks: store }) => {
+      await this.get(tenant, id, store);
+      await store.delete(tenant, id);
+      return { success: true, message: `block ${id} deleted (its modules stay)` };
+    });
   }
 
   async preview(tenant: string, id: string): Promise<BlockPreview> {
@@ -103,7 +113,7 @@ export class TrainingBlockService {
     }
     // The transaction may run more than once (PostgreSQL retries it after a conflict with another replica): each run
     // counts afresh and only the run that commits is reported.
-    const written = await this.store.transaction(async (store) => {
+    const written = await this.uow.write(tenant, async ({ trainingBlocks: store }) => {
       const now = isoZ(this.clock.now());
       const counts = { modules_created: 0, modules_updated: 0, controls_linked: 0, matrix_entries_created: 0 };
       const moduleIds = new Map<string, string>();

@@ -8,11 +8,11 @@ export interface BlockLink {
   position: number;
 }
 
-/** Persistence of training blocks and of the modules, control links and matrix entries they generate, per tenant. */
+/**
+ * Persistence of training blocks and of the modules, control links and matrix entries they generate, per tenant;
+ * written inside a unit of work.
+ */
 export interface TrainingBlockStore extends Pick<TrainingStore, 'moduleIdByCode' | 'insertModule' | 'updateModule'> {
-  /** Runs `fn` in one write transaction; `fn` may run more than once, so it must not act outside the store. */
-  transaction<T>(fn: (store: TrainingBlockStore) => Promise<T>): Promise<T>;
-
   /** The tenant's blocks, newest first. */
   list(tenant: string): Promise<Block[]>;
   get(tenant: string, id: string): Promise<Block | undefined>;

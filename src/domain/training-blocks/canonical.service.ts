@@ -7,11 +7,12 @@ import {
   type ControlFilter,
   type ListedControl,
 } from './canonical.schema.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 
-/** Persistence of a tenant's own controls; the shipped catalogue is read-only data. */
+/** Persistence of a tenant's own controls (written inside a unit of work); the shipped catalogue is read-only data. */
 export interface CanonicalStore {
   tenantControls(tenant: string): Promise<CanonicalControl[]>;
-  /** Inserts or replaces the given controls in one transaction. */
+  /** Inserts or replaces the given controls. */
   upsert(tenant: string, controls: CanonicalControl[]): Promise<void>;
 }
 
@@ -58,12 +59,12 @@ export function meta(controls: CanonicalControl[]): CanonicalMeta {
 /** The canonical control catalogue of a tenant: shipped controls plus its own imports. */
 export class CanonicalService {
   constructor(
-    private readonly store: CanonicalStore,
+    private readonly uow: UnitOfWork,
     private readonly builtin: () => Promise<CanonicalControl[]>,
   ) {}
 
   async all(tenant: string): Promise<ListedControl[]> {
-    return mergeCatalogues(await this.builtin(), await this.store.tenantControls(tenant));
+    return mergeCatalogues(await this.builtin(), await this.uow.read.canonical.tenantControls(tenant));
   }
 
   async list(tenant: string, f: ControlFilter): Promise<ListedControl[]> {
@@ -75,11 +76,11 @@ export class CanonicalService {
   }
 
   /**
-   * Validates every row on its own; a duplicate id in the file refuses the later rows. Valid rows are written in one
-   * transaction; a row equal to the stored control is counted as unchanged, so importing twice changes nothing.
+   * Validates every row on its own; a duplicate id in the file refuses the later rows. Valid rows are compared with
+   * the stored controls and written in one unit of work; a row equal to the stored control is counted as unchanged,
+   * so importing twice changes nothing.
    */
   async import(tenant: string, input: CanonicalImport): Promise<CanonicalImportResult> {
-    const own = new Map((await this.store.tenantControls(tenant)).map((c) => [c.id, c]));
     const seen = new Map<string, number>();
     const result: CanonicalImportResult = {
       read: input.controls.length,
@@ -90,7 +91,7 @@ export class CanonicalService {
       rejections: [],
       dry_run: input.dry_run,
     };
-    const write: CanonicalControl[] = [];
+    const valid: CanonicalControl[] = [];
     input.controls.forEach((raw, i) => {
       const line = input.lines?.[i] ?? i + 1;
       const rawId = typeof (raw as { id?: unknown })?.id === 'string' ? (raw as { id: string }).id : null;
@@ -112,16 +113,30 @@ export class CanonicalService {
         return;
       }
       seen.set(c.id, line);
-      const stored = own.get(c.id);
-      if (stored && sameJson(stored, c)) result.unchanged++;
-      else {
-        if (stored) result.updated++;
-        else result.created++;
-        write.push(c);
-      }
+      valid.push(c);
     });
     result.rejected = result.rejections.length;
-    if (!input.dry_run && write.length) await this.store.upsert(tenant, write);
-    return result;
+    // compared with what is stored in the unit of work that writes, so the counts are those of the committed run
+    const compare = async (store: CanonicalStore) => {
+      const own = new Map((await store.tenantControls(tenant)).map((c) => [c.id, c]));
+      const counts = { created: 0, updated: 0, unchanged: 0 };
+      const write: CanonicalControl[] = [];
+      for (const c of valid) {
+        const stored = own.get(c.id);
+        if (stored && sameJson(stored, c)) counts.unchanged++;
+        else {
+          if (stored) counts.updated++;
+          else counts.created++;
+          write.push(c);
+        }
+      }
+      if (!input.dry_run && write.length) await store.upsert(tenant, write);
+      return counts;
+    };
+    const counts =
+      input.dry_run || !valid.length
+        ? await compare(this.uow.read.canonical)
+        : await this.uow.write(tenant, ({ canonical }) => compare(canonical));
+    return Object.assign(result, counts);
   }
 }

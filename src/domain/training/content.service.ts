@@ -5,6 +5,7 @@ import { contentPrompt, parseQuiz, quizPrompt, type ModuleBrief } from './conten
 import type { Content, GenerateAllResult } from './content.schema.js';
 import type { TrainingContentStore } from './content.store.js';
 import { redact, type PiiKind } from './redaction.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 
 type Counts = Partial<Record<PiiKind, number>>;
 const addCounts = (a: Counts, b: Counts): Counts => {
@@ -15,16 +16,23 @@ const addCounts = (a: Counts, b: Counts): Counts => {
 
 /**
  * Content and quiz generation: every prompt is redacted before it leaves the process and every answer after it comes
- * back; the kinds and counts (never the values) go into the training audit log with the tokens used.
+ * back; the kinds and counts (never the values) go into the training audit log with the tokens used. The language
+ * model is asked outside any unit of work (a unit of work may run more than once, and must not wait on a model);
+ * what it answered is then written in one, with its audit entry.
  */
 export class TrainingContentService {
   constructor(
-    private readonly store: TrainingContentStore,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdSource,
     private readonly llm: () => LlmClient,
     private readonly defaultModel: string,
   ) {}
+
+  /** The store for reads outside a unit of work. */
+  private get store(): TrainingContentStore {
+    return this.uow.read.trainingContent;
+  }
 
   private async ask(tenant: string, p: { system: string; prompt: string }, model: string, json: boolean) {
     const people = await this.store.assignedNames(tenant);
@@ -52,12 +60,13 @@ export class TrainingContentService {
   }
 
   private async logGenerated(
+    store: TrainingContentStore,
     tenant: string,
     actor: string | undefined,
     moduleId: string,
     details: Record<string, unknown>,
   ) {
-    await this.store.appendAudit([
+    await store.appendAudit([
       {
         id: this.ids.next(),
         tenant_id: tenant,
@@ -82,7 +91,7 @@ export class TrainingContentService {
     if (!r.text.trim()) throw new DomainError('unavailable', `the model ${model} answered with an empty text`);
     const now = isoZ(this.clock.now());
     // the next version number and the row in one transaction, so concurrent generations number their versions apart
-    const content = await this.store.transaction(async (store) => {
+    const content = await this.uow.write(tenant, async ({ trainingContent: store }) => {
       const c: Content = {
         id: this.ids.next(),
         module_id: m.id,
@@ -94,15 +103,15 @@ export class TrainingContentService {
         published_at: null,
       };
       await store.insertContent(tenant, c);
+      await this.logGenerated(store, tenant, actor, m.id, {
+        kind: 'content',
+        content_id: c.id,
+        model,
+        redacted: r.redacted,
+        prompt_tokens: r.prompt_tokens,
+        completion_tokens: r.completion_tokens,
+      });
       return c;
-    });
-    await this.logGenerated(tenant, actor, m.id, {
-      kind: 'content',
-      content_id: content.id,
-      model,
-      redacted: r.redacted,
-      prompt_tokens: r.prompt_tokens,
-      completion_tokens: r.completion_tokens,
     });
     return {
       ...content,
@@ -141,20 +150,20 @@ export class TrainingContentService {
       const parsed = parseQuiz(r.text, body.count);
       if (parsed.ok) {
         // the old questions go and the new ones come in one transaction: a learner never sees half a quiz
-        await this.store.transaction((store) =>
-          store.replaceQuestions(
+        await this.uow.write(tenant, async ({ trainingContent: store }) => {
+          await store.replaceQuestions(
             tenant,
             m.id,
             parsed.questions.map((q, position) => ({ ...q, id: this.ids.next(), module_id: m.id, position })),
-          ),
-        );
-        await this.logGenerated(tenant, actor, m.id, {
-          kind: 'quiz',
-          model,
-          questions: parsed.questions.length,
-          attempts: attempt + 1,
-          redacted,
-          ...tokens,
+          );
+          await this.logGenerated(store, tenant, actor, m.id, {
+            kind: 'quiz',
+            model,
+            questions: parsed.questions.length,
+            attempts: attempt + 1,
+            redacted,
+            ...tokens,
+          });
         });
         return {
           module_id: m.id,
@@ -181,7 +190,7 @@ export class TrainingContentService {
 
   /** Publishes a version and archives the one published before, in one transaction: one published version at most. */
   publish(tenant: string, contentId: string): Promise<Content> {
-    return this.store.transaction(async (store) => {
+    return this.uow.write(tenant, async ({ trainingContent: store }) => {
       const c = await store.content(tenant, contentId);
       if (!c) throw notFound('content', contentId);
       if (c.status === 'published') throw conflict(`content ${contentId} is already published`);

@@ -1,14 +1,14 @@
 import type { Content } from './content.schema.js';
 import type { TrainingStore } from './training.store.js';
 
-/** Persistence of generated content versions and quizzes (and the modules they belong to), scoped to one tenant. */
+/**
+ * Persistence of generated content versions and quizzes (and the modules they belong to), scoped to one tenant;
+ * written inside a unit of work.
+ */
 export interface TrainingContentStore extends Pick<
   TrainingStore,
   'getModule' | 'questions' | 'replaceQuestions' | 'appendAudit'
 > {
-  /** Runs `fn` in one write transaction; `fn` may run more than once, so it must not act outside the store. */
-  transaction<T>(fn: (store: TrainingContentStore) => Promise<T>): Promise<T>;
-
   /** The modules that have no content version (`content`) or no question (`quiz`) yet, ordered by code. */
   modulesWithout(tenant: string, what: 'content' | 'quiz'): Promise<Array<{ id: string; module_code: string }>>;
   /** The names of everyone with an assignment: the people redaction hides from the language model. */

@@ -89,6 +89,33 @@ export const certificatePayload = (c: Record<string, unknown>): string =>
     ].map((k) => c[k]),
   );
 
+/** A printed verification code: the first 16 hex digits of a certificate's signature, in groups of four or not. */
+export const VERIFICATION_CODE = /^[0-9a-f]{4}(?:-?[0-9a-f]{4}){3}$/i;
+
+/**
+ * The code and tenant in a certificate's verification URL, as its QR code holds it
+ * (`https://host/sdk/v1/training/certificates/verify/F994-85E9-B7AC-F69B?tenant_id=acme`); the tenant is `default`
+ * when the URL names none, as on the public route. Undefined for anything that is not an http(s) URL; a URL that
+ * does not point at a verification route is refused, naming the form expected.
+ */
+export function verificationUrl(input: string): { code: string; tenant: string } | undefined {
+  if (!/^https?:\/\//i.test(input.trim())) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    url = undefined;
+  }
+  const code = url && /\/training\/certificates\/verify\/([^/]+)\/?$/.exec(url.pathname)?.[1];
+  if (!url || !code || !VERIFICATION_CODE.test(decodeURIComponent(code)))
+    throw new DomainError(
+      'bad_request',
+      `${input} is not the verification URL of a certificate: expected …/training/certificates/verify/CODE?tenant_id=TENANT`,
+      [{ path: 'id-or-code', message: 'a certificate id, its verification code, or the URL in its QR code' }],
+    );
+  return { code: decodeURIComponent(code), tenant: url.searchParams.get('tenant_id') || 'default' };
+}
+
 /** A short code printed on the certificate and in its QR code: the first 16 hex digits of the signature. */
 export const verificationCode = (signature: string): string =>
   signature.slice(0, 16).toUpperCase().match(/.{4}/g)!.join('-');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { emailAddress, label, nonBlank, queryInt } from '../schema-helpers.js';
+import { REPORT_LANGUAGES } from '../report-locale.js';
+import { emailAddress, isoTimestamp, label, nonBlank, queryInt } from '../schema-helpers.js';
 import {
   ASSIGNMENT_STATUSES,
   AUDIT_ACTIONS,
@@ -167,12 +168,12 @@ export const AssignmentQuery = z.object({
 });
 export type AssignmentQuery = z.infer<typeof AssignmentQuery>;
 export const AssignmentUpdate = z.object({
-  deadline: z.iso.datetime({ offset: true }).optional(),
+  deadline: isoTimestamp().optional(),
   user_name: label(200).optional(),
   user_email: emailAddress().optional(),
 });
 export const Progress = z.object({ progress: percent });
-export const AsOf = z.object({ as_of: z.iso.datetime({ offset: true }).optional() });
+export const AsOf = z.object({ as_of: isoTimestamp().optional() });
 
 // ---- quiz
 export const QuizAnswer = z.object({ question_id: z.string().min(1), selected_index: z.int().min(0) });
@@ -223,12 +224,12 @@ export const EscalationResult = z.object({
   as_of: Z,
 });
 export const EscalationInput = z.object({
-  as_of: z.iso.datetime({ offset: true }).optional(),
+  as_of: isoTimestamp().optional(),
   dry_run: z.boolean().default(false),
 });
 export const DeadlineQuery = z.object({
   limit: queryInt({ min: 1, max: 500, default: 50 }),
-  as_of: z.iso.datetime({ offset: true }).optional(),
+  as_of: isoTimestamp().optional(),
 });
 export const OverdueItem = Assignment.extend({ days_overdue: z.int() });
 
@@ -251,6 +252,9 @@ export const Certificate = z.object({
 export type Certificate = z.infer<typeof Certificate>;
 export const CertificateGenerated = z.object({
   certificate_id: z.string(),
+  verification_code: z
+    .string()
+    .describe('The code printed on the certificate, as `training certificates verify` takes it (addition)'),
   assignment: z.object({
     id: z.string(),
     status: z.string(),
@@ -279,7 +283,13 @@ export const VerificationCodeParams = z.object({
 });
 
 /** Where the QR code of a certificate PDF points: the base URL of a server's /sdk/v1 API. */
-export const CertificatePdfQuery = z.object({ verify_url: z.url({ protocol: /^https?$/ }).optional() });
+export const CertificatePdfQuery = z.object({
+  verify_url: z.url({ protocol: /^https?$/ }).optional(),
+  lang: z
+    .enum(REPORT_LANGUAGES)
+    .optional()
+    .describe('the language the certificate is written in; default de (addition)'),
+});
 
 export const Verification = z.object({
   valid: z.boolean(),

@@ -9,6 +9,7 @@ import {
   escalationLevel,
   escalationStep,
   scoreQuiz,
+  VERIFICATION_CODE,
   verificationCode,
 } from './training.rules.js';
 import type {
@@ -34,11 +35,9 @@ import type {
   CertificateRecord,
   TrainingStore,
 } from './training.store.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 
 type Actor = string | undefined;
-
-/** A printed verification code: the first 16 hex digits of a certificate's signature, in groups of four or not. */
-const VERIFICATION_CODE = /^[0-9a-f]{4}(?:-?[0-9a-f]{4}){3}$/i;
 
 /** "Erika Mustermann" → "E. M.": enough to match a certificate to its holder, not enough to learn the name. */
 export const initials = (name: string): string =>
@@ -55,17 +54,28 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /**
  * The training core: modules, matrix, assignments, quizzes, escalation, certificates, audit and statistics. The
- * single rules (derived status, escalation levels, scoring, the signature's payload) are in training.rules.ts.
+ * single rules (derived status, escalation levels, scoring, the signature's payload) are in training.rules.ts. Every
+ * change is one unit of work: the rows, their audit entries and their journal entries commit together.
  */
 export class TrainingService {
   constructor(
-    private readonly store: TrainingStore,
+    private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly ids: IdSource,
     private readonly newKey: KeySource,
   ) {}
 
   private now = () => this.clock.now();
+
+  /** The store for reads outside a unit of work. */
+  private get store(): TrainingStore {
+    return this.uow.read.training;
+  }
+
+  /** Runs `fn` as one unit of work of `tenant` with the training store inside it. */
+  private write<T>(tenant: string, fn: (store: TrainingStore) => Promise<T>): Promise<T> {
+    return this.uow.write(tenant, ({ training }) => fn(training));
+  }
 
   private auditRecord(
     tenant: string,
@@ -126,34 +136,30 @@ export class TrainingService {
   }
 
   createModule(tenant: string, actor: Actor, input: ModuleCreate): Promise<ModuleDetail> {
-    return this.store
-      .transaction(async (store) => {
-        await this.codeFree(store, tenant, input.module_code);
-        const now = isoZ(this.now());
-        const { questions, ...fields } = input;
-        const id = this.ids.next();
-        await store.insertModule({ id, tenant_id: tenant, ...fields, created_at: now, updated_at: now });
-        if (questions) await this.replaceQuestions(store, tenant, id, questions);
-        void actor;
-        return id;
-      })
-      .then((id) => this.getModule(tenant, id));
+    return this.write(tenant, async (store) => {
+      await this.codeFree(store, tenant, input.module_code);
+      const now = isoZ(this.now());
+      const { questions, ...fields } = input;
+      const id = this.ids.next();
+      await store.insertModule({ id, tenant_id: tenant, ...fields, created_at: now, updated_at: now });
+      if (questions) await this.replaceQuestions(store, tenant, id, questions);
+      void actor;
+      return id;
+    }).then((id) => this.getModule(tenant, id));
   }
 
   updateModule(tenant: string, id: string, patch: ModuleUpdate): Promise<ModuleDetail> {
-    return this.store
-      .transaction(async (store) => {
-        await this.mustModule(store, tenant, id);
-        const { questions, ...fields } = patch;
-        if (fields.module_code) await this.codeFree(store, tenant, fields.module_code, id);
-        await store.updateModule(tenant, id, { ...fields, updated_at: isoZ(this.now()) });
-        if (questions) await this.replaceQuestions(store, tenant, id, questions);
-      })
-      .then(() => this.getModule(tenant, id));
+    return this.write(tenant, async (store) => {
+      await this.mustModule(store, tenant, id);
+      const { questions, ...fields } = patch;
+      if (fields.module_code) await this.codeFree(store, tenant, fields.module_code, id);
+      await store.updateModule(tenant, id, { ...fields, updated_at: isoZ(this.now()) });
+      if (questions) await this.replaceQuestions(store, tenant, id, questions);
+    }).then(() => this.getModule(tenant, id));
   }
 
   deleteModule(tenant: string, id: string): Promise<{ success: boolean; message: string }> {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       await this.mustModule(store, tenant, id);
       const n = await store.countAssignmentsOfModule(tenant, id);
       if (n > 0) throw conflict(`module ${id} has ${n} assignment(s) and cannot be deleted`);
@@ -177,14 +183,18 @@ export class TrainingService {
     tenant: string,
     e: { role_code: string; module_id: string; is_mandatory: boolean; priority: number },
   ): Promise<MatrixEntry> {
-    await this.mustModule(this.store, tenant, e.module_id);
-    await this.store.upsertMatrix({ tenant_id: tenant, ...e, created_at: isoZ(this.now()) });
+    await this.write(tenant, async (store) => {
+      await this.mustModule(store, tenant, e.module_id);
+      await store.upsertMatrix({ tenant_id: tenant, ...e, created_at: isoZ(this.now()) });
+    });
     return (await this.matrix(tenant, e.role_code)).find((x) => x.module_id === e.module_id)!;
   }
 
   async unsetMatrix(tenant: string, role: string, moduleId: string): Promise<{ success: boolean; message: string }> {
-    if ((await this.store.deleteMatrix(tenant, role, moduleId)) === 0)
-      throw notFound('matrix entry', `${role}/${moduleId}`);
+    await this.write(tenant, async (store) => {
+      if ((await store.deleteMatrix(tenant, role, moduleId)) === 0)
+        throw notFound('matrix entry', `${role}/${moduleId}`);
+    });
     return { success: true, message: `${role} no longer assigned module ${moduleId}` };
   }
 
@@ -201,7 +211,7 @@ export class TrainingService {
 
   /** Creates the assignments a user's roles call for, unless an open one, or a completed one still valid, exists. */
   compute(tenant: string, actor: Actor, input: ComputeInput): Promise<{ assignments: Assignment[]; created: number }> {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       const now = this.now();
       const ids = await this.computeIn(store, tenant, actor, input, await store.matrixRows(tenant), now);
       const created = await store.assignmentsByIds(ids);
@@ -211,7 +221,7 @@ export class TrainingService {
 
   /** Many users in one transaction (a staff list); answers counts only, not the created rows. */
   computeMany(tenant: string, actor: Actor, users: ComputeInput[]): Promise<{ users: number; created: number }> {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       // the matrix once per staff list, not once per user
       const matrix = await store.matrixRows(tenant);
       const now = this.now();
@@ -288,7 +298,7 @@ export class TrainingService {
     id: string,
     patch: { deadline?: string; user_name?: string; user_email?: string },
   ): Promise<Assignment> {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       const a = await this.getAssignment(tenant, id, store);
       const now = this.now();
       const set: Partial<AssignmentRecord> = { updated_at: isoZ(now) };
@@ -329,7 +339,7 @@ export class TrainingService {
   }
 
   start(tenant: string, actor: Actor, id: string): Promise<Assignment> {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       const now = isoZ(this.now());
       await this.transition(
         store,
@@ -345,7 +355,7 @@ export class TrainingService {
   }
 
   progress(tenant: string, actor: Actor, id: string, progress: number): Promise<Assignment> {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       const a = await this.getAssignment(tenant, id, store);
       const refusal = () => conflict(`assignment ${id} is ${a.status}; progress can no longer change`);
       if (this.stored(a) === 'completed') throw refusal();
@@ -363,7 +373,7 @@ export class TrainingService {
   }
 
   complete(tenant: string, actor: Actor, id: string): Promise<Assignment> {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       const found = await this.getAssignment(tenant, id, store);
       const m = await this.mustModule(store, tenant, found.module_id);
       const now = this.now();
@@ -407,7 +417,7 @@ export class TrainingService {
       duration_seconds?: number;
     },
   ) {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       const m = await this.mustModule(store, tenant, moduleId);
       const a = await this.getAssignment(tenant, body.assignment_id, store);
       if (a.module_id !== moduleId)
@@ -481,7 +491,7 @@ export class TrainingService {
    * is conditional on the level still being lower, so concurrent runs escalate each assignment once per level.
    */
   escalate(tenant: string, actor: Actor, opts: { as_of?: string; dry_run: boolean }) {
-    return this.store.transaction(async (store) => {
+    const run = async (store: TrainingStore) => {
       const now = opts.as_of ? new Date(opts.as_of) : this.now();
       const rows = await store.escalationCandidates(tenant, isoZ(now));
       let results: EscalationItem[] = [];
@@ -533,7 +543,9 @@ export class TrainingService {
         dry_run: opts.dry_run,
         as_of: isoZ(now),
       };
-    });
+    };
+    // a dry run only reads: it does not queue behind the tenant's writers
+    return opts.dry_run ? run(this.store) : this.write(tenant, run);
   }
 
   // ---------------------------------------------------------------- certificates
@@ -549,10 +561,10 @@ export class TrainingService {
 
   /** Issues the assignment's certificate, once: the unique assignment of a certificate makes a second issue a no-op. */
   generateCertificate(tenant: string, actor: Actor, assignmentId: string) {
-    return this.store.transaction(async (store) => {
+    return this.write(tenant, async (store) => {
       const a = await this.getAssignment(tenant, assignmentId, store);
-      let id = (await store.certificateOfAssignment(tenant, assignmentId))?.id;
-      if (!id) {
+      let issued = await store.certificateOfAssignment(tenant, assignmentId);
+      if (!issued) {
         if (a.status !== 'completed' || !a.quiz_passed)
           throw conflict(
             `assignment ${assignmentId} is ${a.status}${a.quiz_passed ? '' : ' and its quiz is not passed'}; a certificate needs a completed assignment with a passed quiz`,
@@ -571,16 +583,19 @@ export class TrainingService {
           issued_at: isoZ(now),
           valid_until: a.valid_until ?? addDays(now, 365),
         };
-        if (await store.insertCertificate({ ...cert, signature: await this.sign(store, cert) })) {
+        const signed = { ...cert, signature: await this.sign(store, cert) };
+        if (await store.insertCertificate(signed)) {
           await store.updateAssignment(tenant, a.id, { certificate_id: cert.id, updated_at: isoZ(now) });
           await store.appendAudit([
             this.auditRecord(tenant, actor, 'certificate_issued', 'certificate', cert.id, { assignment_id: a.id }),
           ]);
-          id = cert.id;
-        } else id = (await store.certificateOfAssignment(tenant, assignmentId))!.id;
+          issued = signed;
+        } else issued = (await store.certificateOfAssignment(tenant, assignmentId))!;
       }
+      const id = issued.id;
       return {
         certificate_id: id,
+        verification_code: verificationCode(issued.signature),
         assignment: {
           id: a.id,
           status: a.status,

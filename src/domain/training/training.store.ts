@@ -34,7 +34,6 @@ export type AssignmentView = AssignmentRecord & { module_code: string; module_ti
 /** An audit entry before it is written. */
 export type AuditRecord = Omit<AuditEntry, 'details'> & { details: Record<string, unknown> };
 
-/** Which assignments a list asks for; `status` is a derived one, compared `at` a moment. */
 /** A row of the role matrix as the stores write it. */
 export interface MatrixEntryRecord {
   tenant_id: string;
@@ -45,6 +44,7 @@ export interface MatrixEntryRecord {
   created_at: string;
 }
 
+/** Which assignments a list asks for; `status` is a derived one, compared `at` a moment. */
 export interface AssignmentFilter {
   user_id?: string;
   module_id?: string;
@@ -85,11 +85,11 @@ export interface TrainingCounts {
   avg_quiz_score: number;
 }
 
-/** Persistence of the training core (modules, matrix, assignments, quizzes, escalation, certificates, audit). */
+/**
+ * Persistence of the training core (modules, matrix, assignments, quizzes, escalation, certificates, audit). Writes
+ * run inside a unit of work (see ../unit-of-work.ts), which gives them their transaction and their journal entries.
+ */
 export interface TrainingStore {
-  /** Runs `fn` in one write transaction; `fn` may run more than once, so it must not act outside the store. */
-  transaction<T>(fn: (store: TrainingStore) => Promise<T>): Promise<T>;
-
   listModules(
     tenant: string,
     q: { regulation_area?: string; frequency_type?: string; search?: string },
@@ -99,6 +99,7 @@ export interface TrainingStore {
   moduleIdByCode(tenant: string, code: string, exceptId?: string): Promise<string | undefined>;
   insertModule(m: ModuleRecord): Promise<void>;
   updateModule(tenant: string, id: string, fields: Partial<ModuleRecord>): Promise<void>;
+  /** Deletes a module with its questions, content versions, matrix entries, media records and control links. */
   deleteModule(tenant: string, id: string): Promise<void>;
   questions(tenant: string, moduleId: string): Promise<Question[]>;
   replaceQuestions(tenant: string, moduleId: string, questions: QuestionRecord[]): Promise<void>;

@@ -1,7 +1,36 @@
+import { formatDate, type ReportLanguage } from '../../domain/report-locale.js';
 import type { Certificate } from '../../domain/training/training.schema.js';
 import { newPdf, pdfToBuffer } from '../report/pdf.js';
 
-const date = (iso: string) => iso.slice(0, 10).split('-').reverse().join('.');
+/** Every word a certificate prints, in each language it is written in. */
+const TEXT = {
+  de: {
+    title: 'Teilnahmezertifikat',
+    confirms: 'Hiermit wird bestätigt, dass',
+    completed: 'die Schulung erfolgreich abgeschlossen hat:',
+    module: 'Modul',
+    date: 'Datum',
+    score: 'Ergebnis',
+    validUntil: 'Gültig bis',
+    id: 'Zertifikat-ID',
+    code: 'Prüfcode',
+    scan: 'Zum Prüfen scannen: Gültigkeit, Modul, Datum und Initialen',
+    verifyLocally: (code: string) => `Prüfen mit: compliance training certificates verify ${code}`,
+  },
+  en: {
+    title: 'Certificate of completion',
+    confirms: 'This is to certify that',
+    completed: 'has successfully completed the training:',
+    module: 'Module',
+    date: 'Date',
+    score: 'Score',
+    validUntil: 'Valid until',
+    id: 'Certificate ID',
+    code: 'Verification code',
+    scan: 'Scan to verify: validity, module, date and initials',
+    verifyLocally: (code: string) => `Verify with: compliance training certificates verify ${code}`,
+  },
+} satisfies Record<ReportLanguage, unknown>;
 
 /**
  * Where the QR code points: the public verification route of the server at `base` (its /sdk/v1 URL), for the
@@ -14,11 +43,20 @@ export function verificationTarget(c: Certificate, base?: string): string {
   return url.toString();
 }
 
-/** An A4 landscape certificate: name, module, date, score, validity, id, verification code and its QR code. */
-export async function renderCertificatePdf(c: Certificate, verifyUrl?: string): Promise<Buffer> {
+/**
+ * An A4 landscape certificate in one language (German unless asked otherwise): name, module, date, score, validity,
+ * id, verification code and its QR code.
+ */
+export async function renderCertificatePdf(
+  c: Certificate,
+  verifyUrl?: string,
+  lang: ReportLanguage = 'de',
+): Promise<Buffer> {
+  const t = TEXT[lang];
+  const date = (iso: string) => formatDate(iso.slice(0, 10), lang);
   const [{ default: QRCode }, doc] = await Promise.all([
     import('qrcode'),
-    newPdf({ title: `Zertifikat ${c.module_title}`, layout: 'landscape' }),
+    newPdf({ title: `${t.title}: ${c.module_title}`, layout: 'landscape' }),
   ]);
   const w = doc.page.width;
   const h = doc.page.height;
@@ -27,29 +65,24 @@ export async function renderCertificatePdf(c: Certificate, verifyUrl?: string): 
     .lineWidth(2)
     .strokeColor('#1a3a6b')
     .stroke();
-  doc.fillColor('#1a3a6b').font('bold').fontSize(34).text('Teilnahmezertifikat', 0, 80, { width: w, align: 'center' });
-  doc
-    .fillColor('#555')
-    .font('body')
-    .fontSize(12)
-    .text('Certificate of completion', 0, 122, { width: w, align: 'center' });
-  doc.fillColor('black').fontSize(14).text('Hiermit wird bestätigt, dass', 0, 170, { width: w, align: 'center' });
+  doc.fillColor('#1a3a6b').font('bold').fontSize(34).text(t.title, 0, 90, { width: w, align: 'center' });
+  doc.fillColor('black').font('body').fontSize(14).text(t.confirms, 0, 170, { width: w, align: 'center' });
   doc.font('bold').fontSize(26).text(c.user_name, 0, 195, { width: w, align: 'center' });
-  doc
-    .font('body')
-    .fontSize(14)
-    .text('die Schulung erfolgreich abgeschlossen hat:', 0, 235, { width: w, align: 'center' });
+  doc.font('body').fontSize(14).text(t.completed, 0, 235, { width: w, align: 'center' });
   doc
     .font('bold')
     .fontSize(20)
     .text(c.module_title, 80, 262, { width: w - 160, align: 'center' });
-  doc.font('body').fontSize(12).text(`Modul ${c.module_code}`, 0, 300, { width: w, align: 'center' });
+  doc.font('body').fontSize(12).text(`${t.module} ${c.module_code}`, 0, 300, { width: w, align: 'center' });
   const rows: Array<[string, string]> = [
-    ['Datum / Date', date(c.issued_at)],
-    ['Ergebnis / Score', `${c.score} %`],
-    ['Gültig bis / Valid until', date(c.valid_until)],
-    ['Zertifikat-ID', c.id],
-    ['Prüfcode / Verification code', c.verification_code],
+    [t.date, date(c.issued_at)],
+    [
+      t.score,
+      `${new Intl.NumberFormat(lang === 'de' ? 'de-DE' : 'en-GB').format(c.score)}${lang === 'de' ? ' %' : '%'}`,
+    ],
+    [t.validUntil, date(c.valid_until)],
+    [t.id, c.id],
+    [t.code, c.verification_code],
   ];
   let y = 350;
   for (const [k, v] of rows) {
@@ -60,9 +93,7 @@ export async function renderCertificatePdf(c: Certificate, verifyUrl?: string): 
   const target = verificationTarget(c, verifyUrl);
   const qr = await QRCode.toBuffer(target, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
   doc.image(qr, w - 230, 340, { width: 130 });
-  const hint = verifyUrl
-    ? 'Scan to verify: validity, module, date and initials'
-    : 'compliance training certificates verify verifies this code';
+  const hint = verifyUrl ? t.scan : t.verifyLocally(c.verification_code);
   doc
     .font('body')
     .fontSize(8)

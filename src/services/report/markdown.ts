@@ -1,6 +1,48 @@
+import { Lexer, type Token, type Tokens } from 'marked';
 import { chartTable, type Block, type ListItem, type ReportDoc, type Span } from '../../domain/report.js';
 
-// Our own texts (titles, names, labels) are plain text: characters Markdown would read as markup are escaped.
+/** The level a person's shallowest heading takes: below the report's own `###` subsections. */
+const FIRST_LEVEL = 4;
+
+const headings = (tokens: Token[] | undefined): Tokens.Heading[] =>
+  (tokens ?? []).flatMap((t) =>
+    t.type === 'heading' ? [t as Tokens.Heading] : t.type === 'blockquote' ? headings(t.tokens) : [],
+  );
+
+function demoted(t: Token, shift: number): string {
+  const trailing = /\n*$/.exec(t.raw)![0];
+  if (t.type === 'heading') {
+    const h = t as Tokens.Heading;
+    return `${'#'.repeat(Math.min(6, h.depth + shift))} ${h.text.replace(/\s*\n\s*/g, ' ')}${trailing}`;
+  }
+  if (t.type === 'blockquote' && headings(t.tokens).length) {
+    const inner = (t.tokens ?? [])
+      .map((x) => demoted(x, shift))
+      .join('')
+      .replace(/\n+$/, '');
+    return (
+      inner
+        .split('\n')
+        .map((l) => (l ? `> ${l}` : '>'))
+        .join('\n') + trailing
+    );
+  }
+  return t.raw;
+}
+
+/**
+ * A person's Markdown with its headings moved below the report's own: the shallowest becomes `####`, the others keep
+ * their distance to it (`######` at most), so a `## Zweck` in a description never reads as a section of the report.
+ * Setext headings (`Zweck` over `===`) become ATX headings; everything else stays as written.
+ */
+export function demoteHeadings(text: string): string {
+  const tokens = Lexer.lex(text, { gfm: true });
+  const found = headings(tokens);
+  if (!found.length) return text;
+  const shift = FIRST_LEVEL - Math.min(...found.map((h) => h.depth));
+  return tokens.map((t) => demoted(t, shift)).join('');
+}
+
 const plain = (s: string): string => s.replace(/([\\`*_[\]<>#|~])/g, '\\$1');
 const cell = (s: string): string => plain(s).replace(/\n/g, '<br>');
 
@@ -73,15 +115,15 @@ function render(blocks: Block[], lang: ReportDoc['lang'] = 'en'): string[] {
         break;
       }
       case 'markdown':
-        // text a person wrote in Markdown stays as written
-        out.push(b.text.trim(), '');
+        // text a person wrote in Markdown stays as written, its headings below the report's
+        out.push(demoteHeadings(b.text).trim(), '');
         break;
     }
   }
   return out;
 }
 
-/** Renders a report as GitHub-flavoured Markdown; Markdown in the content passes through unchanged. */
+/** Renders a report as GitHub-flavoured Markdown; Markdown in the content passes through, its headings demoted. */
 export function renderMarkdown(doc: ReportDoc): string {
   const out: string[] = [`# ${plain(doc.title)}`, ''];
   if (doc.subtitle) out.push(`_${plain(doc.subtitle)}_`, '');

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError, notFound } from '../../domain/errors.js';
-import type { DB } from '../db-types.js';
+import type { Store } from '../store.js';
+import { journaledWrite } from '../unit-of-work.js';
+import { currentRequest, forRequest } from '../tenant-scope.js';
 
 export interface ApiKeyInfo {
   id: string;
@@ -15,20 +16,39 @@ export interface ApiKeyInfo {
 
 const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
 
+/** The store's own chain in the journal: the empty tenant id, which no request can name. */
+const STORE_CHAIN = '';
+
+/** A key's row as the journal records it: everything but the hash of the key. */
+const journaled = ({ hash: _h, ...info }: ApiKeyInfo & { hash?: string }): ApiKeyInfo => info;
+
 /**
  * API keys of `compliance serve`. A key is `cmp_<prefix>_<secret>`; only the SHA-256 of the whole key is stored,
- * the prefix finds the row and the hashes are compared in constant time.
+ * the prefix finds the row and the hashes are compared in constant time. Creating and revoking a key are journaled
+ * in the store's own chain; a key's use (`last_used_at`) is not a change of anyone's data and is not.
  */
 export class ApiKeyStore {
   private cache: { at: number; active: number } | undefined;
+  private readonly db: Store['db'];
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly store: Store,
     private readonly clock: Clock,
     private readonly ids: IdSource,
-  ) {}
+    /** Who changes keys when no request says (a command on this machine: its operating-system user). */
+    private readonly principal = 'unknown',
+  ) {
+    this.db = store.db;
+  }
 
-  async create(name: string): Promise<ApiKeyInfo & { key: string }> {
+  /** A journaled change of the store's chain, by `actor` (the CLI's --user) unless a request names its own. */
+  private write<T>(actor: string | undefined, fn: Parameters<typeof journaledWrite<T>>[4]): Promise<T> {
+    const run = () => journaledWrite(this.store, STORE_CHAIN, this.clock, this.ids, fn);
+    const request = currentRequest();
+    return request ? run() : forRequest({ tenant: STORE_CHAIN, actor, principal: this.principal }, run);
+  }
+
+  async create(name: string, actor?: string): Promise<ApiKeyInfo & { key: string }> {
     if (!name.trim())
       throw new DomainError('validation', 'invalid key name: must not be empty', [
         { path: 'name', message: 'must not be empty' },
@@ -44,7 +64,10 @@ export class ApiKeyStore {
       last_used_at: null,
       revoked_at: null,
     };
-    await this.db.insertInto('api_key').values(row).execute();
+    await this.write(actor, async (trx, journal) => {
+      journal.put('api_key', row.id, journaled(row), 'insert');
+      await trx.insertInto('api_key').values(row).execute();
+    });
     this.cache = undefined;
     const { hash: _h, ...info } = row;
     return { ...info, key };
@@ -59,18 +82,22 @@ export class ApiKeyStore {
   }
 
   /** Revokes by id or prefix. */
-  async revoke(idOrPrefix: string): Promise<ApiKeyInfo> {
-    const row = await this.db
-      .selectFrom('api_key')
-      .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
-      .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
-      .executeTakeFirst();
-    if (!row) throw notFound('API key', idOrPrefix);
-    if (row.revoked_at) return row;
-    const revoked_at = isoZ(this.clock.now());
-    await this.db.updateTable('api_key').set({ revoked_at }).where('id', '=', row.id).execute();
+  async revoke(idOrPrefix: string, actor?: string): Promise<ApiKeyInfo> {
+    const revoked = await this.write(actor, async (trx, journal) => {
+      const row = await trx
+        .selectFrom('api_key')
+        .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'revoked_at'])
+        .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
+        .executeTakeFirst();
+      if (!row) throw notFound('API key', idOrPrefix);
+      if (row.revoked_at) return row;
+      const after = { ...row, revoked_at: isoZ(this.clock.now()) };
+      journal.put('api_key', row.id, after);
+      await trx.updateTable('api_key').set({ revoked_at: after.revoked_at }).where('id', '=', row.id).execute();
+      return after;
+    });
     this.cache = undefined;
-    return { ...row, revoked_at };
+    return revoked;
   }
 
   /** Number of usable keys, cached for a second so the server does not ask on every request. */

@@ -1,38 +1,40 @@
 import { sql, type Kysely } from 'kysely';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
-import { writeTransaction } from '../transaction.js';
 import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 type ConsentRow = ConsentTables['consent'];
 
 /** Up to this many matching consents, a list filtered by data point sorts them instead of walking the id index. */
 const FEW = 5_000;
 
-export const consentFromRow = (r: ConsentRow): Consent => ({ ...r, granted: r.granted === 1 });
-export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.granted ? 1 : 0 });
-const historyFromRow = ({ tenant_id: _t, ...h }: ConsentTables['consent_history']): ConsentHistoryEntry =>
-  h as ConsentHistoryEntry;
+/** A consent as the API shows it: which import run created it stays in the store (revert finds it there). */
+export const consentFromRow = ({ import_run_id: _r, ...r }: ConsentRow): Consent => ({
+  ...r,
+  granted: r.granted === 1,
+});
+export const consentToRow = (c: Consent): ConsentRow => ({ ...c, granted: c.granted ? 1 : 0, import_run_id: null });
+const historyFromRow = ({
+  tenant_id: _t,
+  import_run_id: _r,
+  ...h
+}: ConsentTables['consent_history']): ConsentHistoryEntry => h as ConsentHistoryEntry;
 
 /** ConsentStore written once with kysely's builders; statistics read PostgreSQL's tallies where it has them. */
 export class KyselyConsentStore implements ConsentStore {
-  constructor(private readonly db: Kysely<DB>) {}
-
-  transaction<T>(fn: (s: ConsentStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new KyselyConsentStore(trx)));
-  }
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   async insert(consent: Consent, history: ConsentHistoryEntry[]): Promise<void> {
-    await writeTransaction(this.db, async (trx) => {
-      await trx.insertInto('consent').values(consentToRow(consent)).execute();
-      for (const h of history)
-        await trx
-          .insertInto('consent_history')
-          .values({ ...h, tenant_id: consent.tenant_id })
-          .execute();
-    });
+    const row = consentToRow(consent);
+    await this.db.insertInto('consent').values(row).execute();
+    this.journal.put('consent', row.id, row, 'insert');
+    for (const h of history) await this.appendHistory(consent.tenant_id, h);
   }
 
   async get(tenant: string, id: string): Promise<Consent | undefined> {
@@ -46,8 +48,15 @@ export class KyselyConsentStore implements ConsentStore {
   }
 
   async update(c: Consent): Promise<void> {
-    const { id, tenant_id, ...rest } = consentToRow(c);
-    await this.db.updateTable('consent').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
+    const { id, tenant_id, import_run_id: _r, ...rest } = consentToRow(c);
+    const row = await this.db
+      .updateTable('consent')
+      .set(rest)
+      .where('tenant_id', '=', tenant_id)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (row) this.journal.put('consent', id, row);
   }
 
   async markRevoked(tenant: string, id: string, at: string): Promise<boolean> {
@@ -58,15 +67,16 @@ export class KyselyConsentStore implements ConsentStore {
       .where('id', '=', id)
       .where('granted', '=', 1)
       .where('revoked_at', 'is', null)
+      .returningAll()
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    if (r) this.journal.put('consent', id, r);
+    return r !== undefined;
   }
 
   async appendHistory(tenant: string, h: ConsentHistoryEntry): Promise<void> {
-    await this.db
-      .insertInto('consent_history')
-      .values({ ...h, tenant_id: tenant })
-      .execute();
+    const row = { ...h, tenant_id: tenant, import_run_id: null };
+    await this.db.insertInto('consent_history').values(row).execute();
+    this.journal.put('consent_history', row.id, row, 'insert');
   }
 
   async list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }> {

@@ -2,10 +2,14 @@ import type { Kysely } from 'kysely';
 import type { CookieBanner } from '../../domain/cookie-banner/cookie-banner.schema.js';
 import type { CookieBannerStore } from '../../domain/cookie-banner/cookie-banner.store.js';
 import type { DB } from '../db-types.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 /** CookieBannerStore on either engine: one row per tenant, categories and config as JSON text. */
 export class KyselyCookieBannerStore implements CookieBannerStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   async get(tenant: string): Promise<CookieBanner | undefined> {
     const r = await this.db.selectFrom('cookie_banner').selectAll().where('tenant_id', '=', tenant).executeTakeFirst();
@@ -30,5 +34,6 @@ export class KyselyCookieBannerStore implements CookieBannerStore {
       .values(row)
       .onConflict((oc) => oc.column('tenant_id').doUpdateSet(row))
       .execute();
+    this.journal.put('cookie_banner', banner.tenant_id, row);
   }
 }

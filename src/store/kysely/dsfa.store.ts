@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { DSFA_ADDITIONS, type Dsfa, type DsfaAuditEntry, type DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
 import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
 import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
-import { writeTransaction } from '../transaction.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 import type { DB, DsfaAuditRow, DsfaRow } from '../db-types.js';
 
 const JSON_COLUMNS = ['data_categories', 'recipients', 'measures', 'ai_use_case_modules'] as const;
@@ -40,11 +40,10 @@ const auditFromRow = (r: DsfaAuditRow): DsfaAuditEntry => ({
 
 /** DsfaStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. */
 export class KyselyDsfaStore implements DsfaStore {
-  constructor(private readonly db: Kysely<DB>) {}
-
-  transaction<T>(fn: (store: DsfaStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new KyselyDsfaStore(trx)));
-  }
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   async list(tenant: string, f: DsfaFilter): Promise<Dsfa[]> {
     let q = this.db.selectFrom('dsfa').selectAll().where('tenant_id', '=', tenant);
@@ -61,18 +60,6 @@ export class KyselyDsfaStore implements DsfaStore {
     return rows.map(dsfaFromRow);
   }
 
-  async idsWithPrefix(tenant: string, prefix: string, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('dsfa')
-      .select('id')
-      .where('tenant_id', '=', tenant)
-      .where('id', 'like', `${prefix}%`)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
   async get(tenant: string, id: string): Promise<Dsfa | undefined> {
     const row = await this.db
       .selectFrom('dsfa')
@@ -84,15 +71,20 @@ export class KyselyDsfaStore implements DsfaStore {
   }
 
   async insert(record: Dsfa): Promise<void> {
-    await this.db.insertInto('dsfa').values(dsfaToRow(record)).execute();
+    const row = dsfaToRow(record);
+    this.journal.put('dsfa', row.id, row, 'insert');
+    await this.db.insertInto('dsfa').values(row).execute();
   }
 
   async replace(record: Dsfa): Promise<void> {
-    const { id, tenant_id, ...rest } = dsfaToRow(record);
+    const row = dsfaToRow(record);
+    this.journal.put('dsfa', row.id, row);
+    const { id, tenant_id, ...rest } = row;
     await this.db.updateTable('dsfa').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id).execute();
   }
 
   async remove(tenant: string, id: string): Promise<void> {
+    this.journal.remove('dsfa', id);
     await this.db.deleteFrom('dsfa').where('tenant_id', '=', tenant).where('id', '=', id).execute();
   }
 
@@ -107,10 +99,9 @@ export class KyselyDsfaStore implements DsfaStore {
   }
 
   async appendAudit(e: DsfaAuditEntry): Promise<void> {
-    await this.db
-      .insertInto('dsfa_audit')
-      .values({ ...e, old_values: JSON.stringify(e.old_values), new_values: JSON.stringify(e.new_values) })
-      .execute();
+    const row = { ...e, old_values: JSON.stringify(e.old_values), new_values: JSON.stringify(e.new_values) };
+    this.journal.put('dsfa_audit', row.id, row, 'insert');
+    await this.db.insertInto('dsfa_audit').values(row).execute();
   }
 
   async auditLog(tenant: string, q: { limit: number; offset: number; dsfa_id?: string }): Promise<DsfaAuditEntry[]> {
@@ -135,6 +126,7 @@ export class KyselyDsfaStore implements DsfaStore {
 
   async saveSettings(tenant: string, s: DsfaSettings): Promise<void> {
     const values = { workflow: s.workflow, updated_by: s.updated_by ?? 'system', updated_at: s.updated_at ?? '' };
+    this.journal.put('dsfa_setting', tenant, { tenant_id: tenant, ...values });
     await this.db
       .insertInto('dsfa_setting')
       .values({ tenant_id: tenant, ...values })

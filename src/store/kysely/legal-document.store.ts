@@ -2,16 +2,15 @@ import type { Kysely } from 'kysely';
 import type { LegalDocument, Version } from '../../domain/legal-documents/legal-document.schema.js';
 import type { LegalDocumentStore } from '../../domain/legal-documents/legal-document.store.js';
 import { isPostgres } from '../dialect.js';
-import { writeTransaction } from '../transaction.js';
 import type { DB } from '../db-types.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 /** LegalDocumentStore on either engine through kysely. */
 export class KyselyLegalDocumentStore implements LegalDocumentStore {
-  constructor(private readonly db: Kysely<DB>) {}
-
-  transaction<T>(fn: (s: LegalDocumentStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new KyselyLegalDocumentStore(trx)));
-  }
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
 
   async list(tenant: string, f: { document_type?: string; status?: string }): Promise<LegalDocument[]> {
     let q = this.db.selectFrom('legal_document').selectAll().where('tenant_id', '=', tenant);
@@ -39,6 +38,7 @@ export class KyselyLegalDocumentStore implements LegalDocumentStore {
 
   async insert(doc: LegalDocument): Promise<void> {
     await this.db.insertInto('legal_document').values(doc).execute();
+    this.journal.put('legal_document', doc.id, doc, 'insert');
   }
 
   async updateDocument(
@@ -46,7 +46,14 @@ export class KyselyLegalDocumentStore implements LegalDocumentStore {
     id: string,
     set: Partial<Pick<LegalDocument, 'status' | 'updated_at'>>,
   ): Promise<void> {
-    await this.db.updateTable('legal_document').set(set).where('tenant_id', '=', tenant).where('id', '=', id).execute();
+    const row = await this.db
+      .updateTable('legal_document')
+      .set(set)
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (row) this.journal.put('legal_document', id, row);
   }
 
   async versions(tenant: string, documentId: string): Promise<Version[]> {
@@ -73,19 +80,20 @@ export class KyselyLegalDocumentStore implements LegalDocumentStore {
   }
 
   async insertVersion(tenant: string, v: Version): Promise<void> {
-    await this.db
-      .insertInto('legal_document_version')
-      .values({ ...v, tenant_id: tenant })
-      .execute();
+    const row = { ...v, tenant_id: tenant };
+    await this.db.insertInto('legal_document_version').values(row).execute();
+    this.journal.put('legal_document_version', v.id, row, 'insert');
   }
 
   async updateVersion(tenant: string, v: Version): Promise<void> {
     const { id, ...rest } = v;
-    await this.db
+    const row = await this.db
       .updateTable('legal_document_version')
       .set(rest)
       .where('tenant_id', '=', tenant)
       .where('id', '=', id)
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
+    if (row) this.journal.put('legal_document_version', id, row);
   }
 }

@@ -3,24 +3,28 @@ import type { Content } from '../../domain/training/content.schema.js';
 import type { TrainingContentStore } from '../../domain/training/content.store.js';
 import type { AuditRecord, QuestionRecord } from '../../domain/training/training.store.js';
 import type { DB } from '../db-types.js';
-import { writeTransaction } from '../transaction.js';
 import { KyselyTrainingStore } from './training.store.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
 const contentFromRow = ({ tenant_id: _t, ...c }: DB['training_content']) => c as Content;
 
 /**
  * TrainingContentStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. Modules,
- * questions and the audit log are the training core's tables, read and written through its store.
+ * questions and the audit log are the training core's tables, read and written through its store. Each write tells
+ * the journal the content rows it changed, as RETURNING answers them.
  */
 export class KyselyTrainingContentStore implements TrainingContentStore {
   private readonly core: KyselyTrainingStore;
 
-  constructor(private readonly db: Kysely<DB>) {
-    this.core = new KyselyTrainingStore(db);
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {
+    this.core = new KyselyTrainingStore(db, journal);
   }
 
-  transaction<T>(fn: (store: TrainingContentStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new KyselyTrainingContentStore(trx)));
+  private put(rows: Array<DB['training_content']>, op: 'insert' | 'update'): void {
+    for (const r of rows) this.journal.put('training_content', r.id, r, op);
   }
 
   getModule(tenant: string, id: string) {
@@ -78,10 +82,12 @@ export class KyselyTrainingContentStore implements TrainingContentStore {
   }
 
   async insertContent(tenant: string, content: Content) {
-    await this.db
+    const rows = await this.db
       .insertInto('training_content')
       .values({ ...content, tenant_id: tenant })
+      .returningAll()
       .execute();
+    this.put(rows, 'insert');
   }
 
   async content(tenant: string, id: string) {
@@ -106,21 +112,25 @@ export class KyselyTrainingContentStore implements TrainingContentStore {
   }
 
   async archivePublished(tenant: string, moduleId: string) {
-    await this.db
+    const rows = await this.db
       .updateTable('training_content')
       .set({ status: 'archived' })
       .where('tenant_id', '=', tenant)
       .where('module_id', '=', moduleId)
       .where('status', '=', 'published')
+      .returningAll()
       .execute();
+    this.put(rows, 'update');
   }
 
   async markPublished(tenant: string, id: string, at: string) {
-    await this.db
+    const rows = await this.db
       .updateTable('training_content')
       .set({ status: 'published', published_at: at })
       .where('tenant_id', '=', tenant)
       .where('id', '=', id)
+      .returningAll()
       .execute();
+    this.put(rows, 'update');
   }
 }

@@ -15,7 +15,7 @@ import type {
 import { daysBetween } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { TrainingTables } from '../db-types-training.js';
-import { writeTransaction } from '../transaction.js';
+import { compositeId, readOnly, type Recorder } from '../journal/journal-writer.js';
 
 type AssignmentRow = TrainingTables['training_assignment'];
 
@@ -47,12 +47,26 @@ const attemptFromRow = (r: TrainingTables['training_quiz_attempt']): QuizAttempt
   answers: JSON.parse(r.answers),
 });
 
-/** TrainingStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. */
-export class KyselyTrainingStore implements TrainingStore {
-  constructor(private readonly db: Kysely<DB>) {}
+/** The journal's id of a matrix entry: its key within the tenant. */
+export const matrixId = (r: { role_code: string; module_id: string }) => compositeId(r.role_code, r.module_id);
 
-  transaction<T>(fn: (store: TrainingStore) => Promise<T>): Promise<T> {
-    return writeTransaction(this.db, (trx) => fn(new KyselyTrainingStore(trx)));
+/** The journal's id of a control link: its key (the tenant is its block's). */
+export const linkId = (r: { block_id: string; control_id: string }) => compositeId(r.block_id, r.control_id);
+
+/**
+ * TrainingStore written once with kysely's builders: the same queries on SQLite and PostgreSQL. Every write tells the
+ * journal the rows it wrote as the database returned them (RETURNING), so a conditional or set-based write records
+ * exactly the rows it changed, and one that changed nothing records nothing.
+ */
+export class KyselyTrainingStore implements TrainingStore {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
+
+  /** Records rows written to `entity` (keyed by `id`). */
+  private put(entity: string, rows: Array<{ id: string }>, op: 'insert' | 'update'): void {
+    for (const r of rows) this.journal.put(entity, r.id, r, op);
   }
 
   // ---------------------------------------------------------------- modules
@@ -110,20 +124,67 @@ export class KyselyTrainingStore implements TrainingStore {
   }
 
   async insertModule(m: ModuleRecord) {
-    await this.db.insertInto('training_module').values(m).execute();
+    this.put(
+      'training_module',
+      await this.db.insertInto('training_module').values(m).returningAll().execute(),
+      'insert',
+    );
   }
 
   async updateModule(tenant: string, id: string, fields: Partial<ModuleRecord>) {
-    await this.db
+    const rows = await this.db
       .updateTable('training_module')
       .set(fields)
       .where('tenant_id', '=', tenant)
       .where('id', '=', id)
+      .returningAll()
       .execute();
+    this.put('training_module', rows, 'update');
   }
 
+  /**
+   * Deletes a module and what the schema would delete with it (ON DELETE CASCADE: questions, content versions,
+   * matrix entries, media records, control links), each explicitly, so that every row deleted leaves its tombstone.
+   */
   async deleteModule(tenant: string, id: string) {
-    await this.db.deleteFrom('training_module').where('tenant_id', '=', tenant).where('id', '=', id).execute();
+    const gone = (entity: string, ids: string[]) => ids.forEach((x) => this.journal.remove(entity, x));
+    for (const table of ['training_question', 'training_content', 'training_media'] as const)
+      gone(
+        table,
+        (
+          await this.db
+            .deleteFrom(table)
+            .where('tenant_id', '=', tenant)
+            .where('module_id', '=', id)
+            .returning('id')
+            .execute()
+        ).map((r) => r.id),
+      );
+    const matrix = await this.db
+      .deleteFrom('training_matrix')
+      .where('tenant_id', '=', tenant)
+      .where('module_id', '=', id)
+      .returning(['role_code', 'module_id'])
+      .execute();
+    gone('training_matrix', matrix.map(matrixId));
+    // links carry no tenant: the module's decides
+    const own = this.db.selectFrom('training_module').select('id').where('tenant_id', '=', tenant).where('id', '=', id);
+    const links = await this.db
+      .deleteFrom('training_block_control')
+      .where('module_id', 'in', own)
+      .returning(['block_id', 'control_id'])
+      .execute();
+    gone('training_block_control', links.map(linkId));
+    const module = await this.db
+      .deleteFrom('training_module')
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .returning('id')
+      .execute();
+    gone(
+      'training_module',
+      module.map((r) => r.id),
+    );
   }
 
   async questions(tenant: string, moduleId: string): Promise<Question[]> {
@@ -138,15 +199,18 @@ export class KyselyTrainingStore implements TrainingStore {
   }
 
   async replaceQuestions(tenant: string, moduleId: string, questions: QuestionRecord[]) {
-    await this.db
+    const old = await this.db
       .deleteFrom('training_question')
       .where('tenant_id', '=', tenant)
       .where('module_id', '=', moduleId)
+      .returning('id')
       .execute();
-    for (const q of questions)
-      await this.db
-        .insertInto('training_question')
-        .values({
+    for (const q of old) this.journal.remove('training_question', q.id);
+    if (!questions.length) return;
+    const rows = await this.db
+      .insertInto('training_question')
+      .values(
+        questions.map((q) => ({
           id: q.id,
           tenant_id: tenant,
           module_id: moduleId,
@@ -155,8 +219,11 @@ export class KyselyTrainingStore implements TrainingStore {
           options: JSON.stringify(q.options),
           correct_index: q.correct_index,
           explanation: q.explanation,
-        })
-        .execute();
+        })),
+      )
+      .returningAll()
+      .execute();
+    this.put('training_question', rows, 'insert');
   }
 
   async publishedContent(tenant: string, moduleId: string) {
@@ -212,7 +279,15 @@ export class KyselyTrainingStore implements TrainingStore {
 
   async upsertMatrix(e: Parameters<TrainingStore['upsertMatrix']>[0]) {
     const row = { ...e, is_mandatory: e.is_mandatory ? 1 : 0 };
-    await this.db
+    // whether the entry is new, for the journal's operation (the unit of work holds the tenant's writers off meanwhile)
+    const existed = await this.db
+      .selectFrom('training_matrix')
+      .select('module_id')
+      .where('tenant_id', '=', e.tenant_id)
+      .where('role_code', '=', e.role_code)
+      .where('module_id', '=', e.module_id)
+      .executeTakeFirst();
+    const written = await this.db
       .insertInto('training_matrix')
       .values(row)
       .onConflict((oc) =>
@@ -220,17 +295,21 @@ export class KyselyTrainingStore implements TrainingStore {
           .columns(['tenant_id', 'role_code', 'module_id'])
           .doUpdateSet({ is_mandatory: row.is_mandatory, priority: row.priority }),
       )
+      .returningAll()
       .execute();
+    for (const r of written) this.journal.put('training_matrix', matrixId(r), r, existed ? 'update' : 'insert');
   }
 
   async deleteMatrix(tenant: string, role: string, moduleId: string) {
-    const r = await this.db
+    const rows = await this.db
       .deleteFrom('training_matrix')
       .where('tenant_id', '=', tenant)
       .where('role_code', '=', role)
       .where('module_id', '=', moduleId)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+      .returning(['role_code', 'module_id'])
+      .execute();
+    for (const r of rows) this.journal.remove('training_matrix', matrixId(r));
+    return rows.length;
   }
 
   // ---------------------------------------------------------------- assignments
@@ -251,25 +330,39 @@ export class KyselyTrainingStore implements TrainingStore {
       .execute();
   }
 
+  /**
+   * The bulk path of compute (a staff list writes hundreds of thousands of rows) records the rows as it built them
+   * rather than as RETURNING answers them: it gives every column, so they are the rows stored, and RETURNING on every
+   * batch doubled SQLite's time for the statement. Which were written is asked only after a race (see below).
+   */
   async insertAssignments(rows: AssignmentRecord[], audits: Map<string, AuditRecord>) {
     const written: string[] = [];
     for (let i = 0; i < rows.length; i += BATCH) {
-      const slice = rows.slice(i, i + BATCH);
+      let batch = rows.slice(i, i + BATCH).map(newAssignmentRow);
       // the unique index on open assignments (PostgreSQL) turns a concurrent compute's duplicate into nothing written
       const r = await this.db
         .insertInto('training_assignment')
-        .values(slice.map(newAssignmentRow))
+        .values(batch)
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
-      let batch = slice.map((a) => a.id as string);
-      // only after such a race: which were written (RETURNING on every batch costs SQLite's bulk compute dearly)
-      if (Number(r.numInsertedOrUpdatedRows ?? batch.length) !== batch.length)
-        batch = (await this.db.selectFrom('training_assignment').select('id').where('id', 'in', batch).execute()).map(
-          (x) => x.id,
-        );
-      const entries = batch.map((id) => audits.get(id)).filter((e): e is AuditRecord => !!e);
+      // only after such a race: which were written (the ids are new, so each one found is one of ours)
+      if (Number(r.numInsertedOrUpdatedRows ?? batch.length) !== batch.length) {
+        const found = await this.db
+          .selectFrom('training_assignment')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            batch.map((a) => a.id),
+          )
+          .execute();
+        const ids = new Set(found.map((x) => x.id));
+        batch = batch.filter((a) => ids.has(a.id));
+      }
+      this.put('training_assignment', batch, 'insert');
+      const entries = batch.map((a) => audits.get(a.id)).filter((e): e is AuditRecord => !!e);
       if (entries.length) await this.appendAudit(entries);
-      written.push(...batch);
+      for (const a of batch) written.push(a.id);
     }
     return written;
   }
@@ -342,8 +435,10 @@ export class KyselyTrainingStore implements TrainingStore {
       .where('tenant_id', '=', tenant)
       .where('id', '=', id);
     if (fromStatus) q = q.where('status', 'in', fromStatus);
-    const r = await q.executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    // a conditional update that found its row in another status changed nothing, and records nothing
+    const rows = await q.returningAll().execute();
+    this.put('training_assignment', rows, 'update');
+    return rows.length > 0;
   }
 
   async raiseEscalation(_tenant: string, ids: string[], level: number, at: string) {
@@ -356,19 +451,22 @@ export class KyselyTrainingStore implements TrainingStore {
         .set({ escalation_level: level, updated_at: at })
         .where('id', 'in', ids.slice(i, i + BATCH))
         .where('escalation_level', '<', level)
-        .returning('id')
+        .returningAll()
         .execute();
-      raised.push(...rows.map((r) => r.id));
+      this.put('training_assignment', rows, 'update');
+      for (const r of rows) raised.push(r.id);
     }
     return raised;
   }
 
   // ---------------------------------------------------------------- quiz
   async insertAttempt(a: QuizAttemptRecord) {
-    await this.db
+    const rows = await this.db
       .insertInto('training_quiz_attempt')
       .values({ ...a, passed: a.passed ? 1 : 0, answers: JSON.stringify(a.answers) })
+      .returningAll()
       .execute();
+    this.put('training_quiz_attempt', rows, 'insert');
   }
 
   async attempts(tenant: string, assignmentId: string) {
@@ -404,13 +502,14 @@ export class KyselyTrainingStore implements TrainingStore {
   }
 
   async insertCertificate(c: CertificateRecord) {
-    const r = await this.db
+    const rows = await this.db
       .insertInto('training_certificate')
       .values(c)
       .onConflict((oc) => oc.column('assignment_id').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return !!r;
+      .returningAll()
+      .execute();
+    this.put('training_certificate', rows, 'insert');
+    return rows.length > 0;
   }
 
   certificates(tenant: string) {
@@ -441,6 +540,11 @@ export class KyselyTrainingStore implements TrainingStore {
       .executeTakeFirst();
   }
 
+  /**
+   * Not journaled, like every row of `setting`: the key is the store's, not a tenant's (a tenant's journal would hand
+   * it to whoever reads that journal, and verifying every other tenant's certificates needs it), and it is a secret
+   * that must not be copied into a change feed. Which key signed is evidence enough: certificates verify against it.
+   */
   async signingKey(generate: () => string): Promise<string> {
     const read = () =>
       this.db.selectFrom('setting').select('value').where('key', '=', 'certificate_key').executeTakeFirst();
@@ -455,12 +559,13 @@ export class KyselyTrainingStore implements TrainingStore {
   }
 
   // ---------------------------------------------------------------- audit and statistics
+  /** Audit rows are written whole (every column given) and all or none: the rows built are the rows stored. */
   async appendAudit(entries: AuditRecord[]) {
-    for (let i = 0; i < entries.length; i += BATCH)
-      await this.db
-        .insertInto('training_audit')
-        .values(entries.slice(i, i + BATCH).map(auditToRow))
-        .execute();
+    for (let i = 0; i < entries.length; i += BATCH) {
+      const rows = entries.slice(i, i + BATCH).map(auditToRow);
+      await this.db.insertInto('training_audit').values(rows).execute();
+      this.put('training_audit', rows, 'insert');
+    }
   }
 
   async auditLog(tenant: string, q: { action?: string; entity_type?: string; limit: number; offset: number }) {

@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.js';
+import { ConnectionLostError } from '../connection-lost.js';
 
 /** SQLSTATE classes and codes that mean "the database cannot be used right now", with what to tell the user. */
 const CONNECTION_CODES: Record<string, string> = {
@@ -36,6 +37,16 @@ const isPgError = (e: unknown): e is { code?: string; message: string; severity?
  */
 export function postgresError(location: string, e: unknown): unknown {
   if (e instanceof DomainError) return e;
+  if (e instanceof ConnectionLostError) {
+    const what =
+      e.kind === 'timeout'
+        ? `PostgreSQL at ${location} did not answer in time (${firstLine(e.message)})`
+        : `PostgreSQL at ${location}: the connection was lost (${firstLine(e.message)})`;
+    return new DomainError(
+      'unavailable',
+      e.outcomeUnknown ? `${what}; the change may or may not have been saved: read it back before repeating it` : what,
+    );
+  }
   const message = (e as Error)?.message ?? String(e);
   const code = isPgError(e) ? e.code! : '';
   const reason = CONNECTION_CODES[code] ?? NETWORK_CODES[code];
@@ -49,7 +60,18 @@ export function postgresError(location: string, e: unknown): unknown {
     );
   if (code === '53100')
     return new DomainError('storage', `PostgreSQL at ${location}: disk full (${firstLine(message)})`);
-  if (code === '57014') return new DomainError('unavailable', `PostgreSQL at ${location}: the query was cancelled`);
+  if (code === '57014')
+    return new DomainError(
+      'unavailable',
+      /statement timeout/i.test(message)
+        ? `PostgreSQL at ${location}: the statement did not finish within the statement timeout (statement_timeout)`
+        : `PostgreSQL at ${location}: the query was cancelled`,
+    );
+  if (code === '55P03')
+    return new DomainError(
+      'unavailable',
+      `PostgreSQL at ${location}: a row or table stayed locked by another transaction past the lock timeout (lock_timeout); try again`,
+    );
   if (code.startsWith('42') && /permission denied|must be owner/i.test(message))
     return new DomainError('storage', `PostgreSQL at ${location}: ${firstLine(message)}`);
   return e;

@@ -6,7 +6,8 @@ import { APP_ROLE } from '../../../migrations/dialect.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import { redactUrl, type OpenOptions, type Store, type StoreStatus, type UpgradeListener } from '../store.js';
-import { currentTenant } from '../tenant-scope.js';
+import { announcedMigrations } from '../announced-migrations.js';
+import { driverUrl, poolAs, timed, timeoutsFor, type Timeouts } from './connections.js';
 import { postgresError } from './postgres-errors.js';
 
 const MIGRATION_COUNT = Object.keys(migrations).length;
@@ -17,8 +18,13 @@ const CONNECT_TIMEOUT_MS = 5000;
 export interface PostgresStore extends Store {
   readonly kind: 'postgres';
   readonly pool: pg.Pool;
-  /** The URL as given, password included (for a second connection of the same kind, such as a bulk writer). */
+  /**
+   * The URL, password included, without the settings this store applies itself (timeouts, pool size): for a second
+   * connection of the same kind, such as a bulk writer.
+   */
   readonly url: string;
+  /** The timeouts requests run with. */
+  readonly timeouts: Timeouts;
 }
 
 /** A URL with a typo is refused before any connection is tried, with what is wrong. */
@@ -48,46 +54,6 @@ const types = {
   },
 };
 
-const STATE = Symbol('compliance connection state');
-type Mode = 'owner' | 'app';
-type StatefulClient = pg.PoolClient & { [STATE]?: { mode: Mode; tenant: string } };
-
-/**
- * Hands out pooled connections in one of two modes. `app` connections run as the application role, which row-level
- * security cannot be bypassed by, with the current tenant (tenant-scope.ts) as the policy's key; `owner` connections
- * run as the connecting role, for migrations and administration. A connection is switched only when its mode or
- * tenant differs from what it had, in one round trip.
- */
-function poolAs(pool: pg.Pool, mode: Mode) {
-  return {
-    async connect() {
-      const client = (await pool.connect()) as StatefulClient;
-      // A connection that dies while checked out fails the query in flight, and the pool drops it on release; its
-      // 'error' event must not also end the process as an unhandled one.
-      if (!client[STATE]) client.on('error', () => undefined);
-      const state = (client[STATE] ??= { mode: 'owner', tenant: '' });
-      const tenant = mode === 'app' ? (currentTenant() ?? '') : '';
-      const statements: string[] = [];
-      if (state.mode !== mode) statements.push(mode === 'app' ? `set role ${APP_ROLE}` : 'reset role');
-      if (state.tenant !== tenant)
-        statements.push(`select set_config('app.tenant', ${client.escapeLiteral(tenant)}, false)`);
-      if (statements.length) {
-        try {
-          await client.query(statements.join('; '));
-        } catch (e) {
-          client.release(e as Error);
-          throw e;
-        }
-        state.mode = mode;
-        state.tenant = tenant;
-      }
-      return client;
-    },
-    // the store ends the pool once, in close()
-    end: async () => undefined,
-  };
-}
-
 /** Refuses a server older than PostgreSQL 14 (`server_version_num` 140000). */
 export function requireServerVersion(versionNum: number, versionText: string, location: string): void {
   if (versionNum < MIN_SERVER_VERSION)
@@ -110,7 +76,10 @@ async function appliedMigrations(admin: Kysely<DB>): Promise<string[]> {
   return done.rows.map((r) => r.name);
 }
 
-/** Applies pending migrations as the owner; replicas that start together take turns on kysely's advisory lock. */
+/**
+ * Applies pending migrations as the owner; replicas that start together take turns on kysely's advisory lock, and only
+ * the one that applies them tells `onUpgrade`.
+ */
 async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<void> {
   const done = await appliedMigrations(admin);
   const known = Object.keys(migrations);
@@ -121,10 +90,9 @@ async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<
       `the database was written by a newer version of compliance (migrations ${unknown.join(', ')} are unknown here); upgrade compliance`,
     );
   if (done.length === MIGRATION_COUNT) return;
-  if (done.length > 0) onUpgrade?.(done.length, MIGRATION_COUNT, known.slice(done.length));
   const { error } = await new Migrator({
     db: admin,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },
   }).migrateToLatest();
   if (error) throw error;
 }
@@ -134,8 +102,9 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   checkUrl(url);
   const location = redactUrl(url);
   const params = new URL(url).searchParams;
+  const timeouts = timeoutsFor(url, opts.timeouts);
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: driverUrl(url),
     max: Number(params.get('pool_max') ?? 10) || 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
@@ -144,8 +113,14 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   });
   // an idle connection that dies (a restarted or stopped server) is dropped from the pool; the next request reconnects
   pool.on('error', () => undefined);
-  const admin = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'owner'), cursor: Cursor }) });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'app') }) });
+  // A connection that dies while checked out fails the statement in flight, and is discarded on release; its 'error'
+  // event must not also end the process as an unhandled one. The listener is added when the connection is made, as
+  // the pool hands a new connection out: a session ended right after its start can report it in the same read.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const admin = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: poolAs(pool, 'owner', timeouts), cursor: Cursor }),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'app', timeouts) }) });
   try {
     await checkServer(admin, location);
     if (opts.migrate !== false) await migrate(admin, opts.onUpgrade);
@@ -156,7 +131,8 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   const store: PostgresStore = {
     kind: 'postgres',
     location,
-    url,
+    url: driverUrl(url),
+    timeouts,
     db,
     admin,
     pool,
@@ -170,8 +146,20 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
           timeoutMs,
         );
       });
+      // the query gives up by itself too, so a server that stopped answering does not keep the connection checked out
+      const answer = (async () => {
+        const client = await pool.connect();
+        try {
+          await client.query(timed('select 1', undefined, timeoutMs));
+          client.release();
+        } catch (e) {
+          client.release(e as Error);
+          throw e;
+        }
+      })();
+      answer.catch(() => undefined);
       try {
-        await Promise.race([sql`select 1`.execute(admin), late]);
+        await Promise.race([answer, late]);
       } catch (e) {
         throw postgresError(location, e);
       } finally {
@@ -179,8 +167,36 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
       }
     },
     status: () => status(admin, location),
+    async backup() {
+      throw new DomainError(
+        'bad_request',
+        'db backup copies an SQLite file; for PostgreSQL use pg_dump, or `compliance db copy URL file.db`',
+      );
+    },
+    async mediaObjects() {
+      const { DatabaseMediaObjects } = await import('../media-objects.js');
+      return new DatabaseMediaObjects(db);
+    },
+    async openConsentImportWriter(options, onBatch) {
+      const { PostgresConsentWriter } = await import('./consent-import-writer.js');
+      try {
+        return await PostgresConsentWriter.start(url, options, onBatch);
+      } catch (e) {
+        throw postgresError(location, e);
+      }
+    },
+    async exportConsents(tenant, q) {
+      const { exportConsentsPostgres } = await import('./consent-export.js');
+      return exportConsentsPostgres(url, tenant, q, (e) => postgresError(location, e));
+    },
     async close() {
-      await pool.end().catch(() => undefined);
+      // a server that stopped answering never confirms the goodbye: do not wait for it for ever
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        pool.end().catch(() => undefined),
+        new Promise((r) => (timer = setTimeout(r, 5000).unref())),
+      ]);
+      clearTimeout(timer);
     },
   };
   return store;

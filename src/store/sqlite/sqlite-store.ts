@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { makeFolder } from '../make-folder.js';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { CHAIN_FORMAT, type StoredEntry } from '../../domain/journal/chain.js';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import type { OpenOptions, Store, StoreStatus, UpgradeListener } from '../store.js';
+import { announcedMigrations } from '../announced-migrations.js';
 
 /** The SQLite store: the file, and the raw handle for the few SQLite-only places (bulk writes, backup, status). */
 export interface SqliteStore extends Store {
@@ -54,10 +56,12 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
       'storage',
       `the database was written by a newer version of compliance (schema ${version}, this version knows ${MIGRATION_COUNT}); upgrade compliance`,
     );
-  if (version > 0) onUpgrade?.(version, MIGRATION_COUNT, MIGRATION_NAMES.slice(version));
   // loaded only when there is something to migrate: an up-to-date store starts without them
   const { migrations } = await import('../../../migrations/index.js');
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
   sqlite.pragma(`user_version = ${MIGRATION_COUNT}`);
@@ -114,6 +118,34 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
         }
       },
       status: async () => status(file, path, sqlite),
+      async backup(target) {
+        // the default store before its first write reads as empty, but there is nothing to back up
+        if (path !== file) throw new DomainError('storage', `no store at ${file} yet: nothing to back up`);
+        if (resolve(target) === file)
+          throw new DomainError('bad_request', 'the backup file must differ from the store');
+        try {
+          makeFolder(dirname(resolve(target)));
+          await sqlite.backup(resolve(target));
+        } catch (e) {
+          throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
+        }
+      },
+      async mediaObjects(root) {
+        const { FolderMediaObjects } = await import('../media-objects.js');
+        return new FolderMediaObjects(root ?? join(dirname(file), 'media'));
+      },
+      // the file open (a scratch file while a store that does not exist reads as empty), not the location
+      async openConsentImportWriter(options, onBatch) {
+        const { openSqliteImportWriter } = await import('./consent-import-sink.js');
+        return openSqliteImportWriter(path, options, onBatch);
+      },
+      async journalVerifyPage(tenant, after, limit) {
+        return journalVerifyPage(sqlite, tenant, after, limit);
+      },
+      async exportConsents(tenant, q) {
+        const { exportConsents } = await import('./consent-export.js');
+        return exportConsents(path, tenant, q);
+      },
       close: async () => {
         // keeps the planner's statistics fresh; cheap when nothing changed (SQLite's advice for short-lived connections)
         try {
@@ -156,3 +188,35 @@ function status(file: string, path: string, s: Database.Database): StoreStatus {
     },
   };
 }
+
+/**
+ * A page of a tenant's journal for a verification: each entry with the text its hash covers built by SQLite
+ * (json_array writes what JSON.stringify writes for these values, but for control characters, which the verifier
+ * then hashes itself), and rows as arrays. Reading the five fields the text holds as strings of their own cost more
+ * than hashing (measured over 1M entries: 7.0 s kysely objects, 4.4 s this way).
+ */
+function journalVerifyPage(sqlite: Database.Database, tenant: string, after: number, limit: number): StoredEntry[] {
+  const rows = (
+    journalPages.get(sqlite) ?? journalPages.set(sqlite, sqlite.prepare(VERIFY_PAGE).raw(true)).get(sqlite)!
+  ).all(tenant, after, limit) as Array<[number, string, string, string, string, string, string, string | null, string]>;
+  return rows.map(([seq, prev_hash, hash, data_hash, entity, entity_id, op, data, preimage]) => ({
+    tenant_id: tenant,
+    seq,
+    txn: '',
+    time: '',
+    actor: '',
+    principal: '',
+    entity,
+    entity_id,
+    op,
+    data,
+    data_hash,
+    prev_hash,
+    hash,
+    preimage,
+  }));
+}
+const VERIFY_PAGE = `select seq, prev_hash, hash, data_hash, entity, entity_id, op, data,
+    json_array(${CHAIN_FORMAT}, tenant_id, seq, txn, time, actor, principal, entity, entity_id, op, data_hash, prev_hash)
+  from journal where tenant_id = ? and seq > ? order by seq limit ?`;
+const journalPages = new WeakMap<Database.Database, Database.Statement>();

@@ -82,7 +82,7 @@ export function createBlocksCommand(ctx: CliContext): Command {
         ctx,
         await (await api()).list(req(ctx)),
         [
-          { header: 'ID', value: (b) => b.id },
+          { header: 'ID', value: (b) => b.id, id: true },
           { header: 'NAME', value: (b) => b.name },
           { header: 'AREA', value: (b) => b.regulation_area },
           { header: 'PREFIX', value: (b) => b.module_code_prefix },

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { shortId } from '../../../domain/short-id.js';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
 import { writeOutputFile } from '../../output-file.js';
@@ -38,7 +39,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
     if (ctx.config().json) return printJson(ctx, r);
     writeOut(ctx, r.markdown);
     ctx.io.stderr.write(
-      `content ${r.id} version ${r.version} (draft; publish with \`compliance training content publish ${r.id}\`); redacted: ${redactedText(r.redacted)}; ${tokens(r)}\n`,
+      `content ${shortId(r.id)} version ${r.version} (draft; publish with \`compliance training content publish ${shortId(r.id)}\`); redacted: ${redactedText(r.redacted)}; ${tokens(r)}\n`,
     );
   });
 
@@ -94,7 +95,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
             plan.results,
             [
               { header: 'MODULE', value: (r) => r.module_code },
-              { header: 'ID', value: (r) => r.module_id },
+              { header: 'ID', value: (r) => r.module_id, id: true },
             ],
             { empty: 'nothing to generate' },
           );
@@ -211,7 +212,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
         ctx,
         await b.trainingMedia.list({ ...req(ctx), params: { moduleId: await moduleId(ctx, b, mod) } }),
         [
-          { header: 'ID', value: (m) => m.id },
+          { header: 'ID', value: (m) => m.id, id: true },
           { header: 'KIND', value: (m) => m.kind },
           { header: 'STATUS', value: (m) => m.status },
           { header: 'SECONDS', value: (m) => m.duration_seconds },

@@ -1,10 +1,22 @@
 import { outputFormat, writeOutputFile } from '../../output-file.js';
 import { Command, Option } from 'commander';
 import { DomainError } from '../../../domain/errors.js';
-import { defined } from '../../input.js';
+import { defined, textLanguage } from '../../input.js';
+import { REPORT_LANGUAGES, type ReportLanguage } from '../../../domain/report-locale.js';
 import type { Assignment } from '../../../domain/training/training.schema.js';
 import type { CliContext } from '../../context.js';
-import { jsonText, printJson, printList, printRecord, tableText, writeOut, type Column } from '../../output.js';
+import {
+  jsonText,
+  printError,
+  printJson,
+  printList,
+  printRecord,
+  tableText,
+  writeOut,
+  type Column,
+} from '../../output.js';
+import type { Backend } from '../../../backend/backend.js';
+import { verificationUrl } from '../../../domain/training/training.rules.js';
 import { parseWhen, req } from './shared.js';
 import { unlessDryRun, writes } from '../../store-access.js';
 
@@ -98,7 +110,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
           { header: 'USER', value: (a) => a.user_name },
           { header: 'MODULE', value: (a) => a.module_code },
           { header: 'STATUS', value: (a) => a.status },
-          { header: 'ID', value: (a) => a.id },
+          { header: 'ID', value: (a) => a.id, id: true },
         ],
         { empty: 'no upcoming deadlines' },
       );
@@ -139,7 +151,7 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
         { header: 'DEADLINE', value: (a) => a.deadline.slice(0, 10) },
         { header: 'DAYS', value: (a) => a.days_overdue },
         { header: 'LEVEL', value: (a) => a.level },
-        { header: 'ID', value: (a) => a.id },
+        { header: 'ID', value: (a) => a.id, id: true },
       ];
       let text: string | undefined;
       if (format === 'junit') text = junit(rows, at, { personal });
@@ -203,6 +215,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
       ).training.generateCertificate({ ...req(ctx), params: { assignmentId: id }, body: {} });
       await printRecord(ctx, r, [
         ['certificate_id', r.certificate_id],
+        ['verification_code', r.verification_code],
         ['assignment', r.assignment.id],
         ['module', r.assignment.module_title],
       ]);
@@ -215,7 +228,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
         ctx,
         await (await ctx.backend()).training.certificates(req(ctx)),
         [
-          { header: 'ID', value: (c) => c.id },
+          { header: 'ID', value: (c) => c.id, id: true },
           { header: 'USER', value: (c) => c.user_name },
           { header: 'MODULE', value: (c) => c.module_code },
           { header: 'SCORE', value: (c) => `${c.score}%` },
@@ -236,24 +249,49 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
       "the QR code links to this server's public verification route (its /sdk/v1 URL); " +
         'default: the remote server in remote mode, else the printed code alone',
     )
-    .action(async (id: string, o: { output: string; verifyUrl?: string }) => {
+    .addOption(
+      new Option('--lang <lang>', 'language of the certificate: de or en (default: COMPLIANCE_LANG, else de)').choices(
+        REPORT_LANGUAGES,
+      ),
+    )
+    .action(async (id: string, o: { output: string; verifyUrl?: string; lang?: ReportLanguage }) => {
       outputFormat('certificates pdf', { pdf: ['pdf'] }, o, 'pdf');
-      const query = defined({ verify_url: o.verifyUrl });
+      const query = { ...defined({ verify_url: o.verifyUrl }), lang: textLanguage(ctx, o.lang) };
       const pdf = await (await ctx.backend()).training.certificatePdf({ ...req(ctx), params: { id }, query });
       await writeOutputFile(o.output, pdf.data);
       ctx.io.stderr.write(`wrote ${o.output}\n`);
     });
   certs
     .command('verify')
-    .argument('<id-or-code>', 'the certificate id, or the verification code printed on it')
-    .description('exits 6 when the certificate does not verify')
-    .action(async (id: string) => {
-      const r = await (await ctx.backend()).training.verify({ ...req(ctx), params: { id } });
+    .argument('<id-or-code>', 'the certificate id, the verification code printed on it, or the URL in its QR code')
+    .description(
+      'check a certificate by its id, printed code or QR URL; exits 6 when it does not verify (unknown, or fields edited)',
+    )
+    .action(async (input: string) => {
+      const { tenant } = req(ctx);
+      const url = verificationUrl(input);
+      if (url && url.tenant !== tenant)
+        throw new DomainError(
+          'bad_request',
+          `the verification URL is for tenant ${url.tenant}, this command runs for tenant ${tenant}: add --tenant ${url.tenant}`,
+          [{ path: 'tenant', message: `the URL's tenant_id is ${url.tenant}` }],
+        );
+      let r: Awaited<ReturnType<Backend['training']['verify']>>;
+      try {
+        r = await (await ctx.backend()).training.verify({ ...req(ctx), params: { id: url?.code ?? input } });
+      } catch (e) {
+        // nothing in the store carries that code or id: the certificate does not verify (a forged one looks so)
+        if (!(e instanceof DomainError) || e.code !== 'not_found') throw e;
+        if (ctx.config().json) printError(ctx, e);
+        else writeOut(ctx, `NOT valid: ${e.message} (tenant ${tenant})`);
+        ctx.exitCode = 6;
+        return;
+      }
       if (ctx.config().json) printJson(ctx, r);
       else
         writeOut(
           ctx,
-          `${r.valid ? 'valid' : 'NOT valid'}: ${r.certificate.user_name}, ${r.certificate.module_title}, ${r.certificate.score}%, code ${r.certificate.verification_code}`,
+          `${r.valid ? 'valid' : 'NOT valid (the signature does not match its fields)'}: ${r.certificate.user_name}, ${r.certificate.module_title}, ${r.certificate.score}%, code ${r.certificate.verification_code}`,
         );
       if (!r.valid) ctx.exitCode = 6;
     });

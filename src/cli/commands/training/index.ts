@@ -23,7 +23,7 @@ import { writes } from '../../store-access.js';
 import { flagFields } from '../../flag-names.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
-  { header: 'ID', value: (a) => a.id },
+  { header: 'ID', value: (a) => a.id, id: true },
   { header: 'USER', value: (a) => a.user_name },
   { header: 'MODULE', value: (a) => a.module_code },
   { header: 'STATUS', value: (a) => a.status },
@@ -33,7 +33,7 @@ export const assignmentColumns: Column<Assignment>[] = [
   { header: 'QUIZ', value: (a) => (a.quiz_passed ? 'passed' : '-') },
 ];
 const moduleColumns: Column<Module>[] = [
-  { header: 'ID', value: (m) => m.id },
+  { header: 'ID', value: (m) => m.id, id: true },
   { header: 'CODE', value: (m) => m.module_code },
   { header: 'TITLE', value: (m) => m.title },
   { header: 'AREA', value: (m) => m.regulation_area },
@@ -345,6 +345,21 @@ export function createTrainingCommand(ctx: CliContext): Command {
       }) => {
         const api = (await b()).training;
         if (o.users) {
+          const { ComputeInput } = await import('../../../domain/training/training.schema.js');
+          const { detailsFromZod } = await import('../../../domain/validation.js');
+          // the options every row shares are checked once, before the file is read: a bad one is one usage error
+          const shared = ComputeInput.pick({ trigger: true, deadline_days: true }).safeParse(
+            { trigger: o.trigger, deadline_days: num(o.deadlineDays) },
+            { reportInput: true },
+          );
+          if (!shared.success) {
+            const flags: Record<string, string> = { trigger: '--trigger', deadline_days: '--deadline-days' };
+            const details = detailsFromZod(shared.error).map((d) => ({
+              path: flags[d.path] ?? d.path,
+              message: d.message,
+            }));
+            throw new DomainError('validation', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
+          }
           const { fields, rows } = await parseCsv(await readText(ctx, o.users));
           const missing = ['user_id', 'user_name', 'user_email', 'roles'].filter((f) => !fields.includes(f));
           if (missing.length)
@@ -352,8 +367,6 @@ export function createTrainingCommand(ctx: CliContext): Command {
               'bad_request',
               `${o.users}: missing column(s) ${missing.join(', ')}; found ${fields.join(', ')}`,
             );
-          const { ComputeInput } = await import('../../../domain/training/training.schema.js');
-          const { detailsFromZod } = await import('../../../domain/validation.js');
           const users = [];
           const refused: Array<{ line: number; reason: string }> = [];
           for (const { line, row } of rows) {
@@ -516,7 +529,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         [
           { header: 'WHEN', value: (e) => e.created_at },
           { header: 'ACTION', value: (e) => e.action },
-          { header: 'ENTITY', value: (e) => `${e.entity_type} ${e.entity_id}` },
+          { header: 'ENTITY', value: (e) => `${e.entity_type} ${e.entity_id}`, id: true },
           { header: 'BY', value: (e) => e.actor },
           { header: 'DETAILS', value: (e) => e.details },
         ],

@@ -1,6 +1,7 @@
 import type { CliContext } from '../../context.js';
 import type { Backend } from '../../../backend/backend.js';
 import { DomainError } from '../../../domain/errors.js';
+import { MIN_ID_PART } from '../../../domain/short-id.js';
 
 /**
  * A point in time from the command line: a date (2026-12-01) or an ISO timestamp with a zone. A date means the start
@@ -21,13 +22,15 @@ export function parseWhen(v: string, flag: string, path: string, { endOfDay = fa
 export const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Commands take a module id or its module_code. */
+/** Commands take a module id, its short form, or its module_code (a code wins over a short id that reads alike). */
 export async function moduleId(ctx: CliContext, b: Backend, idOrCode: string): Promise<string> {
   if (UUID.test(idOrCode)) return idOrCode;
   const all = await b.training.listModules(req(ctx));
   const m = all.find((x) => x.module_code.toLowerCase() === idOrCode.toLowerCase());
-  if (!m) throw new DomainError('not_found', `training module ${idOrCode} not found (neither an id nor a module_code)`);
-  return m.id;
+  if (m) return m.id;
+  // the store resolves a short id where the id is used
+  if (idOrCode.length >= MIN_ID_PART && /^[0-9a-f-]+$/i.test(idOrCode)) return idOrCode;
+  throw new DomainError('not_found', `training module ${idOrCode} not found (neither an id nor a module_code)`);
 }
 
 /** A CSV cell, quoted when needed. */

@@ -1,0 +1,84 @@
+import { Command } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import type { AnchorCheck, ChainReport } from '../../domain/journal/journal.service.js';
+import type { CliContext } from '../context.js';
+import { note, printJson, printRecord, writeOut } from '../output.js';
+
+const HASH = /^[0-9a-f]{64}$/;
+
+/** `--anchor HASH`, or the JSON `audit anchor --json` printed ({"tenant","seq","head"}). */
+function parseAnchor(text: string): AnchorCheck & { tenant?: string } {
+  const t = text.trim();
+  if (HASH.test(t.toLowerCase())) return { hash: t.toLowerCase() };
+  try {
+    const a = JSON.parse(t) as { tenant?: unknown; seq?: unknown; head?: unknown };
+    if (typeof a.head === 'string' && HASH.test(a.head) && Number.isInteger(a.seq) && typeof a.tenant === 'string')
+      return { hash: a.head, seq: a.seq as number, tenant: a.tenant };
+  } catch {
+    /* not JSON: refused below */
+  }
+  throw new DomainError(
+    'bad_request',
+    '--anchor takes a hash (64 hex digits) or the JSON `audit anchor --json` printed',
+    [{ path: '--anchor', message: 'a SHA-256 hash in hex, or {"tenant","seq","head"}' }],
+  );
+}
+
+const label = (tenant: string) => (tenant === '' ? '(store: API keys)' : tenant);
+
+function describe(r: ChainReport): string {
+  const trail = r.trails?.find((t) => !t.ok)?.problem;
+  const what = r.ok
+    ? `intact, ${r.entries} entries, head ${r.head.seq} ${r.head.hash}`
+    : r.problem
+      ? `BROKEN at entry ${r.problem.seq} (${r.problem.kind}): ${r.problem.message}`
+      : trail
+        ? `chain intact (${r.entries} entries), but an audit trail was changed outside it (${trail.kind}): ${trail.message}`
+        : `${r.entries} entries`;
+  const anchor = r.anchor ? `; anchor: ${r.anchor.message}` : '';
+  return `${label(r.tenant)}: ${what}${anchor}`;
+}
+
+export function createAuditCommand(ctx: CliContext): Command {
+  const audit = new Command('audit').description('the tamper-evident journal: verify its hash chains, take anchors');
+
+  audit
+    .command('verify')
+    .description('recompute the hash chains and name the first broken link; exits 6 when one is broken')
+    .option('--anchor <hash|json>', 'also prove that nothing up to this anchored entry changed since')
+    .action(async (o: { anchor?: string }) => {
+      const c = ctx.config();
+      const anchor = o.anchor === undefined ? undefined : parseAnchor(o.anchor);
+      if (anchor?.tenant !== undefined && c.tenantGiven && anchor.tenant !== c.tenant)
+        throw new DomainError('bad_request', `the anchor is of tenant ${anchor.tenant}, not of --tenant ${c.tenant}`);
+      const tenant = anchor?.tenant ?? (c.tenantGiven || anchor || c.remote ? c.tenant : undefined);
+      let reports: ChainReport[];
+      if (c.remote) {
+        // through the API: the chain is checked here, from the entries the server hands out
+        const { journalOverApi } = await import('../../backend/journal-over-api.js');
+        const { JournalService } = await import('../../domain/journal/journal.service.js');
+        const api = journalOverApi(await ctx.backend(), tenant!, c.user);
+        reports = await new JournalService(api).verify(tenant, anchor);
+      } else {
+        reports = await (await (await ctx.localBackend('audit verify')).auditor()).verify(tenant, anchor);
+      }
+      if (c.json) printJson(ctx, reports);
+      else if (!reports.length) note(ctx, 'the journal is empty');
+      else for (const r of reports) writeOut(ctx, describe(r));
+      if (reports.some((r) => !r.ok)) ctx.exitCode = 6;
+    });
+
+  audit
+    .command('anchor')
+    .description('print the head of the tenant’s chain ({"tenant","seq","head"}) to keep outside the store')
+    .action(async () => {
+      const c = ctx.config();
+      const a = await (await ctx.backend()).journal.anchor({ tenant: c.tenant, actor: c.user });
+      await printRecord(ctx, a, [
+        ['tenant', a.tenant],
+        ['seq', a.seq],
+        ['head', a.head],
+      ]);
+    });
+  return audit;
+}

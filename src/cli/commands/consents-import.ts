@@ -1,0 +1,274 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { ImportStream } from '../../backend/local/consents.import.js';
+import type { ImportOptions, ImportSummary } from '../../domain/consents/consent.schema.js';
+import { IMPORT_ENCODINGS, ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
+import { DomainError } from '../../domain/errors.js';
+import type { CliContext } from '../context.js';
+import { EXIT } from '../exit-codes.js';
+import { collect, defined } from '../input.js';
+import { note, printJson, writeOut } from '../output.js';
+import { openRejects, type RejectsForm } from './consents-rejects.js';
+import { unlessDryRun, writes } from '../store-access.js';
+
+const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
+
+/** `\\t` or `tab` for a tab, as a delimiter flag takes it. */
+export const tabOr = (d: string | undefined) => (d === '\\t' || d === 'tab' ? '\t' : d);
+
+/** Counts bytes and lines of a file as it is read, for a progress bar on a terminal. */
+async function* withProgress(ctx: CliContext, file: string, stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  if (!ctx.io.stderrIsTTY || ctx.config().json) {
+    yield* stream;
+    return;
+  }
+  const total = file === '-' ? 0 : statSync(file).size;
+  const { default: cliProgress } = await import('cli-progress');
+  const bar = new cliProgress.SingleBar(
+    {
+      stream: ctx.io.stderr as NodeJS.WriteStream,
+      format: '{bar} {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}',
+      hideCursor: true,
+      etaBuffer: 50,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  const start = Date.now();
+  let bytes = 0,
+    rows = 0;
+  bar.start(total || 1, 0, { rows: 0, rate: 0 });
+  try {
+    for await (const chunk of stream) {
+      bytes += chunk.length;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+      bar.update(total ? bytes : 0, { rows, rate: Math.round(rows / Math.max(0.001, (Date.now() - start) / 1000)) });
+      yield chunk;
+    }
+    bar.update(total || 1);
+  } finally {
+    bar.stop();
+  }
+}
+
+/**
+ * Reads a local file through the import's decoder once, so a wrong encoding is refused before anything is sent;
+ * answers the SHA-256 of its bytes, which the run records, and its encoding and byte order mark, which a rejects file
+ * keeps.
+ */
+async function checkEncoding(
+  file: string,
+  encoding: ImportEncoding | undefined,
+): Promise<{ sha256: string; encoding: RejectsForm['encoding']; bom: boolean }> {
+  const decoder = new ImportDecoder(encoding);
+  const hash = createHash('sha256');
+  // the stream's default pieces of 64 KiB: pieces of 1 MiB made this pass three times slower and raised the import's
+  // peak memory by 80 MB (1M rows: 155 MB instead of 235 MB), their buffers and strings outliving the pass
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk as Buffer);
+    decoder.decode(chunk as Buffer);
+  }
+  decoder.end();
+  return {
+    sha256: hash.digest('hex'),
+    encoding: (decoder.encoding ?? encoding ?? 'utf-8') as RejectsForm['encoding'],
+    bom: decoder.bom,
+  };
+}
+
+/** What an interrupted import had committed: the totals of its batches, and its run. */
+type Committed = Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked'>;
+
+/**
+ * The run a server recorded for an import this CLI interrupted: the newest of this file (name and SHA-256), once the
+ * server has noticed and finished the batch in hand (a few seconds at most); undefined when it had not begun writing.
+ */
+async function remoteRun(
+  ctx: CliContext,
+  fileName: string,
+  sha256: string | undefined,
+): Promise<Committed | undefined> {
+  const backend = await ctx.backend();
+  for (let waited = 0; waited <= 10_000; waited += 250) {
+    const { runs } = await backend.consents.imports({ ...req(ctx), query: { limit: 10 } });
+    const run = runs.find((r) => r.file_name === fileName && (!sha256 || r.sha256 === sha256));
+    if (run && run.status !== 'running') return { run_id: run.id, ...run };
+    if (!run && waited >= 2000) return undefined;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return undefined;
+}
+
+/** What Ctrl-C left: how many rows were committed, and that running the same import again completes it. */
+function interruptedNote(c: Committed | undefined, dryRun: boolean | undefined): string {
+  if (dryRun) return 'interrupted: a dry run writes nothing';
+  const rows = c ? c.created + c.unchanged + c.revoked : 0;
+  if (!c || rows === 0) return 'interrupted: no rows were committed; run the import again to import the file';
+  return `interrupted: ${rows} rows were committed in whole batches (created ${c.created}, unchanged ${c.unchanged}, revoked ${c.revoked}; run ${c.run_id}); running the same import again completes it (the rows already imported count as unchanged)`;
+}
+
+/** The flag each option of an import or export comes from, for messages. */
+const FLAGS: Record<string, string> = {
+  dry_run: '--dry-run',
+  delimiter: '--delimiter',
+  map: '--map',
+  file_name: 'the file name',
+  encoding: '--encoding',
+  true_values: '--true-values',
+  false_values: '--false-values',
+  date_format: '--date-format',
+  timezone: '--time-zone',
+  format: '--format',
+  bom: '--bom',
+  granted: '--granted',
+  user_id: '--user-id',
+  data_point_id: '--data-point',
+};
+
+/**
+ * The options of an import or export as the API reads them, or a usage error (exit 2) naming each flag that is wrong
+ * and why, before a file is read or a request sent.
+ */
+export async function checkOptions<K extends 'ImportOptions' | 'ExportQuery'>(
+  schema: K,
+  query: Record<string, unknown>,
+): Promise<K extends 'ImportOptions' ? ImportOptions : unknown> {
+  // loaded here, as the schemas are by the backend: a command that imports nothing does not pay for them
+  const schemas = await import('../../domain/consents/consent.schema.js');
+  const { detailsFromZod } = await import('../../domain/validation.js');
+  const r = schemas[schema].safeParse(query, { reportInput: true });
+  if (r.success) return r.data as K extends 'ImportOptions' ? ImportOptions : unknown;
+  const details = detailsFromZod(r.error).map((d) => ({ path: FLAGS[d.path] ?? d.path, message: d.message }));
+  throw new DomainError('validation', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
+}
+
+/** `consents import FILE`: the bulk import, with its rejects file, its progress bar and Ctrl-C. */
+export function addImportCommand(cmd: Command, ctx: CliContext): void {
+  writes(cmd.command('import'), unlessDryRun)
+    .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
+    .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
+    .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
+    .option('--delimiter <char>', 'CSV delimiter, one character; \\t or tab for a tab (default: detected)')
+    .option(
+      '--encoding <name>',
+      `${IMPORT_ENCODINGS.join(', ')} or another name of one (cp1252, iso-8859-1, …); default utf-8, a byte order mark is followed`,
+    )
+    .option('--true-values <words>', 'comma-separated words that also mean granted, e.g. ja,j,x')
+    .option('--false-values <words>', 'comma-separated words that also mean refused, e.g. nein,n')
+    .option('--date-format <format>', 'format of granted_at/revoked_at, e.g. "DD.MM.YYYY HH:mm" (default ISO 8601)')
+    .option('--time-zone <zone>', 'IANA zone of timestamps written without one, e.g. Europe/Berlin')
+    .addOption(new Option('--timezone <zone>').hideHelp())
+    .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
+    .option('--rejects <file>', 'write the refused rows themselves, with line and reason, to fix and import again')
+    .option('--dry-run', 'validate and count without writing')
+    .action(
+      async (
+        file: string,
+        o: {
+          map?: string[];
+          delimiter?: string;
+          format?: 'csv' | 'ndjson';
+          rejects?: string;
+          dryRun?: boolean;
+          encoding?: string;
+          trueValues?: string;
+          falseValues?: string;
+          dateFormat?: string;
+          timeZone?: string;
+          timezone?: string;
+        },
+      ) => {
+        const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
+        const query = defined({
+          dry_run: o.dryRun ? 'true' : undefined,
+          delimiter: tabOr(o.delimiter),
+          map: o.map?.join(','),
+          file_name: file === '-' ? undefined : basename(file),
+          encoding: o.encoding,
+          true_values: o.trueValues,
+          false_values: o.falseValues,
+          date_format: o.dateFormat,
+          timezone: o.timeZone ?? o.timezone,
+        });
+        // options are checked before the file is read: a wrong one is named as the flag it came from, not as the
+        // first thing the file would have run into
+        const options = await checkOptions('ImportOptions', query);
+        let input: AsyncIterable<Buffer>;
+        let sha256: string | undefined;
+        let form: RejectsForm = { format, encoding: options.encoding ?? 'utf-8', bom: false };
+        if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
+        else {
+          let isFile: boolean;
+          try {
+            isFile = statSync(file).isFile();
+          } catch (e) {
+            throw new DomainError(
+              'bad_request',
+              `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+            );
+          }
+          if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
+          // a file that is not valid in its encoding is refused here, before a row is sent or written
+          const checked = await checkEncoding(file, options.encoding);
+          sha256 = checked.sha256;
+          form = { format, encoding: checked.encoding, bom: checked.bom };
+          input = createReadStream(file);
+        }
+        const rejects = o.rejects ? await openRejects(o.rejects, form) : undefined;
+        let summary: ImportSummary | undefined;
+        // Ctrl-C stops the import after the batch in hand (a second one ends the process at once)
+        const stop = new AbortController();
+        const onInterrupt = () => {
+          note(ctx, 'interrupted: stopping after the batch being written (Ctrl-C again to end at once)');
+          stop.abort(new Error('interrupted'));
+        };
+        process.once('SIGINT', onInterrupt);
+        let progress: Committed | undefined;
+        try {
+          const stream: ImportStream = {
+            body: withProgress(ctx, file, input),
+            content_type: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+            checked: file !== '-',
+            signal: stop.signal,
+            onProgress: (s) => (progress = { ...s }),
+            ...(sha256 ? { sha256 } : {}),
+            ...(rejects
+              ? { onReject: (r) => rejects.add(r), onColumns: (columns, delim) => rejects.columns(columns, delim) }
+              : {}),
+          };
+          summary = await (await ctx.backend()).consents.import({ ...req(ctx), query, stream });
+        } catch (e) {
+          if (!stop.signal.aborted) throw e;
+          // on a local store the import reported what it committed; a server is asked for the run it recorded
+          const committed =
+            progress ?? (ctx.config().remote ? await remoteRun(ctx, basename(file), sha256) : undefined);
+          note(ctx, interruptedNote(committed, o.dryRun));
+          ctx.exitCode = EXIT.interrupted;
+          return;
+        } finally {
+          process.off('SIGINT', onInterrupt);
+          const listed = await rejects?.close(summary);
+          if (summary && listed !== undefined && listed < summary.rejected)
+            note(
+              ctx,
+              `${o.rejects} lists the first ${listed} of ${summary.rejected} refused lines (the server sends no more)`,
+            );
+        }
+        // refused rows go to stderr (the first 20) unless --rejects takes them, with --json too: stdout stays the summary
+        if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
+        if (!o.rejects && summary.rejected > 20)
+          note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
+        if (ctx.config().json) {
+          const { rejections: _r, dry_run: _d, columns: _c, delimiter: _l, ...plain } = summary;
+          printJson(ctx, plain);
+        } else {
+          writeOut(
+            ctx,
+            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : `, run ${summary.run_id}`}`,
+          );
+        }
+        if (summary.rejected > 0) ctx.exitCode = 6;
+      },
+    );
+}

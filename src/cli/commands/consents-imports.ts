@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import type { ImportRun } from '../../domain/consents/import-run.schema.js';
+import type { CliContext } from '../context.js';
+import { note, printJson, printList, printRecord } from '../output.js';
+import { writes } from '../store-access.js';
+
+const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
+
+const runColumns = [
+  { header: 'ID', value: (r: ImportRun) => r.id },
+  { header: 'STARTED', value: (r: ImportRun) => r.started_at },
+  { header: 'BY', value: (r: ImportRun) => r.created_by },
+  { header: 'FILE', value: (r: ImportRun) => r.file_name ?? '-' },
+  { header: 'STATUS', value: (r: ImportRun) => r.status },
+  { header: 'READ', value: (r: ImportRun) => r.read },
+  { header: 'CREATED', value: (r: ImportRun) => r.created },
+  { header: 'UNCHANGED', value: (r: ImportRun) => r.unchanged },
+  { header: 'REVOKED', value: (r: ImportRun) => r.revoked },
+  { header: 'REJECTED', value: (r: ImportRun) => r.rejected },
+];
+
+const runPairs = (r: ImportRun): Array<[string, unknown]> => [
+  ['id', r.id],
+  ['status', r.status],
+  ['file_name', r.file_name],
+  ['sha256', r.sha256],
+  ['format', r.format],
+  ['options', Object.keys(r.options).length ? r.options : null],
+  ['read', r.read],
+  ['created', r.created],
+  ['unchanged', r.unchanged],
+  ['revoked', r.revoked],
+  ['rejected', r.rejected],
+  ['created_by', r.created_by],
+  ['started_at', r.started_at],
+  ['finished_at', r.finished_at],
+  ['reverted_at', r.reverted_at],
+  ['reverted_by', r.reverted_by],
+];
+
+/** `consents imports [list|show|revert]`: the recorded import runs, and undoing one. */
+export function addImportsCommands(consents: Command, ctx: CliContext): void {
+  const imports = consents.command('imports').description('bulk import runs: list, show, revert');
+  imports
+    .command('list', { isDefault: true })
+    .description('import runs, newest first (dry runs are not recorded)')
+    .option('--limit <n>', '1 to 500 (default 50)')
+    .option('--offset <n>', 'default 0')
+    .action(async (o: { limit?: string; offset?: string }) => {
+      const r = await (
+        await ctx.backend()
+      ).consents.imports({ ...req(ctx), query: { limit: o.limit, offset: o.offset } });
+      if (ctx.config().json) return printJson(ctx, r);
+      await printList(ctx, r.runs, runColumns, { empty: 'no import runs' });
+      if (ctx.io.stderrIsTTY) note(ctx, `${r.runs.length} of ${r.total} (offset ${r.offset})`);
+    });
+  imports
+    .command('show')
+    .description('one import run: file, SHA-256, options, counts, who and when')
+    .argument('<run>')
+    .action(async (id: string) => {
+      const r = await (await ctx.backend()).consents.importRun({ ...req(ctx), params: { id } });
+      await printRecord(ctx, r, runPairs(r));
+    });
+  writes(imports.command('revert'))
+    .description(
+      'remove the consents a run created and undo the revocations it applied, all or nothing; exits 5 listing the records changed since',
+    )
+    .argument('<run>')
+    .action(async (id: string) => {
+      const r = await (await ctx.backend()).consents.revertImport({ ...req(ctx), params: { id } });
+      await printRecord(ctx, r, [
+        ['run', r.run.id],
+        ['status', r.run.status],
+        ['consents_removed', r.consents_removed],
+        ['revocations_undone', r.revocations_undone],
+      ]);
+    });
+}

@@ -1,0 +1,42 @@
+/** One row's change as a journal entry records it: the row after an insert or update, or null for a deletion. */
+export interface RowChange {
+  entity: string;
+  id: string;
+  op: string;
+  row: Record<string, unknown> | null;
+}
+
+/**
+ * Rows written together by a bulk path (an import's batch of consents and their history, a revert), recorded as one
+ * entry (op `batch`) to keep the journal's cost per row small: groups of rows of one table and one operation, each
+ * row as its values in `columns` order, keyed by the columns in `key`. A deletion's rows hold only their key.
+ */
+export interface BatchGroup {
+  entity: string;
+  op: 'insert' | 'update' | 'delete';
+  key: string[];
+  columns: string[];
+  rows: unknown[][];
+}
+export interface BatchData {
+  groups: BatchGroup[];
+}
+
+export const BATCH_OP = 'batch';
+
+/** The id of a row by its key columns: the value itself for one column, else the values as a JSON array. */
+export const idOf = (values: unknown[]): string => (values.length === 1 ? String(values[0]) : JSON.stringify(values));
+
+/** The row changes an entry records: itself, or each row of a batch. */
+export function changesOf(e: { entity: string; entity_id: string; op: string; data: unknown }): RowChange[] {
+  if (e.op !== BATCH_OP) return [{ entity: e.entity, id: e.entity_id, op: e.op, row: e.data as RowChange['row'] }];
+  const out: RowChange[] = [];
+  for (const g of (e.data as BatchData).groups) {
+    const keyAt = g.key.map((k) => g.columns.indexOf(k));
+    for (const values of g.rows) {
+      const row = g.op === 'delete' ? null : Object.fromEntries(g.columns.map((c, i) => [c, values[i]]));
+      out.push({ entity: g.entity, id: idOf(keyAt.map((i) => values[i])), op: g.op, row });
+    }
+  }
+  return out;
+}

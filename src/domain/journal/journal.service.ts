@@ -1,0 +1,193 @@
+import { DomainError, notFound } from '../errors.js';
+import { ChainVerifier, GENESIS_HASH, type ChainProblem, type StoredEntry } from './chain.js';
+import type { JournalAnchor, JournalEntry, JournalPage, JournalQuery } from './journal.schema.js';
+import { TRAIL_TABLES, type JournalStore, type TrailTable } from './journal.store.js';
+import { BATCH_OP, changesOf } from './changes.js';
+import { hash } from 'node:crypto';
+
+/** Entries read per query while verifying. */
+const VERIFY_PAGE = 10_000;
+
+/** What `audit verify` found for one tenant's chain. */
+export interface ChainReport {
+  tenant: string;
+  entries: number;
+  /** The last entry of the intact part of the chain. */
+  head: { seq: number; hash: string };
+  ok: boolean;
+  problem?: ChainProblem;
+  anchor?: { hash: string; seq?: number; ok: boolean; message: string };
+  /** The audit trails compared with the journal (absent when the chain is broken, or read through the API). */
+  trails?: TrailReport[];
+}
+
+/** One audit trail's table against what the journal says it holds. */
+export interface TrailReport {
+  table: TrailTable;
+  rows: number;
+  ok: boolean;
+  problem?: { id: string; kind: 'edited' | 'deleted' | 'inserted'; message: string };
+}
+
+/** A row as comparable text: columns in name order, an absent column the same as null. */
+function rowDigest(row: Record<string, unknown>): string {
+  const pairs = Object.keys(row)
+    .filter((k) => row[k] !== null && row[k] !== undefined)
+    .sort()
+    .map((k) => [k, row[k]]);
+  return hash('sha256', JSON.stringify(pairs), 'base64');
+}
+
+/** The anchor to check: a hash, or what `audit anchor --json` printed. */
+export interface AnchorCheck {
+  hash: string;
+  seq?: number;
+}
+
+export const toWire = (e: StoredEntry): JournalEntry => ({
+  seq: e.seq,
+  txn: e.txn,
+  time: e.time,
+  actor: e.actor,
+  principal: e.principal,
+  entity: e.entity,
+  entity_id: e.entity_id,
+  op: e.op,
+  data: e.data === null ? null : JSON.parse(e.data),
+  data_hash: e.data_hash,
+  prev_hash: e.prev_hash,
+  hash: e.hash,
+});
+
+/** The journal as read by clients (a page at a time) and by auditors (the chain verified end to end). */
+export class JournalService {
+  constructor(private readonly store: JournalStore) {}
+
+  async page(tenant: string, q: JournalQuery): Promise<JournalPage> {
+    const rows = await this.store.page(tenant, q.after, q.limit);
+    const head = (await this.store.head(tenant))?.seq ?? 0;
+    const last = rows.length ? rows[rows.length - 1]!.seq : q.after;
+    return { entries: rows.map(toWire), head_seq: head, next_after: last < head ? last : null };
+  }
+
+  async anchor(tenant: string): Promise<JournalAnchor> {
+    const head = await this.store.head(tenant);
+    return { tenant, seq: head?.seq ?? 0, head: head?.hash ?? GENESIS_HASH };
+  }
+
+  /**
+   * Every chain of the store (or the tenant's), each walked from its first entry to its head; the audit trails are
+   * compared with it unless `trails` is false (`db status` checks the chains alone).
+   */
+  async verify(tenant?: string, anchor?: AnchorCheck, { trails = true } = {}): Promise<ChainReport[]> {
+    const tenants = tenant === undefined ? await this.store.tenants() : [tenant];
+    if (anchor && tenants.length !== 1)
+      throw new DomainError('bad_request', 'an anchor belongs to one tenant: name it with --tenant', [
+        { path: 'tenant', message: 'required with --anchor' },
+      ]);
+    if (tenant !== undefined && !(await this.store.head(tenant)) && !anchor)
+      throw notFound('journal of tenant', JSON.stringify(tenant));
+    const reports: ChainReport[] = [];
+    for (const t of tenants) reports.push(await this.verifyOne(t, anchor, trails));
+    return reports;
+  }
+
+  private async verifyOne(tenant: string, anchor: AnchorCheck | undefined, withTrails: boolean): Promise<ChainReport> {
+    const v = new ChainVerifier();
+    const trails = new Map<string, Map<string, string>>(TRAIL_TABLES.map((t) => [t, new Map()]));
+    let anchored: number | undefined;
+    let after = 0;
+    const read = this.store.verifyPage?.bind(this.store) ?? this.store.page.bind(this.store);
+    walk: for (;;) {
+      // a page may hold fewer entries than asked for (the API's pages are smaller): the walk ends on an empty one
+      const rows = await read(tenant, after, VERIFY_PAGE);
+      if (!rows.length) break;
+      for (const e of rows) {
+        if (!v.push(e)) {
+          // an entry read with the store's preimage: read it whole and hash it here before calling it broken
+          const whole = e.preimage === undefined ? undefined : (await this.store.page(tenant, e.seq - 1, 1))[0];
+          if (!whole || !v.retry(whole)) break walk;
+        }
+        if (anchor && e.hash === anchor.hash) anchored = e.seq;
+        if (trails.has(e.entity) || e.op === BATCH_OP) followTrails(trails, e);
+      }
+      after = rows[rows.length - 1]!.seq;
+    }
+    const problem = await v.diagnose(this.store.lookup(tenant));
+    const report: ChainReport = { tenant, entries: v.count, head: v.head, ok: !problem };
+    if (problem) report.problem = problem;
+    if (anchor) report.anchor = anchorResult(anchor, anchored, problem);
+    if (report.anchor && !report.anchor.ok) report.ok = false;
+    const rows = this.store.trailRows?.bind(this.store);
+    if (!problem && rows && withTrails) {
+      report.trails = [];
+      for (const [table, expected] of trails)
+        report.trails.push(await compareTrail(table as TrailTable, expected, rows(tenant, table as TrailTable)));
+      if (report.trails.some((t) => !t.ok)) report.ok = false;
+    }
+    return report;
+  }
+}
+
+/** Keeps, per audit-trail table, each row's digest as the journal's entries leave it. */
+function followTrails(trails: Map<string, Map<string, string>>, e: StoredEntry): void {
+  const data = e.data === null ? null : JSON.parse(e.data);
+  for (const c of changesOf({ ...e, data })) {
+    const rows = trails.get(c.entity);
+    if (!rows) continue;
+    if (c.row === null) rows.delete(c.id);
+    else rows.set(c.id, rowDigest(c.row));
+  }
+}
+
+/** The table's rows against the journal's: the first row edited, removed or added outside the journal. */
+async function compareTrail(
+  table: TrailTable,
+  expected: Map<string, string>,
+  rows: AsyncIterable<Record<string, unknown>>,
+): Promise<TrailReport> {
+  let n = 0;
+  let problem: TrailReport['problem'];
+  for await (const row of rows) {
+    n++;
+    if (problem) continue;
+    const id = String(row.id);
+    const digest = expected.get(id);
+    if (digest === undefined)
+      problem = { id, kind: 'inserted', message: `${table} ${id} is in the table but in no journal entry` };
+    else if (digest !== rowDigest(row))
+      problem = { id, kind: 'edited', message: `${table} ${id} differs from its journal entry` };
+    expected.delete(id);
+  }
+  const [missing] = expected.keys();
+  if (!problem && missing !== undefined)
+    problem = {
+      id: missing,
+      kind: 'deleted',
+      message: `${table} ${missing} is in the journal but no longer in the table`,
+    };
+  return { table, rows: n, ok: !problem, ...(problem ? { problem } : {}) };
+}
+
+function anchorResult(
+  anchor: AnchorCheck,
+  found: number | undefined,
+  problem: ChainProblem | undefined,
+): NonNullable<ChainReport['anchor']> {
+  const base = { hash: anchor.hash, ...(found !== undefined ? { seq: found } : {}) };
+  if (found !== undefined && (anchor.seq === undefined || anchor.seq === found))
+    return { ...base, ok: true, message: `nothing up to entry ${found} changed since the anchor was taken` };
+  if (found !== undefined)
+    return {
+      ...base,
+      ok: false,
+      message: `the anchored hash is entry ${found}'s, not entry ${anchor.seq}'s: entries were renumbered`,
+    };
+  if (problem && (anchor.seq === undefined || problem.seq <= anchor.seq))
+    return { ...base, ok: false, message: `the chain is broken at entry ${problem.seq}, before the anchored entry` };
+  return {
+    ...base,
+    ok: false,
+    message: `no entry carries the anchored hash${anchor.seq !== undefined ? ` (entry ${anchor.seq})` : ''}: entries up to it were changed or removed since the anchor was taken`,
+  };
+}

@@ -1,0 +1,35 @@
+import type { ConsentStore } from './consents/consent.store.js';
+import type { ImportRunStore } from './consents/import-run-store.port.js';
+import type { CookieBannerStore } from './cookie-banner/cookie-banner.store.js';
+import type { DsfaStore } from './dsfa/dsfa.store.js';
+import type { LegalDocumentStore } from './legal-documents/legal-document.store.js';
+import type { TrainingBlockStore } from './training-blocks/block.store.js';
+import type { CanonicalStore } from './training-blocks/canonical.service.js';
+import type { TrainingContentStore } from './training/content.store.js';
+import type { TrainingMediaStore } from './training/media.store.js';
+import type { TrainingStore } from './training/training.store.js';
+
+/** Every area's store, as one transaction sees them (or a read outside any). */
+export interface Stores {
+  dsfa: DsfaStore;
+  consents: ConsentStore;
+  consentImports: ImportRunStore;
+  legalDocuments: LegalDocumentStore;
+  cookieBanner: CookieBannerStore;
+  training: TrainingStore;
+  trainingContent: TrainingContentStore;
+  trainingMedia: TrainingMediaStore;
+  trainingBlocks: TrainingBlockStore;
+  canonical: CanonicalStore;
+}
+
+/**
+ * How services reach the stores. `read` answers outside a transaction and refuses writes. `write` runs `fn` as one
+ * transaction of one tenant with every area's store: the change, its audit entries and its journal entries commit
+ * together or not at all. `fn` may run more than once (a transaction that lost a race on PostgreSQL runs again), so it
+ * must not act outside the stores. A `write` inside another joins it.
+ */
+export interface UnitOfWork {
+  readonly read: Stores;
+  write<T>(tenant: string, fn: (tx: Stores) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,136 @@
+import type { Kysely } from 'kysely';
+import { dataHash, entryHash, GENESIS_HASH } from '../../domain/journal/chain.js';
+import { BATCH_OP, type BatchData } from '../../domain/journal/changes.js';
+import { DomainError } from '../../domain/errors.js';
+import type { DB, JournalRow } from '../db-types.js';
+
+/**
+ * What a store's write methods tell the journal: the row after an insert or update (whole, as stored), or that a
+ * row was deleted. Stores built outside a unit of work get a recorder that refuses every write, so a change cannot
+ * reach the database without its journal entry.
+ */
+export interface Recorder {
+  put(entity: string, id: string, row: object, op?: 'insert' | 'update'): void;
+  remove(entity: string, id: string): void;
+  /** Many rows of a bulk path as one entry (op `batch`) of the record `entity` `id` (an import run). */
+  batch(entity: string, id: string, data: BatchData): void;
+}
+
+const refuse = (): never => {
+  throw new DomainError('internal', 'a change was written outside a unit of work, so it would have no journal entry');
+};
+
+/** The recorder of stores used for reading: any write through them is a bug. */
+export const readOnly: Recorder = { put: refuse, remove: refuse, batch: refuse };
+
+/** A composite key as one entity id: the parts as a JSON array. */
+export const compositeId = (...parts: Array<string | number>): string => JSON.stringify(parts);
+
+/** Who and when, the same for every entry of one unit of work. */
+export interface EntryMeta {
+  txn: string;
+  time: string;
+  actor: string;
+  principal: string;
+}
+
+export interface Change {
+  entity: string;
+  entity_id: string;
+  op: string;
+  data: string | null;
+}
+
+/** The head of a tenant's chain: its last entry's sequence number and hash (none yet: 0 and the genesis hash). */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+/** The entries that append `changes` after `head`, each hashed and linked to the one before. */
+export function chainEntries(
+  tenant: string,
+  head: ChainHead | undefined,
+  meta: EntryMeta,
+  changes: Change[],
+): JournalRow[] {
+  let seq = Number(head?.seq ?? 0);
+  let prev = head?.hash ?? GENESIS_HASH;
+  return changes.map((c) => {
+    const fields = {
+      tenant_id: tenant,
+      seq: ++seq,
+      ...meta,
+      entity: c.entity,
+      entity_id: c.entity_id,
+      op: c.op,
+      data_hash: dataHash(c.data),
+      prev_hash: prev,
+    };
+    prev = entryHash(fields);
+    return { ...fields, data: c.data, hash: prev };
+  });
+}
+
+/** A batch entry: the rows of a bulk path as one change (see BatchData). */
+export const batchChange = (entity: string, id: string, data: BatchData): Change => ({
+  entity,
+  entity_id: id,
+  op: BATCH_OP,
+  data: JSON.stringify(data),
+});
+
+/** Rows per INSERT: 13 columns stay far below both engines' limits on bound values. */
+const CHUNK = 1000;
+
+/**
+ * Collects the changes of one unit of work and appends them to the tenant's chain just before it commits: the
+ * head read, the hashes computed and the entries inserted in the same transaction as the changes. Appends of one
+ * tenant are serialised by the transaction (SQLite's write lock, a per-tenant lock on PostgreSQL), so sequence
+ * numbers have no gaps and no doubles.
+ */
+export class JournalWriter implements Recorder {
+  private changes: Change[] = [];
+
+  constructor(
+    readonly tenant: string,
+    private readonly meta: EntryMeta,
+  ) {}
+
+  put(entity: string, id: string, row: object, op: 'insert' | 'update' = 'update'): void {
+    this.changes.push({ entity, entity_id: id, op, data: JSON.stringify(row) });
+  }
+
+  remove(entity: string, id: string): void {
+    this.changes.push({ entity, entity_id: id, op: 'delete', data: null });
+  }
+
+  batch(entity: string, id: string, data: BatchData): void {
+    if (data.groups.some((g) => g.rows.length)) this.changes.push(batchChange(entity, id, data));
+  }
+
+  get size(): number {
+    return this.changes.length;
+  }
+
+  /** Appends the collected entries; the new head, or undefined when there was nothing to append. */
+  async flush(db: Kysely<DB>): Promise<{ seq: number; hash: string } | undefined> {
+    if (!this.changes.length) return undefined;
+    const head = await db
+      .selectFrom('journal')
+      .select(['seq', 'hash'])
+      .where('tenant_id', '=', this.tenant)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const rows = chainEntries(this.tenant, head, this.meta, this.changes);
+    this.changes = [];
+    for (let i = 0; i < rows.length; i += CHUNK)
+      await db
+        .insertInto('journal')
+        .values(rows.slice(i, i + CHUNK))
+        .execute();
+    const last = rows.at(-1)!;
+    return { seq: last.seq, hash: last.hash };
+  }
+}

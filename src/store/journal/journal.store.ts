@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { ChainLookup, StoredEntry } from '../../domain/journal/chain.js';
+import type { JournalStore, TrailTable } from '../../domain/journal/journal.store.js';
+import type { DB, JournalRow } from '../db-types.js';
+
+/** PostgreSQL returns bigint as a number through the store's type parser; SQLite has integers anyway. */
+const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
+
+/**
+ * The journal read with kysely's builders on either engine: by primary key (tenant_id, seq). On the application's
+ * connection a tenant sees its own chain only; `audit verify` reads through the owner's, which sees every chain.
+ */
+export class KyselyJournalStore implements JournalStore {
+  readonly verifyPage?: JournalStore['verifyPage'];
+
+  /** `verifyPage`: the engine's faster reader for verifications (Store.journalVerifyPage), if it has one. */
+  constructor(
+    private readonly db: Kysely<DB>,
+    verifyPage?: JournalStore['verifyPage'],
+  ) {
+    this.verifyPage = verifyPage;
+  }
+
+  async page(tenant: string, after: number, limit: number): Promise<StoredEntry[]> {
+    const rows = await this.db
+      .selectFrom('journal')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map(entry);
+  }
+
+  async head(tenant: string): Promise<{ seq: number; hash: string } | undefined> {
+    const row = await this.db
+      .selectFrom('journal')
+      .select(['seq', 'hash'])
+      .where('tenant_id', '=', tenant)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row && { seq: Number(row.seq), hash: row.hash };
+  }
+
+  async tenants(): Promise<string[]> {
+    const rows = await this.db.selectFrom('journal').select('tenant_id').distinct().orderBy('tenant_id').execute();
+    return rows.map((r) => r.tenant_id);
+  }
+
+  lookup(tenant: string): ChainLookup {
+    const first = async (column: 'hash' | 'prev_hash', value: string) => {
+      const row = await this.db
+        .selectFrom('journal')
+        .select('seq')
+        .where('tenant_id', '=', tenant)
+        .where(column, '=', value)
+        .orderBy('seq')
+        .limit(1)
+        .executeTakeFirst();
+      return row && Number(row.seq);
+    };
+    return { seqOfHash: (h) => first('hash', h), seqLinkingTo: (h) => first('prev_hash', h) };
+  }
+
+  async *trailRows(tenant: string, table: TrailTable): AsyncIterable<Record<string, unknown>> {
+    for (let after = ''; ;) {
+      const rows = await this.db
+        .selectFrom(table)
+        .selectAll()
+        .where('tenant_id', '=', tenant)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(5000)
+        .execute();
+      yield* rows as Array<Record<string, unknown>>;
+      if (rows.length < 5000) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+}

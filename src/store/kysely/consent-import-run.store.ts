@@ -1,0 +1,180 @@
+import { sql, type Kysely } from 'kysely';
+import type { ImportRunStore, LaterEntry, MovedRevocation } from '../../domain/consents/import-run-store.port.js';
+import { ImportRunOptions, type ImportRun, type ImportRunQuery } from '../../domain/consents/import-run.schema.js';
+import { isPostgres } from '../dialect.js';
+import type { DB } from '../db-types.js';
+import type { ConsentTables } from '../db-types-consents.js';
+import { readOnly, type Recorder } from '../journal/journal-writer.js';
+import type { BatchGroup } from '../../domain/journal/changes.js';
+
+type RunRow = ConsentTables['consent_import_run'];
+
+export const runToRow = (r: ImportRun): RunRow => ({ ...r, options: JSON.stringify(r.options) });
+const runFromRow = (r: RunRow): ImportRun => ({
+  ...r,
+  format: r.format as ImportRun['format'],
+  status: r.status as ImportRun['status'],
+  options: ImportRunOptions.parse(JSON.parse(r.options)),
+  read: Number(r.read),
+  created: Number(r.created),
+  unchanged: Number(r.unchanged),
+  revoked: Number(r.revoked),
+  rejected: Number(r.rejected),
+});
+
+/** The deleted rows of a table as a batch group: their keys only. */
+const deleted = (entity: string, ids: Array<{ id: string }>): BatchGroup => ({
+  entity,
+  op: 'delete',
+  key: ['id'],
+  columns: ['id'],
+  rows: ids.map((r) => [r.id]),
+});
+
+/** Whole rows of a table as a batch group, their values in the order of the first row's columns. */
+function written(entity: string, op: 'insert' | 'update', rows: Array<Record<string, unknown>>): BatchGroup {
+  const columns = rows.length ? Object.keys(rows[0]!) : [];
+  return { entity, op, key: ['id'], columns, rows: rows.map((r) => columns.map((c) => r[c])) };
+}
+
+/**
+ * Import runs written once with kysely's builders; the revocation entries of a run are found by a partial index. A
+ * revert's rows go into the journal as batch entries of the run, as the import's own batches do.
+ */
+export class KyselyImportRunStore implements ImportRunStore {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder = readOnly,
+  ) {}
+
+  async insert(run: ImportRun): Promise<void> {
+    const row = runToRow(run);
+    await this.db.insertInto('consent_import_run').values(row).execute();
+    this.journal.put('consent_import_run', row.id, row, 'insert');
+  }
+
+  async update(run: ImportRun): Promise<void> {
+    await this.finishIf(run, false);
+  }
+
+  async finish(run: ImportRun): Promise<boolean> {
+    return this.finishIf(run, true);
+  }
+
+  /** Replaces the record of a run (only while it is `running` when `running`); false when no row changed. */
+  private async finishIf(run: ImportRun, running: boolean): Promise<boolean> {
+    const { id, tenant_id, ...rest } = runToRow(run);
+    let q = this.db.updateTable('consent_import_run').set(rest).where('tenant_id', '=', tenant_id).where('id', '=', id);
+    if (running) q = q.where('status', '=', 'running');
+    const row = await q.returningAll().executeTakeFirst();
+    if (row) this.journal.put('consent_import_run', id, row);
+    return row !== undefined;
+  }
+
+  async get(tenant: string, id: string): Promise<ImportRun | undefined> {
+    const r = await this.db
+      .selectFrom('consent_import_run')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return r && runFromRow(r);
+  }
+
+  async list(tenant: string, q: ImportRunQuery): Promise<{ total: number; rows: ImportRun[] }> {
+    const base = this.db.selectFrom('consent_import_run').where('tenant_id', '=', tenant);
+    const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = await base.selectAll().orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
+    return { total, rows: rows.map(runFromRow) };
+  }
+
+  async laterEntries(tenant: string, runId: string, limit: number): Promise<LaterEntry[]> {
+    return this.db
+      .selectFrom('consent as c')
+      .innerJoin('consent_history as h', (j) =>
+        j.onRef('h.consent_id', '=', 'c.id').onRef('h.tenant_id', '=', 'c.tenant_id'),
+      )
+      .select(['c.id as consent_id', 'c.user_id', 'c.data_point_id', 'h.action', 'h.created_at', 'h.import_run_id'])
+      .where('c.tenant_id', '=', tenant)
+      .where('c.import_run_id', '=', runId)
+      .where((eb) => eb.or([eb('h.import_run_id', 'is', null), eb('h.import_run_id', '<>', runId)]))
+      .orderBy('c.id')
+      .orderBy('h.created_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The run's revocation entries of stored consents (source `import`, the partial index of migration 0016). */
+  private revocations(tenant: string, runId: string) {
+    return this.db
+      .selectFrom('consent_history as h')
+      .where('h.tenant_id', '=', tenant)
+      .where('h.import_run_id', '=', runId)
+      .where('h.action', '=', 'revoked')
+      .where('h.source', '=', 'import');
+  }
+
+  async movedRevocations(tenant: string, runId: string, limit: number): Promise<MovedRevocation[]> {
+    return this.revocations(tenant, runId)
+      .leftJoin('consent as c', (j) => j.onRef('c.tenant_id', '=', 'h.tenant_id').onRef('c.id', '=', 'h.consent_id'))
+      .select(['h.consent_id', 'c.user_id', 'c.data_point_id', 'h.created_at as revoked_by_run_at', 'c.revoked_at'])
+      .where((eb) =>
+        eb.or([
+          eb('c.id', 'is', null),
+          eb('c.revoked_at', 'is', null),
+          eb('c.revoked_at', '<>', eb.ref('h.created_at')),
+        ]),
+      )
+      .orderBy('h.consent_id')
+      .limit(limit)
+      .execute();
+  }
+
+  async removeCreated(tenant: string, runId: string): Promise<number> {
+    // a revert is a bulk write like the import it undoes (a run may hold a million consents): no statement timeout
+    if (isPostgres(this.db)) await sql`set local statement_timeout = 0`.execute(this.db);
+    const created = this.db
+      .selectFrom('consent')
+      .select('id')
+      .where('tenant_id', '=', tenant)
+      .where('import_run_id', '=', runId);
+    const history = await this.db
+      .deleteFrom('consent_history')
+      .where('tenant_id', '=', tenant)
+      .where('consent_id', 'in', created)
+      .returning('id')
+      .execute();
+    const consents = await this.db
+      .deleteFrom('consent')
+      .where('tenant_id', '=', tenant)
+      .where('import_run_id', '=', runId)
+      .returning('id')
+      .execute();
+    this.journal.batch('consent_import_run', runId, {
+      groups: [deleted('consent_history', history), deleted('consent', consents)],
+    });
+    return consents.length;
+  }
+
+  async undoRevocations(tenant: string, runId: string): Promise<number> {
+    const consents = await this.db
+      .updateTable('consent')
+      .set({ revoked_at: null })
+      .where('tenant_id', '=', tenant)
+      .where('id', 'in', this.revocations(tenant, runId).select('h.consent_id'))
+      .returningAll()
+      .execute();
+    const entries = await this.db
+      .deleteFrom('consent_history')
+      .where('tenant_id', '=', tenant)
+      .where('import_run_id', '=', runId)
+      .where('action', '=', 'revoked')
+      .where('source', '=', 'import')
+      .returning('id')
+      .execute();
+    this.journal.batch('consent_import_run', runId, {
+      groups: [written('consent', 'update', consents), deleted('consent_history', entries)],
+    });
+    return consents.length;
+  }
+}

@@ -1,0 +1,114 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Kysely } from 'kysely';
+import { isoZ, type Clock, type IdSource } from '../domain/clock.js';
+import { DomainError } from '../domain/errors.js';
+import type { Stores, UnitOfWork } from '../domain/unit-of-work.js';
+import type { DB } from './db-types.js';
+import { JournalWriter, readOnly, type Recorder } from './journal/journal-writer.js';
+import { KyselyConsentStore } from './kysely/consent.store.js';
+import { KyselyImportRunStore } from './kysely/consent-import-run.store.js';
+import { KyselyCookieBannerStore } from './kysely/cookie-banner.store.js';
+import { KyselyDsfaStore } from './kysely/dsfa.store.js';
+import { KyselyLegalDocumentStore } from './kysely/legal-document.store.js';
+import { KyselyCanonicalStore } from './kysely/canonical.store.js';
+import { KyselyTrainingBlockStore } from './kysely/training-block.store.js';
+import { KyselyTrainingContentStore } from './kysely/training-content.store.js';
+import { KyselyTrainingMediaStore } from './kysely/training-media.store.js';
+import { KyselyTrainingStore } from './kysely/training.store.js';
+import type { Store } from './store.js';
+import { currentRequest } from './tenant-scope.js';
+import { writeTransaction } from './transaction.js';
+import { KeyedMutex } from './keyed-mutex.js';
+
+/** Every area's store over one connection (or transaction), each made when first asked for. */
+function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
+  const made = new Map<keyof Stores, unknown>();
+  const lazy = <K extends keyof Stores>(key: K, make: () => Stores[K]) => ({
+    get: () => (made.get(key) ?? made.set(key, make()).get(key)) as Stores[K],
+    enumerable: true,
+  });
+  return Object.defineProperties({} as Stores, {
+    dsfa: lazy('dsfa', () => new KyselyDsfaStore(db, journal)),
+    consents: lazy('consents', () => new KyselyConsentStore(db, journal)),
+    consentImports: lazy('consentImports', () => new KyselyImportRunStore(db, journal)),
+    legalDocuments: lazy('legalDocuments', () => new KyselyLegalDocumentStore(db, journal)),
+    cookieBanner: lazy('cookieBanner', () => new KyselyCookieBannerStore(db, journal)),
+    training: lazy('training', () => new KyselyTrainingStore(db, journal)),
+    trainingContent: lazy('trainingContent', () => new KyselyTrainingContentStore(db, journal)),
+    trainingMedia: lazy('trainingMedia', () => new KyselyTrainingMediaStore(db, journal)),
+    trainingBlocks: lazy('trainingBlocks', () => new KyselyTrainingBlockStore(db, journal)),
+    canonical: lazy('canonical', () => new KyselyCanonicalStore(db, clock, journal)),
+  });
+}
+
+interface Active {
+  tenant: string;
+  tx: Stores;
+}
+
+/**
+ * Benchmarks only (`npm run bench` compares the same build with and without the journal): COMPLIANCE_BENCH_NO_JOURNAL=1
+ * skips the appends. A store written that way has changes without entries, which `audit verify` cannot see.
+ */
+const journalOff = () => process.env.COMPLIANCE_BENCH_NO_JOURNAL === '1';
+
+/** Each store's queue of writers per tenant (see KeyedMutex). */
+const queues = new WeakMap<Store, KeyedMutex>();
+
+/**
+ * One journaled transaction of one tenant: `fn` writes through `trx` and tells `journal` what it wrote; the entries
+ * are appended just before the commit, in the same transaction. Writers of one tenant of this process queue in
+ * memory (so waiting for the tenant's turn holds no connection), then on the tenant's lock (see writeTransaction).
+ * Actor and principal come from the request scope (tenant-scope.ts). `fn` may run more than once.
+ */
+export function journaledWrite<T>(
+  store: Store,
+  tenant: string,
+  clock: Clock,
+  ids: IdSource,
+  fn: (trx: Kysely<DB>, journal: JournalWriter) => Promise<T>,
+): Promise<T> {
+  let queue = queues.get(store);
+  if (!queue) queues.set(store, (queue = new KeyedMutex()));
+  return queue.run(tenant, () =>
+    writeTransaction(
+      store.db,
+      async (trx) => {
+        const request = currentRequest();
+        const journal = new JournalWriter(tenant, {
+          txn: ids.next(),
+          time: isoZ(clock.now()),
+          actor: request?.actor ?? 'system',
+          principal: request?.principal ?? 'unknown',
+        });
+        const result = await fn(trx, journal);
+        if (!journalOff()) await journal.flush(trx);
+        return result;
+      },
+      { lock: tenant },
+    ),
+  );
+}
+
+/**
+ * The unit of work of a store: one journaled transaction per change (journaledWrite) with every area's store inside
+ * it. A write inside another of the same tenant joins it.
+ */
+export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): UnitOfWork {
+  const active = new AsyncLocalStorage<Active>();
+  return {
+    read: bindStores(store.db, readOnly, clock),
+    write<T>(tenant: string, fn: (tx: Stores) => Promise<T>): Promise<T> {
+      const outer = active.getStore();
+      if (outer) {
+        if (outer.tenant !== tenant)
+          throw new DomainError('internal', `a unit of work of tenant ${outer.tenant} cannot write for ${tenant}`);
+        return fn(outer.tx);
+      }
+      return journaledWrite(store, tenant, clock, ids, (trx, journal) => {
+        const tx = bindStores(trx, journal, clock);
+        return active.run({ tenant, tx }, () => fn(tx));
+      });
+    },
+  };
+}
