@@ -14,4 +14,5 @@ export function createJournalArea(store: Store) {
 }
 
 /** The journal of every tenant, read as the store's owner: `audit verify` across tenants, `db status`. */
-export const createAuditor = (store: Store): JournalService => new JournalService(new KyselyJournalStore(store.admin, store.journalVerifyPage?.bind(store)));
+export const createAuditor = (store: Store): JournalService =>
+  new JournalService(new KyselyJournalStore(store.admin, store.journalVerifyPage?.bind(store)));
