@@ -285,7 +285,8 @@ export class ManagementReportService {
         approved_at: a.approved_at,
         days: round1(Math.max(0, Date.parse(zoned(a.approved_at)) - Date.parse(zoned(a.created_at))) / DAY),
       }))
-      .sort((a, b) => a.approved_at.localeCompare(b.approved_at));
+      // approvals at the same instant in the order the assessments were made (ids are time-ordered)
+      .sort((a, b) => a.approved_at.localeCompare(b.approved_at) || a.dsfa_id.localeCompare(b.dsfa_id));
     const days = items.map((i) => i.days);
     const bucket = (lo: number, hi: number) => days.filter((d) => d >= lo && d < hi).length;
     const m = median(days);
