@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 
 const T = { tenant: 'acme', actor: 'ciso' };
 const control = (id: string, over: Record<string, unknown> = {}) => ({
@@ -14,13 +13,6 @@ const control = (id: string, over: Record<string, unknown> = {}) => ({
   references: { iso27001: ['A.5.1'], nis2: [], bsi: [], nist: [] },
   ...over,
 });
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
 
 describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
   let b: BackendUnderTest;

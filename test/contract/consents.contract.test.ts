@@ -1,16 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, overHttp, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, overHttp, type BackendUnderTest, failure } from '../support/helpers.js';
 
 const T = { tenant: 'shop', actor: 'admin' };
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
 const Z_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {

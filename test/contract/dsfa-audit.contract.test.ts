@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
 import { contentHash } from '../../src/domain/dsfa/dsfa.workflow.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error('expected the call to fail');
-}
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 
 // What the audit trail of an assessment records: exactly the fields that changed, who changed them, and for an
 // approval the hash of the content approved.

@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 
 const T = { tenant: 'acme', actor: 'alice@example.com' };
 const OTHER = { tenant: 'globex', actor: 'bob' };
 const LOCAL_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/;
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as DomainError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const aiModule = {
   use_case_type: 'chatbot_nlp',

@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
-
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 
 const stream = (text: string, content_type: string) => ({
   body: (async function* () {

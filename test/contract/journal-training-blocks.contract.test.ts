@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 import { expectChainIntact, journalAfter, journalHead, journalled, lastState } from '../support/journal.js';
 
 // A block and what it generates are journaled in the block's unit of work: each module created or updated, each
@@ -14,13 +14,7 @@ describe.each(BACKEND_NAMES)('the journal of training blocks on the %s backend',
   const T = { tenant: 'journal-blocks', actor: 'ciso@example.com' };
   const api = () => b.backend.trainingBlocks;
   const run = <R>(op: () => Promise<R>) => journalled(b.backend, T.tenant, op);
-  const refused = (p: Promise<unknown>) =>
-    p.then(
-      () => {
-        throw new Error('expected a refusal');
-      },
-      () => undefined,
-    );
+  const refused = (p: Promise<unknown>) => failure(p).then(() => undefined);
   beforeAll(async () => {
     ollama = await new FakeOllama().start();
     b = await openBackend(name, { llm: { host: ollama.url } });

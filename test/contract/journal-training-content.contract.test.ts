@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 import { expectChainIntact, journalAfter, journalHead, journalled, lastState } from '../support/journal.js';
 
 // Content generation writes what the model answered in one unit of work with its audit row: a content version, or a
@@ -22,13 +22,7 @@ describe.each(BACKEND_NAMES)('the journal of content generation on the %s backen
   const T = { tenant: 'journal-content', actor: 'autor@example.com' };
   const api = () => b.backend.trainingContent;
   const run = <R>(op: () => Promise<R>) => journalled(b.backend, T.tenant, op);
-  const refused = (p: Promise<unknown>) =>
-    p.then(
-      () => {
-        throw new Error('expected a refusal');
-      },
-      () => undefined,
-    );
+  const refused = (p: Promise<unknown>) => failure(p).then(() => undefined);
   const newModule = async (tenant: string, code: string, extra: object = {}) =>
     (
       await b.backend.training.createModule({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 import { expectChainIntact, journalled, lastState } from '../support/journal.js';
 import { requirePrograms } from '../support/programs.js';
 
@@ -15,13 +15,7 @@ describe.each(BACKEND_NAMES)('the journal of training media on the %s backend', 
   const T = { tenant: 'journal-media', actor: 'redaktion@example.com' };
   const api = () => b.backend.trainingMedia;
   const run = <R>(op: () => Promise<R>) => journalled(b.backend, T.tenant, op);
-  const refused = (p: Promise<unknown>) =>
-    p.then(
-      () => {
-        throw new Error('expected a refusal');
-      },
-      () => undefined,
-    );
+  const refused = (p: Promise<unknown>) => failure(p).then(() => undefined);
   let moduleId = '';
   beforeAll(async () => {
     ollama = await new FakeOllama().start();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 import { expectChainIntact, journalled, lastState, tally } from '../support/journal.js';
 
 // Every write of the training core leaves exactly its entries in the tenant's journal, in the transaction of the
@@ -26,13 +26,7 @@ describe.each(BACKEND_NAMES)('the journal of training writes on the %s backend',
   let now = start;
   const T = { tenant: 'journal-training', actor: 'hr@example.com' };
   const api = () => b.backend.training;
-  const refused = (p: Promise<unknown>) =>
-    p.then(
-      () => {
-        throw new Error('expected a refusal');
-      },
-      () => undefined,
-    );
+  const refused = (p: Promise<unknown>) => failure(p).then(() => undefined);
   const run = <R>(op: () => Promise<R>) => journalled(b.backend, T.tenant, op);
   const newModule = async (code: string, extra: object = {}) =>
     (

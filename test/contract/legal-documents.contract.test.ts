@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, useServer, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, useServer, type BackendUnderTest, failure } from '../support/helpers.js';
 
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
 const T = { tenant: 'kanzlei', actor: 'editor' };
 
 describe.each(BACKEND_NAMES)('legal documents on the %s backend', (name) => {

@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
 import type { ManagementReport } from '../../src/domain/report/management-report.schema.js';
 import { lintCookieBanner } from '../../src/domain/cookie-banner/cookie-banner.lint.js';
 import { parseXml, type XmlNode } from '../support/xml.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 
 // The management report against each area's own routes on generated data: every figure it shows must equal what the
 // statistics routes (or the lists they summarise) answer for the same store, on every engine and face.
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
 const questions = [
   { question: 'Eins?', options: ['a', 'b'], correct_index: 0 },
   { question: 'Zwei?', options: ['a', 'b', 'c'], correct_index: 2 },

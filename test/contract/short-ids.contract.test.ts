@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IdSource } from '../../src/domain/clock.js';
-import type { DomainError } from '../../src/domain/errors.js';
 import { shortId } from '../../src/domain/short-id.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
-
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 
 /** Time-ordered ids, of which the test may give the next ones an end of its choosing (null: leave one as it is). */
 function idsWithEnds(): IdSource & { end(...tails: Array<string | null>): void } {

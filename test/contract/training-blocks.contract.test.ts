@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import type { Backend } from '../../src/backend/backend.js';
-import type { DomainError } from '../../src/domain/errors.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import {
   BACKEND_NAMES,
@@ -13,16 +12,10 @@ import {
   freePort,
   startServer,
   tmpDb,
+  failure,
 } from '../support/helpers.js';
 import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
 
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
 const T = { tenant: 'bloecke', actor: 'ciso' };
 
 describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {

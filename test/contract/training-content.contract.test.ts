@@ -2,20 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import type { Backend } from '../../src/backend/backend.js';
-import type { DomainError } from '../../src/domain/errors.js';
 import { shortId } from '../../src/domain/short-id.js';
 import { OllamaClient } from '../../src/services/llm/llm-client.js';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, engineOf, freshStore, overHttp, freePort, startServer } from '../support/helpers.js';
+import { BACKEND_NAMES, engineOf, freshStore, overHttp, freePort, startServer, failure } from '../support/helpers.js';
 import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
 
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
 const quiz = (n: number, bad = false) =>
   JSON.stringify({
     questions: Array.from({ length: n }, (_, i) => ({

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
 
 // What training.contract.test.ts leaves out: module updates and deletes, list filters and paging, expiry and
 // re-assignment, upcoming deadlines, tenant isolation of every id, and statistics with fixed clocks.
-const failure = async (p: Promise<unknown>) =>
-  p.then(
-    () => {
-      throw new Error('expected failure');
-    },
-    (e: DomainError) => e,
-  );
 const DAY = 86_400_000;
 const questions = [
   { question: 'Eins?', options: ['a', 'b'], correct_index: 0, explanation: 'weil' },

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DomainError } from '../../src/domain/errors.js';
 import type { ModuleCreate } from '../../src/domain/training/training.schema.js';
 import { initials, TrainingService } from '../../src/domain/training/training.service.js';
 import type { TrainingStore } from '../../src/domain/training/training.store.js';
 import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import type { Store } from '../../src/store/store.js';
 import { sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';
+import { failure } from '../support/helpers.js';
 
 // What the training service writes into the records a user reads (assignments, attempts, certificates, audit entries)
 // and what its refusals say, on the SQLite store with a clock the tests move.
@@ -13,14 +13,6 @@ const DAY = 86_400_000;
 const START = new Date('2026-03-02T08:00:00.000Z');
 const at = (days: number) => new Date(START.getTime() + days * DAY).toISOString();
 const KEY = 'ab'.repeat(32);
-
-const failure = async (p: Promise<unknown>): Promise<DomainError> =>
-  p.then(
-    () => {
-      throw new Error('expected a refusal');
-    },
-    (e: DomainError) => e,
-  );
 
 let store: Store;
 let uow: UnitOfWork;

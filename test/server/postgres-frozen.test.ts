@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/store.js';
+import { writeTransaction } from '../../src/store/transaction.js';
 import { launchPostgres, type PostgresProcess } from '../support/postgres-server.js';
 import { exited, serve } from '../support/serve-process.js';
 
@@ -122,6 +123,23 @@ describe('serve while PostgreSQL stops answering', () => {
       await expect(openStore(`${postgres.url}?statement_timeout=soon`)).rejects.toThrow(
         /invalid statement_timeout in the database URL: "soon"/,
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('lets a bulk transaction that lifts its statement timeout run past the client read timeout too', async () => {
+    const store = await openStore(`${postgres.url}?statement_timeout=300&query_timeout=600`);
+    try {
+      const sleep = (bulk: boolean) =>
+        writeTransaction(store.db, async (trx) => {
+          if (bulk) await sql`set local statement_timeout = 0`.execute(trx);
+          await sql`select pg_sleep(1)`.execute(trx);
+        });
+      await expect(sleep(false)).rejects.toThrow();
+      await sleep(true);
+      // the next transaction on the pool has both timeouts again
+      await expect(sleep(false)).rejects.toThrow();
     } finally {
       await store.close();
     }

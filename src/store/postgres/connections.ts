@@ -147,6 +147,11 @@ class Checkout {
   private broken: Error | undefined;
   private released = false;
   private retried = false;
+  /**
+   * A transaction that lifted its statement timeout (`set local statement_timeout = 0`: a bulk write, such as a revert
+   * of an import of a million rows) is not cut off by the client's read timeout either, until it ends.
+   */
+  private unbounded = false;
 
   constructor(
     private client: StatefulClient,
@@ -162,24 +167,26 @@ class Checkout {
   }
 
   private send(text: string, values?: readonly unknown[]) {
-    return this.client.query(timed(text, values, this.mode === 'app' ? this.timeouts.queryTimeout : 0));
+    const bounded = this.mode === 'app' && !this.unbounded;
+    return this.client.query(timed(text, values, bounded ? this.timeouts.queryTimeout : 0));
   }
 
   private async run(text: string, values?: readonly unknown[]) {
     const kind = statementKind(text);
     const wasInTransaction = this.inTransaction;
+    if (this.inTransaction && /^\s*set local statement_timeout\s*=\s*0\b/i.test(text)) this.unbounded = true;
     try {
       const result = await this.send(text, values);
       if (kind === 'begin') this.inTransaction = true;
-      if (kind === 'commit' || kind === 'end') this.inTransaction = false;
+      if (kind === 'commit' || kind === 'end') this.inTransaction = this.unbounded = false;
       return result;
     } catch (e) {
       // a failed COMMIT ends the transaction too (PostgreSQL rolls it back); a failed statement inside one does not
-      if (kind === 'commit' || kind === 'end') this.inTransaction = false;
+      if (kind === 'commit' || kind === 'end') this.inTransaction = this.unbounded = false;
       const broken = brokenBy(e);
       if (!broken) throw e;
       this.broken = e as Error;
-      this.inTransaction = false;
+      this.inTransaction = this.unbounded = false;
       if (!wasInTransaction && !this.retried && (broken === 'unsent' || (broken === 'lost' && kind === 'read'))) {
         this.retried = true;
         await this.replace();
