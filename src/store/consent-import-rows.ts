@@ -67,8 +67,6 @@ export const runCounts = (rows: number, r: Omit<BatchResult, 'pieces'>) => ({
   rejected: r.refused.length,
 });
 
-/** Imports of one tenant and reverts of its runs take turns on PostgreSQL's advisory lock of this name. */
-
 /** The code of the error a writer raises when the run it writes was reverted meanwhile. */
 export const RUN_REVERTED = 'COMPLIANCE_IMPORT_RUN_REVERTED';
 

@@ -1,6 +1,7 @@
 import type { CanonicalTables } from './db-types-canonical.js';
 import type { ConsentTables } from './db-types-consents.js';
 import type { TrainingBlockTables, TrainingMediaTables, TrainingTables } from './db-types-training.js';
+import type { StoredEntry } from '../domain/journal/chain.js';
 
 /** Row types of the SQLite store as kysely sees them: JSON is text, booleans are integers. */
 export interface DsfaRow {
@@ -61,22 +62,8 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-/** One entry of a tenant's hash-chained journal (migration 0017); see src/domain/journal/chain.ts. */
-export interface JournalRow {
-  tenant_id: string;
-  seq: number;
-  txn: string;
-  time: string;
-  actor: string;
-  principal: string;
-  entity: string;
-  entity_id: string;
-  op: string;
-  data: string | null;
-  data_hash: string;
-  prev_hash: string;
-  hash: string;
-}
+/** One entry of a tenant's hash-chained journal (migration 0017), as src/domain/journal/chain.ts describes it. */
+export type JournalRow = Omit<StoredEntry, 'preimage'>;
 
 export interface DB extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables {
   dsfa: DsfaRow;

@@ -1,18 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { control } from '../support/canonical.js';
 
 const T = { tenant: 'acme', actor: 'ciso' };
-const control = (id: string, over: Record<string, unknown> = {}) => ({
-  id,
-  title: `Control ${id}`,
-  objective: 'Keep things safe.',
-  domain: id.split('-')[0],
-  category: 'own_rules',
-  severity: 'high',
-  target_audience: 'enterprise',
-  references: { iso27001: ['A.5.1'], nis2: [], bsi: [], nist: [] },
-  ...over,
-});
 
 describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
   let b: BackendUnderTest;

@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { control } from '../support/canonical.js';
 import { expectChainIntact, journalled, lastState } from '../support/journal.js';
 
 // An import of own controls leaves each control it created or changed, keyed by the control's id (the tenant is the
 // chain's), in one unit of work; unchanged and refused rows leave nothing, and neither does a dry run or a read.
 const T = { tenant: 'journal-canonical', actor: 'ciso@example.com' };
-const control = (id: string, over: Record<string, unknown> = {}) => ({
-  id,
-  title: `Control ${id}`,
-  objective: 'Keep things safe.',
-  domain: id.split('-')[0],
-  category: 'own_rules',
-  severity: 'high',
-  target_audience: 'enterprise',
-  references: { iso27001: ['A.5.1'], nis2: [], bsi: [], nist: [] },
-  ...over,
-});
 
 describe.each(BACKEND_NAMES)('the journal of own controls on the %s backend', (name) => {
   let b: BackendUnderTest;
