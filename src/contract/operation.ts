@@ -10,6 +10,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type TenantPlacement = 'query' | 'header' | 'signed';
 
+/**
+ * What an API key may do, least first: `publishable` (a browser's key: the banner, published documents, recording
+ * consents), `read`, `write`, `admin` (also keys and webhooks). Each scope includes the ones before it, except that
+ * only a publishable key is accepted from a browser.
+ */
+export type KeyScope = 'publishable' | 'read' | 'write' | 'admin';
+
 /** One row of the /sdk/v1 contract: everything the server, the HTTP client and the OpenAPI generator need. */
 export interface Operation<
   P extends z.ZodType = z.ZodType,
@@ -39,6 +46,8 @@ export interface Operation<
    * `stream`: the output is a StreamBody sent as it is produced (exports of millions of rows).
    */
   responseKind?: 'json' | 'binary' | 'redirect' | 'stream';
+  /** The least key scope the operation needs; default `read` for GET, `write` otherwise. */
+  scope?: KeyScope;
   /** No API key: the request carries its own proof (a signed URL with the tenant in its `tenant` parameter). */
   public?: boolean;
   /**
