@@ -218,6 +218,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
   }
 
   async function preflight(req: IncomingMessage, res: ServerResponse, parts: string[], ip: string): Promise<number> {
+    // a refused preflight carries no CORS header at all: the browser reads it as a plain refusal
+    res.removeHeader('access-control-allow-origin');
+    res.removeHeader('access-control-expose-headers');
     limit(perIp, ip, res);
     const origin = header(req, 'origin');
     const wanted = (header(req, 'access-control-request-method') ?? '').toUpperCase();
@@ -274,7 +277,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     seen.principal = caller.principal;
     if (limited && caller.grant) limit(perKey, caller.grant.id, res);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {
-      authorize(caller, { scope: 'publishable', origin }, new Date());
+      authorize(caller, { scope: 'publishable', method, origin }, new Date());
       openapi ??= buildOpenApi(opts.version ?? '0.0.0');
       send(res, 200, openapi);
       return 200;
@@ -296,7 +299,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (!route.op.public) {
       authorize(
         caller,
-        { scope: neededScope(route.op), tenant: route.op.tenant === 'none' ? undefined : tenant, origin },
+        { scope: neededScope(route.op), method, tenant: route.op.tenant === 'none' ? undefined : tenant, origin },
         new Date(),
       );
       if (caller.grant) opts.keys?.touch?.(caller.grant);

@@ -25,6 +25,8 @@ export interface KeyGrant {
 /** What one request needs of its key. */
 export interface KeyNeed {
   scope: KeyScope;
+  /** The request's method: a secret key needs write for any change, also on a publishable route. */
+  method: string;
   /** Absent on routes that name no tenant (key management). */
   tenant?: string;
   /** The request's Origin header: sent by browsers, never by the CLI. */
@@ -139,8 +141,10 @@ export function refusal(grant: KeyGrant, need: KeyNeed, now: Date): DomainError 
         'forbidden',
         `${key} is a secret (${grant.scope}) key and is refused from a browser (Origin ${need.origin}): use a publishable key`,
       );
-    if (RANK[grant.scope] < RANK[need.scope])
-      return new DomainError('forbidden', `${key} has scope ${grant.scope}: this operation needs ${need.scope}`);
+    // what a browser may do with a publishable key, a secret key does by its method: a read key never writes
+    const wanted = need.scope === 'publishable' ? (need.method === 'GET' ? 'read' : 'write') : need.scope;
+    if (RANK[grant.scope] < RANK[wanted])
+      return new DomainError('forbidden', `${key} has scope ${grant.scope}: this operation needs ${wanted}`);
   }
   if (need.tenant !== undefined && grant.tenants !== null && !grant.tenants.includes(need.tenant))
     return new DomainError('forbidden', `${key} is not valid for tenant ${need.tenant}`);
