@@ -217,11 +217,13 @@ export function createApiServer(opts: ApiServerOptions): Server {
     return (await opts.keys.browserOrigins()).has(origin);
   }
 
+  const keyed = async () => (opts.keys ? (await opts.keys.activeCount()) > 0 : false);
+
   async function preflight(req: IncomingMessage, res: ServerResponse, parts: string[], ip: string): Promise<number> {
     // a refused preflight carries no CORS header at all: the browser reads it as a plain refusal
     res.removeHeader('access-control-allow-origin');
     res.removeHeader('access-control-expose-headers');
-    limit(perIp, ip, res);
+    if (await keyed()) limit(perIp, ip, res);
     const origin = header(req, 'origin');
     const wanted = (header(req, 'access-control-request-method') ?? '').toUpperCase();
     const m = wanted ? router.match(wanted, parts) : undefined;
@@ -270,8 +272,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (method === 'OPTIONS' && origin !== undefined) return preflight(req, res, parts, seen.ip);
     const m = router.match(method, parts);
     const op = m.kind === 'route' ? m.route.op : undefined;
-    // the routes anyone or any browser may call are limited per address before any key is looked up
-    const limited = op !== undefined && (op.public || neededScope(op) === 'publishable');
+    // the routes anyone or any browser may call are limited per address before any key is looked up; a server
+    // without keys listens on 127.0.0.1 only and is not limited
+    const limited = op !== undefined && (op.public || neededScope(op) === 'publishable') && (await keyed());
     if (limited) limit(perIp, seen.ip, res);
     const caller: Caller = op?.public ? { principal: 'public' } : await authenticate(opts.keys, req);
     seen.principal = caller.principal;

@@ -119,6 +119,20 @@ describe('rate limits', () => {
     }
   });
 
+  it('does not limit a server without keys (it listens on 127.0.0.1 only)', async () => {
+    const local = await createLocalBackend(tmpDb());
+    const srv = await startServer(local, { server: { rateLimits: { perIp: 1, perKey: 1 } } });
+    try {
+      for (let i = 0; i < 3; i++)
+        expect(
+          (await fetch(`${srv.url}/sdk/v1/einwilligungen/cookies`, { headers: { 'x-tenant-id': 'a' } })).status,
+        ).toBe(200);
+    } finally {
+      await srv.close();
+      await local.close();
+    }
+  });
+
   it('limits each key on its own, and stores nothing for a refused request', async () => {
     const s = await serverWithKeys({ rateLimits: { perIp: 0, perKey: 2 } });
     try {
