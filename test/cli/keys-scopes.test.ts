@@ -125,6 +125,48 @@ describe('keys in remote mode and through the API', () => {
     }
   });
 
+  it('manages keys with --remote and an admin key, as on the embedded store', async () => {
+    const local = await createLocalBackend(tmpDb());
+    const root = await (await local.keys()).create('root');
+    const read = await (await local.keys()).create({ scope: 'read', tenants: ['acme'] });
+    const srv = await startServer(local);
+    try {
+      const remote = (key: string, ...args: string[]) =>
+        cli(['--remote', srv.url, '--api-key', key, '--json', 'keys', ...args]);
+      const made = await remote(
+        root.key,
+        'create',
+        '--name',
+        'shop',
+        '--tenant',
+        'acme',
+        '--scope',
+        'publishable',
+        '--origin',
+        'https://shop.example',
+      );
+      expect(made.code, made.stderr).toBe(0);
+      const k = JSON.parse(made.stdout) as { key: string; prefix: string; tenants: string[] };
+      expect(k.key).toMatch(/^pk_/);
+      expect(k.tenants).toEqual(['acme']);
+      const everyTenant = await remote(root.key, 'create', '--name', 'all');
+      expect(JSON.parse(everyTenant.stdout)).toMatchObject({ scope: 'admin', tenants: null });
+      const listed = JSON.parse((await remote(root.key, 'list')).stdout) as Array<{ prefix: string }>;
+      expect(listed.map((x) => x.prefix)).toContain(k.prefix);
+      const revoked = await remote(root.key, 'revoke', k.prefix);
+      expect(JSON.parse(revoked.stdout)).toMatchObject({ prefix: k.prefix, revoked_at: expect.any(String) });
+      const refused = await remote(read.key, 'list');
+      expect(refused.code).toBe(4);
+      expect(JSON.parse(refused.stderr)).toMatchObject({ code: 'forbidden' });
+      const bad = await remote(root.key, 'create', '--scope', 'publishable', '--tenant', 'acme');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/at least one origin/);
+    } finally {
+      await srv.close();
+      await local.close();
+    }
+  });
+
   it('records when a key was last used, at most once a minute', async () => {
     const local = await createLocalBackend(tmpDb());
     const store = await local.keys();

@@ -26,9 +26,40 @@ function tenantFlags(cmd: Command): string[] {
 
 const list = (values: string[] | null) => (values === null ? '*' : values.join(','));
 
+/** A key to create, as the flags give it (the store and the API check it). */
+interface NewKey {
+  name: string;
+  scope: string;
+  tenants: string[] | null;
+  origins: string[];
+  expires?: string;
+}
+
+/** The key operations, on the embedded store or, with --remote, through `/sdk/v1/keys` with an admin key. */
+function keyApi(ctx: CliContext) {
+  const remote = async () => {
+    if (!ctx.config().remote) return undefined;
+    const api = (await ctx.backend()).apiKeys;
+    const req = { tenant: '', actor: ctx.config().user };
+    return {
+      create: (body: NewKey) => api.create({ ...req, body }),
+      list: () => api.list(req),
+      revoke: (id: string) => api.revoke({ ...req, params: { id } }),
+    };
+  };
+  const local = async () => (await ctx.localBackend('keys')).keys();
+  return {
+    create: async (k: NewKey) => (await remote())?.create(k) ?? (await local()).create(k, ctx.config().user),
+    list: async () => (await remote())?.list() ?? (await local()).list(),
+    revoke: async (id: string) => (await remote())?.revoke(id) ?? (await local()).revoke(id, ctx.config().user),
+  };
+}
+
 export function createKeysCommand(ctx: CliContext): Command {
-  const keys = new Command('keys').description('API keys of `compliance serve` (stored hashed)');
-  const store = async () => (await ctx.localBackend('keys')).keys();
+  const keys = new Command('keys').description(
+    'API keys of `compliance serve` (stored hashed; --remote: an admin key)',
+  );
+  const store = () => keyApi(ctx);
 
   const create = writes(keys.command('create'))
     .description(
@@ -44,18 +75,13 @@ export function createKeysCommand(ctx: CliContext): Command {
     .option('--expires <when>', 'expiry: 90d, a date 2027-01-31 (valid through that day, UTC) or an ISO time with Z')
     .action(async (o: { name: string; scope: string; origin?: string[]; expires?: string }, cmd: Command) => {
       const tenants = tenantFlags(cmd);
-      const k = await (
-        await store()
-      ).create(
-        {
-          name: o.name,
-          scope: o.scope,
-          tenants: tenants.length ? tenants : null,
-          origins: o.origin ?? [],
-          expires: o.expires,
-        },
-        ctx.config().user,
-      );
+      const k = await store().create({
+        name: o.name,
+        scope: o.scope,
+        tenants: tenants.length ? tenants : null,
+        origins: o.origin ?? [],
+        expires: o.expires,
+      });
       if (ctx.config().json) return printJson(ctx, k);
       writeOut(ctx, k.key);
       const where = k.tenants === null ? 'every tenant' : `tenant${k.tenants.length > 1 ? 's' : ''} ${list(k.tenants)}`;
@@ -72,7 +98,7 @@ export function createKeysCommand(ctx: CliContext): Command {
     .command('list')
     .description('list keys with scope, tenants, origins, expiry and last use (never the keys themselves)')
     .action(async () => {
-      const rows = await (await store()).list();
+      const rows = await store().list();
       await printList(
         ctx,
         rows,
@@ -95,7 +121,7 @@ export function createKeysCommand(ctx: CliContext): Command {
     .description('revoke a key by its prefix or id')
     .argument('<prefix-or-id>')
     .action(async (id: string) => {
-      const k = await (await store()).revoke(id, ctx.config().user);
+      const k = await store().revoke(id);
       await printRecord(ctx, k, [
         ['prefix', k.prefix],
         ['name', k.name],

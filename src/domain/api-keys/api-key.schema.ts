@@ -26,7 +26,11 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 export const ApiKeyCreate = z.object({
   name: z.string().min(1).default('default'),
   scope: z.enum(KEY_SCOPES),
-  tenants: z.array(z.string()).min(1).describe('the tenants the key opens'),
+  tenants: z
+    .array(z.string())
+    .min(1)
+    .nullable()
+    .describe('the tenants the key opens; null: every tenant (only an admin key of every tenant may say so)'),
   origins: z.array(z.string()).default([]).describe('required for a publishable key, refused for the others'),
   expires: z.string().optional().describe('90d, 2027-01-31 (valid through that day, UTC) or an ISO time with Z'),
 });
