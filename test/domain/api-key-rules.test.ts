@@ -28,6 +28,7 @@ describe('origins', () => {
     'https://a.example/?q=1',
     'https://u:p@a.example',
     'https://a.example/#x',
+    'https://a.example?',
     '*',
   ])('refuses %s', (given) => {
     expect(() => normalizeOrigin(given)).toThrow(/expected an origin/);

@@ -60,8 +60,8 @@ export function normalizeOrigin(value: string, path = 'origins'): string {
     throw fail();
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw fail();
-  if (u.username || u.password || u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) throw fail();
-  if (/[/?#]./.test(value.replace(/^[a-z]+:\/\//i, '').replace(/\/$/, ''))) throw fail();
+  // an origin has no user, path, query or fragment (a bare `?` or `#` included)
+  if (u.username || u.password || /[?#]/.test(value) || (u.pathname !== '/' && u.pathname !== '')) throw fail();
   return u.origin;
 }
 
