@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { refusal, type KeyGrant, type KeyNeed } from '../domain/api-keys/api-key.rules.js';
+import { isExpired, refusal, type KeyGrant, type KeyNeed } from '../domain/api-keys/api-key.rules.js';
 import { DomainError } from '../domain/errors.js';
 
 /** What the server needs to know about API keys. */
@@ -27,14 +27,16 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 
-/** Checks the request's bearer key (401 when missing, malformed, unknown or revoked); expiry and scope come later. */
-export async function authenticate(keys: KeyCheck | undefined, req: IncomingMessage): Promise<Caller> {
+/** Checks the request's bearer key: 401 when missing, malformed, unknown, revoked or expired; its scope comes later. */
+export async function authenticate(keys: KeyCheck | undefined, req: IncomingMessage, now: Date): Promise<Caller> {
   if (!keys || (await keys.activeCount()) === 0) return ANONYMOUS;
   const auth = header(req, 'authorization') ?? '';
   const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
   if (!m) throw new DomainError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
   const grant = await keys.verify(m[1]!);
   if (!grant) throw new DomainError('unauthorized', 'invalid API key');
+  if (isExpired(grant, now))
+    throw new DomainError('unauthorized', `API key ${grant.prefix} expired at ${grant.expires_at}`);
   return { principal: `key:${grant.prefix}`, grant };
 }
 

@@ -276,7 +276,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     // without keys listens on 127.0.0.1 only and is not limited
     const limited = op !== undefined && (op.public || neededScope(op) === 'publishable') && (await keyed());
     if (limited) limit(perIp, seen.ip, res);
-    const caller: Caller = op?.public ? { principal: 'public' } : await authenticate(opts.keys, req);
+    const caller: Caller = op?.public ? { principal: 'public' } : await authenticate(opts.keys, req, new Date());
     seen.principal = caller.principal;
     if (limited && caller.grant) limit(perKey, caller.grant.id, res);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {

@@ -172,6 +172,14 @@ describe.each(ENGINES)('key scopes on %s', (engine) => {
     },
   );
 
+  it('answers an expired key 401 wherever it is sent, before routing or tenants', async () => {
+    for (const path of ['/no-such-route', '/openapi.json', '/einwilligungen/consents'])
+      expect(
+        (await fetch(`${srv.url}/sdk/v1${path}`, { headers: { authorization: `Bearer ${keys.expired}` } })).status,
+        path,
+      ).toBe(401);
+  });
+
   it('records the key as the principal beside the X-User-ID it names, so a key cannot hide behind a user', async () => {
     const res = await fetch(`${srv.url}/sdk/v1/dsfa`, {
       method: 'POST',
