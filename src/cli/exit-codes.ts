@@ -18,6 +18,7 @@ export const EXIT_BY_CODE: Record<ErrorCode, number> = {
   not_found: EXIT.notFound,
   unauthorized: EXIT.unauthorized,
   forbidden: EXIT.unauthorized,
+  rate_limited: EXIT.unexpected,
   conflict: EXIT.conflict,
   unavailable: EXIT.unexpected,
   storage: EXIT.unexpected,

@@ -49,6 +49,7 @@ export function bindHandlers<C extends Contract>(
         tenant: raw.tenant,
         actor: raw.actor,
         origin: raw.origin,
+        keyTenants: raw.keyTenants,
         params: o.params
           ? parseOrThrow(o.params, raw.params ?? {}, { what: 'path parameter', code: 'bad_request' })
           : undefined,

@@ -38,6 +38,7 @@ export const consentsContract = {
     tenant: 'header',
     body: ConsentInput,
     output: ConsentCreated,
+    scope: 'publishable',
     status: 201,
   }),
   stats: op({

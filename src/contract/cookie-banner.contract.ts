@@ -9,6 +9,7 @@ export const cookieBannerContract = {
     summary: 'The configuration (the default before the first PUT)',
     tenant: 'header',
     output: CookieBanner,
+    scope: 'publishable',
     status: 200,
   }),
   put: op({

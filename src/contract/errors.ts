@@ -7,6 +7,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   unauthorized: 401,
   forbidden: 403,
+  rate_limited: 429,
   conflict: 409,
   unavailable: 503,
   storage: 500,
@@ -23,6 +24,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   413: 'bad_request',
   415: 'bad_request',
   422: 'validation',
+  429: 'rate_limited',
   503: 'unavailable',
 };
 
@@ -53,8 +55,11 @@ export function errorFromResponse(status: number, body: unknown): DomainError {
  */
 export function errorCodesOf(o: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>(['bad_request', 'unavailable']);
-  if (!o.public) codes.add('unauthorized');
+  // a key can be missing or wrong, expired (401), or used beyond its scope, tenants or origins (403)
+  if (!o.public) codes.add('unauthorized').add('forbidden');
   if (o.tenant === 'signed') codes.add('forbidden');
+  // the routes a browser or anyone may call are rate-limited per key and per address
+  if (o.public || o.scope === 'publishable') codes.add('rate_limited');
   if (o.params) codes.add('not_found');
   if (o.body || o.query || o.requestKind === 'stream') codes.add('validation');
   for (const c of o.raises ?? []) codes.add(c);

@@ -13,6 +13,11 @@ import { op } from './operation.js';
 
 const Empty = z.object({});
 
+/** What a browser's key may read: published documents, and versions that are or were published. */
+const PUBLIC_VERSION = new Set(['published', 'archived']);
+const publicDocument = (d: LegalDocument) => (d.status === 'published' ? d : undefined);
+const publicVersion = (v: Version) => (PUBLIC_VERSION.has(v.status) ? v : undefined);
+
 /** Legal documents, spec 4.3, with the version workflow of decisions.md; `get` and `version` are our additions. */
 export const legalDocumentsContract = {
   list: op({
@@ -22,6 +27,8 @@ export const legalDocumentsContract = {
     tenant: 'header',
     query: LegalDocumentQuery,
     output: z.array(LegalDocument),
+    scope: 'publishable',
+    publishedOnly: (docs: LegalDocument[]) => docs.filter(publicDocument),
     status: 200,
   }),
   create: op({
@@ -41,6 +48,8 @@ export const legalDocumentsContract = {
     tenant: 'header',
     params: IdParams,
     output: LegalDocument,
+    scope: 'publishable',
+    publishedOnly: publicDocument,
     status: 200,
   }),
   versions: op({
@@ -51,6 +60,8 @@ export const legalDocumentsContract = {
     tenant: 'header',
     params: IdParams,
     output: z.array(Version),
+    scope: 'publishable',
+    publishedOnly: (versions: Version[]) => versions.filter(publicVersion),
     status: 200,
   }),
   addVersion: op({
@@ -72,6 +83,8 @@ export const legalDocumentsContract = {
     tenant: 'header',
     params: IdParams,
     output: Version,
+    scope: 'publishable',
+    publishedOnly: publicVersion,
     status: 200,
   }),
   submit: op({

@@ -1,21 +1,18 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../domain/errors.js';
 import type { IdKind } from '../domain/short-id.js';
+import type { KeyScope } from '../domain/api-keys/api-key.rules.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Where an operation reads its tenant from: DSFA takes the `tenant_id` query parameter (falling back to the
- * X-Tenant-ID header, default `default`); every other area requires the X-Tenant-ID header.
+ * X-Tenant-ID header, default `default`); every other area requires the X-Tenant-ID header. `none`: the operation
+ * is the store's, not a tenant's (API keys); it runs with the empty tenant id of the store's own journal chain.
  */
-export type TenantPlacement = 'query' | 'header' | 'signed';
+export type TenantPlacement = 'query' | 'header' | 'signed' | 'none';
 
-/**
- * What an API key may do, least first: `publishable` (a browser's key: the banner, published documents, recording
- * consents), `read`, `write`, `admin` (also keys and webhooks). Each scope includes the ones before it, except that
- * only a publishable key is accepted from a browser.
- */
-export type KeyScope = 'publishable' | 'read' | 'write' | 'admin';
+export type { KeyScope };
 
 /** One row of the /sdk/v1 contract: everything the server, the HTTP client and the OpenAPI generator need. */
 export interface Operation<
@@ -48,6 +45,11 @@ export interface Operation<
   responseKind?: 'json' | 'binary' | 'redirect' | 'stream';
   /** The least key scope the operation needs; default `read` for GET, `write` otherwise. */
   scope?: KeyScope;
+  /**
+   * What a publishable key (a browser) sees of the output of a `scope: 'publishable'` read that secret keys share:
+   * published records only. `undefined` answers 404, as for an id that does not exist.
+   */
+  publishedOnly?: (output: never) => unknown;
   /** No API key: the request carries its own proof (a signed URL with the tenant in its `tenant` parameter). */
   public?: boolean;
   /**
@@ -102,6 +104,8 @@ export interface RawRequest {
   principal?: string;
   /** The /sdk/v1 URL of the server as the client reached it (set by the server; absent in-process). */
   origin?: string;
+  /** The tenants the calling API key opens (set by the server); absent or null: every tenant. */
+  keyTenants?: string[] | null;
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
@@ -115,6 +119,7 @@ export interface Req<O extends Operation> {
   tenant: string;
   actor?: string;
   origin?: string;
+  keyTenants?: string[] | null;
   params: Out<O['params']>;
   query: Out<O['query']>;
   body: Out<O['body']>;

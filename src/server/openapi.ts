@@ -38,12 +38,13 @@ const TENANT_SCHEMA = { type: 'string', minLength: 1, maxLength: 200, pattern: T
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'malformed JSON, a missing or invalid tenant header or parameter, an unparseable query or path parameter',
   401: 'missing or wrong API key',
-  403: 'a signed URL with a wrong signature, or past its expiry',
+  403: 'an API key used beyond its scope, for a tenant it does not open, or from an origin it does not list (a secret key from any browser); a signed URL with a wrong signature, or past its expiry',
   404: 'an id (in the path or the body) that does not exist, or belongs to another tenant',
   405: 'the path exists, but not with this method (the Allow header lists those it has)',
   409: 'a state conflict or a refused transition',
   413: 'the JSON body is larger than the limit of the server (10 MiB by default)',
   422: 'the body or a query parameter fails validation (details name every field)',
+  429: 'too many requests from this key or address: wait the seconds of Retry-After',
   503: 'the store, or a service the operation calls (Ollama, espeak-ng, ffmpeg), is unavailable',
 };
 
@@ -111,7 +112,7 @@ function parameters(op: Operation) {
     });
   } else if (op.tenant === 'signed') {
     out.push({ name: 'tenant', in: 'query', required: true, description: TENANT_RULE, schema: TENANT_SCHEMA });
-  } else {
+  } else if (op.tenant === 'header') {
     out.push({ name: 'X-Tenant-ID', in: 'header', required: true, description: TENANT_RULE, schema: TENANT_SCHEMA });
   }
   out.push({

@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Backend } from '../backend/backend.js';
 import { errorBody, STATUS_BY_CODE } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';
-import { SDK_PREFIX, type BinaryPayload, type RawRequest, type StreamBody } from '../contract/operation.js';
+import {
+  SDK_PREFIX,
+  type BinaryPayload,
+  type RawRequest,
+  type StreamBody,
+  type TenantPlacement,
+} from '../contract/operation.js';
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
@@ -10,6 +16,18 @@ import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
 import type { Store } from '../store/store.js';
 import { TENANT_PATTERN, TENANT_RULE } from '../domain/tenant.js';
+import { neededScope } from '../domain/api-keys/api-key.rules.js';
+import {
+  authenticate,
+  authorize,
+  CORS_ALLOW_HEADERS,
+  CORS_EXPOSE_HEADERS,
+  CORS_MAX_AGE,
+  type Caller,
+  type KeyCheck,
+} from './access.js';
+import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit.js';
+import { logLine, requestId, type LogFormat } from './request-log.js';
 
 /** An error of the HTTP exchange itself whose status says more than its code's (413 for a body over the limit). */
 class TransportError extends DomainError {
@@ -22,11 +40,7 @@ class TransportError extends DomainError {
   }
 }
 
-/** What the server needs to know about API keys. */
-export interface KeyCheck {
-  activeCount(): Promise<number>;
-  verify(key: string): Promise<boolean>;
-}
+export type { KeyCheck } from './access.js';
 
 export interface ApiServerOptions {
   backend: Backend;
@@ -34,6 +48,12 @@ export interface ApiServerOptions {
   version?: string;
   /** One line per request; stderr by default. */
   log?: (line: string) => void;
+  /** `text` (default) or `json`: one JSON object per request. */
+  logFormat?: LogFormat;
+  /** Requests per minute per key and per address on the public routes (0: off); DEFAULT_RATE_LIMITS by default. */
+  rateLimits?: Partial<RateLimits>;
+  /** Behind a reverse proxy: the client's address is the last one of X-Forwarded-For (the proxy's own entry). */
+  trustProxy?: boolean;
   maxBodyBytes?: number;
   /**
    * The store behind the backend, for `GET /sdk/v1/health`, and to translate an engine failure outside an area's
@@ -57,13 +77,16 @@ function ownUrl(req: IncomingMessage): string | undefined {
 /** A health check answers within this, so a load balancer never waits on a database that has gone away. */
 const HEALTH_TIMEOUT_MS = 2000;
 
+/** Every JSON answer: nothing in it runs, frames or loads anything, and no other site embeds it without CORS. */
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+};
+
 function send(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...extra,
-  });
+  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(text), ...extra });
   res.end(text);
 }
 
@@ -104,7 +127,8 @@ const quoted = (values: string[]) => values.map((v) => JSON.stringify(v)).join('
  * rather than guessed: two X-Tenant-ID lines (which Node would join into a phantom tenant "tA, tB"), a repeated
  * query parameter, or a header and a `tenant_id` that disagree.
  */
-function tenantFrom(req: IncomingMessage, placement: 'query' | 'header' | 'signed', url: URL): string {
+function tenantFrom(req: IncomingMessage, placement: TenantPlacement, url: URL): string {
+  if (placement === 'none') return '';
   const twice = (source: string, values: string[]) =>
     new DomainError('bad_request', `${source} sent ${values.length} times (${quoted(values)}): send one tenant`, [
       { path: source, message: `sent more than once: ${quoted(values)}` },
@@ -147,6 +171,14 @@ function tenantFrom(req: IncomingMessage, placement: 'query' | 'header' | 'signe
   return tenant;
 }
 
+/** What the server learns of a request as it goes, for its log line. */
+interface Seen {
+  id: string;
+  ip: string;
+  principal?: string;
+  tenant?: string;
+}
+
 /** The /sdk/v1 HTTP API: every route comes from the contract table and is answered by a Backend. */
 export function createApiServer(opts: ApiServerOptions): Server {
   const router = new Router(contracts);
@@ -154,17 +186,67 @@ export function createApiServer(opts: ApiServerOptions): Server {
   const maxBody = opts.maxBodyBytes ?? 10 * 1024 * 1024;
   let openapi: Record<string, unknown> | undefined;
 
-  /** Checks the request's key; the principal the journal records for it (`key:PREFIX`, or `anonymous` without keys). */
-  async function authorize(req: IncomingMessage): Promise<string> {
-    if (!opts.keys || (await opts.keys.activeCount()) === 0) return 'anonymous';
-    const auth = header(req, 'authorization') ?? '';
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (!m) throw new DomainError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
-    if (!(await opts.keys.verify(m[1]!))) throw new DomainError('unauthorized', 'invalid API key');
-    return `key:${/^cmp_([0-9a-f]+)_/.exec(m[1]!)?.[1] ?? 'unknown'}`;
+  const limits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
+  const perKey = new RateLimiter(limits.perKey);
+  const perIp = new RateLimiter(limits.perIp);
+  const logFormat = opts.logFormat ?? 'text';
+
+  /** The client's address: the socket's peer, or behind a trusted proxy the address it forwarded. */
+  function clientIp(req: IncomingMessage): string {
+    const forwarded = opts.trustProxy ? header(req, 'x-forwarded-for')?.split(',').at(-1)?.trim() : undefined;
+    return forwarded || req.socket.remoteAddress || 'unknown';
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
+  /** 429 with Retry-After once `who` has used up its requests of the minute. */
+  function limit(limiter: RateLimiter, who: string, res: ServerResponse): void {
+    const wait = limiter.take(who);
+    if (wait === 0) return;
+    res.setHeader('retry-after', String(wait));
+    throw new DomainError('rate_limited', `too many requests: try again in ${wait} s`, [
+      { path: 'Retry-After', message: String(wait) },
+    ]);
+  }
+
+  /**
+   * CORS: a browser may read the answers of this server only on a page whose origin a usable publishable key lists.
+   * The preflight carries neither the key nor the tenant, so it is answered for such an origin on the routes a
+   * publishable key may call; the request itself is then checked strictly (its key, tenant and origin).
+   */
+  async function allowedOrigin(origin: string | undefined): Promise<boolean> {
+    if (origin === undefined || !opts.keys?.browserOrigins) return false;
+    return (await opts.keys.browserOrigins()).has(origin);
+  }
+
+  const keyed = async () => (opts.keys ? (await opts.keys.activeCount()) > 0 : false);
+
+  async function preflight(req: IncomingMessage, res: ServerResponse, parts: string[], ip: string): Promise<number> {
+    // a refused preflight carries no CORS header at all: the browser reads it as a plain refusal
+    res.removeHeader('access-control-allow-origin');
+    res.removeHeader('access-control-expose-headers');
+    if (await keyed()) limit(perIp, ip, res);
+    const origin = header(req, 'origin');
+    const wanted = (header(req, 'access-control-request-method') ?? '').toUpperCase();
+    const m = wanted ? router.match(wanted, parts) : undefined;
+    const publishable = m?.kind === 'route' && !m.route.op.public && neededScope(m.route.op) === 'publishable';
+    if (!publishable || !(await allowedOrigin(origin)))
+      throw new DomainError(
+        'forbidden',
+        publishable
+          ? `origin ${origin ?? '(none)'} is not listed for any publishable key`
+          : `no cross-origin ${wanted || 'request'} on this path: browsers may only call the routes of publishable keys`,
+      );
+    res.writeHead(204, {
+      'access-control-allow-origin': origin!,
+      'access-control-allow-methods': wanted,
+      'access-control-allow-headers': CORS_ALLOW_HEADERS,
+      'access-control-max-age': String(CORS_MAX_AGE),
+      'content-length': 0,
+    });
+    res.end();
+    return 204;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, seen: Seen): Promise<number> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
     if (url.pathname !== SDK_PREFIX && !url.pathname.startsWith(SDK_PREFIX + '/'))
@@ -182,9 +264,23 @@ export function createApiServer(opts: ApiServerOptions): Server {
       send(res, 200, health);
       return 200;
     }
+    const origin = header(req, 'origin');
+    if (await allowedOrigin(origin)) {
+      res.setHeader('access-control-allow-origin', origin!);
+      res.setHeader('access-control-expose-headers', CORS_EXPOSE_HEADERS);
+    }
+    if (method === 'OPTIONS' && origin !== undefined) return preflight(req, res, parts, seen.ip);
     const m = router.match(method, parts);
-    const principal = m.kind === 'route' && m.route.op.public ? 'public' : await authorize(req);
+    const op = m.kind === 'route' ? m.route.op : undefined;
+    // the routes anyone or any browser may call are limited per address before any key is looked up; a server
+    // without keys listens on 127.0.0.1 only and is not limited
+    const limited = op !== undefined && (op.public || neededScope(op) === 'publishable') && (await keyed());
+    if (limited) limit(perIp, seen.ip, res);
+    const caller: Caller = op?.public ? { principal: 'public' } : await authenticate(opts.keys, req, new Date());
+    seen.principal = caller.principal;
+    if (limited && caller.grant) limit(perKey, caller.grant.id, res);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {
+      authorize(caller, { scope: 'publishable', method, origin }, new Date());
       openapi ??= buildOpenApi(opts.version ?? '0.0.0');
       send(res, 200, openapi);
       return 200;
@@ -202,6 +298,15 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = v;
     const tenant = tenantFrom(req, route.op.tenant, url);
+    seen.tenant = tenant;
+    if (!route.op.public) {
+      authorize(
+        caller,
+        { scope: neededScope(route.op), method, tenant: route.op.tenant === 'none' ? undefined : tenant, origin },
+        new Date(),
+      );
+      if (caller.grant) opts.keys?.touch?.(caller.grant);
+    }
     if (route.op.tenant !== 'signed') delete query.tenant_id;
     if (route.op.tenant === 'signed') delete query.tenant;
     let body: unknown;
@@ -231,8 +336,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const raw: RawRequest = {
       tenant,
       actor: header(req, 'x-user-id') || undefined,
-      principal,
+      principal: caller.principal,
       origin: ownUrl(req),
+      keyTenants: caller.grant?.tenants,
       params,
       query,
       body,
@@ -241,7 +347,12 @@ export function createApiServer(opts: ApiServerOptions): Server {
     const area = (opts.backend as unknown as Record<string, Record<string, (r: RawRequest) => Promise<unknown>>>)[
       route.area
     ]!;
-    const result = await area[route.name]!(raw);
+    let result = await area[route.name]!(raw);
+    // a browser's key reads published records only
+    if (caller.grant?.scope === 'publishable' && route.op.publishedOnly) {
+      result = route.op.publishedOnly(result as never);
+      if (result === undefined) throw new DomainError('not_found', `${url.pathname} not found`);
+    }
     if (route.op.responseKind === 'binary') {
       const b = result as BinaryPayload;
       res.writeHead(route.op.status, {
@@ -275,22 +386,40 @@ export function createApiServer(opts: ApiServerOptions): Server {
 
   const server = createServer((req, res) => {
     const started = process.hrtime.bigint();
-    handle(req, res)
+    const seen: Seen = { id: requestId(header(req, 'x-request-id')), ip: clientIp(req) };
+    res.setHeader('x-request-id', seen.id);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.setHeader('vary', 'Origin');
+    handle(req, res, seen)
       .catch((raw: unknown) => {
         const e = opts.store ? opts.store.mapError(raw) : raw;
         if (e instanceof DomainError) {
           const status = e instanceof TransportError ? e.status : STATUS_BY_CODE[e.code];
-          if (status >= 500) log(`error: ${e.message}`);
+          if (status >= 500) log(`error: ${e.message} (request ${seen.id})`);
           send(res, status, errorBody(e));
           return status;
         }
-        log(`internal error on ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}`);
+        log(`internal error on ${req.method} ${req.url} (request ${seen.id}): ${(e as Error)?.stack ?? String(e)}`);
         send(res, 500, { error: 'internal server error', code: 'internal', details: [] });
         return 500;
       })
       .then((status) => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        log(`${new Date().toISOString()} ${req.method} ${req.url} ${status} ${ms.toFixed(1)}ms`);
+        const path = logFormat === 'json' ? (req.url ?? '/').split('?')[0]! : (req.url ?? '/');
+        log(
+          logLine(logFormat, {
+            time: new Date().toISOString(),
+            request_id: seen.id,
+            method: req.method ?? 'GET',
+            path,
+            status,
+            duration_ms: Math.round(ms * 10) / 10,
+            principal: seen.principal ?? null,
+            tenant: seen.tenant ?? null,
+            ip: seen.ip,
+          }),
+        );
       });
   });
   // bytes the HTTP parser refuses never reach `handle`: answer them with the same JSON error body, not a bare socket close
@@ -299,16 +428,27 @@ export function createApiServer(opts: ApiServerOptions): Server {
       socket.destroy();
       return;
     }
+    const id = requestId(undefined);
     const text = JSON.stringify({
       error: `malformed HTTP request (${err.code ?? 'parse error'}): ${err.message}`,
       code: 'bad_request',
       details: [],
     });
-    log(`${new Date().toISOString()} malformed request refused by the HTTP parser: ${err.code ?? err.message} 400`);
-    socket.end(
-      'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\n' +
-        `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    const record = { time: new Date().toISOString(), request_id: id, method: '-', path: '-', status: 400 };
+    log(
+      logFormat === 'json'
+        ? JSON.stringify({ ...record, duration_ms: 0, principal: null, tenant: null, error: err.code ?? err.message })
+        : `${record.time} ${id} malformed request refused by the HTTP parser: ${err.code ?? err.message} 400`,
     );
+    const headers = Object.entries({
+      ...JSON_HEADERS,
+      'content-length': String(Buffer.byteLength(text)),
+      'x-request-id': id,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      connection: 'close',
+    });
+    socket.end(`HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);
   });
   // a bulk import streams for as long as its file lasts: no limit on receiving a whole body (headers keep theirs)
   server.requestTimeout = 0;

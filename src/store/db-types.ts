@@ -60,6 +60,13 @@ export interface ApiKeyRow {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Migration 0020: `admin` for keys stored before it. */
+  scope: string;
+  /** JSON array of tenant ids; NULL: every tenant (keys stored before 0020). */
+  tenants: string | null;
+  /** JSON array of origins (publishable keys). */
+  origins: string;
+  expires_at: string | null;
 }
 
 /** One entry of a tenant's hash-chained journal (migration 0017), as src/domain/journal/chain.ts describes it. */

@@ -13,7 +13,7 @@ import type { Clock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { main } from '../../src/main.js';
 import { checkedFetch, checkedLocal } from './openapi-check.js';
-import { createApiServer } from '../../src/server/server.js';
+import { createApiServer, type ApiServerOptions } from '../../src/server/server.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -44,11 +44,17 @@ export async function failure(p: Promise<unknown>): Promise<DomainError> {
 /** A real server on 127.0.0.1 over a local store, with its URL. */
 export async function startServer(
   local: LocalBackend,
-  opts: { keys?: boolean } = {},
+  opts: { keys?: boolean; server?: Partial<ApiServerOptions> } = {},
 ): Promise<{ url: string; server: Server; logs: string[]; close(): Promise<void> }> {
   const logs: string[] = [];
   const keys = opts.keys === false ? undefined : await local.keys();
-  const server = createApiServer({ backend: local, keys, store: local.store, log: (l) => logs.push(l) });
+  const server = createApiServer({
+    backend: local,
+    keys,
+    store: local.store,
+    log: (l) => logs.push(l),
+    ...opts.server,
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as AddressInfo;
   return {

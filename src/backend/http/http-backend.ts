@@ -62,7 +62,7 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
       const headers: Record<string, string> = { accept: 'application/json' };
       if (o.tenant === 'query') url.searchParams.set('tenant_id', raw.tenant);
       else if (o.tenant === 'signed') url.searchParams.set('tenant', raw.tenant);
-      else headers['x-tenant-id'] = raw.tenant;
+      else if (o.tenant === 'header') headers['x-tenant-id'] = raw.tenant;
       if (raw.actor) headers['x-user-id'] = raw.actor;
       if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
       let body: RequestInit['body'];
@@ -147,6 +147,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     canonical: make('canonical'),
     trainingBlocks: make('trainingBlocks'),
     journal: make('journal'),
+    apiKeys: make('apiKeys'),
     reports: make('reports'),
     close: async () => undefined,
   };

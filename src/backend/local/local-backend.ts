@@ -96,6 +96,12 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   const uow = createUnitOfWork(store, clock, ids);
   const dsfa = new DsfaService(uow, clock, ids);
   const shortIds = storeIdResolver(store.admin);
+  // one key store per backend, so the server's caches (key count, browser origins, last use) are shared
+  let keyStore: Promise<ApiKeyStore> | undefined;
+  const keys = () =>
+    (keyStore ??= import('../../store/kysely/api-key.store.js').then(
+      (m) => new m.ApiKeyStore(store, clock, ids, principal),
+    ));
   return {
     location: store.location,
     store,
@@ -140,9 +146,9 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
+    apiKeys: lazy(store, principal, async () => (await import('./api-keys.area.js')).createApiKeysArea(await keys())),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
-    keys: async () =>
-      new (await import('../../store/kysely/api-key.store.js')).ApiKeyStore(store, clock, ids, principal),
+    keys,
     close: () => store.close(),
   };
 }

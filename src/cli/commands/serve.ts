@@ -7,12 +7,50 @@ import { writes } from '../store-access.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
+/** A per-minute limit from a flag or the environment: a whole number, 0 switching it off. */
+function perMinute(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d{1,9}$/.test(value.trim()))
+    throw new DomainError('validation', `${flag} ${value}: expected requests per minute, a whole number (0: off)`, [
+      { path: flag, message: 'a whole number, 0 for no limit' },
+    ]);
+  return Number(value);
+}
+
+interface ServeFlags {
+  host: string;
+  port: string;
+  logFormat?: string;
+  rateLimit?: string;
+  rateLimitIp?: string;
+  trustProxy?: boolean;
+}
+
 export function createServeCommand(ctx: CliContext): Command {
   return writes(new Command('serve'))
     .description('serve the store as the /sdk/v1 HTTP API')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free one)', '8765')
-    .action(async (o: { host: string; port: string }) => {
+    .option('--log-format <format>', 'text or json: one line per request (env COMPLIANCE_LOG_FORMAT; default text)')
+    .option(
+      '--rate-limit <n>',
+      'requests per minute per key on the public routes, 0 for none (env COMPLIANCE_RATE_LIMIT; default 3000)',
+    )
+    .option(
+      '--rate-limit-ip <n>',
+      'requests per minute per client address on the public routes, 0 for none (env COMPLIANCE_RATE_LIMIT_IP; default 300)',
+    )
+    .option('--trust-proxy', 'behind a reverse proxy: the client address is the last entry of X-Forwarded-For')
+    .action(async (o: ServeFlags) => {
+      const logFormat = o.logFormat ?? (ctx.env.COMPLIANCE_LOG_FORMAT || 'text');
+      if (logFormat !== 'text' && logFormat !== 'json')
+        throw new DomainError('validation', `--log-format ${logFormat}: expected text or json`, [
+          { path: '--log-format', message: 'text or json' },
+        ]);
+      const rateLimits = {
+        perKey: perMinute('--rate-limit', o.rateLimit ?? ctx.env.COMPLIANCE_RATE_LIMIT),
+        perIp: perMinute('--rate-limit-ip', o.rateLimitIp ?? ctx.env.COMPLIANCE_RATE_LIMIT_IP),
+      };
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
@@ -37,6 +75,9 @@ export function createServeCommand(ctx: CliContext): Command {
         store: backend.store,
         version: VERSION,
         log: (l) => ctx.io.stderr.write(l + '\n'),
+        logFormat,
+        rateLimits: Object.fromEntries(Object.entries(rateLimits).filter(([, v]) => v !== undefined)),
+        trustProxy: Boolean(o.trustProxy),
       });
       // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
       let stopping: ((signal: string) => void) | undefined;
