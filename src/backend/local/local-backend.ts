@@ -140,6 +140,9 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
+    webhooks: lazy(store, principal, async () =>
+      (await import('./webhooks.area.js')).createWebhooksArea(store, clock, ids),
+    ),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys: async () =>
       new (await import('../../store/kysely/api-key.store.js')).ApiKeyStore(store, clock, ids, principal),

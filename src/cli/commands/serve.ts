@@ -12,7 +12,8 @@ export function createServeCommand(ctx: CliContext): Command {
     .description('serve the store as the /sdk/v1 HTTP API')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free one)', '8765')
-    .action(async (o: { host: string; port: string }) => {
+    .option('--no-events', 'do not deliver webhooks and queued e-mail in the background')
+    .action(async (o: { host: string; port: string; events: boolean }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
@@ -40,6 +41,7 @@ export function createServeCommand(ctx: CliContext): Command {
       });
       // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
       let stopping: ((signal: string) => void) | undefined;
+      let stopEvents = (): Promise<void> => Promise.resolve();
       let pending: string | undefined;
       const onInt = () => (stopping ? stopping('SIGINT') : (pending = 'SIGINT'));
       const onTerm = () => (stopping ? stopping('SIGTERM') : (pending = 'SIGTERM'));
@@ -62,6 +64,15 @@ export function createServeCommand(ctx: CliContext): Command {
         const addr = server.address();
         const actual = typeof addr === 'object' && addr ? addr.port : port;
         const shownHost = host.includes(':') ? `[${host}]` : host;
+        // webhooks and queued e-mail go out in the background; replicas claim each delivery in the database
+        const events = o.events
+          ? (await import('../../backend/local/events/events-runner.js')).startEventLoop(backend.store, {
+              clock: ctx.clock,
+              env: ctx.env,
+              log: (l) => ctx.io.stderr.write(l + '\n'),
+            })
+          : undefined;
+        stopEvents = () => events?.stop() ?? Promise.resolve();
         note(
           ctx,
           `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`,
@@ -77,6 +88,7 @@ export function createServeCommand(ctx: CliContext): Command {
           if (pending) stopping(pending);
         });
       } finally {
+        await stopEvents();
         process.off('SIGINT', onInt);
         process.off('SIGTERM', onTerm);
       }

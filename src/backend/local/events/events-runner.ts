@@ -1,0 +1,71 @@
+import type { Clock, IdSource } from '../../../domain/clock.js';
+import type { Store } from '../../../store/store.js';
+import type { WebhookSender } from '../../../services/webhooks/sender.js';
+import { WebhookDeliverer, type WebhookPass } from './webhook-deliverer.js';
+
+export interface EventsOptions {
+  clock?: Clock;
+  ids?: IdSource;
+  env?: NodeJS.ProcessEnv;
+  worker?: string;
+  sendWebhook?: WebhookSender;
+}
+
+/** What one pass of `events run --once` (or of serve's background loop) did. */
+export interface EventsPass {
+  webhooks: WebhookPass;
+}
+
+/** The deliverers of one process, made once so a background loop keeps its worker name across passes. */
+export function createEventsRunner(store: Store, opts: EventsOptions = {}) {
+  const webhooks = new WebhookDeliverer(store, {
+    clock: opts.clock,
+    ids: opts.ids,
+    worker: opts.worker,
+    send: opts.sendWebhook,
+  });
+  return {
+    worker: webhooks.worker,
+    async pass(): Promise<EventsPass> {
+      return { webhooks: await webhooks.pass() };
+    },
+  };
+}
+
+/** One delivery pass over every tenant. */
+export const runEventsPass = (store: Store, opts: EventsOptions = {}): Promise<EventsPass> =>
+  createEventsRunner(store, opts).pass();
+
+/**
+ * Passes every `intervalMs` in the background of `compliance serve` until stopped; a failing pass (the database gone
+ * for a moment) is logged and the next one tries again. Each replica runs its own loop; claims keep them apart.
+ */
+export function startEventLoop(
+  store: Store,
+  opts: EventsOptions & { intervalMs?: number; log?: (line: string) => void } = {},
+): { stop(): Promise<void> } {
+  const runner = createEventsRunner(store, opts);
+  const interval = opts.intervalMs ?? 1000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = runner
+      .pass()
+      .then(
+        () => undefined,
+        (e: unknown) => opts.log?.(`events: delivery pass failed: ${(e as Error)?.message ?? String(e)}`),
+      )
+      .then(() => {
+        if (!stopped) timer = setTimeout(tick, interval);
+      });
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
