@@ -15,6 +15,7 @@ export interface Backend {
   journal: Client<Contracts['journal']>;
   reports: Client<Contracts['reports']>;
   webhooks: Client<Contracts['webhooks']>;
+  notifications: Client<Contracts['notifications']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import { createCookieBannerCommand } from './commands/cookie-banner.js';
 import { createDbCommand } from './commands/db.js';
 import { createEventsCommand } from './commands/events.js';
 import { createWebhooksCommand } from './commands/webhooks.js';
+import { createNotificationsCommand } from './commands/notifications.js';
 import { createAuditCommand } from './commands/audit.js';
 import { createJournalCommand } from './commands/journal.js';
 import { createLegalDocsCommand } from './commands/legal-docs.js';
@@ -66,6 +67,7 @@ export function createProgram(ctx: CliContext): Command {
     createServeCommand,
     createWebhooksCommand,
     createEventsCommand,
+    createNotificationsCommand,
   ]) {
     const cmd = make(ctx);
     program.addCommand(cmd);

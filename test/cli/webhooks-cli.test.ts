@@ -49,3 +49,47 @@ describe('compliance webhooks and events run --once', () => {
     }
   });
 });
+
+describe('compliance notifications and the SMTP flags', () => {
+  it('refuses a malformed SMTP URL or sender and an invalid address with exit 2; stores valid settings', async () => {
+    const db = tmpDb();
+    const smtp = await cli(['--db', db, 'events', 'run', '--once', '--smtp', 'http://mail.example.com']);
+    expect(smtp.code).toBe(2);
+    expect(smtp.stderr).toMatch(/--smtp.*smtp:\/\//);
+    const env = await cli(['--db', db, 'events', 'run', '--once'], { env: { COMPLIANCE_SMTP_URL: 'nonsense' } });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('COMPLIANCE_SMTP_URL');
+    const from = await cli([
+      '--db',
+      db,
+      'events',
+      'run',
+      '--once',
+      '--smtp',
+      'smtp://127.0.0.1:1',
+      '--smtp-from',
+      'x y',
+    ]);
+    expect(from.code).toBe(2);
+    const bad = await cli(['--db', db, 'notifications', 'settings', '--management-email', 'not-an-address']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--management-email');
+    const ok = await cli([
+      '--db',
+      db,
+      'notifications',
+      'settings',
+      '--language',
+      'en',
+      '--management-email',
+      'board@example.com',
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('management_email\tboard@example.com');
+    const shown = await cli(['--db', db, 'notifications', 'templates', 'show', 'escalation', 'en']);
+    expect(shown.stdout).toContain('Overdue mandatory training');
+    expect((await cli(['--db', db, 'notifications', 'templates', 'show', 'escalation', 'fr'])).code).toBe(2);
+    const run = await cli(['--db', db, '--json', 'events', 'run', '--once']);
+    expect(JSON.parse(run.stdout)).toMatchObject({ mail: { configured: false, waiting: 0 } });
+  });
+});

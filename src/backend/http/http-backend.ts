@@ -149,6 +149,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     journal: make('journal'),
     reports: make('reports'),
     webhooks: make('webhooks'),
+    notifications: make('notifications'),
     close: async () => undefined,
   };
 }

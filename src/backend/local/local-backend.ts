@@ -143,6 +143,9 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     webhooks: lazy(store, principal, async () =>
       (await import('./webhooks.area.js')).createWebhooksArea(store, clock, ids),
     ),
+    notifications: lazy(store, principal, async () =>
+      (await import('./notifications.area.js')).createNotificationsArea(uow, clock),
+    ),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys: async () =>
       new (await import('../../store/kysely/api-key.store.js')).ApiKeyStore(store, clock, ids, principal),

@@ -13,7 +13,10 @@ export function createServeCommand(ctx: CliContext): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free one)', '8765')
     .option('--no-events', 'do not deliver webhooks and queued e-mail in the background')
-    .action(async (o: { host: string; port: string; events: boolean }) => {
+    .option('--smtp <url>', 'SMTP server for queued e-mail (env COMPLIANCE_SMTP_URL)')
+    .option('--smtp-from <address>', 'sender of the e-mail (env COMPLIANCE_SMTP_FROM)')
+    .action(async (o: { host: string; port: string; events: boolean; smtp?: string; smtpFrom?: string }) => {
+      const smtp = (await import('./smtp-flags.js')).checkSmtpFlags(ctx, o);
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
@@ -69,6 +72,7 @@ export function createServeCommand(ctx: CliContext): Command {
           ? (await import('../../backend/local/events/events-runner.js')).startEventLoop(backend.store, {
               clock: ctx.clock,
               env: ctx.env,
+              smtp,
               log: (l) => ctx.io.stderr.write(l + '\n'),
             })
           : undefined;

@@ -2,6 +2,8 @@ import type { Clock, IdSource } from '../../../domain/clock.js';
 import type { Store } from '../../../store/store.js';
 import type { WebhookSender } from '../../../services/webhooks/sender.js';
 import { WebhookDeliverer, type WebhookPass } from './webhook-deliverer.js';
+import { MailDeliverer, type MailPass } from './mail-deliverer.js';
+import type { Mailer, SmtpSettings } from '../../../services/mail/mailer.js';
 
 export interface EventsOptions {
   clock?: Clock;
@@ -9,11 +11,26 @@ export interface EventsOptions {
   env?: NodeJS.ProcessEnv;
   worker?: string;
   sendWebhook?: WebhookSender;
+  /** Where queued e-mail goes (--smtp, COMPLIANCE_SMTP_URL); absent: the messages wait in the outbox. */
+  smtp?: SmtpSettings;
+  /** A mailer in place of SMTP (tests). */
+  mailer?: Mailer;
+}
+
+/** The SMTP settings of the environment: COMPLIANCE_SMTP_URL and COMPLIANCE_SMTP_FROM, flags winning. */
+export function smtpFromEnv(
+  env: NodeJS.ProcessEnv,
+  flags: { smtp?: string; smtpFrom?: string } = {},
+): SmtpSettings | undefined {
+  const url = flags.smtp ?? env.COMPLIANCE_SMTP_URL;
+  if (!url) return undefined;
+  return { url, from: flags.smtpFrom ?? env.COMPLIANCE_SMTP_FROM ?? 'compliance@localhost' };
 }
 
 /** What one pass of `events run --once` (or of serve's background loop) did. */
 export interface EventsPass {
   webhooks: WebhookPass;
+  mail: MailPass;
 }
 
 /** The deliverers of one process, made once so a background loop keeps its worker name across passes. */
@@ -24,10 +41,15 @@ export function createEventsRunner(store: Store, opts: EventsOptions = {}) {
     worker: opts.worker,
     send: opts.sendWebhook,
   });
+  const mail = new MailDeliverer(store, webhooks.worker, opts.smtp ?? smtpFromEnv(opts.env ?? {}), {
+    clock: opts.clock,
+    mailer: opts.mailer,
+  });
   return {
     worker: webhooks.worker,
     async pass(): Promise<EventsPass> {
-      return { webhooks: await webhooks.pass() };
+      // each kind fails on its own: a receiver or an SMTP server that is down holds up neither the other nor the change
+      return { webhooks: await webhooks.pass(), mail: await mail.pass() };
     },
   };
 }
