@@ -15,7 +15,7 @@ export interface Received {
  * A real HTTP receiver on 127.0.0.1 that verifies every request as a receiver in production would. `answer` decides
  * the status of each request (default 204); every request is recorded, its signature verified with `secret`.
  */
-export async function startReceiver(opts: { answer?: (n: number) => number; body?: string } = {}) {
+export async function startReceiver(opts: { answer?: (n: number) => number; body?: string; delayMs?: number } = {}) {
   const received: Received[] = [];
   let secret = '';
   let n = 0;
@@ -34,8 +34,12 @@ export async function startReceiver(opts: { answer?: (n: number) => number; body
       const answered = opts.answer?.(n++) ?? 204;
       const payload = JSON.parse(body) as Received['payload'];
       received.push({ id: String(req.headers['webhook-id']), type: payload.type, payload, verified, answered });
-      res.writeHead(answered, { 'content-type': 'text/plain' });
-      res.end(opts.body ?? (answered < 300 ? '' : 'receiver down'));
+      const reply = () => {
+        res.writeHead(answered, { 'content-type': 'text/plain' });
+        res.end(opts.body ?? (answered < 300 ? '' : 'receiver down'));
+      };
+      if (opts.delayMs) setTimeout(reply, opts.delayMs);
+      else reply();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
