@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { resolveWebhookHost } from './ssrf.js';
 
@@ -26,6 +26,12 @@ export type WebhookSender = (m: WebhookMessage) => Promise<SendResult>;
 
 export const EXCERPT_BYTES = 256;
 const TIMEOUT_MS = 10_000;
+
+// connections are kept open between deliveries to one receiver; each request still connects to the address checked
+const agents = {
+  http: new HttpAgent({ keepAlive: true, maxSockets: 16 }),
+  https: new HttpsAgent({ keepAlive: true, maxSockets: 16 }),
+};
 
 let signer: Promise<typeof import('standardwebhooks')> | undefined;
 
@@ -88,9 +94,11 @@ export const sendWebhook: WebhookSender = async (m) => {
     else cb(null, target.address, target.family);
   };
   const u = new URL(m.url);
-  const request = u.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = u.protocol === 'https:';
+  const request = https ? httpsRequest : httpRequest;
+  const agent = https ? agents.https : agents.http;
   return new Promise<SendResult>((resolve) => {
-    const req = request(u, { method: 'POST', headers, lookup: pinned, timeout: TIMEOUT_MS }, (res) => {
+    const req = request(u, { method: 'POST', headers, lookup: pinned, timeout: TIMEOUT_MS, agent }, (res) => {
       void excerptOf(res).then((excerpt) => {
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;

@@ -220,34 +220,44 @@ export class DeliveryQueue {
       .orderBy('id')
       .limit(limit)
       .execute();
-    const claimed: ClaimedDelivery[] = [];
-    for (const { id } of due) {
-      const r = await this.db
-        .updateTable('webhook_delivery')
-        .set({ claimed_by: worker, claimed_until: until })
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) continue;
-      const row = await this.db
-        .selectFrom('webhook_delivery as d')
-        .innerJoin('webhook_endpoint as e', 'e.id', 'd.endpoint_id')
-        .selectAll('d')
-        .select(['e.url', 'e.secret', 'e.allow_private'])
-        .where('d.id', '=', id)
-        .executeTakeFirst();
-      if (row)
-        claimed.push({
-          ...delivery(row),
-          tenant_id: row.tenant_id,
-          payload: row.payload,
-          url: row.url,
-          secret: row.secret,
-          allow_private: Boolean(row.allow_private),
-        });
-    }
-    return claimed;
+    if (!due.length) return [];
+    // one conditional UPDATE for the batch: a row another replica claimed meanwhile fails the condition (PostgreSQL
+    // re-reads a row updated concurrently before it updates it), so it is not among those returned
+    const won = await this.db
+      .updateTable('webhook_delivery')
+      .set({ claimed_by: worker, claimed_until: until })
+      .where(
+        'id',
+        'in',
+        due.map((d) => d.id),
+      )
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+      .returning('id')
+      .execute();
+    if (!won.length) return [];
+    const rows = await this.db
+      .selectFrom('webhook_delivery as d')
+      .innerJoin('webhook_endpoint as e', 'e.id', 'd.endpoint_id')
+      .selectAll('d')
+      .select(['e.url', 'e.secret', 'e.allow_private'])
+      .where(
+        'd.id',
+        'in',
+        won.map((w) => w.id),
+      )
+      .where('d.claimed_by', '=', worker)
+      .orderBy('d.next_attempt_at')
+      .orderBy('d.id')
+      .execute();
+    return rows.map((row) => ({
+      ...delivery(row),
+      tenant_id: row.tenant_id,
+      payload: row.payload,
+      url: row.url,
+      secret: row.secret,
+      allow_private: Boolean(row.allow_private),
+    }));
   }
 
   /**
@@ -255,41 +265,53 @@ export class DeliveryQueue {
    * that gives up marks it failing. False when the claim was lost (another replica holds it now).
    */
   async finish(worker: string, d: ClaimedDelivery, o: AttemptOutcome): Promise<boolean> {
+    return (await this.finishAll(worker, [{ d, o }]))[0]!;
+  }
+
+  /** `finish` for a batch of attempts, in one transaction (one commit for many deliveries). */
+  async finishAll(worker: string, done: Array<{ d: ClaimedDelivery; o: AttemptOutcome }>): Promise<boolean[]> {
+    if (!done.length) return [];
     return writeTransaction(this.db, async (trx) => {
-      const status = o.ok ? 'delivered' : o.next_attempt_at ? 'pending' : 'failed';
-      const r = await trx
-        .updateTable('webhook_delivery')
-        .set((eb) => ({
-          status,
-          attempts: eb('attempts', '+', 1),
-          last_attempt_at: o.at,
-          last_status: o.status,
-          last_error: o.error,
-          response_excerpt: o.excerpt,
-          delivered_at: o.ok ? o.at : null,
-          next_attempt_at: o.next_attempt_at ?? o.at,
-          claimed_by: null,
-          claimed_until: null,
-        }))
-        .where('id', '=', d.id)
-        .where('claimed_by', '=', worker)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) return false;
-      if (o.ok)
-        await trx
-          .updateTable('webhook_endpoint')
-          .set({ status: 'active', failing_since: null, updated_at: o.at })
-          .where('id', '=', d.endpoint_id)
-          .where('status', '!=', 'active')
-          .execute();
-      else if (status === 'failed')
-        await trx
-          .updateTable('webhook_endpoint')
-          .set({ status: 'failing', failing_since: o.at, updated_at: o.at })
-          .where('id', '=', d.endpoint_id)
-          .where('status', '=', 'active')
-          .execute();
-      return true;
+      const kept: boolean[] = [];
+      for (const { d, o } of done) kept.push(await this.finishIn(trx, worker, d, o));
+      return kept;
     });
+  }
+
+  private async finishIn(trx: Kysely<DB>, worker: string, d: ClaimedDelivery, o: AttemptOutcome): Promise<boolean> {
+    const status = o.ok ? 'delivered' : o.next_attempt_at ? 'pending' : 'failed';
+    const r = await trx
+      .updateTable('webhook_delivery')
+      .set((eb) => ({
+        status,
+        attempts: eb('attempts', '+', 1),
+        last_attempt_at: o.at,
+        last_status: o.status,
+        last_error: o.error,
+        response_excerpt: o.excerpt,
+        delivered_at: o.ok ? o.at : null,
+        next_attempt_at: o.next_attempt_at ?? o.at,
+        claimed_by: null,
+        claimed_until: null,
+      }))
+      .where('id', '=', d.id)
+      .where('claimed_by', '=', worker)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    if (o.ok)
+      await trx
+        .updateTable('webhook_endpoint')
+        .set({ status: 'active', failing_since: null, updated_at: o.at })
+        .where('id', '=', d.endpoint_id)
+        .where('status', '!=', 'active')
+        .execute();
+    else if (status === 'failed')
+      await trx
+        .updateTable('webhook_endpoint')
+        .set({ status: 'failing', failing_since: o.at, updated_at: o.at })
+        .where('id', '=', d.endpoint_id)
+        .where('status', '=', 'active')
+        .execute();
+    return true;
   }
 }

@@ -3,7 +3,7 @@ import { isoZ, systemClock, type Clock, type IdSource } from '../../../domain/cl
 import { eventsOf, subscribed } from '../../../domain/events/event.map.js';
 import type { EventPayload } from '../../../domain/events/event.schema.js';
 import { CLAIM_SECONDS, nextAttempt } from '../../../domain/events/retry.js';
-import type { NewDelivery } from '../../../domain/events/webhook.store.js';
+import type { AttemptOutcome, NewDelivery } from '../../../domain/events/webhook.store.js';
 import { DeliveryQueue, type ClaimedDelivery } from '../../../store/events/webhook.store.js';
 import { uuidv7Source } from '../../../store/ids.js';
 import type { Store } from '../../../store/store.js';
@@ -93,7 +93,8 @@ export class WebhookDeliverer {
     return queued;
   }
 
-  private async attempt(d: ClaimedDelivery, pass: WebhookPass): Promise<void> {
+  /** Sends one claimed delivery and answers the outcome to record. */
+  private async send1(d: ClaimedDelivery): Promise<AttemptOutcome> {
     this.send ??= (await import('../../../services/webhooks/sender.js')).sendWebhook;
     const r = await this.send({
       url: d.url,
@@ -104,31 +105,46 @@ export class WebhookDeliverer {
     });
     const at = this.clock.now();
     const next = r.ok ? null : nextAttempt(d.attempts + 1, at);
-    const kept = await this.queue.finish(this.worker, d, {
+    return {
       at: isoZ(at),
       ok: r.ok,
       status: r.status,
       error: r.error,
       excerpt: r.excerpt,
       next_attempt_at: next && isoZ(next),
+    };
+  }
+
+  /** Sends claimed deliveries, `concurrency` at a time, and records their outcomes in one transaction. */
+  private async attempt(claimed: ClaimedDelivery[], pass: WebhookPass): Promise<void> {
+    const outcomes: AttemptOutcome[] = new Array(claimed.length);
+    let next = 0;
+    const lane = async () => {
+      for (let i = next++; i < claimed.length; i = next++) outcomes[i] = await this.send1(claimed[i]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 8, claimed.length) }, lane));
+    const kept = await this.queue.finishAll(
+      this.worker,
+      claimed.map((d, i) => ({ d, o: outcomes[i]! })),
+    );
+    kept.forEach((k, i) => {
+      if (!k) return;
+      const o = outcomes[i]!;
+      pass.attempted++;
+      if (o.ok) pass.delivered++;
+      else if (o.next_attempt_at) pass.retrying++;
+      else pass.failed++;
     });
-    if (!kept) return;
-    pass.attempted++;
-    if (r.ok) pass.delivered++;
-    else if (next) pass.retrying++;
-    else pass.failed++;
   }
 
   /** Claims and sends due deliveries until none is due; a failed attempt is due again only later. */
   async deliverDue(pass: WebhookPass): Promise<void> {
-    const concurrency = this.opts.concurrency ?? 8;
     for (;;) {
       const now = this.clock.now();
       const until = new Date(now.getTime() + CLAIM_SECONDS * 1000);
       const claimed = await this.queue.claimDue(this.worker, isoZ(now), isoZ(until), 64);
       if (!claimed.length) return;
-      for (let i = 0; i < claimed.length; i += concurrency)
-        await Promise.all(claimed.slice(i, i + concurrency).map((d) => this.attempt(d, pass)));
+      await this.attempt(claimed, pass);
     }
   }
 
@@ -137,7 +153,7 @@ export class WebhookDeliverer {
     const now = this.clock.now();
     const until = new Date(now.getTime() + CLAIM_SECONDS * 1000);
     const pass: WebhookPass = { queued: 0, attempted: 0, delivered: 0, retrying: 0, failed: 0 };
-    for (const d of await this.queue.claimDue(this.worker, isoZ(now), isoZ(until), 1, id)) await this.attempt(d, pass);
+    await this.attempt(await this.queue.claimDue(this.worker, isoZ(now), isoZ(until), 1, id), pass);
   }
 
   /** One pass: collect, then deliver what is due. */
