@@ -49,7 +49,8 @@ export function createEventsRunner(store: Store, opts: EventsOptions = {}) {
     worker: webhooks.worker,
     async pass(): Promise<EventsPass> {
       // each kind fails on its own: a receiver or an SMTP server that is down holds up neither the other nor the change
-      return { webhooks: await webhooks.pass(), mail: await mail.pass() };
+      const [w, m] = await Promise.all([webhooks.pass(), mail.pass()]);
+      return { webhooks: w, mail: m };
     },
   };
 }
