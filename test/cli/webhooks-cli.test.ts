@@ -91,5 +91,27 @@ describe('compliance notifications and the SMTP flags', () => {
     expect((await cli(['--db', db, 'notifications', 'templates', 'show', 'escalation', 'fr'])).code).toBe(2);
     const run = await cli(['--db', db, '--json', 'events', 'run', '--once']);
     expect(JSON.parse(run.stdout)).toMatchObject({ mail: { configured: false, waiting: 0 } });
+    // the store's own SMTP server: used when neither flags nor environment name one; its password never shown
+    const badUrl = await cli(['--db', db, 'notifications', 'smtp', '--url', 'ftp://mail.example.com']);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain('--url');
+    const set = await cli([
+      '--db',
+      db,
+      'notifications',
+      'smtp',
+      '--url',
+      'smtp://u:geheim@127.0.0.1:2525',
+      '--from',
+      'c@example.com',
+    ]);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('url\tsmtp://u:***@127.0.0.1:2525');
+    expect(set.stdout).not.toContain('geheim');
+    const stored = await cli(['--db', db, '--json', 'events', 'run', '--once']);
+    expect(JSON.parse(stored.stdout)).toMatchObject({ mail: { configured: true } });
+    expect((await cli(['--db', db, 'notifications', 'smtp', '--clear'])).stdout).toContain('url\t');
+    const cleared = await cli(['--db', db, '--json', 'events', 'run', '--once']);
+    expect(JSON.parse(cleared.stdout)).toMatchObject({ mail: { configured: false } });
   });
 });

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db-types.js';
 
+const SMTP_URL_KEY = 'smtp_url';
+const SMTP_FROM_KEY = 'smtp_from';
+
 /** A claimed message with everything sending it needs. */
 export interface ClaimedMail {
   id: string;
@@ -69,6 +72,31 @@ export class OutboxQueue {
       .where('claimed_by', '=', worker)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** The store's own SMTP settings (`notifications smtp`), used when neither flags nor environment name a server. */
+  async smtp(): Promise<{ url: string; from: string } | undefined> {
+    const rows = await this.db
+      .selectFrom('setting')
+      .select(['key', 'value'])
+      .where('key', 'in', [SMTP_URL_KEY, SMTP_FROM_KEY])
+      .execute();
+    const url = rows.find((r) => r.key === SMTP_URL_KEY)?.value;
+    if (!url) return undefined;
+    return { url, from: rows.find((r) => r.key === SMTP_FROM_KEY)?.value ?? 'compliance@localhost' };
+  }
+
+  /** Stores (or with undefined, removes) the store's SMTP settings. */
+  async setSmtp(s: { url: string; from: string } | undefined): Promise<void> {
+    await this.db.deleteFrom('setting').where('key', 'in', [SMTP_URL_KEY, SMTP_FROM_KEY]).execute();
+    if (s)
+      await this.db
+        .insertInto('setting')
+        .values([
+          { key: SMTP_URL_KEY, value: s.url },
+          { key: SMTP_FROM_KEY, value: s.from },
+        ])
+        .execute();
   }
 
   async queuedCount(): Promise<number> {

@@ -3,6 +3,7 @@ import type { Store } from '../../../store/store.js';
 import type { WebhookSender } from '../../../services/webhooks/sender.js';
 import { WebhookDeliverer, type WebhookPass } from './webhook-deliverer.js';
 import { MailDeliverer, type MailPass } from './mail-deliverer.js';
+import { OutboxQueue } from '../../../store/events/outbox.queue.js';
 import type { Mailer, SmtpSettings } from '../../../services/mail/mailer.js';
 
 export interface EventsOptions {
@@ -26,6 +27,13 @@ export function smtpFromEnv(
   if (!url) return undefined;
   return { url, from: flags.smtpFrom ?? env.COMPLIANCE_SMTP_FROM ?? 'compliance@localhost' };
 }
+
+/** The store's own SMTP settings (for every tenant), or undefined. */
+export const storedSmtp = (store: Store): Promise<SmtpSettings | undefined> => new OutboxQueue(store.admin).smtp();
+
+/** Sets (or with undefined, clears) the store's own SMTP settings. */
+export const storeSmtp = (store: Store, s: SmtpSettings | undefined): Promise<void> =>
+  new OutboxQueue(store.admin).setSmtp(s);
 
 /** What one pass of `events run --once` (or of serve's background loop) did. */
 export interface EventsPass {

@@ -28,7 +28,7 @@ export class MailDeliverer {
   constructor(
     store: Store,
     private readonly worker: string,
-    private readonly smtp: SmtpSettings | undefined,
+    private readonly configured: SmtpSettings | undefined,
     opts: { clock?: Clock; mailer?: Mailer } = {},
   ) {
     this.queue = new OutboxQueue(store.admin);
@@ -37,8 +37,12 @@ export class MailDeliverer {
   }
 
   private mailer?: Mailer;
+  private smtp?: SmtpSettings;
 
   async pass(): Promise<MailPass> {
+    // flags and environment first; else the store's own settings (`notifications smtp`), read at every pass
+    const smtp = this.configured ?? (this.mailer ? undefined : await this.queue.smtp());
+    this.smtp = smtp;
     const pass: MailPass = {
       configured: Boolean(this.smtp || this.mailer),
       sent: 0,
