@@ -22,4 +22,5 @@ export const MIGRATION_NAMES = [
   '0017_journal',
   '0018_consent_stats_by_month',
   '0020_key_scopes',
+  '0022_events',
 ] as const;

@@ -15,6 +15,8 @@ export interface Backend {
   journal: Client<Contracts['journal']>;
   reports: Client<Contracts['reports']>;
   apiKeys: Client<Contracts['apiKeys']>;
+  webhooks: Client<Contracts['webhooks']>;
+  notifications: Client<Contracts['notifications']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -3,6 +3,9 @@ import { VERSION } from '../version.js';
 import { createConsentsCommand } from './commands/consents.js';
 import { createCookieBannerCommand } from './commands/cookie-banner.js';
 import { createDbCommand } from './commands/db.js';
+import { createEventsCommand } from './commands/events.js';
+import { createWebhooksCommand } from './commands/webhooks.js';
+import { createNotificationsCommand } from './commands/notifications.js';
 import { createAuditCommand } from './commands/audit.js';
 import { createJournalCommand } from './commands/journal.js';
 import { createLegalDocsCommand } from './commands/legal-docs.js';
@@ -62,6 +65,9 @@ export function createProgram(ctx: CliContext): Command {
     createDbCommand,
     createKeysCommand,
     createServeCommand,
+    createWebhooksCommand,
+    createEventsCommand,
+    createNotificationsCommand,
   ]) {
     const cmd = make(ctx);
     program.addCommand(cmd);

@@ -10,6 +10,8 @@ import { trainingBlocksContract } from './training-blocks.contract.js';
 import { journalContract } from './journal.contract.js';
 import { reportsContract } from './reports.contract.js';
 import { apiKeysContract } from './api-keys.contract.js';
+import { webhooksContract } from './webhooks.contract.js';
+import { notificationsContract } from './notifications.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -25,6 +27,8 @@ export const contracts = {
   journal: journalContract,
   reports: reportsContract,
   apiKeys: apiKeysContract,
+  webhooks: webhooksContract,
+  notifications: notificationsContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

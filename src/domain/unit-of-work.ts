@@ -3,6 +3,7 @@ import type { ImportRunStore } from './consents/import-run-store.port.js';
 import type { CookieBannerStore } from './cookie-banner/cookie-banner.store.js';
 import type { DsfaStore } from './dsfa/dsfa.store.js';
 import type { LegalDocumentStore } from './legal-documents/legal-document.store.js';
+import type { NotificationStore } from './notifications/notification.store.js';
 import type { TrainingBlockStore } from './training-blocks/block.store.js';
 import type { CanonicalStore } from './training-blocks/canonical.service.js';
 import type { TrainingContentStore } from './training/content.store.js';
@@ -21,6 +22,7 @@ export interface Stores {
   trainingMedia: TrainingMediaStore;
   trainingBlocks: TrainingBlockStore;
   canonical: CanonicalStore;
+  notifications: NotificationStore;
 }
 
 /**

@@ -55,6 +55,8 @@ export interface TrainingTables {
     progress_percent: number;
     deadline: string;
     escalation_level: number;
+    /** The team lead, who hears of level 2 escalations (migration 0022). */
+    manager_email?: string | null;
     quiz_passed: number;
     certificate_id: string | null;
     started_at: string | null;

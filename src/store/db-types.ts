@@ -1,5 +1,6 @@
 import type { CanonicalTables } from './db-types-canonical.js';
 import type { ConsentTables } from './db-types-consents.js';
+import type { EventTables } from './db-types-events.js';
 import type { TrainingBlockTables, TrainingMediaTables, TrainingTables } from './db-types-training.js';
 import type { StoredEntry } from '../domain/journal/chain.js';
 
@@ -72,7 +73,8 @@ export interface ApiKeyRow {
 /** One entry of a tenant's hash-chained journal (migration 0017), as src/domain/journal/chain.ts describes it. */
 export type JournalRow = Omit<StoredEntry, 'preimage'>;
 
-export interface DB extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables {
+export interface DB
+  extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables, EventTables {
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
   dsfa_setting: DsfaSettingRow;

@@ -10,6 +10,7 @@ import { KyselyImportRunStore } from './kysely/consent-import-run.store.js';
 import { KyselyCookieBannerStore } from './kysely/cookie-banner.store.js';
 import { KyselyDsfaStore } from './kysely/dsfa.store.js';
 import { KyselyLegalDocumentStore } from './kysely/legal-document.store.js';
+import { KyselyNotificationStore } from './kysely/notification.store.js';
 import { KyselyCanonicalStore } from './kysely/canonical.store.js';
 import { KyselyTrainingBlockStore } from './kysely/training-block.store.js';
 import { KyselyTrainingContentStore } from './kysely/training-content.store.js';
@@ -38,6 +39,7 @@ function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
     trainingMedia: lazy('trainingMedia', () => new KyselyTrainingMediaStore(db, journal)),
     trainingBlocks: lazy('trainingBlocks', () => new KyselyTrainingBlockStore(db, journal)),
     canonical: lazy('canonical', () => new KyselyCanonicalStore(db, clock, journal)),
+    notifications: lazy('notifications', () => new KyselyNotificationStore(db, journal)),
   });
 }
 

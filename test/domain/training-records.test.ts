@@ -168,6 +168,7 @@ describe('assignments', () => {
       module_title: 'Modul A-1',
       user_id: 'anna',
       user_name: 'Name anna',
+      manager_email: null,
       user_email: 'anna@example.com',
       role_code: 'R9', // the matrix row of higher priority
       status: 'pending',
@@ -470,6 +471,7 @@ describe('escalation', () => {
     const asOf = new Date(Date.parse(at(1)) + 14 * DAY).toISOString();
     const dry = await svc().escalate(E, 'ci', { as_of: asOf, dry_run: true });
     expect(dry).toEqual({
+      notifications: expect.objectContaining({ queued: 0 }),
       results: [
         {
           assignment_id: ids[0],

@@ -149,6 +149,8 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     journal: make('journal'),
     apiKeys: make('apiKeys'),
     reports: make('reports'),
+    webhooks: make('webhooks'),
+    notifications: make('notifications'),
     close: async () => undefined,
   };
 }

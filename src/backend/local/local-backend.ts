@@ -147,6 +147,12 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
     apiKeys: lazy(store, principal, async () => (await import('./api-keys.area.js')).createApiKeysArea(await keys())),
+    webhooks: lazy(store, principal, async () =>
+      (await import('./webhooks.area.js')).createWebhooksArea(store, clock, ids),
+    ),
+    notifications: lazy(store, principal, async () =>
+      (await import('./notifications.area.js')).createNotificationsArea(uow, clock),
+    ),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys,
     close: () => store.close(),

@@ -24,6 +24,9 @@ interface ServeFlags {
   rateLimit?: string;
   rateLimitIp?: string;
   trustProxy?: boolean;
+  events: boolean;
+  smtp?: string;
+  smtpFrom?: string;
 }
 
 export function createServeCommand(ctx: CliContext): Command {
@@ -41,6 +44,9 @@ export function createServeCommand(ctx: CliContext): Command {
       'requests per minute per client address on the public routes, 0 for none (env COMPLIANCE_RATE_LIMIT_IP; default 300)',
     )
     .option('--trust-proxy', 'behind a reverse proxy: the client address is the last entry of X-Forwarded-For')
+    .option('--no-events', 'do not deliver webhooks and queued e-mail in the background')
+    .option('--smtp <url>', 'SMTP server for queued e-mail (env COMPLIANCE_SMTP_URL)')
+    .option('--smtp-from <address>', 'sender of the e-mail (env COMPLIANCE_SMTP_FROM)')
     .action(async (o: ServeFlags) => {
       const logFormat = o.logFormat ?? (ctx.env.COMPLIANCE_LOG_FORMAT || 'text');
       if (logFormat !== 'text' && logFormat !== 'json')
@@ -51,6 +57,7 @@ export function createServeCommand(ctx: CliContext): Command {
         perKey: perMinute('--rate-limit', o.rateLimit ?? ctx.env.COMPLIANCE_RATE_LIMIT),
         perIp: perMinute('--rate-limit-ip', o.rateLimitIp ?? ctx.env.COMPLIANCE_RATE_LIMIT_IP),
       };
+      const smtp = (await import('./smtp-flags.js')).checkSmtpFlags(ctx, o);
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
@@ -81,6 +88,7 @@ export function createServeCommand(ctx: CliContext): Command {
       });
       // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
       let stopping: ((signal: string) => void) | undefined;
+      let stopEvents = (): Promise<void> => Promise.resolve();
       let pending: string | undefined;
       const onInt = () => (stopping ? stopping('SIGINT') : (pending = 'SIGINT'));
       const onTerm = () => (stopping ? stopping('SIGTERM') : (pending = 'SIGTERM'));
@@ -103,6 +111,16 @@ export function createServeCommand(ctx: CliContext): Command {
         const addr = server.address();
         const actual = typeof addr === 'object' && addr ? addr.port : port;
         const shownHost = host.includes(':') ? `[${host}]` : host;
+        // webhooks and queued e-mail go out in the background; replicas claim each delivery in the database
+        const events = o.events
+          ? (await import('../../backend/local/events/events-runner.js')).startEventLoop(backend.store, {
+              clock: ctx.clock,
+              env: ctx.env,
+              smtp,
+              log: (l) => ctx.io.stderr.write(l + '\n'),
+            })
+          : undefined;
+        stopEvents = () => events?.stop() ?? Promise.resolve();
         note(
           ctx,
           `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`,
@@ -118,6 +136,7 @@ export function createServeCommand(ctx: CliContext): Command {
           if (pending) stopping(pending);
         });
       } finally {
+        await stopEvents();
         process.off('SIGINT', onInt);
         process.off('SIGTERM', onTerm);
       }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_LANGUAGES } from '../report-locale.js';
+import { PlannedMessage } from '../notifications/notification.schema.js';
 import { emailAddress, isoTimestamp, label, nonBlank, queryInt } from '../schema-helpers.js';
 import {
   ASSIGNMENT_STATUSES,
@@ -129,6 +130,8 @@ export const ComputeInput = z.object({
   user_id: label(200),
   user_name: label(200),
   user_email: emailAddress(),
+  /** The team lead, who hears of a level 2 escalation. */
+  manager_email: emailAddress().optional(),
   roles: z.array(Role).min(1),
   trigger: z.enum(TRIGGERS).optional(),
   deadline_days: z.int().min(1).max(3650).default(30),
@@ -143,6 +146,7 @@ export const Assignment = z.object({
   user_id: z.string(),
   user_name: z.string(),
   user_email: z.string(),
+  manager_email: z.string().nullable().optional().describe('the team lead, told of a level 2 escalation'),
   role_code: z.string().nullable(),
   status: z.enum(ASSIGNMENT_STATUSES),
   progress_percent: percent,
@@ -222,6 +226,15 @@ export const EscalationResult = z.object({
   escalated: z.int(),
   dry_run: z.boolean(),
   as_of: Z,
+  notifications: z
+    .object({
+      queued: z.int().describe('e-mails queued in the outbox (one per person); 0 in a dry run'),
+      messages: z.array(PlannedMessage).describe('the e-mails a dry run would queue (empty otherwise)'),
+      unaddressed: z
+        .array(z.object({ assignment_id: z.string(), level: z.int(), reason: z.string() }))
+        .describe('levels reached that no address is known for'),
+    })
+    .optional(),
 });
 export const EscalationInput = z.object({
   as_of: isoTimestamp().optional(),

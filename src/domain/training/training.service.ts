@@ -1,3 +1,6 @@
+import type { Stores } from '../unit-of-work.js';
+import { planEscalationMail, type EscalatedAssignment } from '../notifications/escalation-mail.js';
+import { DEFAULT_SETTINGS, templateFor } from '../notifications/notification.service.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isoZ, type Clock, type IdSource } from '../clock.js';
 import { conflict, DomainError, notFound } from '../errors.js';
@@ -263,6 +266,7 @@ export class TrainingService {
         user_id: input.user_id,
         user_name: input.user_name,
         user_email: input.user_email,
+        manager_email: input.manager_email ?? null,
         role_code: w.role_code,
         status: 'pending',
         progress_percent: 0,
@@ -491,7 +495,7 @@ export class TrainingService {
    * is conditional on the level still being lower, so concurrent runs escalate each assignment once per level.
    */
   escalate(tenant: string, actor: Actor, opts: { as_of?: string; dry_run: boolean }) {
-    const run = async (store: TrainingStore) => {
+    const run = async ({ training: store, notifications }: Stores) => {
       const now = opts.as_of ? new Date(opts.as_of) : this.now();
       const rows = await store.escalationCandidates(tenant, isoZ(now));
       let results: EscalationItem[] = [];
@@ -536,16 +540,53 @@ export class TrainingService {
           ),
         );
       }
+      // the e-mail of this run, queued in its transaction: a run that rolls back queues nothing
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const escalated: EscalatedAssignment[] = results.map((r) => ({
+        ...r,
+        user_email: byId.get(r.assignment_id)!.user_email,
+        manager_email: byId.get(r.assignment_id)!.manager_email ?? null,
+      }));
+      const settings = (await notifications.settings(tenant)) ?? DEFAULT_SETTINGS;
+      const template = await templateFor(notifications, tenant, 'escalation', settings.language);
+      const sent = await notifications.sentKeys(
+        tenant,
+        results.map((r) => r.assignment_id),
+      );
+      const plan = planEscalationMail(escalated, settings, template, tenant, sent);
+      if (!opts.dry_run && plan.messages.length) {
+        const at = isoZ(this.now());
+        const runId = this.ids.next();
+        await notifications.queue(
+          plan.messages.map((m) => ({
+            id: this.ids.next(),
+            tenant_id: tenant,
+            run_id: runId,
+            recipient: m.to,
+            language: m.language,
+            subject: m.subject,
+            body_text: m.body_text,
+            body_html: m.body_html,
+            created_at: at,
+            assignments: m.assignments,
+          })),
+        );
+      }
       return {
         results,
         total_checked: rows.length,
         escalated: results.length,
         dry_run: opts.dry_run,
         as_of: isoZ(now),
+        notifications: {
+          queued: opts.dry_run ? 0 : plan.messages.length,
+          messages: opts.dry_run ? plan.messages : [],
+          unaddressed: plan.unaddressed,
+        },
       };
     };
     // a dry run only reads: it does not queue behind the tenant's writers
-    return opts.dry_run ? run(this.store) : this.write(tenant, run);
+    return opts.dry_run ? run(this.uow.read) : this.uow.write(tenant, run);
   }
 
   // ---------------------------------------------------------------- certificates

@@ -14,6 +14,8 @@ export interface AssignmentRecord {
   user_id: string;
   user_name: string;
   user_email: string;
+  /** The team lead (migration 0022); null when the staff list named none. */
+  manager_email?: string | null;
   role_code: string | null;
   status: string;
   progress_percent: number;
@@ -136,7 +138,15 @@ export interface TrainingStore {
     tenant: string,
     at: string,
   ): Promise<
-    Array<{ id: string; user_name: string; deadline: string; escalation_level: number; module_title: string }>
+    Array<{
+      id: string;
+      user_name: string;
+      user_email: string;
+      manager_email?: string | null;
+      deadline: string;
+      escalation_level: number;
+      module_title: string;
+    }>
   >;
   /**
    * Updates an assignment if its stored status is one of `fromStatus` (any when omitted); whether it did. This is

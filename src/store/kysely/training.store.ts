@@ -421,7 +421,15 @@ export class KyselyTrainingStore implements TrainingStore {
     return this.db
       .selectFrom('training_assignment as a')
       .innerJoin('training_module as m', 'm.id', 'a.module_id')
-      .select(['a.id', 'a.user_name', 'a.deadline', 'a.escalation_level', 'm.title as module_title'])
+      .select([
+        'a.id',
+        'a.user_name',
+        'a.user_email',
+        'a.manager_email',
+        'a.deadline',
+        'a.escalation_level',
+        'm.title as module_title',
+      ])
       .where('a.tenant_id', '=', tenant)
       .where('a.status', 'in', OPEN)
       .where('a.deadline', '<', at)

@@ -201,6 +201,15 @@ export function addDeadlineCommands(ctx: CliContext, training: Command) {
       ctx.io.stderr.write(
         `${r.total_checked} overdue checked, ${r.escalated} escalated${r.dry_run ? ' (dry run)' : ''}\n`,
       );
+      // the e-mail of the run: a dry run shows each message, a real one says how many were queued
+      const mail = r.notifications;
+      if (mail) {
+        for (const m of mail.messages)
+          ctx.io.stderr.write(`\n--- e-mail to ${m.to} (${m.language}): ${m.subject}\n${m.body_text}\n`);
+        if (!r.dry_run && mail.queued) ctx.io.stderr.write(`${mail.queued} e-mail(s) queued\n`);
+        for (const u of mail.unaddressed)
+          ctx.io.stderr.write(`no e-mail for level ${u.level} of assignment ${u.assignment_id}: ${u.reason}\n`);
+      }
     });
 }
 

@@ -324,12 +324,20 @@ export function createTrainingCommand(ctx: CliContext): Command {
 
   // ---- assignments
   const asg = training.command('assignments').description('assignments of modules to people');
-  flagFields(writes(asg.command('compute')), { user_name: '--name', user_email: '--email' })
+  flagFields(writes(asg.command('compute')), {
+    user_name: '--name',
+    user_email: '--email',
+    manager_email: '--manager-email',
+  })
     .description('assign what the matrix calls for: one user by flags, or a staff list with --users')
-    .option('--users <users.csv>', 'CSV with user_id,user_name,user_email,roles (roles separated by ; or |)')
+    .option(
+      '--users <users.csv>',
+      'CSV with user_id,user_name,user_email,roles (roles separated by ; or |), optionally manager_email',
+    )
     .option('--user-id <id>')
     .option('--name <name>')
     .option('--email <email>')
+    .option('--manager-email <email>', 'the team lead, told of a level 2 escalation')
     .option('--roles <roles>', 'e.g. R9,R5')
     .addOption(new Option('--trigger <t>', 'onboarding, annual, event, manual'))
     .option('--deadline-days <n>', 'default 30')
@@ -339,6 +347,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
         userId?: string;
         name?: string;
         email?: string;
+        managerEmail?: string;
         roles?: string;
         trigger?: string;
         deadlineDays?: string;
@@ -376,6 +385,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
                 user_id: row.user_id?.trim() || undefined,
                 user_name: row.user_name?.trim() || undefined,
                 user_email: row.user_email?.trim() || undefined,
+                manager_email: row.manager_email?.trim() || undefined,
                 roles: (row.roles ?? '').split(/[;|,\s]+/).filter(Boolean),
                 trigger: o.trigger,
                 deadline_days: num(o.deadlineDays),
@@ -414,6 +424,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
             user_id: o.userId,
             user_name: o.name,
             user_email: o.email,
+            manager_email: o.managerEmail,
             roles: o.roles.split(/[;|,\s]+/).filter(Boolean),
             trigger: o.trigger,
             deadline_days: num(o.deadlineDays),

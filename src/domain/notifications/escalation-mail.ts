@@ -1,0 +1,84 @@
+import type { NotificationSettings, PlannedMessage } from './notification.schema.js';
+import { ROLE_NAMES, render, type ItemText, type TemplateText } from './templates.js';
+
+/** An assignment an escalation run raised, with the addresses its levels go to. */
+export interface EscalatedAssignment {
+  assignment_id: string;
+  user_name: string;
+  user_email: string;
+  manager_email: string | null;
+  module_title: string;
+  previous_level: number;
+  new_level: number;
+  days_overdue: number;
+}
+
+/** A level that reached nobody: its address is not known (no team lead on the assignment, none configured). */
+export interface Unaddressed {
+  assignment_id: string;
+  level: number;
+  reason: string;
+}
+
+export const sentKey = (assignmentId: string, level: number): string => `${assignmentId}:${level}`;
+
+/**
+ * The e-mail of one escalation run: every level an assignment reached in it (from the one after its previous level
+ * up to the new one) goes to that level's person — 1 the employee, 2 the team lead, 3 management, 4 the compliance
+ * officer — and each person gets one message listing all their items. A level already notified (`sent`) is left out,
+ * so a level is never mailed twice, whatever runs overlap.
+ */
+export function planEscalationMail(
+  items: EscalatedAssignment[],
+  settings: NotificationSettings,
+  template: TemplateText,
+  tenant: string,
+  sent: ReadonlySet<string>,
+): { messages: PlannedMessage[]; unaddressed: Unaddressed[] } {
+  const language = settings.language;
+  const byRecipient = new Map<
+    string,
+    { to: string; name: string; items: ItemText[]; keys: PlannedMessage['assignments'] }
+  >();
+  const unaddressed: Unaddressed[] = [];
+  for (const a of items) {
+    for (let level = a.previous_level + 1; level <= a.new_level; level++) {
+      if (sent.has(sentKey(a.assignment_id, level))) continue;
+      const to =
+        level === 1
+          ? a.user_email
+          : level === 2
+            ? a.manager_email
+            : level === 3
+              ? settings.management_email
+              : settings.compliance_officer_email;
+      if (!to) {
+        unaddressed.push({
+          assignment_id: a.assignment_id,
+          level,
+          reason:
+            level === 2
+              ? 'no manager_email on the assignment'
+              : `no ${level === 3 ? 'management_email' : 'compliance_officer_email'} in the notification settings`,
+        });
+        continue;
+      }
+      const key = to.toLowerCase();
+      let m = byRecipient.get(key);
+      if (!m)
+        byRecipient.set(
+          key,
+          (m = { to, name: level === 1 ? a.user_name : ROLE_NAMES[language][level]!, items: [], keys: [] }),
+        );
+      m.items.push({ module_title: a.module_title, user_name: a.user_name, days_overdue: a.days_overdue, level });
+      m.keys.push({ assignment_id: a.assignment_id, level });
+    }
+  }
+  const messages = [...byRecipient.values()].map((m) => ({
+    to: m.to,
+    language,
+    ...render(template, language, { name: m.name, tenant, items: m.items }),
+    assignments: m.keys,
+  }));
+  return { messages, unaddressed };
+}
