@@ -6,6 +6,7 @@ import { SDK_PREFIX, type BinaryPayload, type RawRequest, type StreamBody } from
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
+import { sendBannerScript } from './banner-script.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
 import type { Store } from '../store/store.js';
@@ -182,6 +183,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
       send(res, 200, health);
       return 200;
     }
+    // the website banner's script: public, like the health check (banner-script.ts)
+    if (parts.length === 1 && parts[0] === 'banner.js' && (method === 'GET' || method === 'HEAD'))
+      return sendBannerScript(req, res);
     const m = router.match(method, parts);
     const principal = m.kind === 'route' && m.route.op.public ? 'public' : await authorize(req);
     if (method === 'GET' && parts.length === 1 && parts[0] === 'openapi.json') {

@@ -64,6 +64,16 @@ export const CookieBanner = z.object({
 });
 export type CookieBanner = z.infer<typeof CookieBanner>;
 
+/**
+ * The configuration as the API shows it, with its `revision`: the first 16 hexadecimal digits of the SHA-256 of its
+ * content (categories and config in canonical JSON; not the tenant, not the time of saving). A banner remembers the
+ * revision its visitor answered, and asks again when it changes; a consent given in the banner records it.
+ */
+export const CookieBannerView = CookieBanner.extend({
+  revision: z.string().describe('hash of the content: changes whenever categories or config change (addition)'),
+});
+export type CookieBannerView = z.infer<typeof CookieBannerView>;
+
 /** GET before any PUT (decisions.md). */
 export const defaultCookieBanner = (tenant: string): CookieBanner => ({
   tenant_id: tenant,
