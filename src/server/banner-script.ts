@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 /**
  * The website banner (src/banner/banner.js), as `npm run build` minifies it into dist/sdk-banner.js; from a source
@@ -14,6 +15,8 @@ const CANDIDATES = [
 
 interface Script {
   body: Buffer;
+  /** The same, gzipped once, for clients that accept it (every browser). */
+  gzipped: Buffer;
   etag: string;
 }
 let loaded: Script | undefined;
@@ -28,7 +31,7 @@ function load(): Script {
       continue;
     }
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    return (loaded = { body, etag });
+    return (loaded = { body, gzipped: gzipSync(body, { level: 9 }), etag });
   }
   throw new Error('the banner script is missing: run `npm run build`');
 }
@@ -41,14 +44,15 @@ const CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=86400';
  * ETag and 304 for a request that already holds it; the script may be loaded from any site (Cross-Origin-Resource-Policy).
  */
 export function sendBannerScript(req: IncomingMessage, res: ServerResponse): number {
-  const { body, etag } = load();
-  const headers = {
+  const { body, gzipped, etag } = load();
+  const headers: Record<string, string> = {
     'content-type': 'text/javascript; charset=utf-8',
     'cache-control': CACHE_CONTROL,
     etag,
     'x-content-type-options': 'nosniff',
     'cross-origin-resource-policy': 'cross-origin',
     'access-control-allow-origin': '*',
+    vary: 'Accept-Encoding',
   };
   const held = req.headers['if-none-match'];
   if (held && held.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
@@ -56,7 +60,10 @@ export function sendBannerScript(req: IncomingMessage, res: ServerResponse): num
     res.end();
     return 304;
   }
-  res.writeHead(200, { ...headers, 'content-length': body.byteLength });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const sent = gzip ? gzipped : body;
+  if (gzip) headers['content-encoding'] = 'gzip';
+  res.writeHead(200, { ...headers, 'content-length': sent.byteLength });
+  res.end(req.method === 'HEAD' ? undefined : sent);
   return 200;
 }

@@ -149,6 +149,8 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     const body = await res.text();
     expect(body).toContain('compliance:consent');
     expect(body.length).toBeLessThan(40_000);
+    expect(res.headers.get('content-encoding')).toBe('gzip'); // fetch asks for it, and unpacks it
+    expect(Number(res.headers.get('content-length'))).toBeLessThan(15 * 1024);
     const again = await fetch(`${server.url}/sdk/v1/banner.js`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect((await fetch(`${server.url}/sdk/v1/banner.js`, { method: 'POST' })).status).toBe(404);
