@@ -354,7 +354,9 @@
     root.innerHTML = '';
     root.appendChild(el('style', { text: css(c.primaryColor) }));
     var stored = state ? state.consent : previous ? previous.c : {};
-    var privacyHref = texts.privacyLink;
+    // a site path or an http(s) address only: never a javascript: or data: URL from the configuration
+    var privacyHref = texts.privacyLink || '';
+    if (/^\s*[a-z][a-z0-9+.-]*:/i.test(privacyHref) && !/^\s*https?:/i.test(privacyHref)) privacyHref = '';
     var link = privacyHref ? el('a', { href: privacyHref, text: t.privacy }) : null;
     var body;
     if (!settings) {

@@ -241,6 +241,18 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     expect(verifyReceipt(receipt).valid).toBe(true);
   });
 
+  it('shows no privacy link whose address is not a web address or a site path', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('badlink', bannerConfig({ privacyLink: 'javascript:alert(document.cookie)' }));
+    const { page } = await visit('badlink');
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    expect(await dialog(page).getByRole('link').count()).toBe(0);
+    await setUp('goodlink', bannerConfig({ privacyLink: 'datenschutz.html' }));
+    const good = await visit('goodlink');
+    await expect.poll(() => dialog(good.page).count()).toBe(1);
+    expect(await dialog(good.page).getByRole('link').getAttribute('href')).toBe('datenschutz.html');
+  });
+
   it('settings layer: a choice per category, in the page language', async (ctx) => {
     needsBrowser(ctx);
     await setUp('settings');

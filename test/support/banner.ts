@@ -2,7 +2,7 @@ import type { Backend } from '../../src/backend/backend.js';
 
 /** A banner configuration for tests of the website banner and its receipts. */
 export const bannerConfig = (
-  overrides: { style?: string; position?: string; primaryColor?: string; title?: string } = {},
+  overrides: { style?: string; position?: string; primaryColor?: string; title?: string; privacyLink?: string } = {},
 ) => ({
   categories: [
     { id: 'necessary', name: 'Notwendig', isRequired: true, defaultEnabled: true },
@@ -18,7 +18,7 @@ export const bannerConfig = (
     banner_texts: {
       title: overrides.title ?? 'Wir respektieren Ihre Privatsphäre',
       description: 'Statistik- und Marketing-Cookies setzen wir nur mit Ihrer Einwilligung.',
-      privacyLink: '/datenschutz',
+      privacyLink: overrides.privacyLink ?? '/datenschutz',
     },
   },
 });
