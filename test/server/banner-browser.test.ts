@@ -212,6 +212,17 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
       true,
     ]);
     expect((await stored('accept', cookie.u)).length).toBe(2);
+    // onChange answers at once with the stored choice; show() opens the settings layer with it preselected
+    expect(
+      await page.evaluate(
+        () =>
+          new Promise((ok) =>
+            (window.compliance as unknown as { onChange(f: (d: unknown) => void): void }).onChange(ok),
+          ),
+      ),
+    ).toEqual({ consent: { necessary: true, analytics: true, marketing: true }, revision });
+    await page.evaluate(() => window.compliance.show());
+    expect(await page.getByRole('checkbox', { name: 'Marketing' }).isChecked()).toBe(true);
     expect(errors).toEqual([]);
   });
 
