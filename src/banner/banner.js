@@ -298,6 +298,14 @@
     return e;
   }
 
+  /** The entry of a by-language map for the page's language (`de-AT`, else `de`), or undefined. */
+  function inLanguage(map) {
+    if (!map) return undefined;
+    var keys = Object.keys(map);
+    var hit = keys.find((k) => k.toLowerCase() === lang) || keys.find((k) => k.toLowerCase() === lang.split('-')[0]);
+    return hit === undefined ? undefined : map[hit];
+  }
+
   function placement(style, position) {
     if (style === 'modal') return 'modal';
     if (style === 'bar') return 'bar ' + (position === 'top' ? 'top' : 'bottom');
@@ -341,7 +349,7 @@
   /** Shows the first layer, or the settings layer (`settings`); `fromSettings` returns focus to its button. */
   function render(settings, fromSettings) {
     var c = config.config;
-    var texts = c.banner_texts;
+    var texts = Object.assign({}, c.banner_texts, inLanguage(c.banner_texts.translations));
     var style = c.style;
     if (!host) {
       lastFocus = document.activeElement;
@@ -399,7 +407,7 @@
           return el('li', {}, [
             el('label', { for: 'cmp-cat-' + cat.id }, [
               box,
-              el('span', { text: cat.name }),
+              el('span', { text: inLanguage(cat.names) || cat.name }),
               cat.isRequired ? el('span', { class: 'req', text: '(' + t.required + ')' }) : null,
             ]),
           ]);

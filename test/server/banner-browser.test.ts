@@ -266,10 +266,28 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
 
   it('settings layer: a choice per category, in the page language', async (ctx) => {
     needsBrowser(ctx);
-    await setUp('settings');
+    // texts in English where the configuration has them, German where it does not (the marketing category's name)
+    const config = bannerConfig();
+    const english = {
+      categories: config.categories.map((c) => (c.id === 'analytics' ? { ...c, names: { en: 'Statistics' } } : c)),
+      config: {
+        ...config.config,
+        banner_texts: {
+          ...config.config.banner_texts,
+          translations: {
+            en: { title: 'We respect your privacy', description: 'Optional cookies need your consent.' },
+          },
+        },
+      },
+    };
+    await setUp('settings', english);
     const { context, page, marketing } = await visit('settings', { lang: 'en-GB' });
+    expect(await dialog(page).getByRole('heading').innerText()).toBe('We respect your privacy');
+    expect(await dialog(page).locator('p').first().innerText()).toBe(
+      'Optional cookies need your consent. Privacy policy',
+    );
     await page.getByRole('button', { name: 'Settings' }).click();
-    const analytics = page.getByRole('checkbox', { name: 'Statistik' });
+    const analytics = page.getByRole('checkbox', { name: 'Statistics' });
     expect(await page.getByRole('checkbox', { name: /Notwendig/ }).isDisabled()).toBe(true);
     expect(await page.getByRole('checkbox', { name: /Notwendig/ }).isChecked()).toBe(true);
     expect(await analytics.isChecked()).toBe(false);
@@ -290,7 +308,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
 
     // reopened from the page's own link: the stored choice is preselected; changing it records it again
     await page.getByText('Cookie-Einstellungen').click();
-    expect(await page.getByRole('checkbox', { name: 'Statistik' }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Statistics' }).isChecked()).toBe(true);
     await page.getByRole('checkbox', { name: 'Marketing' }).check();
     await page.evaluate(() => (window.recorded = undefined));
     await page.getByRole('button', { name: 'Save selection' }).click();
