@@ -67,6 +67,11 @@ export default tseslint.config(
     `the CLI reaches the store through the backend, or the named entry points store/${CLI_STORE_ENTRIES.join(', store/')}`,
   ),
   {
+    // the website banner runs in the visitor's browser (src/banner/banner.js), not in Node
+    files: ['src/banner/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
+  {
     // kysely's own advice: migrations are frozen in time and must not depend on today's table types
     files: ['migrations/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -18,6 +18,7 @@ import * as m0016 from './0016_consent_import_runs.js';
 import * as m0017 from './0017_journal.js';
 import * as m0018 from './0018_consent_stats_by_month.js';
 import * as m0020 from './0020_key_scopes.js';
+import * as m0021 from './0021_consent_receipts.js';
 import * as m0022 from './0022_events.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '0017_journal': m0017,
   '0018_consent_stats_by_month': m0018,
   '0020_key_scopes': m0020,
+  '0021_consent_receipts': m0021,
   '0022_events': m0022,
 };

@@ -22,5 +22,6 @@ export const MIGRATION_NAMES = [
   '0017_journal',
   '0018_consent_stats_by_month',
   '0020_key_scopes',
+  '0021_consent_receipts',
   '0022_events',
 ] as const;

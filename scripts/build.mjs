@@ -48,3 +48,15 @@ await build({
   // bundled CommonJS packages call require() for Node built-ins
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 });
+
+// the website banner (src/banner/banner.js): a browser script, minified on its own, served at /sdk/v1/banner.js
+await build({
+  entryPoints: ['src/banner/banner.js'],
+  outfile: 'dist/sdk-banner.js',
+  bundle: false,
+  minify: true,
+  target: ['es2019'],
+  format: 'iife',
+  legalComments: 'none',
+  logLevel: 'warning',
+});

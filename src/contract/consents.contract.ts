@@ -15,6 +15,7 @@ import {
 } from '../domain/consents/consent.schema.js';
 import { ImportRevert, ImportRun, ImportRunList, ImportRunQuery } from '../domain/consents/import-run.schema.js';
 import { IdParams } from '../domain/dsfa/dsfa.schema.js';
+import { ConsentReceipt } from '../domain/consents/receipt.schema.js';
 import type { StreamBody } from './operation.js';
 import { op } from './operation.js';
 
@@ -124,6 +125,17 @@ export const consentsContract = {
     output: ConsentWithHistory,
     status: 200,
     raises: ['conflict'],
+  }),
+  receipt: op({
+    method: 'GET',
+    path: '/einwilligungen/consents/{id}/receipt',
+    ids: { params: { id: 'consent' } },
+    summary:
+      'A receipt of the consent signed by the store (Ed25519): who, what, when, the banner revision and privacy-policy version it was given on, with their hashes (addition)',
+    tenant: 'header',
+    params: IdParams,
+    output: ConsentReceipt,
+    status: 200,
   }),
   history: op({
     method: 'GET',

@@ -1,4 +1,4 @@
-import { CookieBanner, CookieBannerInput } from '../domain/cookie-banner/cookie-banner.schema.js';
+import { CookieBannerInput, CookieBannerView } from '../domain/cookie-banner/cookie-banner.schema.js';
 import { op } from './operation.js';
 
 /** The cookie-banner configuration, one per tenant (spec 4.4). */
@@ -8,7 +8,7 @@ export const cookieBannerContract = {
     path: '/einwilligungen/cookies',
     summary: 'The configuration (the default before the first PUT)',
     tenant: 'header',
-    output: CookieBanner,
+    output: CookieBannerView,
     scope: 'publishable',
     status: 200,
   }),
@@ -18,7 +18,7 @@ export const cookieBannerContract = {
     summary: 'Replace the whole configuration',
     tenant: 'header',
     body: CookieBannerInput,
-    output: CookieBanner,
+    output: CookieBannerView,
     status: 200,
   }),
 };

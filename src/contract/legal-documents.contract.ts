@@ -9,6 +9,7 @@ import {
   Version,
   VersionCreate,
 } from '../domain/legal-documents/legal-document.schema.js';
+import { PublishedDocument, PublishedQuery } from '../domain/legal-documents/published.js';
 import { op } from './operation.js';
 
 const Empty = z.object({});
@@ -20,6 +21,18 @@ const publicVersion = (v: Version) => (PUBLIC_VERSION.has(v.status) ? v : undefi
 
 /** Legal documents, spec 4.3, with the version workflow of decisions.md; `get` and `version` are our additions. */
 export const legalDocumentsContract = {
+  published: op({
+    method: 'GET',
+    path: '/legal-documents/published',
+    summary:
+      'The published version of a document type (default privacy_policy) in a language where one exists: ids and the SHA-256 of its content, as the website banner cites it (addition)',
+    tenant: 'header',
+    query: PublishedQuery,
+    output: PublishedDocument,
+    status: 200,
+    scope: 'publishable',
+    raises: ['not_found'],
+  }),
   list: op({
     method: 'GET',
     path: '/legal-documents/documents',

@@ -12,6 +12,7 @@ import {
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
+import { sendBannerScript } from './banner-script.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
 import type { Store } from '../store/store.js';
@@ -270,6 +271,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
       res.setHeader('access-control-expose-headers', CORS_EXPOSE_HEADERS);
     }
     if (method === 'OPTIONS' && origin !== undefined) return preflight(req, res, parts, seen.ip);
+    // the website banner's script: public, like the health check (banner-script.ts)
+    if (parts.length === 1 && parts[0] === 'banner.js' && (method === 'GET' || method === 'HEAD'))
+      return sendBannerScript(req, res);
     const m = router.match(method, parts);
     const op = m.kind === 'route' ? m.route.op : undefined;
     // the routes anyone or any browser may call are limited per address before any key is looked up; a server

@@ -15,6 +15,10 @@ export interface ConsentTables {
     created_at: string;
     /** The import run that created it (migration 0016); null when created through the API. */
     import_run_id: string | null;
+    /** The texts a banner consent was given on (migration 0021); null otherwise. */
+    banner_revision: string | null;
+    policy_version_id: string | null;
+    policy_content_hash: string | null;
   };
   consent_history: {
     id: string;

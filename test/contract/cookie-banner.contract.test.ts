@@ -67,6 +67,22 @@ describe.each(BACKEND_NAMES)('cookie banner on the %s backend', (name) => {
       'required category',
     ],
     [{ categories: banner.categories }, 'config', 'required'],
+    [
+      {
+        ...banner,
+        config: {
+          ...banner.config,
+          banner_texts: { ...banner.config.banner_texts, translations: { English: { title: 'Cookies' } } },
+        },
+      },
+      'config.banner_texts.translations.English',
+      'language tag',
+    ],
+    [
+      { ...banner, categories: [{ ...banner.categories[0], names: { en: '' } }] },
+      'categories.0.names.en',
+      'must not be empty',
+    ],
   ])('refuses a bad configuration (%#) and keeps the stored one', async (body, path, hint) => {
     const before = await api().get(T);
     const e = await failure(api().put({ ...T, body }));

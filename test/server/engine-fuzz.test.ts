@@ -135,8 +135,12 @@ describe('the same requests on SQLite and PostgreSQL', () => {
     );
     expect(errors.slice(0, 10)).toEqual([]);
     expect(differ.slice(0, 10)).toEqual([]);
-    // the sequence reached the stores, not only the validation: records were made and read back
-    expect(servers.postgres.ids.dsfa.length).toBeGreaterThan(Math.floor(REQUESTS / 500));
+    // the sequence reached the stores, not only the validation: records were made and read back (counted over every
+    // kind, so that a new operation in the contract, which shifts the sequence, does not starve one kind below a bar)
+    const made = Object.values(servers.postgres.ids).reduce((n, list) => n + list.length, 0);
+    process.stdout.write(`  records made on postgres: ${made} (dsfa ${servers.postgres.ids.dsfa.length})\n`);
+    expect(servers.postgres.ids.dsfa.length).toBeGreaterThan(0);
+    expect(made).toBeGreaterThan(Math.floor(REQUESTS / 100));
     expect(statuses.postgres.get(200)).toBeGreaterThan(REQUESTS / 10);
   }, 240_000);
 });

@@ -15,7 +15,11 @@ export const PROGRAMS = {
   pdftoppm: { debian: 'poppler-utils', brew: 'poppler', for: 'rendering PDF pages to pictures' },
   pdfimages: { debian: 'poppler-utils', brew: 'poppler', for: 'listing the pictures of a PDF (charts are vectors)' },
   zbarimg: { debian: 'zbar-tools', brew: 'zbar', for: 'decoding the QR code of a certificate' },
-  chromium: { debian: 'chromium', brew: '--cask chromium', for: 'the HTML management report in a browser' },
+  chromium: {
+    debian: 'chromium',
+    brew: '--cask chromium',
+    for: 'the HTML management report and the website banner in a browser',
+  },
 } as const;
 
 export type Program = keyof typeof PROGRAMS;

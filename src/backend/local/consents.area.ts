@@ -1,7 +1,9 @@
 import { bindWith, storeIdResolver } from './short-ids.js';
 import { consentsContract } from '../../contract/consents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
+import { generateKeyPairSync } from 'node:crypto';
 import { ConsentService } from '../../domain/consents/consent.service.js';
+import { ConsentReceiptService } from '../../domain/consents/receipt.service.js';
 import { importConsents } from './consents.import.js';
 import { ImportRunService } from '../../domain/consents/import-run.service.js';
 import type { Store } from '../../store/store.js';
@@ -11,6 +13,9 @@ import type { UnitOfWork } from '../../domain/unit-of-work.js';
 export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, ids: IdSource) {
   const svc = new ConsentService(uow, clock, ids);
   const runs = new ImportRunService(uow, clock);
+  const receipts = new ConsentReceiptService(uow, clock, () =>
+    generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  );
   return bindWith(storeIdResolver(store.admin))(consentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
@@ -39,5 +44,6 @@ export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, 
     },
     renew: (r) => svc.renew(r.tenant, r.params.id, r.body.consent_version),
     history: (r) => svc.history(r.tenant, r.params.id),
+    receipt: (r) => receipts.receipt(r.tenant, r.params.id),
   });
 }

@@ -2,6 +2,7 @@ import { bindWith } from './short-ids.js';
 import type { IdResolver } from '../../contract/operation.js';
 import { legalDocumentsContract } from '../../contract/legal-documents.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
+import { findPublished } from '../../domain/legal-documents/published.js';
 import { LegalDocumentService } from '../../domain/legal-documents/legal-document.service.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
@@ -9,6 +10,7 @@ import type { UnitOfWork } from '../../domain/unit-of-work.js';
 export function createLegalDocumentsArea(uow: UnitOfWork, clock: Clock, ids: IdSource, shortIds: IdResolver) {
   const svc = new LegalDocumentService(uow, clock, ids);
   return bindWith(shortIds)(legalDocumentsContract, {
+    published: (r) => findPublished(uow.read.legalDocuments, r.tenant, r.query),
     list: (r) => svc.list(r.tenant, r.query),
     create: (r) => svc.create(r.tenant, r.body),
     get: (r) => svc.get(r.tenant, r.params.id),

@@ -9,6 +9,7 @@ import { flagFields } from '../flag-names.js';
 import { writes } from '../store-access.js';
 import { addImportCommand, checkOptions, tabOr } from './consents-import.js';
 import { addImportsCommands } from './consents-imports.js';
+import { addReceiptCommand } from './consents-receipt.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -174,6 +175,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
 
   addImportCommand(cmd, ctx);
   addImportsCommands(cmd, ctx);
+  addReceiptCommand(cmd, ctx);
 
   flagFields(cmd.command('export'), { data_point_id: '--data-point', timezone: '--time-zone' })
     .description('streamed export; importing it into an empty store gives the same statistics')

@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import type { CookieBanner } from '../../domain/cookie-banner/cookie-banner.schema.js';
+import type { CookieBanner, CookieBannerView } from '../../domain/cookie-banner/cookie-banner.schema.js';
 import type { CliContext } from '../context.js';
 import { readJson } from '../input.js';
 import { note, printJson, printRecord, writeOut } from '../output.js';
 import { writes } from '../store-access.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
-const pairs = (c: CookieBanner): Array<[string, unknown]> => [
+const pairs = (c: CookieBannerView): Array<[string, unknown]> => [
   [
     'categories',
     c.categories.map((x) => `${x.id}${x.isRequired ? ' (required)' : ''}${x.defaultEnabled ? ' [on]' : ''}`),
@@ -19,6 +19,7 @@ const pairs = (c: CookieBanner): Array<[string, unknown]> => [
   ['title', c.config.banner_texts.title],
   ['privacyLink', c.config.banner_texts.privacyLink],
   ['updated_at', c.updated_at],
+  ['revision', c.revision],
 ];
 
 export function createCookieBannerCommand(ctx: CliContext): Command {

@@ -35,6 +35,22 @@ export const ConsentInput = z
     granted_at: timestamp,
     /** When the consent was revoked (a historic consent); absent or null: not revoked. */
     revoked_at: timestamp,
+    /** The revision of the cookie-banner configuration the visitor was shown (`revision` of GET /einwilligungen/cookies). */
+    banner_revision: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^[0-9a-f]{8,64}$/, 'a hexadecimal revision, e.g. 3f2a9c01d4e5b6a7'),
+    ),
+    /** The id of the published privacy-policy version the visitor was shown. */
+    policy_version_id: optional(label(100)),
+    /** The SHA-256 of that version's content, hexadecimal (`content_hash` of GET /legal-documents/published). */
+    policy_content_hash: optional(
+      z
+        .string()
+        .trim()
+        .regex(/^[0-9a-f]{64}$/, 'a SHA-256 as 64 hexadecimal digits'),
+    ),
   })
   // the order of granted_at and revoked_at is a rule of time, checked with the clock in consentTimeProblems
   .superRefine((c, ctx) => {
@@ -76,6 +92,9 @@ export const Consent = z.object({
   ip_address: z.string().nullable(),
   user_agent: z.string().nullable(),
   created_at: z.string(),
+  banner_revision: z.string().nullable(),
+  policy_version_id: z.string().nullable(),
+  policy_content_hash: z.string().nullable(),
 });
 export type Consent = z.infer<typeof Consent>;
 export const ConsentWithHistory = Consent.extend({ history: z.array(ConsentHistoryEntry) });

@@ -72,6 +72,9 @@ export function newConsent(
     ip_address: input.ip_address ?? null,
     user_agent: input.user_agent ?? null,
     created_at: now,
+    banner_revision: input.banner_revision ?? null,
+    policy_version_id: input.policy_version_id ?? null,
+    policy_content_hash: input.policy_content_hash ?? null,
   };
   const entry = (action: ConsentHistoryEntry['action'], at: string, withClient: boolean): ConsentHistoryEntry => ({
     id: ids.next(),

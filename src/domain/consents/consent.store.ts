@@ -24,4 +24,9 @@ export interface ConsentStore {
   histories(tenant: string, ids: string[]): Promise<Map<string, ConsentHistoryEntry[]>>;
   counts(tenant: string): Promise<ConsentCountRow[]>;
   uniqueUsers(tenant: string): Promise<number>;
+  /**
+   * The store's private key for signing consent receipts (PKCS#8 PEM), created with `generate` on first use. The
+   * store's, not a tenant's: it is not journalled (a change feed must not carry a private key).
+   */
+  receiptSigningKey(generate: () => string): Promise<string>;
 }

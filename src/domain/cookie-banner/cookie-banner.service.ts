@@ -1,5 +1,15 @@
 import { isoZ, type Clock } from '../clock.js';
-import { defaultCookieBanner, type CookieBanner, type CookieBannerInput } from './cookie-banner.schema.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import {
+  defaultCookieBanner,
+  type CookieBanner,
+  type CookieBannerInput,
+  type CookieBannerView,
+} from './cookie-banner.schema.js';
+
+/** The revision of a configuration: a hash of its content (cookie-banner.schema.ts, CookieBannerView). */
+export const bannerRevision = (b: Pick<CookieBanner, 'categories' | 'config'>): string =>
+  sha256Hex(canonicalJson({ categories: b.categories, config: b.config })).slice(0, 16);
 import type { UnitOfWork } from '../unit-of-work.js';
 
 /** One cookie banner per tenant: the default until one is saved; PUT replaces it whole. */
@@ -9,11 +19,12 @@ export class CookieBannerService {
     private readonly clock: Clock,
   ) {}
 
-  async get(tenant: string): Promise<CookieBanner> {
-    return (await this.uow.read.cookieBanner.get(tenant)) ?? defaultCookieBanner(tenant);
+  async get(tenant: string): Promise<CookieBannerView> {
+    const banner = (await this.uow.read.cookieBanner.get(tenant)) ?? defaultCookieBanner(tenant);
+    return { ...banner, revision: bannerRevision(banner) };
   }
 
-  async put(tenant: string, input: CookieBannerInput): Promise<CookieBanner> {
+  async put(tenant: string, input: CookieBannerInput): Promise<CookieBannerView> {
     const banner = {
       tenant_id: tenant,
       categories: input.categories,

@@ -172,4 +172,18 @@ export class KyselyConsentStore implements ConsentStore {
       .executeTakeFirstOrThrow();
     return Number(r.n);
   }
+
+  /** A row of `setting`, like the certificate key (training.store.ts): created once, by whichever writer comes first. */
+  async receiptSigningKey(generate: () => string): Promise<string> {
+    const read = () =>
+      this.db.selectFrom('setting').select('value').where('key', '=', 'consent_receipt_key').executeTakeFirst();
+    const row = await read();
+    if (row) return row.value;
+    await this.db
+      .insertInto('setting')
+      .values({ key: 'consent_receipt_key', value: generate() })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    return (await read())!.value;
+  }
 }

@@ -1,0 +1,484 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { verifyReceipt } from '../../src/domain/consents/receipt.js';
+import { bannerConfig } from '../support/banner.js';
+import { tmp, tmpDb } from '../support/helpers.js';
+import { onPath, programPath, requirePrograms } from '../support/programs.js';
+import { serve } from '../support/serve-process.js';
+
+/**
+ * The website banner in a real browser: headless Chromium loads a page that includes /sdk/v1/banner.js from a running
+ * `serve` (no keys: anonymous on 127.0.0.1). The page is answered by the browser's request interception at the
+ * server's own origin (/site/…), so it is first-party to the API and needs no CORS; a page on another origin with a
+ * publishable key is the keys' and CORS's test.
+ */
+
+interface Stored {
+  id: string;
+  user_id: string;
+  data_point_id: string;
+  granted: boolean;
+  source: string | null;
+  banner_revision: string | null;
+  policy_version_id: string | null;
+  policy_content_hash: string | null;
+}
+declare const window: Record<string, unknown> & {
+  compliance: { consent(c: string): boolean; show(): void };
+};
+declare const document: { activeElement: unknown; readyState: string };
+
+const SHOTS = process.env.BANNER_SCREENSHOTS ?? join(tmp('banner-shots-'), 'png');
+mkdirSync(SHOTS, { recursive: true });
+
+describe('the website banner in a browser', () => {
+  let server: Awaited<ReturnType<typeof serve>>;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  const api = async <T>(tenant: string, method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${server.url}/sdk/v1${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'x-tenant-id': tenant },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json as T;
+  };
+
+  async function setUp(tenant: string, config = bannerConfig()) {
+    const banner = await api<{ revision: string }>(tenant, 'PUT', '/einwilligungen/cookies', config);
+    const doc = await api<{ id: string }>(tenant, 'POST', '/legal-documents/documents', {
+      title: 'Datenschutzerklärung',
+      document_type: 'privacy_policy',
+    });
+    const v = await api<{ id: string }>(tenant, 'POST', `/legal-documents/documents/${doc.id}/versions`, {
+      title: 'Datenschutzerklärung',
+      content: `# Datenschutz bei ${tenant}`,
+    });
+    for (const step of ['submit', 'approve', 'publish'])
+      await api(tenant, 'POST', `/legal-documents/versions/${v.id}/${step}`, {});
+    return { revision: banner.revision, policyVersion: v.id };
+  }
+
+  const stored = async (tenant: string, user: string) =>
+    (await api<{ consents: Stored[] }>(tenant, 'GET', `/einwilligungen/consents?user_id=${encodeURIComponent(user)}`))
+      .consents;
+
+  /** A page of the tenant's site with the banner, an inline and an external script waiting for consent. */
+  function site(tenant: string, lang = 'de'): string {
+    return `<!doctype html>
+<html lang="${lang}"><head><meta charset="utf-8"><title>Shop ${tenant}</title>
+<script>
+  window.events = [];
+  document.addEventListener('compliance:consent', (e) => window.events.push(e.detail));
+  document.addEventListener('compliance:recorded', (e) => (window.recorded = e.detail));
+</script>
+<script src="${server.url}/sdk/v1/banner.js" data-tenant="${tenant}" defer></script>
+<script type="text/plain" data-consent-category="analytics">window.analyticsLoaded = true;</script>
+<script type="text/plain" data-consent-category="marketing" data-src="/site/marketing.js"></script>
+<style>body{font:16px system-ui;margin:0;padding:24px 32px;background:#f3f4f6}main{max-width:760px}
+p{line-height:1.6}</style>
+</head><body>
+<a href="#main" id="skip">Zum Inhalt</a>
+<main id="main"><h1>Willkommen bei ${tenant}</h1>
+${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris.</p>'.repeat(6)}
+<button id="page-button">Im Shop stöbern</button> <a href="#" data-consent-settings>Cookie-Einstellungen</a></main>
+</body></html>`;
+  }
+
+  /** A fresh visitor (no cookies) on the tenant's page; `marketing` lists the requests for the consent-bound script. */
+  async function visit(tenant: string, opts: { lang?: string; width?: number; height?: number } = {}) {
+    const context = await browser!.newContext({ viewport: { width: opts.width ?? 1200, height: opts.height ?? 800 } });
+    contexts.push(context);
+    const marketing: string[] = [];
+    await context.route(`${server.url}/site/**`, (route) => {
+      const url = route.request().url();
+      if (url.endsWith('/marketing.js')) {
+        marketing.push(url);
+        return route.fulfill({ contentType: 'text/javascript', body: 'window.marketingLoaded = true;' });
+      }
+      return route.fulfill({ contentType: 'text/html; charset=utf-8', body: site(tenant, opts.lang) });
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/site/index.html`);
+    return { context, page, marketing, errors };
+  }
+
+  const dialog = (page: Page) => page.getByRole('dialog');
+  const cookieOf = async (context: BrowserContext, tenant: string) => {
+    const c = (await context.cookies()).find((x) => x.name === `compliance_consent_${tenant}`);
+    return c && (JSON.parse(decodeURIComponent(c.value)) as { r: string; c: Record<string, boolean>; u: string });
+  };
+  const recorded = (page: Page) =>
+    page.waitForFunction(() => window.recorded as { ids: Record<string, string> }).then((h) => h.jsonValue());
+
+  const needsBrowser = (ctx: TestContext) => {
+    requirePrograms(ctx, 'chromium');
+    expect(browser, 'chromium did not start').toBeDefined();
+  };
+
+  beforeAll(async () => {
+    server = await serve(['--db', tmpDb()]);
+    if (!onPath('chromium')) return;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: programPath('chromium'),
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    server?.proc.kill();
+  });
+
+  it('is served publicly as a cacheable script with an ETag, small', async () => {
+    const res = await fetch(`${server.url}/sdk/v1/banner.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const body = await res.text();
+    expect(body).toContain('compliance:consent');
+    expect(body.length).toBeLessThan(40_000);
+    expect(res.headers.get('content-encoding')).toBe('gzip'); // fetch asks for it, and unpacks it
+    expect(Number(res.headers.get('content-length'))).toBeLessThan(15 * 1024);
+    const again = await fetch(`${server.url}/sdk/v1/banner.js`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${server.url}/sdk/v1/banner.js`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('accept all: loads the optional scripts only then, records one consent per category, and asks no more on reload', async (ctx) => {
+    needsBrowser(ctx);
+    const { revision, policyVersion } = await setUp('accept');
+    const { context, page, marketing, errors } = await visit('accept');
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    expect(await dialog(page).getAttribute('aria-modal')).toBe('false');
+    const labelledBy = await dialog(page).getAttribute('aria-labelledby');
+    expect(await dialog(page).locator(`#${labelledBy}`).innerText()).toBe('Wir respektieren Ihre Privatsphäre');
+    expect(await dialog(page).getByRole('link', { name: 'Datenschutzerklärung' }).getAttribute('href')).toBe(
+      '/datenschutz',
+    );
+    // nothing optional before consent
+    expect(await page.evaluate(() => [window.analyticsLoaded, window.compliance.consent('analytics')])).toEqual([
+      undefined,
+      false,
+    ]);
+    expect(marketing).toEqual([]);
+
+    await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
+    const { ids } = await recorded(page);
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect(await page.evaluate(() => [window.analyticsLoaded, window.marketingLoaded])).toEqual([true, true]);
+    expect(marketing).toHaveLength(1);
+    expect(await page.evaluate(() => window.events)).toEqual([
+      { consent: { necessary: true, analytics: true, marketing: true }, revision, changed: true },
+    ]);
+    const cookie = (await cookieOf(context, 'accept'))!;
+    expect(cookie).toMatchObject({ r: revision, c: { analytics: true, marketing: true } });
+
+    const consents = await stored('accept', cookie.u);
+    expect(consents.map((c) => [c.data_point_id, c.granted]).sort()).toEqual([
+      ['cookies:analytics', true],
+      ['cookies:marketing', true],
+    ]);
+    const policy = await api<{ content_hash: string }>('accept', 'GET', '/legal-documents/published');
+    for (const c of consents)
+      expect(c).toMatchObject({
+        source: 'web_banner',
+        banner_revision: revision,
+        policy_version_id: policyVersion,
+        policy_content_hash: policy.content_hash,
+      });
+    expect(Object.values(ids).sort()).toEqual(consents.map((c) => c.id).sort());
+    const receipt = await api<unknown>('accept', 'GET', `/einwilligungen/consents/${ids.analytics}/receipt`);
+    expect(verifyReceipt(receipt)).toMatchObject({ valid: true });
+    expect(receipt).toMatchObject({ texts: { banner: { revision, is_current: true } } });
+
+    // reload: no banner, the choice applies at once
+    await page.reload();
+    await page.waitForFunction(() => (window.events as unknown[]).length > 0);
+    expect(await dialog(page).count()).toBe(0);
+    expect(await page.evaluate(() => [window.events, window.analyticsLoaded])).toEqual([
+      [{ consent: { necessary: true, analytics: true, marketing: true }, revision, changed: false }],
+      true,
+    ]);
+    expect((await stored('accept', cookie.u)).length).toBe(2);
+    // onChange answers at once with the stored choice; show() opens the settings layer with it preselected
+    expect(
+      await page.evaluate(
+        () =>
+          new Promise((ok) =>
+            (window.compliance as unknown as { onChange(f: (d: unknown) => void): void }).onChange(ok),
+          ),
+      ),
+    ).toEqual({ consent: { necessary: true, analytics: true, marketing: true }, revision });
+    await page.evaluate(() => window.compliance.show());
+    expect(await page.getByRole('checkbox', { name: 'Marketing' }).isChecked()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('decline all: records the refusals, loads nothing optional', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('decline');
+    const { context, page, marketing } = await visit('decline');
+    await page.getByRole('button', { name: 'Alle ablehnen' }).click();
+    const { ids } = await recorded(page);
+    const cookie = (await cookieOf(context, 'decline'))!;
+    const consents = await stored('decline', cookie.u);
+    expect(consents.map((c) => [c.data_point_id, c.granted]).sort()).toEqual([
+      ['cookies:analytics', false],
+      ['cookies:marketing', false],
+    ]);
+    expect(await page.evaluate(() => [window.analyticsLoaded, window.compliance.consent('marketing')])).toEqual([
+      undefined,
+      false,
+    ]);
+    expect(marketing).toEqual([]);
+    const receipt = await api<{ consent: { granted: boolean } }>(
+      'decline',
+      'GET',
+      `/einwilligungen/consents/${ids.marketing}/receipt`,
+    );
+    expect(receipt.consent.granted).toBe(false);
+    expect(verifyReceipt(receipt).valid).toBe(true);
+  });
+
+  it('shows no privacy link whose address is not a web address or a site path', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('badlink', bannerConfig({ privacyLink: 'javascript:alert(document.cookie)' }));
+    const { page } = await visit('badlink');
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    expect(await dialog(page).getByRole('link').count()).toBe(0);
+    await setUp('goodlink', bannerConfig({ privacyLink: 'datenschutz.html' }));
+    const good = await visit('goodlink');
+    await expect.poll(() => dialog(good.page).count()).toBe(1);
+    expect(await dialog(good.page).getByRole('link').getAttribute('href')).toBe('datenschutz.html');
+  });
+
+  it('settings layer: a choice per category, in the page language', async (ctx) => {
+    needsBrowser(ctx);
+    // texts in English where the configuration has them, German where it does not (the marketing category's name)
+    const config = bannerConfig();
+    const english = {
+      categories: config.categories.map((c) => (c.id === 'analytics' ? { ...c, names: { en: 'Statistics' } } : c)),
+      config: {
+        ...config.config,
+        banner_texts: {
+          ...config.config.banner_texts,
+          translations: {
+            en: { title: 'We respect your privacy', description: 'Optional cookies need your consent.' },
+          },
+        },
+      },
+    };
+    await setUp('settings', english);
+    const { context, page, marketing } = await visit('settings', { lang: 'en-GB' });
+    expect(await dialog(page).getByRole('heading').innerText()).toBe('We respect your privacy');
+    expect(await dialog(page).locator('p').first().innerText()).toBe(
+      'Optional cookies need your consent. Privacy policy',
+    );
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const analytics = page.getByRole('checkbox', { name: 'Statistics' });
+    expect(await page.getByRole('checkbox', { name: /Notwendig/ }).isDisabled()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: /Notwendig/ }).isChecked()).toBe(true);
+    expect(await analytics.isChecked()).toBe(false);
+    writeFileSync(join(SHOTS, 'banner-settings.png'), await page.screenshot());
+    await analytics.check();
+    await page.getByRole('button', { name: 'Save selection' }).click();
+    await recorded(page);
+    const cookie = (await cookieOf(context, 'settings'))!;
+    expect(cookie.c).toEqual({ necessary: true, analytics: true, marketing: false });
+    expect(
+      (await stored('settings', cookie.u)).map((c) => [c.data_point_id, c.granted]).sort((a, b) => (a < b ? -1 : 1)),
+    ).toEqual([
+      ['cookies:analytics', true],
+      ['cookies:marketing', false],
+    ]);
+    expect(await page.evaluate(() => [window.analyticsLoaded, window.marketingLoaded])).toEqual([true, undefined]);
+    expect(marketing).toEqual([]);
+
+    // reopened from the page's own link: the stored choice is preselected; changing it records it again
+    await page.getByText('Cookie-Einstellungen').click();
+    expect(await page.getByRole('checkbox', { name: 'Statistics' }).isChecked()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Marketing' }).check();
+    await page.evaluate(() => (window.recorded = undefined));
+    await page.getByRole('button', { name: 'Save selection' }).click();
+    await recorded(page);
+    expect(marketing).toHaveLength(1);
+    expect((await stored('settings', cookie.u)).length).toBe(4);
+  });
+
+  it('asks again when the configuration changes; the older receipt says it refers to an earlier revision', async (ctx) => {
+    needsBrowser(ctx);
+    const first = await setUp('changes');
+    const { context, page } = await visit('changes');
+    await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
+    const { ids } = await recorded(page);
+    const changed = await api<{ revision: string }>(
+      'changes',
+      'PUT',
+      '/einwilligungen/cookies',
+      bannerConfig({ title: 'Neue Cookies, neue Frage' }),
+    );
+    await page.reload();
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    expect(await dialog(page).getByRole('heading').innerText()).toBe('Neue Cookies, neue Frage');
+    // until answered again, the answer to the earlier text does not apply
+    expect(await page.evaluate(() => [window.analyticsLoaded, window.compliance.consent('analytics')])).toEqual([
+      undefined,
+      false,
+    ]);
+    await page.getByRole('button', { name: 'Alle ablehnen' }).click();
+    await recorded(page);
+    const cookie = (await cookieOf(context, 'changes'))!;
+    expect(cookie.r).toBe(changed.revision);
+    const all = await stored('changes', cookie.u);
+    expect(all.map((c) => [c.banner_revision, c.granted])).toEqual(
+      expect.arrayContaining([
+        [first.revision, true],
+        [changed.revision, false],
+      ]),
+    );
+    const old = await api<{ notes: string[] }>('changes', 'GET', `/einwilligungen/consents/${ids.analytics}/receipt`);
+    expect(old.notes).toContain(`refers to banner revision ${first.revision}; current is ${changed.revision}`);
+  });
+
+  it('works with the keyboard alone: Tab reaches it first, focus is visible, Escape closes the settings layer', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('keys');
+    const { context, page } = await visit('keys');
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    const focused = () =>
+      page.evaluate(() => {
+        let el = document.activeElement as { shadowRoot?: { activeElement: unknown } | null } | null;
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as typeof el;
+        const e = el as unknown as { textContent: string; getAttribute(n: string): string | null };
+        const s = (globalThis as unknown as { getComputedStyle(x: unknown): Record<string, string> }).getComputedStyle(
+          e,
+        );
+        return {
+          text: e.textContent?.trim(),
+          action: e.getAttribute('data-action') ?? e.getAttribute('data-category'),
+          outline: `${s.outlineStyle} ${s.outlineWidth}`,
+        };
+      });
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ text: 'Datenschutzerklärung', action: null, outline: 'solid 3px' });
+    await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ text: 'Alle akzeptieren', action: 'accept', outline: 'solid 3px' });
+    await page.keyboard.press('Tab');
+    expect((await focused()).action).toBe('decline');
+    await page.keyboard.press('Tab');
+    expect((await focused()).action).toBe('settings');
+    await page.keyboard.press('Enter');
+    // the settings layer takes the focus on its first choice; Escape goes back to the first layer
+    expect((await focused()).action).toBe('analytics');
+    await page.keyboard.press('Escape');
+    expect(await dialog(page).getByRole('heading').innerText()).toBe('Wir respektieren Ihre Privatsphäre');
+    expect((await focused()).action).toBe('settings');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Space'); // analytics on
+    await page.keyboard.press('Tab'); // marketing stays off
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ action: 'save', outline: 'solid 3px' });
+    await page.keyboard.press('Enter');
+    await recorded(page);
+    expect((await cookieOf(context, 'keys'))!.c).toEqual({ necessary: true, analytics: true, marketing: false });
+    expect(await dialog(page).count()).toBe(0);
+  });
+
+  it('keeps the focus inside the modal, and blocks no page content while the API is slow', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('modal', bannerConfig({ style: 'modal', position: 'center' }));
+    const context = await browser!.newContext({ viewport: { width: 1000, height: 700 } });
+    contexts.push(context);
+    await context.route(`${server.url}/site/**`, (r) => r.fulfill({ contentType: 'text/html', body: site('modal') }));
+    // the configuration answers late: the page is complete and readable before the banner appears
+    await context.route(`${server.url}/sdk/v1/einwilligungen/cookies`, async (r) => {
+      await new Promise((ok) => setTimeout(ok, 800));
+      await r.continue();
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/site/index.html`);
+    expect(await page.evaluate(() => document.readyState)).toBe('complete');
+    expect(await page.getByRole('heading', { name: 'Willkommen bei modal' }).isVisible()).toBe(true);
+    expect(await dialog(page).count()).toBe(0);
+    await expect.poll(() => dialog(page).count(), { timeout: 5000 }).toBe(1);
+    expect(await dialog(page).getAttribute('aria-modal')).toBe('true');
+    const inside = () =>
+      page.evaluate(() => {
+        const host = document.activeElement as { id?: string; shadowRoot?: { activeElement: unknown } } | null;
+        return host?.id === 'compliance-banner' && !!host.shadowRoot?.activeElement;
+      });
+    expect(await inside()).toBe(true); // the modal took the focus
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press(i % 3 === 2 ? 'Shift+Tab' : 'Tab');
+      expect(await inside(), `after ${i + 1} presses`).toBe(true);
+    }
+  });
+
+  const styles = [
+    { style: 'bar', position: 'bottom', primaryColor: '#0b5cab', lang: 'de' },
+    { style: 'box', position: 'bottom-right', primaryColor: '#ffd400', lang: 'en' },
+    { style: 'modal', position: 'center', primaryColor: '#2e7d32', lang: 'de' },
+  ] as const;
+  it.for(styles)(
+    'draws the $style as configured: geometry, readable text on the primary colour, a screenshot',
+    async ({ style, position, primaryColor, lang }, ctx) => {
+      needsBrowser(ctx);
+      const tenant = `style-${style}`;
+      await setUp(tenant, bannerConfig({ style, position, primaryColor }));
+      const { page } = await visit(tenant, { lang, width: 1200, height: 800 });
+      await expect.poll(() => dialog(page).count()).toBe(1);
+      await page.waitForTimeout(250); // the fade-in
+      const shot = join(SHOTS, `banner-${style}.png`);
+      writeFileSync(shot, await page.screenshot());
+      const box = (await dialog(page).boundingBox())!;
+      const centre = (a: number, b: number) => Math.abs(a - b) <= 2;
+      if (style === 'bar') {
+        expect([box.x, Math.round(box.width), Math.round(box.y + box.height)]).toEqual([0, 1200, 800]);
+      } else if (style === 'box') {
+        expect(Math.round(1200 - (box.x + box.width))).toBe(16);
+        expect(Math.round(800 - (box.y + box.height))).toBe(16);
+        expect(box.width).toBeLessThanOrEqual(420);
+      } else {
+        expect(centre(box.x + box.width / 2, 600), JSON.stringify(box)).toBe(true);
+        expect(centre(box.y + box.height / 2, 400), JSON.stringify(box)).toBe(true);
+      }
+      // WCAG AA: the button text on the configured colour has a contrast of at least 4.5:1
+      const accept = page.getByRole('button', { name: lang === 'en' ? 'Accept all' : 'Alle akzeptieren' });
+      const [fg, bg] = await accept.evaluate((el) => {
+        const s = (globalThis as unknown as { getComputedStyle(x: unknown): Record<string, string> }).getComputedStyle(
+          el,
+        );
+        return [s.color, s.backgroundColor];
+      });
+      expect(contrastOf(fg!, bg!), `${fg} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+    },
+  );
+});
+
+/** WCAG 2.1 contrast of two `rgb(r, g, b)` colours as the browser reports them. */
+function contrastOf(a: string, b: string): number {
+  const lum = (c: string) => {
+    const [r, g, bl] = c
+      .match(/\d+/g)!
+      .slice(0, 3)
+      .map((v) => {
+        const x = Number(v) / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
