@@ -91,6 +91,9 @@ describe('a new consent and its history', () => {
       granted_at: '2026-01-01T08:00:00.000Z',
       revoked_at: '2026-02-01T01:00:00.000Z',
       created_at: now,
+      banner_revision: null,
+      policy_version_id: null,
+      policy_content_hash: null,
     });
     expect(r.history).toEqual([
       entry('id2', 'granted', '2026-01-01T08:00:00.000Z', client),
