@@ -17,6 +17,7 @@ import * as m0015 from './0015_short_id_indexes.js';
 import * as m0016 from './0016_consent_import_runs.js';
 import * as m0017 from './0017_journal.js';
 import * as m0018 from './0018_consent_stats_by_month.js';
+import * as m0019 from './0019_sync.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_consent_import_runs': m0016,
   '0017_journal': m0017,
   '0018_consent_stats_by_month': m0018,
+  '0019_sync': m0019,
 };

@@ -21,4 +21,5 @@ export const MIGRATION_NAMES = [
   '0016_consent_import_runs',
   '0017_journal',
   '0018_consent_stats_by_month',
+  '0019_sync',
 ] as const;

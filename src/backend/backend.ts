@@ -14,6 +14,7 @@ export interface Backend {
   trainingBlocks: Client<Contracts['trainingBlocks']>;
   journal: Client<Contracts['journal']>;
   reports: Client<Contracts['reports']>;
+  sync: Client<Contracts['sync']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -11,6 +11,7 @@ import { createKeysCommand } from './commands/keys.js';
 import { createRedactCommand } from './commands/redact.js';
 import { createReportCommand } from './commands/report/index.js';
 import { createServeCommand } from './commands/serve.js';
+import { createSyncCommand } from './commands/sync.js';
 import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
 import { storeAccess } from './store-access.js';
@@ -62,6 +63,7 @@ export function createProgram(ctx: CliContext): Command {
     createDbCommand,
     createKeysCommand,
     createServeCommand,
+    createSyncCommand,
   ]) {
     const cmd = make(ctx);
     program.addCommand(cmd);

@@ -9,6 +9,7 @@ import { canonicalContract } from './training-canonical.contract.js';
 import { trainingBlocksContract } from './training-blocks.contract.js';
 import { journalContract } from './journal.contract.js';
 import { reportsContract } from './reports.contract.js';
+import { syncContract } from './sync.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -23,6 +24,7 @@ export const contracts = {
   trainingBlocks: trainingBlocksContract,
   journal: journalContract,
   reports: reportsContract,
+  sync: syncContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

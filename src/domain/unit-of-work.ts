@@ -8,6 +8,8 @@ import type { CanonicalStore } from './training-blocks/canonical.service.js';
 import type { TrainingContentStore } from './training/content.store.js';
 import type { TrainingMediaStore } from './training/media.store.js';
 import type { TrainingStore } from './training/training.store.js';
+import type { ReplicaStore } from './sync/replica-store.port.js';
+import type { SyncStateStore } from './sync/sync-state.port.js';
 
 /** Every area's store, as one transaction sees them (or a read outside any). */
 export interface Stores {
@@ -21,6 +23,9 @@ export interface Stores {
   trainingMedia: TrainingMediaStore;
   trainingBlocks: TrainingBlockStore;
   canonical: CanonicalStore;
+  /** Records of every area as stored, for sync and bundles. */
+  replica: ReplicaStore;
+  syncState: SyncStateStore;
 }
 
 /**

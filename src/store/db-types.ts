@@ -2,6 +2,7 @@ import type { CanonicalTables } from './db-types-canonical.js';
 import type { ConsentTables } from './db-types-consents.js';
 import type { TrainingBlockTables, TrainingMediaTables, TrainingTables } from './db-types-training.js';
 import type { StoredEntry } from '../domain/journal/chain.js';
+import type { SyncTables } from './db-types-sync.js';
 
 /** Row types of the SQLite store as kysely sees them: JSON is text, booleans are integers. */
 export interface DsfaRow {
@@ -65,7 +66,8 @@ export interface ApiKeyRow {
 /** One entry of a tenant's hash-chained journal (migration 0017), as src/domain/journal/chain.ts describes it. */
 export type JournalRow = Omit<StoredEntry, 'preimage'>;
 
-export interface DB extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables {
+export interface DB
+  extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables, SyncTables {
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
   dsfa_setting: DsfaSettingRow;

@@ -148,6 +148,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     trainingBlocks: make('trainingBlocks'),
     journal: make('journal'),
     reports: make('reports'),
+    sync: make('sync'),
     close: async () => undefined,
   };
 }

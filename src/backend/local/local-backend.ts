@@ -140,6 +140,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
+    sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow)),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys: async () =>
       new (await import('../../store/kysely/api-key.store.js')).ApiKeyStore(store, clock, ids, principal),

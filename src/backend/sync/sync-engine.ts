@@ -1,0 +1,406 @@
+import { MIGRATION_NAMES } from '../../../migrations/names.js';
+import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
+import { DomainError } from '../../domain/errors.js';
+import { changesOf } from '../../domain/journal/changes.js';
+import type { JournalEntry } from '../../domain/journal/journal.schema.js';
+import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
+import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
+import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
+import { KyselyJournalStore } from '../../store/journal/journal.store.js';
+import type { Store } from '../../store/store.js';
+import { forRequest } from '../../store/tenant-scope.js';
+import { VERSION } from '../../version.js';
+import type { Backend } from '../backend.js';
+
+/** The area a table belongs to, as the summary counts them. */
+export function areaOf(entity: string): string {
+  if (entity.startsWith('dsfa')) return 'dsfa';
+  if (entity.startsWith('consent')) return 'consents';
+  if (entity.startsWith('legal_document')) return 'legal_documents';
+  if (entity === 'cookie_banner') return 'cookie_banner';
+  return 'training';
+}
+
+/** A conflict as the summary and `sync status` report it. */
+export interface ConflictReport {
+  id: string;
+  area: string;
+  entity: string;
+  entity_id: string;
+  reason: string;
+  fields: string[];
+  ours: { actor: string | null; time: string | null; deleted: boolean };
+  theirs: { actor: string | null; time: string | null; deleted: boolean };
+  status: SyncConflict['status'];
+}
+
+export const reportOf = (c: SyncConflict): ConflictReport => ({
+  id: c.id,
+  area: areaOf(c.entity),
+  entity: c.entity,
+  entity_id: c.entity_id,
+  reason: c.reason,
+  fields: c.fields,
+  ours: { actor: c.our_actor, time: c.our_time, deleted: c.ours === null },
+  theirs: { actor: c.their_actor, time: c.their_time, deleted: c.theirs === null },
+  status: c.status,
+});
+
+export interface SyncSummary {
+  remote: string;
+  tenant: string;
+  dry_run: boolean;
+  /** The first sync of this store with the server for this tenant. */
+  first: boolean;
+  pulled: Record<string, number>;
+  pushed: Record<string, number>;
+  /** Every unsettled conflict with this server after the run (exit 6 when there is one). */
+  conflicts: ConflictReport[];
+  pulled_seq: number;
+  pushed_seq: number;
+  synced_at: string | null;
+}
+
+export interface SyncOptions {
+  /** The server, over HTTP. */
+  remote: Backend;
+  /** This store, and its unit of work. */
+  store: Store;
+  uow: UnitOfWork;
+  clock: Clock;
+  ids: IdSource;
+  tenant: string;
+  actor?: string;
+  dryRun?: boolean;
+  /** Push a tenant the server has no record of yet (else that is refused as a probable typo). */
+  newTenant?: boolean;
+  /** Entries asked for per page of the server's journal, records per push. */
+  pageSize?: number;
+}
+
+class DryRun extends Error {
+  constructor() {
+    super('dry run');
+  }
+}
+
+const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
+const key = (entity: string, id: string) => `${entity}\u0000${id}`;
+
+/**
+ * One sync of a tenant between this store and a server: first the server's journal after the last pulled entry is
+ * applied here (each page in one transaction with the new position, so a run cut off anywhere resumes where it
+ * stopped), then the records this store changed since its last push are pushed, each with the version both sides
+ * last agreed on. A record changed on both sides is never overwritten: it becomes a conflict holding both versions.
+ */
+export class SyncEngine {
+  private readonly remoteUrl: string;
+  private readonly entities: Set<string>;
+  private readonly pageSize: number;
+  private readonly summary: SyncSummary;
+
+  constructor(private readonly o: SyncOptions) {
+    this.remoteUrl = o.remote.location;
+    this.entities = new Set(o.uow.read.replica.entities);
+    this.pageSize = o.pageSize ?? 1000;
+    this.summary = {
+      remote: this.remoteUrl,
+      tenant: o.tenant,
+      dry_run: o.dryRun === true,
+      first: false,
+      pulled: {},
+      pushed: {},
+      conflicts: [],
+      pulled_seq: 0,
+      pushed_seq: 0,
+      synced_at: null,
+    };
+  }
+
+  /** Runs the sync; local writes are journaled with principal sync:SERVER, so they are never pushed back. */
+  run(): Promise<SyncSummary> {
+    const { tenant, actor } = this.o;
+    return forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${this.remoteUrl}` }, async () => {
+      await this.checkServer();
+      if (!this.o.dryRun) return this.sync();
+      // a dry run does everything in one transaction that is rolled back, and asks the server to roll back too
+      await this.o.uow
+        .write(tenant, async () => {
+          await this.sync();
+          throw new DryRun();
+        })
+        .catch((e) => {
+          if (!(e instanceof DryRun)) throw e;
+        });
+      return this.summary;
+    });
+  }
+
+  private async sync(): Promise<SyncSummary> {
+    const { uow, tenant } = this.o;
+    const known = await uow.read.syncState.get(this.remoteUrl, tenant);
+    const state: SyncState = known ?? {
+      remote: this.remoteUrl,
+      tenant_id: tenant,
+      replica_id: this.o.ids.next(),
+      pulled_seq: 0,
+      pushed_seq: 0,
+      synced_at: null,
+    };
+    this.summary.first = !known;
+    if (!known && this.remoteHead === 0 && !this.o.newTenant)
+      throw new DomainError(
+        'not_found',
+        `tenant ${tenant} has no records on ${this.remoteUrl}; to start it there from this store, run again with --new-tenant`,
+      );
+    await this.pull(state);
+    await this.push(state);
+    state.synced_at = isoZ(this.o.clock.now());
+    await uow.write(tenant, (tx) => tx.syncState.save(state));
+    const conflicts = await uow.read.syncState.conflicts(tenant, this.remoteUrl);
+    Object.assign(this.summary, {
+      conflicts: conflicts.map(reportOf),
+      pulled_seq: state.pulled_seq,
+      pushed_seq: state.pushed_seq,
+      synced_at: state.synced_at,
+    });
+    return this.summary;
+  }
+
+  private remoteHead = 0;
+
+  /** The server must speak this protocol on the same schema, else its rows would not fit this store's tables. */
+  private async checkServer(): Promise<void> {
+    const { remote, tenant, actor } = this.o;
+    const mine = MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!;
+    const info = await remote.sync.info({ tenant, actor }).catch((e: unknown) => {
+      if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'internal'))
+        throw new DomainError(
+          'conflict',
+          `the server at ${this.remoteUrl} does not offer sync (compliance ${VERSION} needs /sdk/v1/sync): upgrade it`,
+        );
+      throw e;
+    });
+    if (info.protocol !== SYNC_PROTOCOL || info.schema !== mine)
+      throw new DomainError(
+        'conflict',
+        `the server at ${this.remoteUrl} runs compliance ${info.version} (schema ${info.schema}), this is ${VERSION} (schema ${mine}): sync needs the same schema on both sides; upgrade the older one`,
+      );
+    this.remoteHead = info.head_seq;
+  }
+
+  /** Applies the server's entries after `state.pulled_seq`, a page per transaction. */
+  private async pull(state: SyncState): Promise<void> {
+    const { remote, uow, tenant, actor } = this.o;
+    for (;;) {
+      const page = await remote.journal.page({
+        tenant,
+        actor,
+        query: { after: state.pulled_seq, limit: Math.min(this.pageSize, 1000) },
+      });
+      if (!page.entries.length) return;
+      await uow.write(tenant, async (tx) => {
+        for (const e of page.entries) await this.pullEntry(tx, state, e);
+        state.pulled_seq = page.entries[page.entries.length - 1]!.seq;
+        await tx.syncState.save(state);
+      });
+      if (page.next_after === null) return;
+    }
+  }
+
+  private async pullEntry(tx: Stores, state: SyncState, e: JournalEntry): Promise<void> {
+    const { tenant } = this.o;
+    const echo = e.principal === `sync:${state.replica_id}`;
+    for (const c of changesOf(e)) {
+      if (!this.entities.has(c.entity)) continue;
+      const theirs = versionOf(c.row);
+      // an entry the server wrote because this store pushed it: the record is already in that state here
+      if (echo) {
+        await tx.syncState.setBase(this.remoteUrl, tenant, c.entity, c.id, theirs);
+        continue;
+      }
+      const local = await tx.replica.read(tenant, c.entity, c.id);
+      const ours = versionOf(local);
+      if (ours === theirs) {
+        await tx.syncState.setBase(this.remoteUrl, tenant, c.entity, c.id, theirs);
+        continue;
+      }
+      const pending = await tx.syncState.pending(this.remoteUrl, tenant, c.entity, c.id);
+      const base = await tx.syncState.base(this.remoteUrl, tenant, c.entity, c.id);
+      let reason = 'changed on both sides since the last sync';
+      if (!pending && ours === base) {
+        const broken = await tx.replica.broken(tenant, c.entity, c.id, c.row);
+        if (!broken) {
+          await tx.replica.apply(tenant, c.entity, c.id, c.row);
+          await tx.syncState.setBase(this.remoteUrl, tenant, c.entity, c.id, theirs);
+          count(this.summary.pulled, c.entity);
+          continue;
+        }
+        reason = broken;
+      }
+      await this.conflict(tx, pending, {
+        entity: c.entity,
+        entity_id: c.id,
+        reason,
+        base,
+        ours: local,
+        theirs: c.row,
+        their_actor: e.actor,
+        their_time: e.time,
+      });
+    }
+  }
+
+  /** Records (or updates) the conflict of a record; both versions stay reachable until it is resolved. */
+  private async conflict(
+    tx: Stores,
+    pending: SyncConflict | undefined,
+    c: Pick<
+      SyncConflict,
+      'entity' | 'entity_id' | 'reason' | 'base' | 'ours' | 'theirs' | 'their_actor' | 'their_time'
+    >,
+  ): Promise<void> {
+    const { tenant, clock, ids } = this.o;
+    const mine = await tx.syncState.lastChange(tenant, c.entity, c.entity_id);
+    await tx.syncState.putConflict({
+      id: pending?.id ?? ids.next(),
+      remote: this.remoteUrl,
+      tenant_id: tenant,
+      ...c,
+      base: pending?.base ?? c.base,
+      theirs_version: versionOf(c.theirs),
+      fields: differingFields(c.ours, c.theirs),
+      our_actor: mine?.actor ?? null,
+      our_time: mine?.time ?? null,
+      status: 'open',
+      created_at: pending?.created_at ?? isoZ(clock.now()),
+      resolved_at: null,
+      resolution: null,
+    });
+  }
+
+  /** The records this store changed itself since its last push (not those a sync wrote), oldest change first. */
+  private async localChanges(state: SyncState, head: number) {
+    const journal = new KyselyJournalStore(this.o.store.db);
+    const seen = new Map<string, { entity: string; id: string; first: number; last: number }>();
+    for (let after = state.pushed_seq; after < head;) {
+      const entries = await journal.page(this.o.tenant, after, 1000);
+      if (!entries.length) break;
+      for (const e of entries) {
+        if (e.seq > head) break;
+        if (e.principal.startsWith('sync:')) continue;
+        const data = e.data === null ? null : (JSON.parse(e.data) as unknown);
+        for (const c of changesOf({ ...e, data })) {
+          if (!this.entities.has(c.entity)) continue;
+          const k = key(c.entity, c.id);
+          const s = seen.get(k) ?? { entity: c.entity, id: c.id, first: e.seq, last: e.seq };
+          s.last = e.seq;
+          seen.set(k, s);
+        }
+      }
+      after = entries[entries.length - 1]!.seq;
+    }
+    return seen;
+  }
+
+  /** Pushes what changed here since the last push, and the conflicts settled for this side. */
+  private async push(state: SyncState): Promise<void> {
+    const { uow, store, tenant, actor, remote } = this.o;
+    const head = (await new KyselyJournalStore(store.db).head(tenant))?.seq ?? 0;
+    const changed = await this.localChanges(state, head);
+    const decided = new Map<string, SyncConflict>();
+    for (const c of await uow.read.syncState.conflicts(tenant, this.remoteUrl))
+      if (c.status === 'ours') {
+        decided.set(key(c.entity, c.entity_id), c);
+        if (!changed.has(key(c.entity, c.entity_id)))
+          changed.set(key(c.entity, c.entity_id), { entity: c.entity, id: c.entity_id, first: 0, last: 0 });
+      }
+    const items: Array<PushItem & { last: number; first: number; decided?: SyncConflict }> = [];
+    for (const [k, ch] of changed) {
+      const pending = await uow.read.syncState.pending(this.remoteUrl, tenant, ch.entity, ch.id);
+      if (pending && pending.status === 'open') continue; // undecided: it waits for `sync resolve`
+      const data = await uow.read.replica.read(tenant, ch.entity, ch.id);
+      const own = decided.get(k);
+      const base = own ? own.theirs_version : await uow.read.syncState.base(this.remoteUrl, tenant, ch.entity, ch.id);
+      if (versionOf(data) === base) continue;
+      items.push({ entity: ch.entity, entity_id: ch.id, data, base, first: ch.first, last: ch.last, decided: own });
+    }
+    // parents before children: records in the order they were first changed, deletions last, children first
+    items.sort(
+      (a, b) => (a.data === null ? 1 : 0) - (b.data === null ? 1 : 0) || (a.data ? a.first - b.first : b.last - a.last),
+    );
+    const size = Math.min(this.pageSize, 1000);
+    for (let i = 0; i < items.length; i += size) {
+      const chunk = items.slice(i, i + size);
+      const body = {
+        replica: state.replica_id,
+        items: chunk.map(({ entity, entity_id, data, base }) => ({ entity, entity_id, data, base })),
+        dry_run: this.o.dryRun === true,
+      };
+      const res = await remote.sync.push({ tenant, actor, body });
+      const refused = new Map(res.conflicts.map((c) => [key(c.entity, c.entity_id), c]));
+      await uow.write(tenant, async (tx) => {
+        for (const item of chunk) {
+          const no = refused.get(key(item.entity, item.entity_id));
+          if (!no) {
+            await tx.syncState.setBase(this.remoteUrl, tenant, item.entity, item.entity_id, versionOf(item.data));
+            if (item.decided)
+              await tx.syncState.putConflict({
+                ...item.decided,
+                status: 'resolved',
+                resolved_at: isoZ(this.o.clock.now()),
+              });
+            count(this.summary.pushed, item.entity);
+            continue;
+          }
+          await this.conflict(tx, item.decided, {
+            entity: item.entity,
+            entity_id: item.entity_id,
+            reason: no.reason,
+            base: item.base,
+            ours: item.data,
+            theirs: no.theirs,
+            their_actor: null,
+            their_time: null,
+          });
+        }
+      });
+    }
+    state.pushed_seq = Math.max(state.pushed_seq, head);
+  }
+}
+
+/** Settles a conflict: `ours` keeps this store's version and pushes it next time; `theirs` takes the server's. */
+export async function resolveConflict(
+  uow: UnitOfWork,
+  clock: Clock,
+  tenant: string,
+  id: string,
+  side: 'ours' | 'theirs',
+  actor?: string,
+): Promise<SyncConflict> {
+  const found = await uow.read.syncState.conflict(tenant, id);
+  if (!found || found.status === 'resolved') throw new DomainError('not_found', `conflict ${id} not found`);
+  const c = found;
+  const run = async () =>
+    uow.write(tenant, async (tx) => {
+      const now = isoZ(clock.now());
+      if (side === 'ours') {
+        const next: SyncConflict = { ...c, status: 'ours', resolution: 'ours', resolved_at: now };
+        await tx.syncState.putConflict(next);
+        return next;
+      }
+      const broken = await tx.replica.broken(tenant, c.entity, c.entity_id, c.theirs as SyncRow | null);
+      if (broken && c.theirs) throw new DomainError('conflict', `cannot take the server's version: ${broken}`);
+      await tx.replica.apply(tenant, c.entity, c.entity_id, c.theirs);
+      await tx.syncState.setBase(c.remote, tenant, c.entity, c.entity_id, c.theirs_version);
+      const next: SyncConflict = { ...c, status: 'resolved', resolution: 'theirs', resolved_at: now };
+      await tx.syncState.putConflict(next);
+      return next;
+    });
+  // taking the server's version is a write of the sync: it is not pushed back
+  return side === 'theirs'
+    ? forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${c.remote}` }, run)
+    : forRequest({ tenant, actor: actor ?? 'system' }, run);
+}
