@@ -88,6 +88,9 @@ class DryRun extends Error {
 const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
 const key = (entity: string, id: string) => `${entity}\u0000${id}`;
 
+/** Records changed here, by entity and id: the first and last entry that changed each. */
+type Changed = Map<string, { entity: string; id: string; first: number; last: number }>;
+
 /**
  * One sync of a tenant between this store and a server: first the server's journal after the last pulled entry is
  * applied here (each page in one transaction with the new position, so a run cut off anywhere resumes where it
@@ -104,6 +107,7 @@ export class SyncEngine {
     this.remoteUrl = o.remote.location;
     this.entities = new Set(o.uow.read.replica.entities);
     this.pageSize = o.pageSize ?? 1000;
+    this.reader = o.uow.read;
     this.summary = {
       remote: this.remoteUrl,
       tenant: o.tenant,
@@ -118,16 +122,24 @@ export class SyncEngine {
     };
   }
 
+  /** Reads of this store: outside any transaction, or inside the one a dry run holds (which is rolled back). */
+  private reader: Stores;
+
   /** Runs the sync; local writes are journaled with principal sync:SERVER, so they are never pushed back. */
   run(): Promise<SyncSummary> {
-    const { tenant, actor } = this.o;
+    const { tenant, actor, uow } = this.o;
     return forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${this.remoteUrl}` }, async () => {
       await this.checkServer();
-      if (!this.o.dryRun) return this.sync();
+      const known = await uow.read.syncState.get(this.remoteUrl, tenant);
+      // this store's own changes are read before anything is written: what a pull writes is never pushed anyway
+      const head = (await new KyselyJournalStore(this.o.store.db).head(tenant))?.seq ?? 0;
+      const changed = await this.localChanges(known?.pushed_seq ?? 0, head);
+      if (!this.o.dryRun) return this.sync(known, changed, head);
       // a dry run does everything in one transaction that is rolled back, and asks the server to roll back too
-      await this.o.uow
-        .write(tenant, async () => {
-          await this.sync();
+      await uow
+        .write(tenant, async (tx) => {
+          this.reader = tx;
+          await this.sync(known, changed, head);
           throw new DryRun();
         })
         .catch((e) => {
@@ -137,9 +149,8 @@ export class SyncEngine {
     });
   }
 
-  private async sync(): Promise<SyncSummary> {
+  private async sync(known: SyncState | undefined, changed: Changed, head: number): Promise<SyncSummary> {
     const { uow, tenant } = this.o;
-    const known = await uow.read.syncState.get(this.remoteUrl, tenant);
     const state: SyncState = known ?? {
       remote: this.remoteUrl,
       tenant_id: tenant,
@@ -155,10 +166,10 @@ export class SyncEngine {
         `tenant ${tenant} has no records on ${this.remoteUrl}; to start it there from this store, run again with --new-tenant`,
       );
     await this.pull(state);
-    await this.push(state);
+    await this.push(state, changed, head);
     state.synced_at = isoZ(this.o.clock.now());
     await uow.write(tenant, (tx) => tx.syncState.save(state));
-    const conflicts = await uow.read.syncState.conflicts(tenant, this.remoteUrl);
+    const conflicts = await this.reader.syncState.conflicts(tenant, this.remoteUrl);
     Object.assign(this.summary, {
       conflicts: conflicts.map(reportOf),
       pulled_seq: state.pulled_seq,
@@ -281,10 +292,10 @@ export class SyncEngine {
   }
 
   /** The records this store changed itself since its last push (not those a sync wrote), oldest change first. */
-  private async localChanges(state: SyncState, head: number) {
+  private async localChanges(pushed: number, head: number): Promise<Changed> {
     const journal = new KyselyJournalStore(this.o.store.db);
-    const seen = new Map<string, { entity: string; id: string; first: number; last: number }>();
-    for (let after = state.pushed_seq; after < head;) {
+    const seen: Changed = new Map();
+    for (let after = pushed; after < head;) {
       const entries = await journal.page(this.o.tenant, after, 1000);
       if (!entries.length) break;
       for (const e of entries) {
@@ -305,12 +316,10 @@ export class SyncEngine {
   }
 
   /** Pushes what changed here since the last push, and the conflicts settled for this side. */
-  private async push(state: SyncState): Promise<void> {
-    const { uow, store, tenant, actor, remote } = this.o;
-    const head = (await new KyselyJournalStore(store.db).head(tenant))?.seq ?? 0;
-    const changed = await this.localChanges(state, head);
+  private async push(state: SyncState, changed: Changed, head: number): Promise<void> {
+    const { uow, tenant, actor, remote } = this.o;
     const decided = new Map<string, SyncConflict>();
-    for (const c of await uow.read.syncState.conflicts(tenant, this.remoteUrl))
+    for (const c of await this.reader.syncState.conflicts(tenant, this.remoteUrl))
       if (c.status === 'ours') {
         decided.set(key(c.entity, c.entity_id), c);
         if (!changed.has(key(c.entity, c.entity_id)))
@@ -318,11 +327,13 @@ export class SyncEngine {
       }
     const items: Array<PushItem & { last: number; first: number; decided?: SyncConflict }> = [];
     for (const [k, ch] of changed) {
-      const pending = await uow.read.syncState.pending(this.remoteUrl, tenant, ch.entity, ch.id);
+      const pending = await this.reader.syncState.pending(this.remoteUrl, tenant, ch.entity, ch.id);
       if (pending && pending.status === 'open') continue; // undecided: it waits for `sync resolve`
-      const data = await uow.read.replica.read(tenant, ch.entity, ch.id);
+      const data = await this.reader.replica.read(tenant, ch.entity, ch.id);
       const own = decided.get(k);
-      const base = own ? own.theirs_version : await uow.read.syncState.base(this.remoteUrl, tenant, ch.entity, ch.id);
+      const base = own
+        ? own.theirs_version
+        : await this.reader.syncState.base(this.remoteUrl, tenant, ch.entity, ch.id);
       if (versionOf(data) === base) continue;
       items.push({ entity: ch.entity, entity_id: ch.id, data, base, first: ch.first, last: ch.last, decided: own });
     }
