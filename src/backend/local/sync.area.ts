@@ -30,7 +30,7 @@ export async function applyPush(
     return await uow.write(tenant, async (tx) => {
       const result: PushResult = { applied: 0, unchanged: 0, conflicts: [], head_seq: 0 };
       for (const item of body.items) {
-        const stored = await tx.replica.read(tenant, item.entity, item.entity_id);
+        const stored = await tx.replica.read(tenant, item.entity, item.entity_id, item.data);
         const version = versionOf(stored);
         const conflict = (reason: string) =>
           result.conflicts.push({ entity: item.entity, entity_id: item.entity_id, reason, theirs: stored, version });

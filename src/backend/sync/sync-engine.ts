@@ -88,8 +88,18 @@ class DryRun extends Error {
 const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
 const key = (entity: string, id: string) => `${entity}\u0000${id}`;
 
+/** A record's last state in a page of the server's journal. */
+interface Incoming {
+  entity: string;
+  id: string;
+  row: SyncRow | null;
+  echo: boolean;
+  actor: string;
+  time: string;
+}
+
 /** Records changed here, by entity and id: the first and last entry that changed each. */
-type Changed = Map<string, { entity: string; id: string; first: number; last: number }>;
+type Changed = Map<string, { entity: string; id: string; first: number; last: number; hint?: SyncRow | null }>;
 
 /**
  * One sync of a tenant between this store and a server: first the server's journal after the last pulled entry is
@@ -212,7 +222,7 @@ export class SyncEngine {
       });
       if (!page.entries.length) return;
       await uow.write(tenant, async (tx) => {
-        for (const e of page.entries) await this.pullEntry(tx, state, e);
+        await this.pullPage(tx, state, page.entries);
         state.pulled_seq = page.entries[page.entries.length - 1]!.seq;
         await tx.syncState.save(state);
       });
@@ -220,47 +230,97 @@ export class SyncEngine {
     }
   }
 
-  private async pullEntry(tx: Stores, state: SyncState, e: JournalEntry): Promise<void> {
+  /**
+   * Applies a page of the server's journal: each record's last state in the page, read and written in a few
+   * statements per table (a record's earlier states in the page are passed over, as a replay would end the same).
+   */
+  private async pullPage(tx: Stores, state: SyncState, entries: JournalEntry[]): Promise<void> {
     const { tenant } = this.o;
-    const echo = e.principal === `sync:${state.replica_id}`;
-    for (const c of changesOf(e)) {
-      if (!this.entities.has(c.entity)) continue;
-      const theirs = versionOf(c.row);
+    const records = new Map<string, Incoming>();
+    for (const e of entries) {
       // an entry the server wrote because this store pushed it: the record is already in that state here
-      if (echo) {
-        await tx.syncState.setBase(this.remoteUrl, tenant, c.entity, c.id, theirs);
+      const echo = e.principal === `sync:${state.replica_id}`;
+      for (const c of changesOf(e)) {
+        if (!this.entities.has(c.entity)) continue;
+        const k = key(c.entity, c.id);
+        const known = records.get(k);
+        const next = { entity: c.entity, id: c.id, row: c.row, echo, actor: e.actor, time: e.time };
+        if (known) Object.assign(known, next);
+        else records.set(k, next);
+      }
+    }
+    const byEntity = new Map<string, Incoming[]>();
+    for (const r of records.values()) byEntity.set(r.entity, [...(byEntity.get(r.entity) ?? []), r]);
+    const local = new Map<string, SyncRow>();
+    const bases = new Map<string, string | null>();
+    for (const [entity, list] of byEntity) {
+      const rows = await tx.replica.readMany(
+        tenant,
+        entity,
+        list.map((r) => ({ id: r.id, hint: r.row })),
+      );
+      for (const [id, row] of rows) local.set(key(entity, id), row);
+      const agreed = await tx.syncState.basesOf(
+        this.remoteUrl,
+        tenant,
+        entity,
+        list.map((r) => r.id),
+      );
+      for (const [id, v] of agreed) bases.set(key(entity, id), v);
+    }
+    const pending = new Map(
+      (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
+    );
+    const settled: Array<{ entity: string; id: string; version: string | null }> = [];
+    let inserts: Array<{ id: string; row: SyncRow }> = [];
+    let insertsOf = '';
+    const flush = async () => {
+      if (inserts.length) await tx.replica.insertMany(tenant, insertsOf, inserts);
+      inserts = [];
+    };
+    for (const [k, r] of records) {
+      const theirs = versionOf(r.row);
+      const mine = local.get(k) ?? null;
+      const ours = versionOf(mine);
+      if (r.echo || ours === theirs) {
+        settled.push({ entity: r.entity, id: r.id, version: theirs });
         continue;
       }
-      const local = await tx.replica.read(tenant, c.entity, c.id);
-      const ours = versionOf(local);
-      if (ours === theirs) {
-        await tx.syncState.setBase(this.remoteUrl, tenant, c.entity, c.id, theirs);
-        continue;
-      }
-      const pending = await tx.syncState.pending(this.remoteUrl, tenant, c.entity, c.id);
-      const base = await tx.syncState.base(this.remoteUrl, tenant, c.entity, c.id);
+      const open = pending.get(k);
+      const base = bases.get(k) ?? null;
       let reason = 'changed on both sides since the last sync';
-      if (!pending && ours === base) {
-        const broken = await tx.replica.broken(tenant, c.entity, c.id, c.row);
+      if (!open && ours === base) {
+        const broken = await tx.replica.broken(tenant, r.entity, r.id, r.row);
         if (!broken) {
-          await tx.replica.apply(tenant, c.entity, c.id, c.row);
-          await tx.syncState.setBase(this.remoteUrl, tenant, c.entity, c.id, theirs);
-          count(this.summary.pulled, c.entity);
+          // new records of one table are inserted together; anything else is written in its place in the order
+          if (mine === null && r.row !== null) {
+            if (insertsOf !== r.entity) await flush();
+            insertsOf = r.entity;
+            inserts.push({ id: r.id, row: r.row });
+          } else {
+            await flush();
+            await tx.replica.apply(tenant, r.entity, r.id, r.row);
+          }
+          settled.push({ entity: r.entity, id: r.id, version: theirs });
+          count(this.summary.pulled, r.entity);
           continue;
         }
         reason = broken;
       }
-      await this.conflict(tx, pending, {
-        entity: c.entity,
-        entity_id: c.id,
+      await flush();
+      await this.conflict(tx, open, {
+        entity: r.entity,
+        entity_id: r.id,
         reason,
         base,
-        ours: local,
-        theirs: c.row,
-        their_actor: e.actor,
-        their_time: e.time,
+        ours: mine,
+        theirs: r.row,
+        their_actor: r.actor,
+        their_time: r.time,
       });
     }
+    await flush();
+    await tx.syncState.setBases(this.remoteUrl, tenant, settled);
   }
 
   /** Records (or updates) the conflict of a record; both versions stay reachable until it is resolved. */
@@ -307,6 +367,7 @@ export class SyncEngine {
           const k = key(c.entity, c.id);
           const s = seen.get(k) ?? { entity: c.entity, id: c.id, first: e.seq, last: e.seq };
           s.last = e.seq;
+          if (c.row) s.hint = c.row;
           seen.set(k, s);
         }
       }
@@ -329,7 +390,7 @@ export class SyncEngine {
     for (const [k, ch] of changed) {
       const pending = await this.reader.syncState.pending(this.remoteUrl, tenant, ch.entity, ch.id);
       if (pending && pending.status === 'open') continue; // undecided: it waits for `sync resolve`
-      const data = await this.reader.replica.read(tenant, ch.entity, ch.id);
+      const data = await this.reader.replica.read(tenant, ch.entity, ch.id, ch.hint);
       const own = decided.get(k);
       const base = own
         ? own.theirs_version

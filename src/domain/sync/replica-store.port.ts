@@ -4,7 +4,16 @@ import type { SyncRow } from './version.js';
 export interface ReplicaStore {
   /** The tables whose records travel, parents first. */
   readonly entities: readonly string[];
-  read(tenant: string, entity: string, id: string): Promise<SyncRow | null>;
+  /** The record as stored; `hint` (a version of the row) lets the store find it by its table's key. */
+  read(tenant: string, entity: string, id: string, hint?: SyncRow | null): Promise<SyncRow | null>;
+  /** Many records of one table at once (those this tenant holds), by id. */
+  readMany(
+    tenant: string,
+    entity: string,
+    wanted: Array<{ id: string; hint?: SyncRow | null }>,
+  ): Promise<Map<string, SyncRow>>;
+  /** Records this tenant does not hold yet, inserted together and journaled one by one. */
+  insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void>;
   /**
    * Writes the row exactly as given (null: deletes it, and first the rows that hang on it), journaled like any
    * change of the unit of work. Refuses a table that does not travel and a row of another tenant.

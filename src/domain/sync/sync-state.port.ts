@@ -47,6 +47,13 @@ export interface SyncStateStore {
   /** The version both sides last agreed on for a record (null: it did not exist, or never travelled). */
   base(remote: string, tenant: string, entity: string, id: string): Promise<string | null>;
   setBase(remote: string, tenant: string, entity: string, id: string, version: string | null): Promise<void>;
+  /** The agreed versions of many records of one table (absent: none). */
+  basesOf(remote: string, tenant: string, entity: string, ids: string[]): Promise<Map<string, string | null>>;
+  setBases(
+    remote: string,
+    tenant: string,
+    bases: Array<{ entity: string; id: string; version: string | null }>,
+  ): Promise<void>;
   /** The unsettled conflict (open, or decided for ours and not pushed yet) of a record, if any. */
   pending(remote: string, tenant: string, entity: string, id: string): Promise<SyncConflict | undefined>;
   putConflict(c: SyncConflict): Promise<void>;

@@ -14,12 +14,21 @@ interface TableSpec {
   key: string[];
   id: string[];
   tenant?: false;
+  /**
+   * Columns of the row that narrow a lookup by id to the table's key (consent history is keyed by its consent and
+   * time, not by its id): used when the caller has a version of the row at hand.
+   */
+  lookup?: string[];
   /** Rows of other tables that hang on this one (deleted with it by the database): [table, column]. */
   children?: Array<[string, string]>;
 }
 
 /** Assignment statuses that count as open (one per user and module). */
 const OPEN = ['pending', 'in_progress'];
+/** Ids per statement of a read of many records: far below both engines' limits on bound values. */
+const READ_CHUNK = 500;
+/** The tables with rules a merge must keep (see `broken`). */
+const RULED = new Set(['consent', 'training_assignment', 'legal_document_version']);
 
 const byId: TableSpec = { key: ['id'], id: ['id'] };
 const byTenant: TableSpec = { key: ['tenant_id'], id: [] };
@@ -30,7 +39,7 @@ export const SYNC_TABLES: Record<string, TableSpec> = {
   dsfa: byId,
   dsfa_audit: byId,
   consent: byId,
-  consent_history: byId,
+  consent_history: { ...byId, lookup: ['consent_id', 'created_at'] },
   consent_import_run: byId,
   legal_document: { ...byId, children: [['legal_document_version', 'document_id']] },
   legal_document_version: byId,
@@ -89,11 +98,17 @@ export class KyselyReplicaStore implements ReplicaStore {
     return new TenantReplica(this.db, this.journal, tenant);
   }
 
-  read(tenant: string, entity: string, id: string) {
-    return this.of(tenant).read(entity, id);
+  read(tenant: string, entity: string, id: string, hint?: SyncRow | null) {
+    return this.of(tenant).read(entity, id, hint);
   }
   apply(tenant: string, entity: string, id: string, row: SyncRow | null) {
     return this.of(tenant).apply(entity, id, row);
+  }
+  readMany(tenant: string, entity: string, wanted: Array<{ id: string; hint?: SyncRow | null }>) {
+    return this.of(tenant).readMany(entity, wanted);
+  }
+  insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>) {
+    return this.of(tenant).insertMany(entity, rows);
   }
   broken(tenant: string, entity: string, id: string, row: SyncRow | null) {
     return this.of(tenant).broken(entity, id, row);
@@ -149,9 +164,10 @@ class TenantReplica {
     return r !== undefined;
   }
 
-  async read(entity: string, id: string): Promise<SyncRow | null> {
+  async read(entity: string, id: string, hint?: SyncRow | null): Promise<SyncRow | null> {
     const s = spec(entity);
     const key = this.keyOf(entity, id);
+    for (const k of s.lookup ?? []) if (hint?.[k] !== undefined) key[k] = hint[k];
     if (s.tenant === false && !(await this.ownBlock(key.block_id))) return null;
     const where = s.tenant === false || 'tenant_id' in key ? key : { ...key, tenant_id: this.tenant };
     return ((await this.select(entity, where).executeTakeFirst()) as SyncRow | undefined) ?? null;
@@ -161,6 +177,73 @@ class TenantReplica {
     const s = spec(entity);
     const key = this.keyOf(entity, id);
     if (row === null) return this.remove(entity, s, id, key);
+    const values = await this.checked(entity, s, id, row);
+    // the record of this tenant by its key (with the tenant: the indexes begin with it); an id another tenant holds
+    // fails the insert on its primary key instead, and nothing is written
+    const stored = await this.read(entity, id, values);
+    if (stored) {
+      let q = this.db.updateTable(entity).set(values);
+      for (const [k, v] of Object.entries(key)) q = q.where(k, '=', v);
+      await q.execute();
+      this.journal.put(entity, id, values, 'update');
+    } else {
+      await this.db.insertInto(entity).values(values).execute();
+      this.journal.put(entity, id, values, 'insert');
+    }
+  }
+
+  /**
+   * Many records of one table by id, in a few statements: those of them this tenant holds. Tables keyed by the tenant
+   * or by composite keys are read one by one (they are few).
+   */
+  async readMany(entity: string, wanted: Array<{ id: string; hint?: SyncRow | null }>): Promise<Map<string, SyncRow>> {
+    const s = spec(entity);
+    const out = new Map<string, SyncRow>();
+    if (s.id.length !== 1 || s.id[0] !== 'id' || s.tenant === false) {
+      for (const w of wanted) {
+        const r = await this.read(entity, w.id, w.hint);
+        if (r) out.set(w.id, r);
+      }
+      return out;
+    }
+    for (let i = 0; i < wanted.length; i += READ_CHUNK) {
+      const part = wanted.slice(i, i + READ_CHUNK);
+      let q = this.db
+        .selectFrom(entity)
+        .selectAll()
+        .where('tenant_id', '=', this.tenant)
+        .where(
+          'id',
+          'in',
+          part.map((w) => w.id),
+        );
+      // the table's key, where the rows at hand name it (consent history: by its consents)
+      for (const k of s.lookup?.slice(0, 1) ?? []) {
+        const values = [...new Set(part.map((w) => w.hint?.[k]))];
+        if (values.every((v) => v !== undefined && v !== null)) q = q.where(k, 'in', values);
+      }
+      for (const r of await q.execute()) out.set(String(r.id), r);
+    }
+    return out;
+  }
+
+  /** Records this tenant does not hold yet, inserted in statements of many rows, each journaled. */
+  async insertMany(entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void> {
+    const s = spec(entity);
+    const values: SyncRow[] = [];
+    for (const r of rows) values.push(await this.checked(entity, s, r.id, r.row));
+    const columns = Math.max(1, Object.keys(values[0] ?? {}).length);
+    const chunk = Math.max(1, Math.floor(30_000 / columns) >> 1);
+    for (let i = 0; i < values.length; i += chunk)
+      await this.db
+        .insertInto(entity)
+        .values(values.slice(i, i + chunk))
+        .execute();
+    values.forEach((v, i) => this.journal.put(entity, rows[i]!.id, v, 'insert'));
+  }
+
+  /** The row to write for record `id`: refused when it is another tenant's or names another record. */
+  private async checked(entity: string, s: TableSpec, id: string, row: SyncRow): Promise<SyncRow> {
     if (s.tenant === false) {
       if (!(await this.ownBlock(row.block_id)))
         throw new DomainError('not_found', `training block ${String(row.block_id)} not found`);
@@ -173,20 +256,7 @@ class TenantReplica {
       throw new DomainError('validation', `the row of ${entity} ${id} names another record`, [
         { path: 'entity_id', message: `must be the row's ${s.id.join(', ') || 'tenant'}` },
       ]);
-    // the key alone, without the tenant: an id another tenant holds is not this tenant's to overwrite
-    const sameKey = s.key.filter((k) => k !== 'tenant_id' || s.id.length === 0);
-    const stored = await this.select(entity, Object.fromEntries(sameKey.map((k) => [k, values[k]]))).executeTakeFirst();
-    if (stored && s.tenant !== false && stored.tenant_id !== this.tenant)
-      throw new DomainError('conflict', `${entity} ${id} is held by another tenant`);
-    if (stored) {
-      let q = this.db.updateTable(entity).set(values);
-      for (const [k, v] of Object.entries(key)) q = q.where(k, '=', v);
-      await q.execute();
-      this.journal.put(entity, id, values, 'update');
-    } else {
-      await this.db.insertInto(entity).values(values).execute();
-      this.journal.put(entity, id, values, 'insert');
-    }
+    return values;
   }
 
   /** Deletes a record and, first, each row that hangs on it, every one with its tombstone. */
@@ -208,7 +278,7 @@ class TenantReplica {
   }
 
   async broken(entity: string, id: string, row: SyncRow | null): Promise<string | null> {
-    if (!row) return null;
+    if (!row || !RULED.has(entity)) return null;
     const stored = await this.read(entity, id);
     if (entity === 'consent' && stored?.revoked_at && !row.revoked_at)
       return `consent ${id} is revoked here and stays revoked`;

@@ -73,6 +73,45 @@ export class KyselySyncStateStore implements SyncStateStore {
       .execute();
   }
 
+  async basesOf(remote: string, tenant: string, entity: string, ids: string[]): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('sync_base')
+        .select(['entity_id', 'version'])
+        .where('remote', '=', remote)
+        .where('tenant_id', '=', tenant)
+        .where('entity', '=', entity)
+        .where('entity_id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows) out.set(r.entity_id, r.version);
+    }
+    return out;
+  }
+
+  async setBases(
+    remote: string,
+    tenant: string,
+    bases: Array<{ entity: string; id: string; version: string | null }>,
+  ): Promise<void> {
+    // the last word on a record wins: one row per record in a statement
+    const unique = [...new Map(bases.map((b) => [`${b.entity}\u0000${b.id}`, b])).values()];
+    for (let i = 0; i < unique.length; i += 1000)
+      await this.db
+        .insertInto('sync_base')
+        .values(
+          unique
+            .slice(i, i + 1000)
+            .map((b) => ({ remote, tenant_id: tenant, entity: b.entity, entity_id: b.id, version: b.version })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['remote', 'tenant_id', 'entity', 'entity_id'])
+            .doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })),
+        )
+        .execute();
+  }
+
   async pending(remote: string, tenant: string, entity: string, id: string): Promise<SyncConflict | undefined> {
     const r = await this.db
       .selectFrom('sync_conflict')
