@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, freePort, startServer, tmpDb } from '../support/helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { systemClock } from '../../src/domain/clock.js';
+import { uuidv7Source } from '../../src/store/ids.js';
+import { forRequest } from '../../src/store/tenant-scope.js';
+import { createUnitOfWork } from '../../src/store/unit-of-work.js';
+import { cli, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // What a sync refuses, each in one line with its exit code, leaving both stores as they were; a dry run moves
@@ -101,6 +107,55 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
     expect(JSON.parse(st.stdout).remotes[0].unsynced).toEqual({ dsfa: 2 });
     expect((await sync(db, [])).code).toBe(0);
     expect((await server.dsfa.list({ tenant: 'acme', query: {} })).map((x) => x.id)).toContain(d.id);
+  });
+
+  it('media files travel with their records: the laptop answers the same bytes', async () => {
+    const tenant = 'media';
+    const mod = await server.training.createModule({
+      tenant,
+      actor: 'sam',
+      body: { module_code: 'NET-1', title: 'Sicher im Netz', regulation_area: 'nis2', frequency_type: 'micro' },
+    });
+    // a generated medium as the media service leaves it: its object stored, then its record journaled
+    const bytes = Buffer.from('not really an m4a, but bytes all the same');
+    const file = join(tmp(), 'a.m4a');
+    writeFileSync(file, bytes);
+    const id = '01970000-0000-7000-8000-00000000abcd';
+    const objectKey = `abc/${mod.id}/${id}.m4a`;
+    await (await server.store.mediaObjects()).put(tenant, 'training-media', objectKey, file);
+    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
+    await forRequest({ tenant, actor: 'sam', principal: 'test' }, () =>
+      uow.write(tenant, (tx) =>
+        tx.replica.apply(tenant, 'training_media', id, {
+          id,
+          tenant_id: tenant,
+          module_id: mod.id,
+          content_id: null,
+          kind: 'audio',
+          bucket: 'training-media',
+          object_key: objectKey,
+          content_type: 'audio/mp4',
+          size_bytes: bytes.length,
+          duration_seconds: 1.5,
+          status: 'draft',
+          created_at: '2026-11-26T08:00:00.000Z',
+          published_at: null,
+        }),
+      ),
+    );
+    const db = tmpDb();
+    const r = await cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync']);
+    expect(r.code).toBe(0);
+    const laptop = await createLocalBackend(db);
+    try {
+      const got = await laptop.trainingMedia.download({ tenant, params: { mediaId: id } });
+      expect(Buffer.from(got.data)).toEqual(bytes);
+      expect(await laptop.trainingMedia.list({ tenant, params: { moduleId: mod.id } })).toEqual(
+        await server.trainingMedia.list({ tenant, params: { moduleId: mod.id } }),
+      );
+    } finally {
+      await laptop.close();
+    }
   });
 
   it('an import on the server (batch entries) arrives as its consents and their history', async () => {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
@@ -221,12 +224,49 @@ export class SyncEngine {
         query: { after: state.pulled_seq, limit: Math.min(this.pageSize, 1000) },
       });
       if (!page.entries.length) return;
+      if (!this.o.dryRun) await this.fetchMedia(page.entries);
       await uow.write(tenant, async (tx) => {
         await this.pullPage(tx, state, page.entries);
         state.pulled_seq = page.entries[page.entries.length - 1]!.seq;
         await tx.syncState.save(state);
       });
       if (page.next_after === null) return;
+    }
+  }
+
+  /**
+   * The audio and video files behind the media records of a page, fetched before the records are written (as the
+   * media service stores a file before its record): an object this store already holds is not fetched again, and
+   * one the server no longer has (its record deleted since) is passed over.
+   */
+  private async fetchMedia(entries: JournalEntry[]): Promise<void> {
+    const { remote, tenant, actor, store } = this.o;
+    const wanted = new Map<string, SyncRow>();
+    for (const e of entries)
+      for (const c of changesOf(e)) if (c.entity === 'training_media' && c.row) wanted.set(c.id, c.row);
+    if (!wanted.size) return;
+    const objects = await store.mediaObjects();
+    const dir = await mkdtemp(join(tmpdir(), 'compliance-sync-'));
+    try {
+      for (const [id, row] of wanted) {
+        const bucket = String(row.bucket);
+        const objectKey = String(row.object_key);
+        const held = await objects.read(tenant, bucket, objectKey).then(
+          () => true,
+          () => false,
+        );
+        if (held) continue;
+        const file = await remote.trainingMedia.download({ tenant, actor, params: { mediaId: id } }).catch((e) => {
+          if (e instanceof DomainError && e.code === 'not_found') return undefined;
+          throw e;
+        });
+        if (!file) continue;
+        const path = join(dir, id);
+        await writeFile(path, file.data);
+        await objects.put(tenant, bucket, objectKey, path);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   }
 
