@@ -12,6 +12,7 @@ import { createRedactCommand } from './commands/redact.js';
 import { createReportCommand } from './commands/report/index.js';
 import { createServeCommand } from './commands/serve.js';
 import { createSyncCommand } from './commands/sync.js';
+import { createExportCommand, createImportCommand } from './commands/bundle.js';
 import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
 import { storeAccess } from './store-access.js';
@@ -64,6 +65,8 @@ export function createProgram(ctx: CliContext): Command {
     createKeysCommand,
     createServeCommand,
     createSyncCommand,
+    createExportCommand,
+    createImportCommand,
   ]) {
     const cmd = make(ctx);
     program.addCommand(cmd);

@@ -82,6 +82,21 @@ export interface SyncOptions {
   pageSize?: number;
 }
 
+/**
+ * Every request of a sync may be sent twice: reads, and pushes (idempotent: a record already in the pushed state
+ * counts as unchanged). Once more after a connection that failed, because a connection the server closed while this
+ * store was busy writing a large page is found closed only when it is used again.
+ */
+async function again<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof DomainError) || e.code !== 'unavailable') throw e;
+    await new Promise((r) => setTimeout(r, 200));
+    return fn();
+  }
+}
+
 class DryRun extends Error {
   constructor() {
     super('dry run');
@@ -198,7 +213,7 @@ export class SyncEngine {
   private async checkServer(): Promise<void> {
     const { remote, tenant, actor } = this.o;
     const mine = MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!;
-    const info = await remote.sync.info({ tenant, actor }).catch((e: unknown) => {
+    const info = await again(() => remote.sync.info({ tenant, actor })).catch((e: unknown) => {
       if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'internal'))
         throw new DomainError(
           'conflict',
@@ -218,11 +233,13 @@ export class SyncEngine {
   private async pull(state: SyncState): Promise<void> {
     const { remote, uow, tenant, actor } = this.o;
     for (;;) {
-      const page = await remote.journal.page({
-        tenant,
-        actor,
-        query: { after: state.pulled_seq, limit: Math.min(this.pageSize, 1000) },
-      });
+      const page = await again(() =>
+        remote.journal.page({
+          tenant,
+          actor,
+          query: { after: state.pulled_seq, limit: Math.min(this.pageSize, 1000) },
+        }),
+      );
       if (!page.entries.length) return;
       if (!this.o.dryRun) await this.fetchMedia(page.entries);
       await uow.write(tenant, async (tx) => {
@@ -256,10 +273,12 @@ export class SyncEngine {
           () => false,
         );
         if (held) continue;
-        const file = await remote.trainingMedia.download({ tenant, actor, params: { mediaId: id } }).catch((e) => {
-          if (e instanceof DomainError && e.code === 'not_found') return undefined;
-          throw e;
-        });
+        const file = await again(() => remote.trainingMedia.download({ tenant, actor, params: { mediaId: id } })).catch(
+          (e) => {
+            if (e instanceof DomainError && e.code === 'not_found') return undefined;
+            throw e;
+          },
+        );
         if (!file) continue;
         const path = join(dir, id);
         await writeFile(path, file.data);
@@ -450,7 +469,7 @@ export class SyncEngine {
         items: chunk.map(({ entity, entity_id, data, base }) => ({ entity, entity_id, data, base })),
         dry_run: this.o.dryRun === true,
       };
-      const res = await remote.sync.push({ tenant, actor, body });
+      const res = await again(() => remote.sync.push({ tenant, actor, body }));
       const refused = new Map(res.conflicts.map((c) => [key(c.entity, c.entity_id), c]));
       await uow.write(tenant, async (tx) => {
         for (const item of chunk) {
@@ -499,7 +518,9 @@ export async function resolveConflict(
     uow.write(tenant, async (tx) => {
       const now = isoZ(clock.now());
       if (side === 'ours') {
-        const next: SyncConflict = { ...c, status: 'ours', resolution: 'ours', resolved_at: now };
+        // a bundle's conflict is settled here for good; a server's waits for the next sync to push this version
+        const status = c.remote.startsWith('bundle:') ? 'resolved' : 'ours';
+        const next: SyncConflict = { ...c, status, resolution: 'ours', resolved_at: now };
         await tx.syncState.putConflict(next);
         return next;
       }

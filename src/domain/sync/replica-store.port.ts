@@ -19,6 +19,10 @@ export interface ReplicaStore {
    * change of the unit of work. Refuses a table that does not travel and a row of another tenant.
    */
   apply(tenant: string, entity: string, id: string, row: SyncRow | null): Promise<void>;
+  /** Every record of a table of the tenant, in key order, a page at a time (bundles). */
+  rows(tenant: string, entity: string): AsyncIterable<SyncRow[]>;
+  /** The id the journal names a row by. */
+  idOf(tenant: string, entity: string, row: SyncRow): string;
   /** A rule a merge must keep that `row` would break (two open assignments of a user and module), or null. */
   broken(tenant: string, entity: string, id: string, row: SyncRow | null): Promise<string | null>;
 }

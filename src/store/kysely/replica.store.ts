@@ -113,6 +113,12 @@ export class KyselyReplicaStore implements ReplicaStore {
   broken(tenant: string, entity: string, id: string, row: SyncRow | null) {
     return this.of(tenant).broken(entity, id, row);
   }
+  rows(tenant: string, entity: string) {
+    return this.of(tenant).rows(entity);
+  }
+  idOf(tenant: string, entity: string, row: SyncRow): string {
+    return idOfRow(spec(entity), row, tenant);
+  }
 }
 
 /** The records of one tenant. */
@@ -240,6 +246,41 @@ class TenantReplica {
         .values(values.slice(i, i + chunk))
         .execute();
     values.forEach((v, i) => this.journal.put(entity, rows[i]!.id, v, 'insert'));
+  }
+
+  /** Every record of a table of this tenant, in key order, a page at a time. */
+  async *rows(entity: string): AsyncIterable<SyncRow[]> {
+    const s = spec(entity);
+    if (s.tenant === false) {
+      yield (await this.db
+        .selectFrom(`${entity} as l`)
+        .innerJoin('training_block as b', 'b.id', 'l.block_id')
+        .selectAll('l')
+        .where('b.tenant_id', '=', this.tenant)
+        .orderBy('l.block_id')
+        .orderBy('l.control_id')
+        .execute()) as SyncRow[];
+      return;
+    }
+    if (s.id.length !== 1 || s.id[0] !== 'id') {
+      let q = this.db.selectFrom(entity).selectAll().where('tenant_id', '=', this.tenant);
+      for (const k of s.key) q = q.orderBy(k);
+      yield (await q.execute()) as SyncRow[];
+      return;
+    }
+    for (let after = ''; ;) {
+      const rows = await this.db
+        .selectFrom(entity)
+        .selectAll()
+        .where('tenant_id', '=', this.tenant)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(5000)
+        .execute();
+      if (rows.length) yield rows;
+      if (rows.length < 5000) return;
+      after = String(rows[rows.length - 1]!.id);
+    }
   }
 
   /** The row to write for record `id`: refused when it is another tenant's or names another record. */
