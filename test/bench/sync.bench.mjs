@@ -101,6 +101,8 @@ try {
   );
 
   const node0 = timeProcess(process.execPath, ['-e', '0'], { runs: 9 });
+  // the fixed cost of any command on the store, for scale: a list of one area, no server
+  const list = timeProcess(process.execPath, [BIN, '--db', laptop, '--tenant', 'acme', 'dsfa', 'list'], { runs: 7 });
   const idle = timeProcess(process.execPath, [BIN, '--db', laptop, 'sync'], {
     runs: 7,
     env: { ...process.env, ...remote('acme') },
@@ -109,6 +111,11 @@ try {
     'sync with nothing to move',
     `${idle.toFixed(0)} ms`,
     `${ratio(idle, node0)} of node -e 0 (${node0.toFixed(0)} ms; aim < 3x)`,
+  );
+  row(
+    '  for scale: dsfa list on the same store (no server)',
+    `${list.toFixed(0)} ms`,
+    `${ratio(list, node0)} of node -e 0`,
   );
 } finally {
   proc.kill();

@@ -309,7 +309,11 @@ export class SyncEngine {
       }
     }
     const byEntity = new Map<string, Incoming[]>();
-    for (const r of records.values()) byEntity.set(r.entity, [...(byEntity.get(r.entity) ?? []), r]);
+    for (const r of records.values()) {
+      const list = byEntity.get(r.entity);
+      if (list) list.push(r);
+      else byEntity.set(r.entity, [r]);
+    }
     const local = new Map<string, SyncRow>();
     const bases = new Map<string, string | null>();
     for (const [entity, list] of byEntity) {
