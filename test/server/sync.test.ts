@@ -140,6 +140,44 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
     await expectChainIntact(server, T);
   });
 
+  it('a merge that would break a rule is a conflict: two versions of one document published on both sides', async () => {
+    const tenant = 'legal';
+    const api = server.legalDocuments;
+    const doc = await api.create({ tenant, actor: 'sam', body: { title: 'DSE', document_type: 'privacy_policy' } });
+    const publish = async (b: LocalBackend, content: string) => {
+      const v = await b.legalDocuments.addVersion({
+        tenant,
+        actor: 'x',
+        params: { id: doc.id },
+        body: { title: 'DSE', content },
+      });
+      for (const step of ['submit', 'approve', 'publish'] as const)
+        await b.legalDocuments[step]({ tenant, actor: 'x', params: { id: v.id }, body: {} });
+      return v.id;
+    };
+    const laptop = tmpDb();
+    const run = () =>
+      cli(['--db', laptop, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    expect((await run()).code).toBe(0);
+    const ours = await onLaptop(laptop, (l) => publish(l, 'vom Laptop'));
+    const theirs = await publish(server, 'vom Server');
+    const r = await run();
+    expect(r.code).toBe(6);
+    const conflicts = JSON.parse(r.stdout).conflicts as Array<{ entity: string; entity_id: string; reason: string }>;
+    expect(conflicts).toContainEqual(
+      expect.objectContaining({
+        entity: 'legal_document_version',
+        entity_id: theirs,
+        reason: expect.stringContaining('already has a published version'),
+      }),
+    );
+    // neither side has two published versions
+    const published = async (b: LocalBackend) =>
+      (await b.legalDocuments.versions({ tenant, params: { id: doc.id } })).filter((v) => v.status === 'published');
+    expect((await published(server)).map((v) => v.id)).toEqual([theirs]);
+    await onLaptop(laptop, async (l) => expect((await published(l)).map((v) => v.id)).toEqual([ours]));
+  });
+
   it('three laptops through one server end with the same records', async () => {
     const laptops = [tmpDb(), tmpDb(), tmpDb()];
     const tenant = 'three';
