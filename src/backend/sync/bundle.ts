@@ -229,7 +229,7 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
                 summary.unchanged++;
                 continue;
               }
-              const broken = await tx.replica.broken(tenant, entity, r.id, r.row);
+              const broken = await tx.replica.broken(tenant, entity, r.id, r.row, mine);
               if (mine === null && !broken) {
                 fresh.push(r);
                 continue;

@@ -334,6 +334,10 @@ export class SyncEngine {
     const pending = new Map(
       (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
     );
+    // a table with rules this store holds no record of cannot break them with records of one consistent server
+    const unruled = new Set<string>();
+    for (const entity of byEntity.keys())
+      if (tx.replica.ruled(entity) && !(await tx.replica.holdsAny(tenant, entity))) unruled.add(entity);
     const settled: Array<{ entity: string; id: string; version: string | null }> = [];
     let inserts: Array<{ id: string; row: SyncRow }> = [];
     let insertsOf = '';
@@ -353,7 +357,7 @@ export class SyncEngine {
       const base = bases.get(k) ?? null;
       let reason = 'changed on both sides since the last sync';
       if (!open && ours === base) {
-        const broken = await tx.replica.broken(tenant, r.entity, r.id, r.row);
+        const broken = unruled.has(r.entity) ? null : await tx.replica.broken(tenant, r.entity, r.id, r.row, mine);
         if (!broken) {
           // new records of one table are inserted together; anything else is written in its place in the order
           if (mine === null && r.row !== null) {

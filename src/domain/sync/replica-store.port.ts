@@ -24,5 +24,15 @@ export interface ReplicaStore {
   /** The id the journal names a row by. */
   idOf(tenant: string, entity: string, row: SyncRow): string;
   /** A rule a merge must keep that `row` would break (two open assignments of a user and module), or null. */
-  broken(tenant: string, entity: string, id: string, row: SyncRow | null): Promise<string | null>;
+  broken(
+    tenant: string,
+    entity: string,
+    id: string,
+    row: SyncRow | null,
+    stored?: SyncRow | null,
+  ): Promise<string | null>;
+  /** Whether a table has rules a merge must keep (see `broken`). */
+  ruled(entity: string): boolean;
+  /** Whether the tenant holds any record of a (tenant-keyed) table. */
+  holdsAny(tenant: string, entity: string): Promise<boolean>;
 }

@@ -110,8 +110,20 @@ export class KyselyReplicaStore implements ReplicaStore {
   insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>) {
     return this.of(tenant).insertMany(entity, rows);
   }
-  broken(tenant: string, entity: string, id: string, row: SyncRow | null) {
-    return this.of(tenant).broken(entity, id, row);
+  broken(tenant: string, entity: string, id: string, row: SyncRow | null, stored?: SyncRow | null) {
+    return this.of(tenant).broken(entity, id, row, stored);
+  }
+  ruled(entity: string): boolean {
+    return RULED.has(entity);
+  }
+  async holdsAny(tenant: string, entity: string): Promise<boolean> {
+    const r = await (this.db as unknown as Kysely<Tables>)
+      .selectFrom(entity)
+      .select('tenant_id')
+      .where('tenant_id', '=', tenant)
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
   }
   rows(tenant: string, entity: string) {
     return this.of(tenant).rows(entity);
@@ -318,9 +330,9 @@ class TenantReplica {
     this.journal.remove(entity, id);
   }
 
-  async broken(entity: string, id: string, row: SyncRow | null): Promise<string | null> {
+  async broken(entity: string, id: string, row: SyncRow | null, known?: SyncRow | null): Promise<string | null> {
     if (!row || !RULED.has(entity)) return null;
-    const stored = await this.read(entity, id);
+    const stored = known === undefined ? await this.read(entity, id) : known;
     if (entity === 'consent' && stored?.revoked_at && !row.revoked_at)
       return `consent ${id} is revoked here and stays revoked`;
     if (entity === 'training_assignment') {
