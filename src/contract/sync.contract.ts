@@ -1,4 +1,5 @@
-import { PushBody, PushResult, SyncInfo } from '../domain/sync/sync.schema.js';
+import { z } from 'zod';
+import { MediaUploaded, PushBody, PushResult, SyncInfo } from '../domain/sync/sync.schema.js';
 import { op } from './operation.js';
 
 /**
@@ -25,5 +26,17 @@ export const syncContract = {
     status: 200,
     scope: 'write',
     raises: ['conflict', 'not_found'],
+  }),
+  media: op({
+    method: 'POST',
+    path: '/sync/media/{mediaId}',
+    summary: 'The file behind a media record a client pushed, streamed (our addition)',
+    tenant: 'header',
+    params: z.object({ mediaId: z.string().min(1) }),
+    requestKind: 'stream',
+    requestTypes: ['audio/mp4', 'video/mp4'],
+    output: MediaUploaded,
+    status: 200,
+    scope: 'write',
   }),
 };

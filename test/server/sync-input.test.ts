@@ -146,6 +146,10 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
     const db = tmpDb();
     const r = await cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync']);
     expect(r.code).toBe(0);
+    const made = Buffer.from('made offline');
+    const other = join(tmp(), 'b.m4a');
+    const id2 = '01970000-0000-7000-8000-00000000abce';
+    const key2 = `abc/${mod.id}/${id2}.m4a`;
     const laptop = await createLocalBackend(db);
     try {
       const got = await laptop.trainingMedia.download({ tenant, params: { mediaId: id } });
@@ -153,9 +157,29 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
       expect(await laptop.trainingMedia.list({ tenant, params: { moduleId: mod.id } })).toEqual(
         await server.trainingMedia.list({ tenant, params: { moduleId: mod.id } }),
       );
+      // and back: a medium made on the laptop reaches the server with its file
+      writeFileSync(other, made);
+      await (await laptop.store.mediaObjects()).put(tenant, 'training-media', key2, other);
+      const lu = createUnitOfWork(laptop.store, systemClock, uuidv7Source());
+      await forRequest({ tenant, actor: 'lea', principal: 'test' }, () =>
+        lu.write(tenant, async (tx) => {
+          const row = (await tx.replica.read(tenant, 'training_media', id))!;
+          await tx.replica.apply(tenant, 'training_media', id2, {
+            ...row,
+            id: id2,
+            object_key: key2,
+            size_bytes: made.length,
+          });
+        }),
+      );
     } finally {
       await laptop.close();
     }
+    const back = await cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    expect(back.code).toBe(0);
+    expect(JSON.parse(back.stdout).pushed).toEqual({ training: 1 });
+    const there = await server.trainingMedia.download({ tenant, params: { mediaId: id2 } });
+    expect(Buffer.from(there.data)).toEqual(made);
   });
 
   it('an import on the server (batch entries) arrives as its consents and their history', async () => {

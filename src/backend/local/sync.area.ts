@@ -1,5 +1,13 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { bindHandlers } from '../../contract/bind.js';
+import type { StreamBody } from '../../contract/operation.js';
+import { notFound } from '../../domain/errors.js';
 import { syncContract } from '../../contract/sync.contract.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import { SYNC_PROTOCOL, type PushBody, type PushResult } from '../../domain/sync/sync.schema.js';
@@ -55,6 +63,22 @@ export async function applyPush(
 }
 
 /** The sync routes: what a client checks first, and the push (the pull is `GET /journal`). */
+/** Stores the streamed file of a media record of the tenant (which a push wrote before), under the record's key. */
+async function receiveMedia(store: Store, uow: UnitOfWork, tenant: string, mediaId: string, body: StreamBody) {
+  const media = await uow.read.replica.read(tenant, 'training_media', mediaId);
+  if (!media) throw notFound('training media', mediaId);
+  const dir = await mkdtemp(join(tmpdir(), 'compliance-media-'));
+  try {
+    const file = join(dir, 'object');
+    await pipeline(Readable.from(body.body), createWriteStream(file));
+    const objects = await store.mediaObjects();
+    const size = await objects.put(tenant, String(media.bucket), String(media.object_key), file);
+    return { media_id: mediaId, size_bytes: size };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export function createSyncArea(store: Store, uow: UnitOfWork) {
   const journal = new KyselyJournalStore(store.db);
   const head = async (tenant: string) => (await journal.head(tenant))?.seq ?? 0;
@@ -67,6 +91,7 @@ export function createSyncArea(store: Store, uow: UnitOfWork) {
       head_seq: await head(r.tenant),
       entities: [...uow.read.replica.entities],
     }),
+    media: (r) => receiveMedia(store, uow, r.tenant, r.params.mediaId, r.stream!),
     push: async (r) => {
       // the entries of a push name the pushing store, so it can tell them from the server's own when it pulls
       const request = {

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
@@ -289,6 +290,27 @@ export class SyncEngine {
     }
   }
 
+  /** Sends the files behind media records this store pushed; a file this store does not hold is passed over. */
+  private async sendMedia(items: PushItem[]): Promise<void> {
+    if (!items.length) return;
+    const { remote, tenant, actor, store } = this.o;
+    const objects = await store.mediaObjects();
+    for (const item of items) {
+      const data = await objects
+        .read(tenant, String(item.data!.bucket), String(item.data!.object_key))
+        .catch(() => undefined);
+      if (!data) continue;
+      await again(() =>
+        remote.sync.media({
+          tenant,
+          actor,
+          params: { mediaId: item.entity_id },
+          stream: { body: Readable.from([data]), content_type: String(item.data!.content_type) },
+        }),
+      );
+    }
+  }
+
   /**
    * Applies a page of the server's journal: each record's last state in the page, read and written in a few
    * statements per table (a record's earlier states in the page are passed over, as a replay would end the same).
@@ -479,6 +501,12 @@ export class SyncEngine {
       };
       const res = await again(() => remote.sync.push({ tenant, actor, body }));
       const refused = new Map(res.conflicts.map((c) => [key(c.entity, c.entity_id), c]));
+      // the files behind media records the server now holds, before their records count as agreed (so a run cut
+      // off here sends them again)
+      if (!this.o.dryRun)
+        await this.sendMedia(
+          chunk.filter((i) => i.entity === 'training_media' && i.data && !refused.has(key(i.entity, i.entity_id))),
+        );
       await uow.write(tenant, async (tx) => {
         for (const item of chunk) {
           const no = refused.get(key(item.entity, item.entity_id));

@@ -56,3 +56,7 @@ export const PushResult = z.object({
   head_seq: z.number().int().min(0),
 });
 export type PushResult = z.infer<typeof PushResult>;
+
+/** A media file received for its record: where it was stored and how large it is. */
+export const MediaUploaded = z.object({ media_id: z.string(), size_bytes: z.number().int().min(0) });
+export type MediaUploaded = z.infer<typeof MediaUploaded>;
