@@ -17,6 +17,7 @@ import * as m0015 from './0015_short_id_indexes.js';
 import * as m0016 from './0016_consent_import_runs.js';
 import * as m0017 from './0017_journal.js';
 import * as m0018 from './0018_consent_stats_by_month.js';
+import * as m0019 from './0019_sync.js';
 import * as m0020 from './0020_key_scopes.js';
 import * as m0021 from './0021_consent_receipts.js';
 import * as m0022 from './0022_events.js';
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0016_consent_import_runs': m0016,
   '0017_journal': m0017,
   '0018_consent_stats_by_month': m0018,
+  '0019_sync': m0019,
   '0020_key_scopes': m0020,
   '0021_consent_receipts': m0021,
   '0022_events': m0022,

@@ -21,6 +21,7 @@ export const MIGRATION_NAMES = [
   '0016_consent_import_runs',
   '0017_journal',
   '0018_consent_stats_by_month',
+  '0019_sync',
   '0020_key_scopes',
   '0021_consent_receipts',
   '0022_events',

@@ -17,6 +17,7 @@ export interface Backend {
   apiKeys: Client<Contracts['apiKeys']>;
   webhooks: Client<Contracts['webhooks']>;
   notifications: Client<Contracts['notifications']>;
+  sync: Client<Contracts['sync']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

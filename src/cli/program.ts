@@ -14,6 +14,8 @@ import { createKeysCommand } from './commands/keys.js';
 import { createRedactCommand } from './commands/redact.js';
 import { createReportCommand } from './commands/report/index.js';
 import { createServeCommand } from './commands/serve.js';
+import { createSyncCommand } from './commands/sync.js';
+import { createExportCommand, createImportCommand } from './commands/bundle.js';
 import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
 import { storeAccess } from './store-access.js';
@@ -68,6 +70,9 @@ export function createProgram(ctx: CliContext): Command {
     createWebhooksCommand,
     createEventsCommand,
     createNotificationsCommand,
+    createSyncCommand,
+    createExportCommand,
+    createImportCommand,
   ]) {
     const cmd = make(ctx);
     program.addCommand(cmd);

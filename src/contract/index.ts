@@ -12,6 +12,7 @@ import { reportsContract } from './reports.contract.js';
 import { apiKeysContract } from './api-keys.contract.js';
 import { webhooksContract } from './webhooks.contract.js';
 import { notificationsContract } from './notifications.contract.js';
+import { syncContract } from './sync.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -29,6 +30,7 @@ export const contracts = {
   apiKeys: apiKeysContract,
   webhooks: webhooksContract,
   notifications: notificationsContract,
+  sync: syncContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

@@ -9,6 +9,8 @@ import type { CanonicalStore } from './training-blocks/canonical.service.js';
 import type { TrainingContentStore } from './training/content.store.js';
 import type { TrainingMediaStore } from './training/media.store.js';
 import type { TrainingStore } from './training/training.store.js';
+import type { ReplicaStore } from './sync/replica-store.port.js';
+import type { SyncStateStore } from './sync/sync-state.port.js';
 
 /** Every area's store, as one transaction sees them (or a read outside any). */
 export interface Stores {
@@ -23,6 +25,9 @@ export interface Stores {
   trainingBlocks: TrainingBlockStore;
   canonical: CanonicalStore;
   notifications: NotificationStore;
+  /** Records of every area as stored, for sync and bundles. */
+  replica: ReplicaStore;
+  syncState: SyncStateStore;
 }
 
 /**

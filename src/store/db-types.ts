@@ -3,6 +3,7 @@ import type { ConsentTables } from './db-types-consents.js';
 import type { EventTables } from './db-types-events.js';
 import type { TrainingBlockTables, TrainingMediaTables, TrainingTables } from './db-types-training.js';
 import type { StoredEntry } from '../domain/journal/chain.js';
+import type { SyncTables } from './db-types-sync.js';
 
 /** Row types of the SQLite store as kysely sees them: JSON is text, booleans are integers. */
 export interface DsfaRow {
@@ -74,7 +75,14 @@ export interface ApiKeyRow {
 export type JournalRow = Omit<StoredEntry, 'preimage'>;
 
 export interface DB
-  extends ConsentTables, CanonicalTables, TrainingTables, TrainingMediaTables, TrainingBlockTables, EventTables {
+  extends
+    ConsentTables,
+    CanonicalTables,
+    TrainingTables,
+    TrainingMediaTables,
+    TrainingBlockTables,
+    EventTables,
+    SyncTables {
   dsfa: DsfaRow;
   dsfa_audit: DsfaAuditRow;
   dsfa_setting: DsfaSettingRow;

@@ -16,6 +16,8 @@ import { KyselyTrainingBlockStore } from './kysely/training-block.store.js';
 import { KyselyTrainingContentStore } from './kysely/training-content.store.js';
 import { KyselyTrainingMediaStore } from './kysely/training-media.store.js';
 import { KyselyTrainingStore } from './kysely/training.store.js';
+import { KyselyReplicaStore } from './kysely/replica.store.js';
+import { KyselySyncStateStore } from './kysely/sync-state.store.js';
 import type { Store } from './store.js';
 import { currentRequest } from './tenant-scope.js';
 import { writeTransaction } from './transaction.js';
@@ -40,6 +42,8 @@ function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
     trainingBlocks: lazy('trainingBlocks', () => new KyselyTrainingBlockStore(db, journal)),
     canonical: lazy('canonical', () => new KyselyCanonicalStore(db, clock, journal)),
     notifications: lazy('notifications', () => new KyselyNotificationStore(db, journal)),
+    replica: lazy('replica', () => new KyselyReplicaStore(db, journal)),
+    syncState: lazy('syncState', () => new KyselySyncStateStore(db)),
   });
 }
 

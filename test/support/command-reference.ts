@@ -30,11 +30,13 @@ export function commandReference(): string {
   const lines: string[] = [];
   const walk = (c: Command, path: string[]) => {
     const subs = c.commands.filter((s) => s.name() !== 'help');
-    if (subs.length === 0) {
+    // a group that also runs itself (`compliance sync` beside `sync status`) has its own line
+    const runs = (c as unknown as { _actionHandler?: unknown })._actionHandler != null;
+    if (subs.length === 0 || (runs && path.length > 0)) {
       const args = usage(c);
       const cmd = ['compliance', ...path, args].filter(Boolean).join(' ');
       lines.push(`| \`${cmd}\` | ${c.description().replace(/\|/g, '\\|')} |`);
-      return;
+      if (subs.length === 0) return;
     }
     for (const s of subs) walk(s, [...path, s.name()]);
   };

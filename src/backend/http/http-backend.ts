@@ -151,6 +151,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     reports: make('reports'),
     webhooks: make('webhooks'),
     notifications: make('notifications'),
+    sync: make('sync'),
     close: async () => undefined,
   };
 }

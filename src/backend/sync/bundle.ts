@@ -1,0 +1,271 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { MIGRATION_NAMES } from '../../../migrations/names.js';
+import { isoZ, type Clock } from '../../domain/clock.js';
+import { DomainError } from '../../domain/errors.js';
+import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
+import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { uuidv7Source } from '../../store/ids.js';
+import { forRequest } from '../../store/tenant-scope.js';
+import { createUnitOfWork } from '../../store/unit-of-work.js';
+import { VERSION } from '../../version.js';
+import { createLocalBackend, type LocalBackend } from '../local/local-backend.js';
+import { areaOf, reportOf, type ConflictReport } from './sync-engine.js';
+
+/** The format a bundle's manifest names; a later layout gets a new number. */
+export const BUNDLE_FORMAT = 'compliance-bundle/1';
+
+/** One file of a bundle, with what it must hold. */
+export interface BundlePart {
+  path: string;
+  sha256: string;
+  bytes: number;
+  /** Records of a records part. */
+  count?: number;
+}
+
+/** `manifest.json`: what the bundle is, and every other part with its SHA-256. */
+export interface BundleManifest {
+  format: string;
+  tool_version: string;
+  schema: string;
+  tenant: string;
+  created_at: string;
+  parts: BundlePart[];
+}
+
+export interface BundleTarget {
+  db: string;
+  tenant: string;
+  actor?: string;
+  clock: Clock;
+}
+
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+async function withLocal<T>(t: BundleTarget, fn: (b: LocalBackend) => Promise<T>): Promise<T> {
+  const local = await createLocalBackend(t.db, { clock: t.clock });
+  try {
+    return await forRequest({ tenant: t.tenant, actor: t.actor ?? 'system' }, () => fn(local));
+  } finally {
+    await local.close();
+  }
+}
+
+/** A JSON Schema of a table's rows as stored (JSON lists and objects are text, booleans integers). */
+async function schemasOf(local: LocalBackend, entities: string[]): Promise<Record<string, unknown>> {
+  const tables = await local.store.db.introspection.getTables();
+  const out: Record<string, unknown> = {};
+  for (const entity of entities) {
+    const table = tables.find((t) => t.name === entity);
+    if (!table) continue;
+    const type = (dataType: string) =>
+      /int/i.test(dataType) ? 'integer' : /real|double|float|numeric/i.test(dataType) ? 'number' : 'string';
+    out[entity] = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      title: entity,
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(
+        table.columns.map((c) => [c.name, { type: c.isNullable ? [type(c.dataType), 'null'] : type(c.dataType) }]),
+      ),
+      required: table.columns.filter((c) => !c.isNullable).map((c) => c.name),
+    };
+  }
+  return out;
+}
+
+/**
+ * Writes every record of a tenant to one file: a ZIP archive (fflate) of `records/<table>.ndjson` (one row as stored
+ * per line), `media/<bucket>/<object key>` (the files behind media records), `schemas/<table>.schema.json`, and
+ * `manifest.json` naming every other part with its size, SHA-256 and number of records.
+ */
+export async function exportBundle(t: BundleTarget, file: string): Promise<BundleManifest> {
+  return withLocal(t, async (local) => {
+    const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
+    const files: Zippable = {};
+    const parts: BundlePart[] = [];
+    const add = (path: string, data: Uint8Array, count?: number) => {
+      files[path] = data;
+      parts.push({ path, sha256: sha256(data), bytes: data.length, ...(count === undefined ? {} : { count }) });
+    };
+    const entities = [...uow.read.replica.entities];
+    const media: SyncRow[] = [];
+    for (const entity of entities) {
+      const lines: string[] = [];
+      for await (const rows of uow.read.replica.rows(t.tenant, entity))
+        for (const r of rows) {
+          lines.push(JSON.stringify(r));
+          if (entity === 'training_media') media.push(r);
+        }
+      add(`records/${entity}.ndjson`, strToU8(lines.map((l) => `${l}\n`).join('')), lines.length);
+    }
+    const objects = await local.store.mediaObjects();
+    for (const m of media) {
+      const data = await objects.read(t.tenant, String(m.bucket), String(m.object_key)).catch(() => undefined);
+      if (data) add(`media/${String(m.bucket)}/${String(m.object_key)}`, data);
+    }
+    for (const [entity, schema] of Object.entries(await schemasOf(local, entities)))
+      add(`schemas/${entity}.schema.json`, strToU8(JSON.stringify(schema, null, 2) + '\n'));
+    const manifest: BundleManifest = {
+      format: BUNDLE_FORMAT,
+      tool_version: VERSION,
+      schema: MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!,
+      tenant: t.tenant,
+      created_at: isoZ(t.clock.now()),
+      parts,
+    };
+    files['manifest.json'] = strToU8(JSON.stringify(manifest, null, 2) + '\n');
+    await writeFile(file, zipSync(files, { level: 6 }));
+    return manifest;
+  });
+}
+
+/** A bundle read and checked whole: every part listed, present and with its checksum; nothing else in it. */
+export async function readBundle(
+  file: string,
+): Promise<{ manifest: BundleManifest; files: Record<string, Uint8Array> }> {
+  const refuse = (message: string, path = 'bundle') =>
+    new DomainError('validation', `${file}: ${message}`, [{ path, message }]);
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(new Uint8Array(await readFile(file)));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new DomainError('not_found', `${file} not found`);
+    throw refuse('not a bundle (not a readable ZIP archive)');
+  }
+  if (!files['manifest.json']) throw refuse('not a bundle (no manifest.json)', 'manifest.json');
+  let manifest: BundleManifest;
+  try {
+    manifest = JSON.parse(strFromU8(files['manifest.json'])) as BundleManifest;
+  } catch {
+    throw refuse('manifest.json is not JSON', 'manifest.json');
+  }
+  if (manifest.format !== BUNDLE_FORMAT || !Array.isArray(manifest.parts) || typeof manifest.tenant !== 'string')
+    throw refuse(`manifest.json is not a manifest of ${BUNDLE_FORMAT}`, 'manifest.json');
+  const schema = MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!;
+  if (manifest.schema !== schema)
+    throw new DomainError(
+      'conflict',
+      `${file} was written by compliance ${manifest.tool_version} (schema ${manifest.schema}), this is ${VERSION} (schema ${schema}): import it with the same schema`,
+    );
+  const listed = new Set(manifest.parts.map((p) => p.path));
+  for (const path of Object.keys(files))
+    if (path !== 'manifest.json' && !listed.has(path)) throw refuse(`part ${path} is not in the manifest`, path);
+  for (const p of manifest.parts) {
+    const data = files[p.path];
+    if (!data) throw refuse(`part ${p.path} is missing`, p.path);
+    if (data.length !== p.bytes || sha256(data) !== p.sha256)
+      throw refuse(
+        `part ${p.path} fails its checksum (SHA-256 in manifest.json): the bundle is damaged or edited`,
+        p.path,
+      );
+    if (p.count !== undefined) {
+      const lines = strFromU8(data).split('\n').filter(Boolean);
+      if (lines.length !== p.count)
+        throw refuse(`part ${p.path} holds ${lines.length} records, not ${p.count}`, p.path);
+    }
+  }
+  return { manifest, files };
+}
+
+export interface ImportSummary {
+  tenant: string;
+  created: Record<string, number>;
+  unchanged: number;
+  conflicts: ConflictReport[];
+}
+
+/**
+ * Imports a bundle after checking it whole. Into a store without the tenant's records every record is written as it
+ * was exported (journaled here with principal bundle:SHA); into one with records they merge as a sync does: a
+ * record that is not here is written, one that is here the same is left, one that differs is a conflict holding both
+ * versions (`sync resolve` settles it), as is a record that would break a rule of the merge.
+ */
+export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string): Promise<ImportSummary> {
+  const { manifest, files } = await readBundle(file);
+  const tenant = manifest.tenant;
+  const origin = `bundle:${sha256(files['manifest.json']!).slice(0, 16)}`;
+  return withLocal({ ...t, tenant }, async (local) => {
+    const ids = uuidv7Source();
+    const uow = createUnitOfWork(local.store, t.clock, ids);
+    const summary: ImportSummary = { tenant, created: {}, unchanged: 0, conflicts: [] };
+    // files first, then their records (as the media service stores them)
+    const objects = await local.store.mediaObjects();
+    const dir = await mkdtemp(join(tmpdir(), 'compliance-bundle-'));
+    try {
+      for (const p of manifest.parts.filter((x) => x.path.startsWith('media/'))) {
+        const [, bucket, ...rest] = p.path.split('/');
+        const path = join(dir, String(manifest.parts.indexOf(p)));
+        await writeFile(path, files[p.path]!);
+        await objects.put(tenant, bucket!, rest.join('/'), path);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    await forRequest({ tenant, actor: t.actor ?? 'system', principal: origin }, async () => {
+      for (const entity of uow.read.replica.entities) {
+        const part = files[`records/${entity}.ndjson`];
+        if (!part) continue;
+        const rows = strFromU8(part)
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as SyncRow);
+        for (let i = 0; i < rows.length; i += 1000) {
+          const page = rows.slice(i, i + 1000).map((row) => ({ id: uow.read.replica.idOf(tenant, entity, row), row }));
+          await uow.write(tenant, async (tx) => {
+            const held = await tx.replica.readMany(
+              tenant,
+              entity,
+              page.map((r) => ({ id: r.id, hint: r.row })),
+            );
+            const fresh: typeof page = [];
+            for (const r of page) {
+              const mine = held.get(r.id) ?? null;
+              if (versionOf(mine) === versionOf(r.row)) {
+                summary.unchanged++;
+                continue;
+              }
+              const broken = await tx.replica.broken(tenant, entity, r.id, r.row, mine);
+              if (mine === null && !broken) {
+                fresh.push(r);
+                continue;
+              }
+              const last = await tx.syncState.lastChange(tenant, entity, r.id);
+              const open = await tx.syncState.pending(origin, tenant, entity, r.id);
+              const c: SyncConflict = {
+                id: open?.id ?? ids.next(),
+                remote: origin,
+                tenant_id: tenant,
+                entity,
+                entity_id: r.id,
+                reason: broken ?? `differs from the bundle's version (${file})`,
+                base: null,
+                ours: mine,
+                theirs: r.row,
+                theirs_version: versionOf(r.row),
+                fields: differingFields(mine, r.row),
+                our_actor: last?.actor ?? null,
+                our_time: last?.time ?? null,
+                their_actor: null,
+                their_time: manifest.created_at,
+                status: 'open',
+                created_at: open?.created_at ?? isoZ(t.clock.now()),
+                resolved_at: null,
+                resolution: null,
+              };
+              await tx.syncState.putConflict(c);
+            }
+            if (fresh.length) await tx.replica.insertMany(tenant, entity, fresh);
+            for (const _ of fresh) summary.created[areaOf(entity)] = (summary.created[areaOf(entity)] ?? 0) + 1;
+          });
+        }
+      }
+    });
+    summary.conflicts = (await uow.read.syncState.conflicts(tenant, origin)).map(reportOf);
+    return summary;
+  });
+}

@@ -1,0 +1,575 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { MIGRATION_NAMES } from '../../../migrations/names.js';
+import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
+import { DomainError } from '../../domain/errors.js';
+import { changesOf } from '../../domain/journal/changes.js';
+import type { JournalEntry } from '../../domain/journal/journal.schema.js';
+import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
+import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
+import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
+import { KyselyJournalStore } from '../../store/journal/journal.store.js';
+import type { Store } from '../../store/store.js';
+import { forRequest } from '../../store/tenant-scope.js';
+import { VERSION } from '../../version.js';
+import type { Backend } from '../backend.js';
+
+/** The area a table belongs to, as the summary counts them. */
+export function areaOf(entity: string): string {
+  if (entity.startsWith('dsfa')) return 'dsfa';
+  if (entity.startsWith('consent')) return 'consents';
+  if (entity.startsWith('legal_document')) return 'legal_documents';
+  if (entity === 'cookie_banner') return 'cookie_banner';
+  return 'training';
+}
+
+/** A conflict as the summary and `sync status` report it. */
+export interface ConflictReport {
+  id: string;
+  area: string;
+  entity: string;
+  entity_id: string;
+  reason: string;
+  fields: string[];
+  ours: { actor: string | null; time: string | null; deleted: boolean };
+  theirs: { actor: string | null; time: string | null; deleted: boolean };
+  status: SyncConflict['status'];
+}
+
+export const reportOf = (c: SyncConflict): ConflictReport => ({
+  id: c.id,
+  area: areaOf(c.entity),
+  entity: c.entity,
+  entity_id: c.entity_id,
+  reason: c.reason,
+  fields: c.fields,
+  ours: { actor: c.our_actor, time: c.our_time, deleted: c.ours === null },
+  theirs: { actor: c.their_actor, time: c.their_time, deleted: c.theirs === null },
+  status: c.status,
+});
+
+export interface SyncSummary {
+  remote: string;
+  tenant: string;
+  dry_run: boolean;
+  /** The first sync of this store with the server for this tenant. */
+  first: boolean;
+  pulled: Record<string, number>;
+  pushed: Record<string, number>;
+  /** Every unsettled conflict with this server after the run (exit 6 when there is one). */
+  conflicts: ConflictReport[];
+  pulled_seq: number;
+  pushed_seq: number;
+  synced_at: string | null;
+}
+
+export interface SyncOptions {
+  /** The server, over HTTP. */
+  remote: Backend;
+  /** This store, and its unit of work. */
+  store: Store;
+  uow: UnitOfWork;
+  clock: Clock;
+  ids: IdSource;
+  tenant: string;
+  actor?: string;
+  dryRun?: boolean;
+  /** Push a tenant the server has no record of yet (else that is refused as a probable typo). */
+  newTenant?: boolean;
+  /** Entries asked for per page of the server's journal, records per push. */
+  pageSize?: number;
+}
+
+/**
+ * Every request of a sync may be sent twice: reads, and pushes (idempotent: a record already in the pushed state
+ * counts as unchanged). Once more after a connection that failed, because a connection the server closed while this
+ * store was busy writing a large page is found closed only when it is used again.
+ */
+async function again<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (!(e instanceof DomainError) || e.code !== 'unavailable') throw e;
+    await new Promise((r) => setTimeout(r, 200));
+    return fn();
+  }
+}
+
+class DryRun extends Error {
+  constructor() {
+    super('dry run');
+  }
+}
+
+const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
+const key = (entity: string, id: string) => `${entity}\u0000${id}`;
+
+/** A record's last state in a page of the server's journal. */
+interface Incoming {
+  entity: string;
+  id: string;
+  row: SyncRow | null;
+  echo: boolean;
+  actor: string;
+  time: string;
+}
+
+/** Records changed here, by entity and id: the first and last entry that changed each. */
+type Changed = Map<string, { entity: string; id: string; first: number; last: number; hint?: SyncRow | null }>;
+
+/**
+ * One sync of a tenant between this store and a server: first the server's journal after the last pulled entry is
+ * applied here (each page in one transaction with the new position, so a run cut off anywhere resumes where it
+ * stopped), then the records this store changed since its last push are pushed, each with the version both sides
+ * last agreed on. A record changed on both sides is never overwritten: it becomes a conflict holding both versions.
+ */
+export class SyncEngine {
+  private readonly remoteUrl: string;
+  private readonly entities: Set<string>;
+  private readonly pageSize: number;
+  private readonly summary: SyncSummary;
+
+  constructor(private readonly o: SyncOptions) {
+    this.remoteUrl = o.remote.location;
+    this.entities = new Set(o.uow.read.replica.entities);
+    this.pageSize = o.pageSize ?? 1000;
+    this.reader = o.uow.read;
+    this.summary = {
+      remote: this.remoteUrl,
+      tenant: o.tenant,
+      dry_run: o.dryRun === true,
+      first: false,
+      pulled: {},
+      pushed: {},
+      conflicts: [],
+      pulled_seq: 0,
+      pushed_seq: 0,
+      synced_at: null,
+    };
+  }
+
+  /** Reads of this store: outside any transaction, or inside the one a dry run holds (which is rolled back). */
+  private reader: Stores;
+
+  /** Runs the sync; local writes are journaled with principal sync:SERVER, so they are never pushed back. */
+  run(): Promise<SyncSummary> {
+    const { tenant, actor, uow } = this.o;
+    return forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${this.remoteUrl}` }, async () => {
+      await this.checkServer();
+      const known = await uow.read.syncState.get(this.remoteUrl, tenant);
+      // this store's own changes are read before anything is written: what a pull writes is never pushed anyway
+      const head = (await new KyselyJournalStore(this.o.store.db).head(tenant))?.seq ?? 0;
+      const changed = await this.localChanges(known?.pushed_seq ?? 0, head);
+      if (!this.o.dryRun) return this.sync(known, changed, head);
+      // a dry run does everything in one transaction that is rolled back, and asks the server to roll back too
+      await uow
+        .write(tenant, async (tx) => {
+          this.reader = tx;
+          await this.sync(known, changed, head);
+          throw new DryRun();
+        })
+        .catch((e) => {
+          if (!(e instanceof DryRun)) throw e;
+        });
+      return this.summary;
+    });
+  }
+
+  private async sync(known: SyncState | undefined, changed: Changed, head: number): Promise<SyncSummary> {
+    const { uow, tenant } = this.o;
+    const state: SyncState = known ?? {
+      remote: this.remoteUrl,
+      tenant_id: tenant,
+      replica_id: this.o.ids.next(),
+      pulled_seq: 0,
+      pushed_seq: 0,
+      synced_at: null,
+    };
+    this.summary.first = !known;
+    if (!known && this.remoteHead === 0 && !this.o.newTenant)
+      throw new DomainError(
+        'not_found',
+        `tenant ${tenant} has no records on ${this.remoteUrl}; to start it there from this store, run again with --new-tenant`,
+      );
+    await this.pull(state);
+    await this.push(state, changed, head);
+    state.synced_at = isoZ(this.o.clock.now());
+    await uow.write(tenant, (tx) => tx.syncState.save(state));
+    const conflicts = await this.reader.syncState.conflicts(tenant, this.remoteUrl);
+    Object.assign(this.summary, {
+      conflicts: conflicts.map(reportOf),
+      pulled_seq: state.pulled_seq,
+      pushed_seq: state.pushed_seq,
+      synced_at: state.synced_at,
+    });
+    return this.summary;
+  }
+
+  private remoteHead = 0;
+
+  /** The server must speak this protocol on the same schema, else its rows would not fit this store's tables. */
+  private async checkServer(): Promise<void> {
+    const { remote, tenant, actor } = this.o;
+    const mine = MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!;
+    const info = await again(() => remote.sync.info({ tenant, actor })).catch((e: unknown) => {
+      if (e instanceof DomainError && (e.code === 'not_found' || e.code === 'internal'))
+        throw new DomainError(
+          'conflict',
+          `the server at ${this.remoteUrl} does not offer sync (compliance ${VERSION} needs /sdk/v1/sync): upgrade it`,
+        );
+      throw e;
+    });
+    if (info.protocol !== SYNC_PROTOCOL || info.schema !== mine)
+      throw new DomainError(
+        'conflict',
+        `the server at ${this.remoteUrl} runs compliance ${info.version} (schema ${info.schema}), this is ${VERSION} (schema ${mine}): sync needs the same schema on both sides; upgrade the older one`,
+      );
+    this.remoteHead = info.head_seq;
+  }
+
+  /** Applies the server's entries after `state.pulled_seq`, a page per transaction. */
+  private async pull(state: SyncState): Promise<void> {
+    const { remote, uow, tenant, actor } = this.o;
+    for (;;) {
+      const page = await again(() =>
+        remote.journal.page({
+          tenant,
+          actor,
+          query: { after: state.pulled_seq, limit: Math.min(this.pageSize, 1000) },
+        }),
+      );
+      if (!page.entries.length) return;
+      if (!this.o.dryRun) await this.fetchMedia(page.entries);
+      await uow.write(tenant, async (tx) => {
+        await this.pullPage(tx, state, page.entries);
+        state.pulled_seq = page.entries[page.entries.length - 1]!.seq;
+        await tx.syncState.save(state);
+      });
+      if (page.next_after === null) return;
+    }
+  }
+
+  /**
+   * The audio and video files behind the media records of a page, fetched before the records are written (as the
+   * media service stores a file before its record): an object this store already holds is not fetched again, and
+   * one the server no longer has (its record deleted since) is passed over.
+   */
+  private async fetchMedia(entries: JournalEntry[]): Promise<void> {
+    const { remote, tenant, actor, store } = this.o;
+    const wanted = new Map<string, SyncRow>();
+    for (const e of entries)
+      for (const c of changesOf(e)) if (c.entity === 'training_media' && c.row) wanted.set(c.id, c.row);
+    if (!wanted.size) return;
+    const objects = await store.mediaObjects();
+    const dir = await mkdtemp(join(tmpdir(), 'compliance-sync-'));
+    try {
+      for (const [id, row] of wanted) {
+        const bucket = String(row.bucket);
+        const objectKey = String(row.object_key);
+        const held = await objects.read(tenant, bucket, objectKey).then(
+          () => true,
+          () => false,
+        );
+        if (held) continue;
+        const file = await again(() => remote.trainingMedia.download({ tenant, actor, params: { mediaId: id } })).catch(
+          (e) => {
+            if (e instanceof DomainError && e.code === 'not_found') return undefined;
+            throw e;
+          },
+        );
+        if (!file) continue;
+        const path = join(dir, id);
+        await writeFile(path, file.data);
+        await objects.put(tenant, bucket, objectKey, path);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Sends the files behind media records this store pushed; a file this store does not hold is passed over. */
+  private async sendMedia(items: PushItem[]): Promise<void> {
+    if (!items.length) return;
+    const { remote, tenant, actor, store } = this.o;
+    const objects = await store.mediaObjects();
+    for (const item of items) {
+      const data = await objects
+        .read(tenant, String(item.data!.bucket), String(item.data!.object_key))
+        .catch(() => undefined);
+      if (!data) continue;
+      await again(() =>
+        remote.sync.media({
+          tenant,
+          actor,
+          params: { mediaId: item.entity_id },
+          stream: { body: Readable.from([data]), content_type: String(item.data!.content_type) },
+        }),
+      );
+    }
+  }
+
+  /**
+   * Applies a page of the server's journal: each record's last state in the page, read and written in a few
+   * statements per table (a record's earlier states in the page are passed over, as a replay would end the same).
+   */
+  private async pullPage(tx: Stores, state: SyncState, entries: JournalEntry[]): Promise<void> {
+    const { tenant } = this.o;
+    const records = new Map<string, Incoming>();
+    for (const e of entries) {
+      // an entry the server wrote because this store pushed it: the record is already in that state here
+      const echo = e.principal === `sync:${state.replica_id}`;
+      for (const c of changesOf(e)) {
+        if (!this.entities.has(c.entity)) continue;
+        const k = key(c.entity, c.id);
+        const known = records.get(k);
+        const next = { entity: c.entity, id: c.id, row: c.row, echo, actor: e.actor, time: e.time };
+        if (known) Object.assign(known, next);
+        else records.set(k, next);
+      }
+    }
+    const byEntity = new Map<string, Incoming[]>();
+    for (const r of records.values()) {
+      const list = byEntity.get(r.entity);
+      if (list) list.push(r);
+      else byEntity.set(r.entity, [r]);
+    }
+    const local = new Map<string, SyncRow>();
+    const bases = new Map<string, string | null>();
+    for (const [entity, list] of byEntity) {
+      const rows = await tx.replica.readMany(
+        tenant,
+        entity,
+        list.map((r) => ({ id: r.id, hint: r.row })),
+      );
+      for (const [id, row] of rows) local.set(key(entity, id), row);
+      const agreed = await tx.syncState.basesOf(
+        this.remoteUrl,
+        tenant,
+        entity,
+        list.map((r) => r.id),
+      );
+      for (const [id, v] of agreed) bases.set(key(entity, id), v);
+    }
+    const pending = new Map(
+      (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
+    );
+    // a table with rules this store holds no record of cannot break them with records of one consistent server
+    const unruled = new Set<string>();
+    for (const entity of byEntity.keys())
+      if (tx.replica.ruled(entity) && !(await tx.replica.holdsAny(tenant, entity))) unruled.add(entity);
+    const settled: Array<{ entity: string; id: string; version: string | null }> = [];
+    let inserts: Array<{ id: string; row: SyncRow }> = [];
+    let insertsOf = '';
+    const flush = async () => {
+      if (inserts.length) await tx.replica.insertMany(tenant, insertsOf, inserts);
+      inserts = [];
+    };
+    for (const [k, r] of records) {
+      const theirs = versionOf(r.row);
+      const mine = local.get(k) ?? null;
+      const ours = versionOf(mine);
+      if (r.echo || ours === theirs) {
+        settled.push({ entity: r.entity, id: r.id, version: theirs });
+        continue;
+      }
+      const open = pending.get(k);
+      const base = bases.get(k) ?? null;
+      let reason = 'changed on both sides since the last sync';
+      if (!open && ours === base) {
+        const broken = unruled.has(r.entity) ? null : await tx.replica.broken(tenant, r.entity, r.id, r.row, mine);
+        if (!broken) {
+          // new records of one table are inserted together; anything else is written in its place in the order
+          if (mine === null && r.row !== null) {
+            if (insertsOf !== r.entity) await flush();
+            insertsOf = r.entity;
+            inserts.push({ id: r.id, row: r.row });
+          } else {
+            await flush();
+            await tx.replica.apply(tenant, r.entity, r.id, r.row);
+          }
+          settled.push({ entity: r.entity, id: r.id, version: theirs });
+          count(this.summary.pulled, r.entity);
+          continue;
+        }
+        reason = broken;
+      }
+      await flush();
+      await this.conflict(tx, open, {
+        entity: r.entity,
+        entity_id: r.id,
+        reason,
+        base,
+        ours: mine,
+        theirs: r.row,
+        their_actor: r.actor,
+        their_time: r.time,
+      });
+    }
+    await flush();
+    await tx.syncState.setBases(this.remoteUrl, tenant, settled);
+  }
+
+  /** Records (or updates) the conflict of a record; both versions stay reachable until it is resolved. */
+  private async conflict(
+    tx: Stores,
+    pending: SyncConflict | undefined,
+    c: Pick<
+      SyncConflict,
+      'entity' | 'entity_id' | 'reason' | 'base' | 'ours' | 'theirs' | 'their_actor' | 'their_time'
+    >,
+  ): Promise<void> {
+    const { tenant, clock, ids } = this.o;
+    const mine = await tx.syncState.lastChange(tenant, c.entity, c.entity_id);
+    await tx.syncState.putConflict({
+      id: pending?.id ?? ids.next(),
+      remote: this.remoteUrl,
+      tenant_id: tenant,
+      ...c,
+      base: pending?.base ?? c.base,
+      theirs_version: versionOf(c.theirs),
+      fields: differingFields(c.ours, c.theirs),
+      our_actor: mine?.actor ?? null,
+      our_time: mine?.time ?? null,
+      status: 'open',
+      created_at: pending?.created_at ?? isoZ(clock.now()),
+      resolved_at: null,
+      resolution: null,
+    });
+  }
+
+  /** The records this store changed itself since its last push (not those a sync wrote), oldest change first. */
+  private async localChanges(pushed: number, head: number): Promise<Changed> {
+    const journal = new KyselyJournalStore(this.o.store.db);
+    const seen: Changed = new Map();
+    for (let after = pushed; after < head;) {
+      const entries = await journal.page(this.o.tenant, after, 1000);
+      if (!entries.length) break;
+      for (const e of entries) {
+        if (e.seq > head) break;
+        if (e.principal.startsWith('sync:')) continue;
+        const data = e.data === null ? null : (JSON.parse(e.data) as unknown);
+        for (const c of changesOf({ ...e, data })) {
+          if (!this.entities.has(c.entity)) continue;
+          const k = key(c.entity, c.id);
+          const s = seen.get(k) ?? { entity: c.entity, id: c.id, first: e.seq, last: e.seq };
+          s.last = e.seq;
+          if (c.row) s.hint = c.row;
+          seen.set(k, s);
+        }
+      }
+      after = entries[entries.length - 1]!.seq;
+    }
+    return seen;
+  }
+
+  /** Pushes what changed here since the last push, and the conflicts settled for this side. */
+  private async push(state: SyncState, changed: Changed, head: number): Promise<void> {
+    const { uow, tenant, actor, remote } = this.o;
+    const decided = new Map<string, SyncConflict>();
+    for (const c of await this.reader.syncState.conflicts(tenant, this.remoteUrl))
+      if (c.status === 'ours') {
+        decided.set(key(c.entity, c.entity_id), c);
+        if (!changed.has(key(c.entity, c.entity_id)))
+          changed.set(key(c.entity, c.entity_id), { entity: c.entity, id: c.entity_id, first: 0, last: 0 });
+      }
+    const items: Array<PushItem & { last: number; first: number; decided?: SyncConflict }> = [];
+    for (const [k, ch] of changed) {
+      const pending = await this.reader.syncState.pending(this.remoteUrl, tenant, ch.entity, ch.id);
+      if (pending && pending.status === 'open') continue; // undecided: it waits for `sync resolve`
+      const data = await this.reader.replica.read(tenant, ch.entity, ch.id, ch.hint);
+      const own = decided.get(k);
+      const base = own
+        ? own.theirs_version
+        : await this.reader.syncState.base(this.remoteUrl, tenant, ch.entity, ch.id);
+      if (versionOf(data) === base) continue;
+      items.push({ entity: ch.entity, entity_id: ch.id, data, base, first: ch.first, last: ch.last, decided: own });
+    }
+    // parents before children: records in the order they were first changed, deletions last, children first
+    items.sort(
+      (a, b) => (a.data === null ? 1 : 0) - (b.data === null ? 1 : 0) || (a.data ? a.first - b.first : b.last - a.last),
+    );
+    const size = Math.min(this.pageSize, 1000);
+    for (let i = 0; i < items.length; i += size) {
+      const chunk = items.slice(i, i + size);
+      const body = {
+        replica: state.replica_id,
+        items: chunk.map(({ entity, entity_id, data, base }) => ({ entity, entity_id, data, base })),
+        dry_run: this.o.dryRun === true,
+      };
+      const res = await again(() => remote.sync.push({ tenant, actor, body }));
+      const refused = new Map(res.conflicts.map((c) => [key(c.entity, c.entity_id), c]));
+      // the files behind media records the server now holds, before their records count as agreed (so a run cut
+      // off here sends them again)
+      if (!this.o.dryRun)
+        await this.sendMedia(
+          chunk.filter((i) => i.entity === 'training_media' && i.data && !refused.has(key(i.entity, i.entity_id))),
+        );
+      await uow.write(tenant, async (tx) => {
+        for (const item of chunk) {
+          const no = refused.get(key(item.entity, item.entity_id));
+          if (!no) {
+            await tx.syncState.setBase(this.remoteUrl, tenant, item.entity, item.entity_id, versionOf(item.data));
+            if (item.decided)
+              await tx.syncState.putConflict({
+                ...item.decided,
+                status: 'resolved',
+                resolved_at: isoZ(this.o.clock.now()),
+              });
+            count(this.summary.pushed, item.entity);
+            continue;
+          }
+          await this.conflict(tx, item.decided, {
+            entity: item.entity,
+            entity_id: item.entity_id,
+            reason: no.reason,
+            base: item.base,
+            ours: item.data,
+            theirs: no.theirs,
+            their_actor: null,
+            their_time: null,
+          });
+        }
+      });
+    }
+    state.pushed_seq = Math.max(state.pushed_seq, head);
+  }
+}
+
+/** Settles a conflict: `ours` keeps this store's version and pushes it next time; `theirs` takes the server's. */
+export async function resolveConflict(
+  uow: UnitOfWork,
+  clock: Clock,
+  tenant: string,
+  id: string,
+  side: 'ours' | 'theirs',
+  actor?: string,
+): Promise<SyncConflict> {
+  const found = await uow.read.syncState.conflict(tenant, id);
+  if (!found || found.status === 'resolved') throw new DomainError('not_found', `conflict ${id} not found`);
+  const c = found;
+  const run = async () =>
+    uow.write(tenant, async (tx) => {
+      const now = isoZ(clock.now());
+      if (side === 'ours') {
+        // a bundle's conflict is settled here for good; a server's waits for the next sync to push this version
+        const status = c.remote.startsWith('bundle:') ? 'resolved' : 'ours';
+        const next: SyncConflict = { ...c, status, resolution: 'ours', resolved_at: now };
+        await tx.syncState.putConflict(next);
+        return next;
+      }
+      const broken = await tx.replica.broken(tenant, c.entity, c.entity_id, c.theirs as SyncRow | null);
+      if (broken && c.theirs) throw new DomainError('conflict', `cannot take the server's version: ${broken}`);
+      await tx.replica.apply(tenant, c.entity, c.entity_id, c.theirs);
+      await tx.syncState.setBase(c.remote, tenant, c.entity, c.entity_id, c.theirs_version);
+      const next: SyncConflict = { ...c, status: 'resolved', resolution: 'theirs', resolved_at: now };
+      await tx.syncState.putConflict(next);
+      return next;
+    });
+  // taking the server's version is a write of the sync: it is not pushed back
+  return side === 'theirs'
+    ? forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${c.remote}` }, run)
+    : forRequest({ tenant, actor: actor ?? 'system' }, run);
+}

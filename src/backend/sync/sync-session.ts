@@ -1,0 +1,108 @@
+import type { Clock } from '../../domain/clock.js';
+import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
+import { uuidv7Source } from '../../store/ids.js';
+import { KyselyJournalStore } from '../../store/journal/journal.store.js';
+import { forTenant } from '../../store/tenant-scope.js';
+import { createUnitOfWork } from '../../store/unit-of-work.js';
+import { createHttpBackend } from '../http/http-backend.js';
+import { createLocalBackend, type LocalOptions } from '../local/local-backend.js';
+import { areaOf, reportOf, resolveConflict, SyncEngine, type ConflictReport, type SyncSummary } from './sync-engine.js';
+import { changesOf } from '../../domain/journal/changes.js';
+
+/** What the sync commands need to reach: this store (a file or URL) and, for a run, the server. */
+export interface SyncTarget {
+  db: string;
+  tenant: string;
+  actor?: string;
+  clock: Clock;
+  local?: Omit<LocalOptions, 'clock'>;
+}
+
+async function withLocal<T>(t: SyncTarget, fn: (b: Awaited<ReturnType<typeof createLocalBackend>>) => Promise<T>) {
+  const local = await createLocalBackend(t.db, { ...t.local, clock: t.clock });
+  try {
+    // the tenant's scope: row-level security on a PostgreSQL store lets its rows through
+    return await forTenant(t.tenant, () => fn(local));
+  } finally {
+    await local.close();
+  }
+}
+
+/** Runs one sync of `t.tenant` with the server at `remote`. */
+export function runSync(
+  t: SyncTarget,
+  remote: { url: string; apiKey?: string },
+  opts: { dryRun?: boolean; newTenant?: boolean; pageSize?: number } = {},
+): Promise<SyncSummary> {
+  return withLocal(t, (local) => {
+    const ids = uuidv7Source();
+    const engine = new SyncEngine({
+      remote: createHttpBackend({ url: remote.url, apiKey: remote.apiKey }),
+      store: local.store,
+      uow: createUnitOfWork(local.store, t.clock, ids),
+      clock: t.clock,
+      ids,
+      tenant: t.tenant,
+      actor: t.actor,
+      ...opts,
+    });
+    return engine.run();
+  });
+}
+
+/** Where this store stands with each server it syncs the tenant with. */
+export interface SyncStatus {
+  tenant: string;
+  remotes: Array<{
+    remote: string;
+    last_sync: string | null;
+    pulled_seq: number;
+    pushed_seq: number;
+    /** Records changed here since the last push, per area. */
+    unsynced: Record<string, number>;
+    conflicts: ConflictReport[];
+  }>;
+}
+
+export function syncStatus(t: SyncTarget, remote?: string): Promise<SyncStatus> {
+  return withLocal(t, async (local) => {
+    const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
+    const journal = new KyselyJournalStore(local.store.db);
+    const base = remote && createHttpBackend({ url: remote }).location;
+    const states = (await uow.read.syncState.list(t.tenant)).filter((s) => !base || s.remote === base);
+    const entities = new Set(uow.read.replica.entities);
+    const out: SyncStatus = { tenant: t.tenant, remotes: [] };
+    for (const s of states) {
+      const records = new Map<string, string>();
+      for (let after = s.pushed_seq; ;) {
+        const entries = await journal.page(t.tenant, after, 1000);
+        if (!entries.length) break;
+        for (const e of entries) {
+          if (e.principal.startsWith('sync:')) continue;
+          const data = e.data === null ? null : (JSON.parse(e.data) as unknown);
+          for (const c of changesOf({ ...e, data }))
+            if (entities.has(c.entity)) records.set(`${c.entity}\u0000${c.id}`, areaOf(c.entity));
+        }
+        after = entries[entries.length - 1]!.seq;
+      }
+      const unsynced: Record<string, number> = {};
+      for (const area of records.values()) unsynced[area] = (unsynced[area] ?? 0) + 1;
+      out.remotes.push({
+        remote: s.remote,
+        last_sync: s.synced_at,
+        pulled_seq: s.pulled_seq,
+        pushed_seq: s.pushed_seq,
+        unsynced,
+        conflicts: (await uow.read.syncState.conflicts(t.tenant, s.remote)).map(reportOf),
+      });
+    }
+    return out;
+  });
+}
+
+/** Settles one conflict (by its id or the id's end) for this store's version or the server's. */
+export function resolveSync(t: SyncTarget, id: string, side: 'ours' | 'theirs'): Promise<SyncConflict> {
+  return withLocal(t, (local) =>
+    resolveConflict(createUnitOfWork(local.store, t.clock, uuidv7Source()), t.clock, t.tenant, id, side, t.actor),
+  );
+}

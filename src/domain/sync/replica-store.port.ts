@@ -1,0 +1,38 @@
+import type { SyncRow } from './version.js';
+
+/** The records of a tenant as a sync reads and writes them: whole rows of the tables that travel, by journal id. */
+export interface ReplicaStore {
+  /** The tables whose records travel, parents first. */
+  readonly entities: readonly string[];
+  /** The record as stored; `hint` (a version of the row) lets the store find it by its table's key. */
+  read(tenant: string, entity: string, id: string, hint?: SyncRow | null): Promise<SyncRow | null>;
+  /** Many records of one table at once (those this tenant holds), by id. */
+  readMany(
+    tenant: string,
+    entity: string,
+    wanted: Array<{ id: string; hint?: SyncRow | null }>,
+  ): Promise<Map<string, SyncRow>>;
+  /** Records this tenant does not hold yet, inserted together and journaled one by one. */
+  insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void>;
+  /**
+   * Writes the row exactly as given (null: deletes it, and first the rows that hang on it), journaled like any
+   * change of the unit of work. Refuses a table that does not travel and a row of another tenant.
+   */
+  apply(tenant: string, entity: string, id: string, row: SyncRow | null): Promise<void>;
+  /** Every record of a table of the tenant, in key order, a page at a time (bundles). */
+  rows(tenant: string, entity: string): AsyncIterable<SyncRow[]>;
+  /** The id the journal names a row by. */
+  idOf(tenant: string, entity: string, row: SyncRow): string;
+  /** A rule a merge must keep that `row` would break (two open assignments of a user and module), or null. */
+  broken(
+    tenant: string,
+    entity: string,
+    id: string,
+    row: SyncRow | null,
+    stored?: SyncRow | null,
+  ): Promise<string | null>;
+  /** Whether a table has rules a merge must keep (see `broken`). */
+  ruled(entity: string): boolean;
+  /** Whether the tenant holds any record of a (tenant-keyed) table. */
+  holdsAny(tenant: string, entity: string): Promise<boolean>;
+}

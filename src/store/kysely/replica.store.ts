@@ -1,0 +1,367 @@
+import type { Kysely } from 'kysely';
+import { DomainError } from '../../domain/errors.js';
+import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
+import type { SyncRow } from '../../domain/sync/version.js';
+import type { DB } from '../db-types.js';
+import type { Recorder } from '../journal/journal-writer.js';
+
+/**
+ * A table whose records travel: its key, and the key columns the journal names a record by (`id`: the entry's id is
+ * the value itself for one column, a JSON array for several; the tenant is the chain's). `tenant` is false for a
+ * table without a tenant column (block links: theirs is their block's).
+ */
+interface TableSpec {
+  key: string[];
+  id: string[];
+  tenant?: false;
+  /**
+   * Columns of the row that narrow a lookup by id to the table's key (consent history is keyed by its consent and
+   * time, not by its id): used when the caller has a version of the row at hand.
+   */
+  lookup?: string[];
+  /** Rows of other tables that hang on this one (deleted with it by the database): [table, column]. */
+  children?: Array<[string, string]>;
+}
+
+/** Assignment statuses that count as open (one per user and module). */
+const OPEN = ['pending', 'in_progress'];
+/** Ids per statement of a read of many records: far below both engines' limits on bound values. */
+const READ_CHUNK = 500;
+/** The tables with rules a merge must keep (see `broken`). */
+const RULED = new Set(['consent', 'training_assignment', 'legal_document_version']);
+
+const byId: TableSpec = { key: ['id'], id: ['id'] };
+const byTenant: TableSpec = { key: ['tenant_id'], id: [] };
+
+/** Every table of tenant data, parents first (the journal's genesis order). */
+export const SYNC_TABLES: Record<string, TableSpec> = {
+  dsfa_setting: byTenant,
+  dsfa: byId,
+  dsfa_audit: byId,
+  consent: byId,
+  consent_history: { ...byId, lookup: ['consent_id', 'created_at'] },
+  consent_import_run: byId,
+  legal_document: { ...byId, children: [['legal_document_version', 'document_id']] },
+  legal_document_version: byId,
+  cookie_banner: byTenant,
+  training_canonical_control: { key: ['tenant_id', 'id'], id: ['id'] },
+  training_module: {
+    ...byId,
+    children: [
+      ['training_question', 'module_id'],
+      ['training_content', 'module_id'],
+      ['training_matrix', 'module_id'],
+      ['training_media', 'module_id'],
+      ['training_block_control', 'module_id'],
+    ],
+  },
+  training_question: byId,
+  training_content: byId,
+  training_matrix: { key: ['tenant_id', 'role_code', 'module_id'], id: ['role_code', 'module_id'] },
+  training_assignment: byId,
+  training_quiz_attempt: byId,
+  training_certificate: byId,
+  training_audit: byId,
+  training_media: byId,
+  training_block: { ...byId, children: [['training_block_control', 'block_id']] },
+  training_block_control: { key: ['block_id', 'control_id'], id: ['block_id', 'control_id'], tenant: false },
+};
+
+/** The tables of SYNC_TABLES as one dynamic schema: their names come from that list only. */
+type Tables = Record<string, SyncRow>;
+
+const spec = (entity: string): TableSpec => {
+  const s = SYNC_TABLES[entity];
+  if (!s)
+    throw new DomainError('validation', `entity "${entity}" does not travel`, [
+      { path: 'entity', message: `one of ${Object.keys(SYNC_TABLES).join(', ')}` },
+    ]);
+  return s;
+};
+
+const idOfRow = (s: TableSpec, row: SyncRow, tenant: string): string =>
+  s.id.length === 0 ? tenant : s.id.length === 1 ? String(row[s.id[0]!]) : JSON.stringify(s.id.map((k) => row[k]));
+
+/**
+ * Records written exactly as another store holds them (sync, bundles), through the unit of work's recorder: each
+ * write is journaled and chained here like any other change. Tables are named only from SYNC_TABLES.
+ */
+export class KyselyReplicaStore implements ReplicaStore {
+  readonly entities = Object.keys(SYNC_TABLES);
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly journal: Recorder,
+  ) {}
+
+  private of(tenant: string) {
+    return new TenantReplica(this.db, this.journal, tenant);
+  }
+
+  read(tenant: string, entity: string, id: string, hint?: SyncRow | null) {
+    return this.of(tenant).read(entity, id, hint);
+  }
+  apply(tenant: string, entity: string, id: string, row: SyncRow | null) {
+    return this.of(tenant).apply(entity, id, row);
+  }
+  readMany(tenant: string, entity: string, wanted: Array<{ id: string; hint?: SyncRow | null }>) {
+    return this.of(tenant).readMany(entity, wanted);
+  }
+  insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>) {
+    return this.of(tenant).insertMany(entity, rows);
+  }
+  broken(tenant: string, entity: string, id: string, row: SyncRow | null, stored?: SyncRow | null) {
+    return this.of(tenant).broken(entity, id, row, stored);
+  }
+  ruled(entity: string): boolean {
+    return RULED.has(entity);
+  }
+  async holdsAny(tenant: string, entity: string): Promise<boolean> {
+    const r = await (this.db as unknown as Kysely<Tables>)
+      .selectFrom(entity)
+      .select('tenant_id')
+      .where('tenant_id', '=', tenant)
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+  rows(tenant: string, entity: string) {
+    return this.of(tenant).rows(entity);
+  }
+  idOf(tenant: string, entity: string, row: SyncRow): string {
+    return idOfRow(spec(entity), row, tenant);
+  }
+}
+
+/** The records of one tenant. */
+class TenantReplica {
+  private readonly db: Kysely<Tables>;
+
+  constructor(
+    db: Kysely<DB>,
+    private readonly journal: Recorder,
+    private readonly tenant: string,
+  ) {
+    this.db = db as unknown as Kysely<Tables>;
+  }
+
+  /** The key columns and values of the record `id` names in this tenant. */
+  private keyOf(entity: string, id: string): Record<string, unknown> {
+    const s = spec(entity);
+    const out: Record<string, unknown> = {};
+    if (s.tenant !== false && s.key.includes('tenant_id')) out.tenant_id = this.tenant;
+    if (s.id.length === 1) out[s.id[0]!] = id;
+    else if (s.id.length > 1) {
+      let parts: unknown;
+      try {
+        parts = JSON.parse(id);
+      } catch {
+        parts = undefined;
+      }
+      if (!Array.isArray(parts) || parts.length !== s.id.length)
+        throw new DomainError('validation', `entity_id of ${entity} must be a JSON array of ${s.id.join(', ')}`);
+      s.id.forEach((k, i) => (out[k] = parts[i]));
+    } else if (id !== this.tenant) throw new DomainError('not_found', `${entity} ${id} not found`);
+    return out;
+  }
+
+  private select(entity: string, where: Record<string, unknown>) {
+    let q = this.db.selectFrom(entity).selectAll();
+    for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
+    return q;
+  }
+
+  /** Whether the block a link hangs on is this tenant's (links carry no tenant of their own). */
+  private async ownBlock(blockId: unknown): Promise<boolean> {
+    const r = await this.db
+      .selectFrom('training_block')
+      .select('id')
+      .where('id', '=', blockId)
+      .where('tenant_id', '=', this.tenant)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async read(entity: string, id: string, hint?: SyncRow | null): Promise<SyncRow | null> {
+    const s = spec(entity);
+    const key = this.keyOf(entity, id);
+    for (const k of s.lookup ?? []) if (hint?.[k] !== undefined) key[k] = hint[k];
+    if (s.tenant === false && !(await this.ownBlock(key.block_id))) return null;
+    const where = s.tenant === false || 'tenant_id' in key ? key : { ...key, tenant_id: this.tenant };
+    return ((await this.select(entity, where).executeTakeFirst()) as SyncRow | undefined) ?? null;
+  }
+
+  async apply(entity: string, id: string, row: SyncRow | null): Promise<void> {
+    const s = spec(entity);
+    const key = this.keyOf(entity, id);
+    if (row === null) return this.remove(entity, s, id, key);
+    const values = await this.checked(entity, s, id, row);
+    // the record of this tenant by its key (with the tenant: the indexes begin with it); an id another tenant holds
+    // fails the insert on its primary key instead, and nothing is written
+    const stored = await this.read(entity, id, values);
+    if (stored) {
+      let q = this.db.updateTable(entity).set(values);
+      for (const [k, v] of Object.entries(key)) q = q.where(k, '=', v);
+      await q.execute();
+      this.journal.put(entity, id, values, 'update');
+    } else {
+      await this.db.insertInto(entity).values(values).execute();
+      this.journal.put(entity, id, values, 'insert');
+    }
+  }
+
+  /**
+   * Many records of one table by id, in a few statements: those of them this tenant holds. Tables keyed by the tenant
+   * or by composite keys are read one by one (they are few).
+   */
+  async readMany(entity: string, wanted: Array<{ id: string; hint?: SyncRow | null }>): Promise<Map<string, SyncRow>> {
+    const s = spec(entity);
+    const out = new Map<string, SyncRow>();
+    if (s.id.length !== 1 || s.id[0] !== 'id' || s.tenant === false) {
+      for (const w of wanted) {
+        const r = await this.read(entity, w.id, w.hint);
+        if (r) out.set(w.id, r);
+      }
+      return out;
+    }
+    for (let i = 0; i < wanted.length; i += READ_CHUNK) {
+      const part = wanted.slice(i, i + READ_CHUNK);
+      let q = this.db
+        .selectFrom(entity)
+        .selectAll()
+        .where('tenant_id', '=', this.tenant)
+        .where(
+          'id',
+          'in',
+          part.map((w) => w.id),
+        );
+      // the table's key, where the rows at hand name it (consent history: by its consents)
+      for (const k of s.lookup?.slice(0, 1) ?? []) {
+        const values = [...new Set(part.map((w) => w.hint?.[k]))];
+        if (values.every((v) => v !== undefined && v !== null)) q = q.where(k, 'in', values);
+      }
+      for (const r of await q.execute()) out.set(String(r.id), r);
+    }
+    return out;
+  }
+
+  /** Records this tenant does not hold yet, inserted in statements of many rows, each journaled. */
+  async insertMany(entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void> {
+    const s = spec(entity);
+    const values: SyncRow[] = [];
+    for (const r of rows) values.push(await this.checked(entity, s, r.id, r.row));
+    const columns = Math.max(1, Object.keys(values[0] ?? {}).length);
+    const chunk = Math.max(1, Math.floor(30_000 / columns) >> 1);
+    for (let i = 0; i < values.length; i += chunk)
+      await this.db
+        .insertInto(entity)
+        .values(values.slice(i, i + chunk))
+        .execute();
+    values.forEach((v, i) => this.journal.put(entity, rows[i]!.id, v, 'insert'));
+  }
+
+  /** Every record of a table of this tenant, in key order, a page at a time. */
+  async *rows(entity: string): AsyncIterable<SyncRow[]> {
+    const s = spec(entity);
+    if (s.tenant === false) {
+      yield (await this.db
+        .selectFrom(`${entity} as l`)
+        .innerJoin('training_block as b', 'b.id', 'l.block_id')
+        .selectAll('l')
+        .where('b.tenant_id', '=', this.tenant)
+        .orderBy('l.block_id')
+        .orderBy('l.control_id')
+        .execute()) as SyncRow[];
+      return;
+    }
+    if (s.id.length !== 1 || s.id[0] !== 'id') {
+      let q = this.db.selectFrom(entity).selectAll().where('tenant_id', '=', this.tenant);
+      for (const k of s.key) q = q.orderBy(k);
+      yield (await q.execute()) as SyncRow[];
+      return;
+    }
+    for (let after = ''; ;) {
+      const rows = await this.db
+        .selectFrom(entity)
+        .selectAll()
+        .where('tenant_id', '=', this.tenant)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(5000)
+        .execute();
+      if (rows.length) yield rows;
+      if (rows.length < 5000) return;
+      after = String(rows[rows.length - 1]!.id);
+    }
+  }
+
+  /** The row to write for record `id`: refused when it is another tenant's or names another record. */
+  private async checked(entity: string, s: TableSpec, id: string, row: SyncRow): Promise<SyncRow> {
+    if (s.tenant === false) {
+      if (!(await this.ownBlock(row.block_id)))
+        throw new DomainError('not_found', `training block ${String(row.block_id)} not found`);
+    } else if (row.tenant_id !== undefined && row.tenant_id !== this.tenant)
+      throw new DomainError('validation', `${entity} ${id} belongs to another tenant`, [
+        { path: 'tenant_id', message: `must be ${this.tenant}` },
+      ]);
+    const values: SyncRow = s.tenant === false ? { ...row } : { ...row, tenant_id: this.tenant };
+    if (idOfRow(s, values, this.tenant) !== id)
+      throw new DomainError('validation', `the row of ${entity} ${id} names another record`, [
+        { path: 'entity_id', message: `must be the row's ${s.id.join(', ') || 'tenant'}` },
+      ]);
+    return values;
+  }
+
+  /** Deletes a record and, first, each row that hangs on it, every one with its tombstone. */
+  private async remove(entity: string, s: TableSpec, id: string, key: Record<string, unknown>): Promise<void> {
+    const row = await this.read(entity, id);
+    if (!row) return;
+    for (const [table, column] of s.children ?? []) {
+      const child = spec(table);
+      const rows = (await this.select(table, { [column]: row[s.id[0]!] }).execute()) as SyncRow[];
+      for (const r of rows)
+        if (child.tenant === false || r.tenant_id === this.tenant)
+          await this.apply(table, idOfRow(child, r, this.tenant), null);
+    }
+    let q = this.db.deleteFrom(entity);
+    for (const [k, v] of Object.entries(key)) q = q.where(k, '=', v);
+    if (s.tenant !== false && !('tenant_id' in key)) q = q.where('tenant_id', '=', this.tenant);
+    await q.execute();
+    this.journal.remove(entity, id);
+  }
+
+  async broken(entity: string, id: string, row: SyncRow | null, known?: SyncRow | null): Promise<string | null> {
+    if (!row || !RULED.has(entity)) return null;
+    const stored = known === undefined ? await this.read(entity, id) : known;
+    if (entity === 'consent' && stored?.revoked_at && !row.revoked_at)
+      return `consent ${id} is revoked here and stays revoked`;
+    if (entity === 'training_assignment') {
+      if (stored && Number(row.escalation_level) < Number(stored.escalation_level))
+        return `the escalation level of assignment ${id} would go down from ${String(stored.escalation_level)} to ${String(row.escalation_level)}`;
+      if (OPEN.includes(String(row.status))) {
+        const other = await this.db
+          .selectFrom('training_assignment')
+          .select('id')
+          .where('tenant_id', '=', this.tenant)
+          .where('user_id', '=', row.user_id)
+          .where('module_id', '=', row.module_id)
+          .where('status', 'in', OPEN)
+          .where('id', '!=', id)
+          .executeTakeFirst();
+        if (other) return `user ${String(row.user_id)} already has an open assignment ${other.id} of this module`;
+      }
+    }
+    if (entity === 'legal_document_version' && row.status === 'published') {
+      const other = await this.db
+        .selectFrom('legal_document_version')
+        .select('id')
+        .where('tenant_id', '=', this.tenant)
+        .where('document_id', '=', row.document_id)
+        .where('status', '=', 'published')
+        .where('id', '!=', id)
+        .executeTakeFirst();
+      if (other) return `document ${String(row.document_id)} already has a published version ${other.id}`;
+    }
+    return null;
+  }
+}

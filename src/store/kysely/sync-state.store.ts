@@ -1,0 +1,175 @@
+import type { Kysely } from 'kysely';
+import type { SyncConflict, SyncState, SyncStateStore } from '../../domain/sync/sync-state.port.js';
+import type { DB } from '../db-types.js';
+import type { SyncTables } from '../db-types-sync.js';
+
+const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
+
+const conflictOf = (r: SyncTables['sync_conflict']): SyncConflict => ({
+  ...r,
+  ours: parse(r.ours),
+  theirs: parse(r.theirs),
+  fields: JSON.parse(r.fields) as string[],
+  status: r.status as SyncConflict['status'],
+  resolution: r.resolution as SyncConflict['resolution'],
+});
+
+/** The sync bookkeeping with kysely's builders; written inside the unit of work of the change it goes with. */
+export class KyselySyncStateStore implements SyncStateStore {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async get(remote: string, tenant: string): Promise<SyncState | undefined> {
+    const r = await this.db
+      .selectFrom('sync_state')
+      .selectAll()
+      .where('remote', '=', remote)
+      .where('tenant_id', '=', tenant)
+      .executeTakeFirst();
+    return r && { ...r, pulled_seq: Number(r.pulled_seq), pushed_seq: Number(r.pushed_seq) };
+  }
+
+  async list(tenant: string): Promise<SyncState[]> {
+    const rows = await this.db
+      .selectFrom('sync_state')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .orderBy('remote')
+      .execute();
+    return rows.map((r) => ({ ...r, pulled_seq: Number(r.pulled_seq), pushed_seq: Number(r.pushed_seq) }));
+  }
+
+  async save(s: SyncState): Promise<void> {
+    await this.db
+      .insertInto('sync_state')
+      .values(s)
+      .onConflict((oc) =>
+        oc.columns(['remote', 'tenant_id']).doUpdateSet({
+          replica_id: s.replica_id,
+          pulled_seq: s.pulled_seq,
+          pushed_seq: s.pushed_seq,
+          synced_at: s.synced_at,
+        }),
+      )
+      .execute();
+  }
+
+  async base(remote: string, tenant: string, entity: string, id: string): Promise<string | null> {
+    const r = await this.db
+      .selectFrom('sync_base')
+      .select('version')
+      .where('remote', '=', remote)
+      .where('tenant_id', '=', tenant)
+      .where('entity', '=', entity)
+      .where('entity_id', '=', id)
+      .executeTakeFirst();
+    return r?.version ?? null;
+  }
+
+  async setBase(remote: string, tenant: string, entity: string, id: string, version: string | null): Promise<void> {
+    await this.db
+      .insertInto('sync_base')
+      .values({ remote, tenant_id: tenant, entity, entity_id: id, version })
+      .onConflict((oc) => oc.columns(['remote', 'tenant_id', 'entity', 'entity_id']).doUpdateSet({ version }))
+      .execute();
+  }
+
+  async basesOf(remote: string, tenant: string, entity: string, ids: string[]): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('sync_base')
+        .select(['entity_id', 'version'])
+        .where('remote', '=', remote)
+        .where('tenant_id', '=', tenant)
+        .where('entity', '=', entity)
+        .where('entity_id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows) out.set(r.entity_id, r.version);
+    }
+    return out;
+  }
+
+  async setBases(
+    remote: string,
+    tenant: string,
+    bases: Array<{ entity: string; id: string; version: string | null }>,
+  ): Promise<void> {
+    // the last word on a record wins: one row per record in a statement
+    const unique = [...new Map(bases.map((b) => [`${b.entity}\u0000${b.id}`, b])).values()];
+    for (let i = 0; i < unique.length; i += 1000)
+      await this.db
+        .insertInto('sync_base')
+        .values(
+          unique
+            .slice(i, i + 1000)
+            .map((b) => ({ remote, tenant_id: tenant, entity: b.entity, entity_id: b.id, version: b.version })),
+        )
+        .onConflict((oc) =>
+          oc
+            .columns(['remote', 'tenant_id', 'entity', 'entity_id'])
+            .doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })),
+        )
+        .execute();
+  }
+
+  async pending(remote: string, tenant: string, entity: string, id: string): Promise<SyncConflict | undefined> {
+    const r = await this.db
+      .selectFrom('sync_conflict')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('remote', '=', remote)
+      .where('entity', '=', entity)
+      .where('entity_id', '=', id)
+      .where('status', 'in', ['open', 'ours'])
+      .executeTakeFirst();
+    return r && conflictOf(r);
+  }
+
+  async putConflict(c: SyncConflict): Promise<void> {
+    const row = {
+      ...c,
+      ours: c.ours && JSON.stringify(c.ours),
+      theirs: c.theirs && JSON.stringify(c.theirs),
+      fields: JSON.stringify(c.fields),
+    };
+    const { id: _id, ...rest } = row;
+    await this.db
+      .insertInto('sync_conflict')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+      .execute();
+  }
+
+  async conflicts(tenant: string, remote?: string): Promise<SyncConflict[]> {
+    let q = this.db
+      .selectFrom('sync_conflict')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('status', 'in', ['open', 'ours']);
+    if (remote !== undefined) q = q.where('remote', '=', remote);
+    return (await q.orderBy('created_at').orderBy('id').execute()).map(conflictOf);
+  }
+
+  async conflict(tenant: string, id: string): Promise<SyncConflict | undefined> {
+    const r = await this.db
+      .selectFrom('sync_conflict')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where((eb) => eb.or([eb('id', '=', id), eb('id', 'like', `%${id.replace(/[%_\\]/g, '')}`)]))
+      .limit(2)
+      .execute();
+    return r.length === 1 ? conflictOf(r[0]!) : undefined;
+  }
+
+  lastChange(tenant: string, entity: string, id: string): Promise<{ actor: string; time: string } | undefined> {
+    return this.db
+      .selectFrom('journal')
+      .select(['actor', 'time'])
+      .where('tenant_id', '=', tenant)
+      .where('entity', '=', entity)
+      .where('entity_id', '=', id)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+}
