@@ -178,6 +178,37 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
     await onLaptop(laptop, async (l) => expect((await published(l)).map((v) => v.id)).toEqual([ours]));
   });
 
+  it('a merge that would break a rule is a conflict: an open assignment of one user and module made on both sides', async () => {
+    const tenant = 'assign';
+    const t = (actor: string) => ({ tenant, actor });
+    const m = await server.training.createModule({
+      ...t('sam'),
+      body: { module_code: 'DSGVO-01', title: 'Datenschutz', regulation_area: 'dsgvo', frequency_type: 'annual' },
+    });
+    await server.training.setMatrix({ ...t('sam'), body: { role_code: 'R9', module_id: m.id } });
+    const user = { user_id: 'u-1', user_name: 'Erika Mustermann', user_email: 'erika@example.com', roles: ['R9'] };
+    const laptop = tmpDb();
+    const run = () =>
+      cli(['--db', laptop, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    expect((await run()).code).toBe(0);
+    expect((await onLaptop(laptop, (l) => l.training.compute({ ...t('lea'), body: user }))).created).toBe(1);
+    expect((await server.training.compute({ ...t('sam'), body: user })).created).toBe(1);
+    const r = await run();
+    expect(r.code).toBe(6);
+    expect(JSON.parse(r.stdout).conflicts).toContainEqual(
+      expect.objectContaining({
+        entity: 'training_assignment',
+        reason: expect.stringContaining('already has an open assignment'),
+      }),
+    );
+    const open = async (b: LocalBackend) =>
+      (await b.training.listAssignments({ tenant, query: { user_id: 'u-1' } })).filter((a) =>
+        ['pending', 'in_progress', 'overdue'].includes(a.status),
+      );
+    expect(await open(server)).toHaveLength(1);
+    await onLaptop(laptop, async (l) => expect(await open(l)).toHaveLength(1));
+  });
+
   it('three laptops through one server end with the same records', async () => {
     const laptops = [tmpDb(), tmpDb(), tmpDb()];
     const tenant = 'three';
