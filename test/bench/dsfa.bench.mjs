@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { benchPostgres, BIN, ratio, row, timeProcess, tmp } from './lib.mjs';
+import { benchPostgres, BIN, ratio, row, startServe as startServeAt, timeProcess, tmp } from './lib.mjs';
 
 const dir = tmp();
 const db = join(dir, 'bench.db');
@@ -50,22 +50,10 @@ row(
 );
 
 // --- serve throughput
+/** A `serve` of `store` and the URL of its DSFA list. */
 async function startServe(store = db) {
-  const p = spawn(process.execPath, [BIN, '--db', store, 'serve', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  const url = await new Promise((resolve, reject) => {
-    p.stderr.on('data', (c) => {
-      err += c;
-      const m = /at (http:\/\/\S+)\/sdk\/v1/.exec(err);
-      if (m) resolve(m[1]);
-    });
-    p.on('exit', () => reject(new Error(err)));
-  });
-  p.stderr.removeAllListeners('data');
-  p.stderr.resume();
-  return { p, url: `${url}/sdk/v1/dsfa?limit=100` };
+  const { p, url } = await startServeAt(store);
+  return { p, url: `${url}/dsfa?limit=100` };
 }
 
 async function startBare(body) {

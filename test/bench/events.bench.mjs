@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { BIN, ratio, row, tmp } from './lib.mjs';
+import { BIN, ratio, row, startServe, tmp } from './lib.mjs';
 
 const receiver = createServer((req, res) => {
   req.resume();
@@ -35,22 +35,6 @@ const cliAsync = (db, args) =>
     p.stderr.on('data', (c) => (err += c));
     p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')}: ${err}`))));
   });
-
-async function startServe(db) {
-  const p = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  const url = await new Promise((resolve, reject) => {
-    p.stderr.on('data', (c) => {
-      err += c;
-      const m = /at (http:\/\/\S+)\/sdk\/v1/.exec(err);
-      if (m) resolve(`${m[1]}/sdk/v1`);
-    });
-    p.on('exit', () => reject(new Error(err)));
-  });
-  p.stderr.removeAllListeners('data');
-  p.stderr.resume();
-  return { p, url };
-}
 
 const send = async (url, path, body, method = 'POST') => {
   const r = await fetch(`${url}${path}`, {
@@ -86,20 +70,12 @@ const dir = tmp();
 {
   const db = join(dir, 'deliveries.db');
   cli(db, ['webhooks', 'add', hook, '--events', '*', '--allow-private', '--tenant', 'bench']);
-  const serveNoEvents = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', '--no-events'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  const url = await new Promise((resolve) => {
-    serveNoEvents.stderr.on('data', (c) => {
-      err += c;
-      const m = /at (http:\/\/\S+)\/sdk\/v1/.exec(err);
-      if (m) resolve(`${m[1]}/sdk/v1`);
-    });
-  });
+  const { p: serveNoEvents, url } = await startServe(db, { args: ['--no-events'] });
   const n = Number(process.env.EVENTS ?? 2000);
   for (let i = 0; i < n; i += 20)
-    await Promise.all(Array.from({ length: 20 }, (_, k) => send(url, '/dsfa?tenant_id=bench', { title: `D${i + k}` })));
+    await Promise.all(
+      Array.from({ length: Math.min(20, n - i) }, (_, k) => send(url, '/dsfa?tenant_id=bench', { title: `D${i + k}` })),
+    );
   serveNoEvents.kill('SIGTERM');
   await new Promise((r) => serveNoEvents.on('exit', r));
   received = 0;

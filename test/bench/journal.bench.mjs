@@ -5,32 +5,13 @@
 //   entry per transaction) against the same build with it off                                  (aim <= 1.15x)
 // - `compliance audit verify` over 1,000,000 entries on SQLite                                 (aim < 3 s)
 // - appends per second of four writers on one tenant on PostgreSQL, against four writers on four tenants
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { benchPostgres, BIN, ratio, row, tmp } from './lib.mjs';
-
-async function startServe(db, env = {}) {
-  const p = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let err = '';
-  const url = await new Promise((resolve, reject) => {
-    p.stderr.on('data', (c) => {
-      err += c;
-      const m = /at (http:\/\/\S+)\/sdk\/v1/.exec(err);
-      if (m) resolve(`${m[1]}/sdk/v1`);
-    });
-    p.on('exit', () => reject(new Error(err)));
-  });
-  p.stderr.removeAllListeners('data');
-  p.stderr.resume();
-  return { p, url };
-}
+import { benchPostgres, BIN, ratio, row, startServe, tmp } from './lib.mjs';
 
 const post = async (url, path, body, tenant, method = 'POST') => {
   const r = await fetch(`${url}${path}`, {
@@ -68,7 +49,7 @@ const rates = { on: [], off: [] };
 for (let round = 0; round < 3; round++) {
   for (const mode of ['off', 'on']) {
     const db = join(dir, `writes-${mode}-${round}.db`);
-    const s = await startServe(db, mode === 'off' ? { COMPLIANCE_BENCH_NO_JOURNAL: '1' } : {});
+    const s = await startServe(db, { env: mode === 'off' ? { COMPLIANCE_BENCH_NO_JOURNAL: '1' } : {} });
     await dsfaWrites([s.url], ['bench'], 1); // warm-up
     rates[mode].push(await dsfaWrites([s.url, s.url, s.url, s.url], ['bench']));
     s.p.kill('SIGTERM');

@@ -3,9 +3,9 @@
 // same route with a secret write key, same server, same run (aim ~1.0x: the scope check is one lookup by prefix for
 // either key). Also: the same publishable requests with the rate limiter on (limits too high to refuse), against off.
 // SECONDS=… sets the length of each measuring round (default 3); rounds alternate the keys so drift hits both.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN, ratio, row, tmp } from './lib.mjs';
+import { BIN, ratio, row, startServe, tmp } from './lib.mjs';
 
 const SECONDS = Number(process.env.SECONDS_PER_ROUND ?? process.env.SECONDS ?? 3);
 const WRITERS = 4;
@@ -16,24 +16,6 @@ function createKey(db, args) {
   const r = spawnSync(process.execPath, [BIN, '--db', db, 'keys', 'create', '--json', ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout).key;
-}
-
-async function startServe(db, extra) {
-  const p = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  const url = await new Promise((resolve, reject) => {
-    p.stderr.on('data', (c) => {
-      err += c;
-      const m = /at (http:\/\/\S+)\/sdk\/v1/.exec(err);
-      if (m) resolve(`${m[1]}/sdk/v1`);
-    });
-    p.on('exit', () => reject(new Error(err)));
-  });
-  p.stderr.removeAllListeners('data');
-  p.stderr.resume();
-  return { p, url };
 }
 
 /** Consents recorded per second by WRITERS loops for SECONDS with `headers`. */
@@ -71,8 +53,8 @@ const browser = { authorization: `Bearer ${pk}`, origin: ORIGIN };
 const server = { authorization: `Bearer ${secret}` };
 
 // both servers run on the same file at once; the rounds alternate between them, so load drift hits every side
-const off = await startServe(db, ['--rate-limit', '0', '--rate-limit-ip', '0']);
-const on = await startServe(db, ['--rate-limit', '100000000', '--rate-limit-ip', '100000000']);
+const off = await startServe(db, { args: ['--rate-limit', '0', '--rate-limit-ip', '0'] });
+const on = await startServe(db, { args: ['--rate-limit', '100000000', '--rate-limit-ip', '100000000'] });
 const sum = { pk: 0, secret: 0 };
 let limited = 0;
 try {

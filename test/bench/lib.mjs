@@ -1,5 +1,5 @@
-// Small helpers shared by the benchmarks: timing of whole processes and a temp folder.
-import { spawnSync } from 'node:child_process';
+// Small helpers shared by the benchmarks: timing of whole processes, a running `serve` and a temp folder.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -82,4 +82,24 @@ export async function benchPostgres() {
     },
     stop,
   };
+}
+
+/** Starts `compliance serve` on a free port of 127.0.0.1 for `db` (a file or a PostgreSQL URL); its /sdk/v1 URL. */
+export async function startServe(db, { args = [], env = {} } = {}) {
+  const p = spawn(process.execPath, [BIN, '--db', db, 'serve', '--port', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  let err = '';
+  const url = await new Promise((resolve, reject) => {
+    p.stderr.on('data', (c) => {
+      err += c;
+      const m = /at (http:\/\/\S+)\/sdk\/v1/.exec(err);
+      if (m) resolve(`${m[1]}/sdk/v1`);
+    });
+    p.on('exit', () => reject(new Error(err)));
+  });
+  p.stderr.removeAllListeners('data');
+  p.stderr.resume();
+  return { p, url };
 }

@@ -1,22 +1,10 @@
 import { z } from 'zod';
+import { Consent } from './consent.schema.js';
 
 export const RECEIPT_FORMAT = 'compliance-consent-receipt/1';
 
-/** The consent a receipt is about: who, what, when, from where. */
-const ReceiptConsent = z.object({
-  id: z.string(),
-  tenant_id: z.string(),
-  user_id: z.string(),
-  data_point_id: z.string(),
-  granted: z.boolean(),
-  granted_at: z.string(),
-  revoked_at: z.string().nullable(),
-  consent_version: z.string(),
-  source: z.string().nullable(),
-  ip_address: z.string().nullable(),
-  user_agent: z.string().nullable(),
-  created_at: z.string(),
-});
+/** The consent a receipt is about: who, what, when, from where (the texts it refers to stand beside it). */
+const ReceiptConsent = Consent.omit({ banner_revision: true, policy_version_id: true, policy_content_hash: true });
 
 /**
  * A signed consent receipt (our addition): the consent, the texts it was given on (the banner's revision, the
