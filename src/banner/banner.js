@@ -367,6 +367,11 @@
     if (/^\s*[a-z][a-z0-9+.-]*:/i.test(privacyHref) && !/^\s*https?:/i.test(privacyHref)) privacyHref = '';
     var link = privacyHref ? el('a', { href: privacyHref, text: t.privacy }) : null;
     var body;
+    // both layers offer declining all, when the configuration asks for it
+    var declineButton = () =>
+      c.showDeclineAll
+        ? el('button', { type: 'button', class: 'primary', 'data-action': 'decline', text: t.decline, on: declineAll })
+        : null;
     if (!settings) {
       body = [
         el('div', { class: 'text' }, [
@@ -375,15 +380,7 @@
         ]),
         el('div', { class: 'buttons' }, [
           el('button', { type: 'button', class: 'primary', 'data-action': 'accept', text: t.accept, on: acceptAll }),
-          c.showDeclineAll
-            ? el('button', {
-                type: 'button',
-                class: 'primary',
-                'data-action': 'decline',
-                text: t.decline,
-                on: declineAll,
-              })
-            : null,
+          declineButton(),
           c.showSettings
             ? el('button', {
                 type: 'button',
@@ -422,15 +419,7 @@
         el('div', { class: 'buttons' }, [
           el('button', { type: 'button', class: 'primary', 'data-action': 'save', text: t.save, on: saveSelection }),
           el('button', { type: 'button', class: 'primary', 'data-action': 'accept', text: t.accept, on: acceptAll }),
-          c.showDeclineAll
-            ? el('button', {
-                type: 'button',
-                class: 'primary',
-                'data-action': 'decline',
-                text: t.decline,
-                on: declineAll,
-              })
-            : null,
+          declineButton(),
           el('button', {
             type: 'button',
             class: 'secondary',
