@@ -107,6 +107,13 @@ describe.each(engines)('tenant bundles into a store on %s', (engine) => {
     await store.close();
   });
 
+  it('a bundle that cannot be written is one clear line (exit 1), not an unexpected error', async () => {
+    const r = await cli(['--db', source, '--tenant', T, 'export', '-o', '/proc/no-such-folder/acme.bundle']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cannot write \/proc\/no-such-folder\/acme\.bundle: /);
+    expect(r.stderr).not.toMatch(/unexpected/);
+  });
+
   it('a damaged or edited bundle is refused before anything is written, naming the part', async () => {
     await reopen();
     const head = await journalHead(store, T);

@@ -79,11 +79,12 @@ async function schemasOf(local: LocalBackend, entities: string[]): Promise<Recor
 }
 
 /**
- * Writes every record of a tenant to one file: a ZIP archive (fflate) of `records/<table>.ndjson` (one row as stored
- * per line), `media/<bucket>/<object key>` (the files behind media records), `schemas/<table>.schema.json`, and
- * `manifest.json` naming every other part with its size, SHA-256 and number of records.
+ * Every record of a tenant as the bytes of one file, with its manifest: a ZIP archive (fflate) of
+ * `records/<table>.ndjson` (one row as stored per line), `media/<bucket>/<object key>` (the files behind media
+ * records), `schemas/<table>.schema.json`, and `manifest.json` naming every other part with its size, SHA-256
+ * and number of records.
  */
-export async function exportBundle(t: BundleTarget, file: string): Promise<BundleManifest> {
+export async function exportBundle(t: BundleTarget): Promise<{ manifest: BundleManifest; bytes: Uint8Array }> {
   return withLocal(t, async (local) => {
     const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
     const files: Zippable = {};
@@ -119,8 +120,7 @@ export async function exportBundle(t: BundleTarget, file: string): Promise<Bundl
       parts,
     };
     files['manifest.json'] = strToU8(JSON.stringify(manifest, null, 2) + '\n');
-    await writeFile(file, zipSync(files, { level: 6 }));
-    return manifest;
+    return { manifest, bytes: zipSync(files, { level: 6 }) };
   });
 }
 

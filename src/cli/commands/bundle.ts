@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { writeOutputFile } from '../output-file.js';
 import { printJson, writeOut } from '../output.js';
 import { writes } from '../store-access.js';
 
@@ -11,7 +12,13 @@ export function createExportCommand(ctx: CliContext): Command {
     .action(async (o: { output: string }) => {
       const c = ctx.config();
       const { exportBundle } = await import('../../backend/sync/bundle.js');
-      const m = await exportBundle({ db: c.db, tenant: c.tenant, actor: c.user, clock: ctx.clock }, o.output);
+      const { manifest: m, bytes } = await exportBundle({
+        db: c.db,
+        tenant: c.tenant,
+        actor: c.user,
+        clock: ctx.clock,
+      });
+      await writeOutputFile(o.output, bytes);
       if (c.json) return printJson(ctx, m);
       const records = m.parts.reduce((n, p) => n + (p.count ?? 0), 0);
       const media = m.parts.filter((p) => p.path.startsWith('media/')).length;
