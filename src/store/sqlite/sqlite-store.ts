@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { makeFolder } from '../make-folder.js';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { withStatementCache } from './statement-cache.js';
 import { CHAIN_FORMAT, type StoredEntry } from '../../domain/journal/chain.js';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
@@ -100,7 +101,7 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
     sqlite.pragma('foreign_keys = ON');
     // 32 MiB of page cache: large transactions (a staff list, an escalation run) stay in memory instead of spilling
     sqlite.pragma('cache_size = -32768');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     if (opts.migrate !== false) await migrate(db, sqlite, opts.onUpgrade);
     return {
       kind: 'sqlite',
