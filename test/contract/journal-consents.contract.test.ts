@@ -87,7 +87,7 @@ describe.each(BACKEND_NAMES)('the journal of consents, legal documents and the b
       'consent_import_run insert': 1,
       'consent_import_run update': 2,
     });
-    const changes = entries.flatMap(changesOf);
+    const changes = entries.flatMap((e) => changesOf(e));
     expect(changes.find((c) => c.entity === 'consent' && c.op === 'update')).toMatchObject({
       id: first.id,
       row: { revoked_at: '2026-02-01T00:00:00.000Z' },

@@ -6,7 +6,15 @@ import { forTenant } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { createHttpBackend } from '../http/http-backend.js';
 import { createLocalBackend, type LocalOptions } from '../local/local-backend.js';
-import { areaOf, reportOf, resolveConflict, SyncEngine, type ConflictReport, type SyncSummary } from './sync-engine.js';
+import {
+  areaOf,
+  reportOf,
+  resolveConflict,
+  SyncEngine,
+  type ConflictReport,
+  type SyncOptions,
+  type SyncSummary,
+} from './sync-engine.js';
 import { changesOf } from '../../domain/journal/changes.js';
 
 /** What the sync commands need to reach: this store (a file or URL) and, for a run, the server. */
@@ -32,7 +40,7 @@ async function withLocal<T>(t: SyncTarget, fn: (b: Awaited<ReturnType<typeof cre
 export function runSync(
   t: SyncTarget,
   remote: { url: string; apiKey?: string },
-  opts: { dryRun?: boolean; newTenant?: boolean; pageSize?: number } = {},
+  opts: Pick<SyncOptions, 'dryRun' | 'newTenant' | 'pageSize' | 'rowsPerTransaction'> = {},
 ): Promise<SyncSummary> {
   return withLocal(t, (local) => {
     const ids = uuidv7Source();

@@ -27,14 +27,28 @@ export const BATCH_OP = 'batch';
 /** The id of a row by its key columns: the value itself for one column, else the values as a JSON array. */
 export const idOf = (values: unknown[]): string => (values.length === 1 ? String(values[0]) : JSON.stringify(values));
 
-/** The row changes an entry records: itself, or each row of a batch. */
-export function changesOf(e: { entity: string; entity_id: string; op: string; data: unknown }): RowChange[] {
-  if (e.op !== BATCH_OP) return [{ entity: e.entity, id: e.entity_id, op: e.op, row: e.data as RowChange['row'] }];
+/** A row of a batch group as an object (a plain loop: Object.fromEntries cost twice as much, measured). */
+function rowOf(columns: string[], values: unknown[]): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+  return row;
+}
+
+/** The row changes an entry records: itself, or each row of a batch; only those of table `only` when named. */
+export function changesOf(
+  e: { entity: string; entity_id: string; op: string; data: unknown },
+  only?: string,
+): RowChange[] {
+  if (e.op !== BATCH_OP) {
+    if (only !== undefined && e.entity !== only) return [];
+    return [{ entity: e.entity, id: e.entity_id, op: e.op, row: e.data as RowChange['row'] }];
+  }
   const out: RowChange[] = [];
   for (const g of (e.data as BatchData).groups) {
+    if (only !== undefined && g.entity !== only) continue;
     const keyAt = g.key.map((k) => g.columns.indexOf(k));
     for (const values of g.rows) {
-      const row = g.op === 'delete' ? null : Object.fromEntries(g.columns.map((c, i) => [c, values[i]]));
+      const row = g.op === 'delete' ? null : rowOf(g.columns, values);
       out.push({ entity: g.entity, id: idOf(keyAt.map((i) => values[i])), op: g.op, row });
     }
   }

@@ -12,7 +12,12 @@ export interface ReplicaStore {
     entity: string,
     wanted: Array<{ id: string; hint?: SyncRow | null }>,
   ): Promise<Map<string, SyncRow>>;
-  /** Records this tenant does not hold yet, inserted together and journaled one by one. */
+  /**
+   * Runs `fn` with every write of this store journaled as one batch entry (entity `entity`, id `id`) instead of an
+   * entry per row: a page a sync pulled, a bundle's part. The rows replay in the order they were written.
+   */
+  asOneEntry<T>(entity: string, id: string, fn: () => Promise<T>): Promise<T>;
+  /** Records this tenant does not hold yet, inserted together, each journaled. */
   insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void>;
   /**
    * Writes the row exactly as given (null: deletes it, and first the rows that hang on it), journaled like any

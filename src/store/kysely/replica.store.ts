@@ -3,6 +3,8 @@ import { DomainError } from '../../domain/errors.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
+import { BatchRecorder } from '../journal/batch-recorder.js';
+import { insertRows } from './bulk-insert.js';
 import type { Recorder } from '../journal/journal-writer.js';
 
 /**
@@ -79,6 +81,12 @@ const spec = (entity: string): TableSpec => {
   return s;
 };
 
+/** The columns a table's journal id is made of (the tenant for a table keyed by it). */
+const journalKey = (entity: string): string[] => {
+  const s = spec(entity);
+  return s.id.length ? s.id : ['tenant_id'];
+};
+
 const idOfRow = (s: TableSpec, row: SyncRow, tenant: string): string =>
   s.id.length === 0 ? tenant : s.id.length === 1 ? String(row[s.id[0]!]) : JSON.stringify(s.id.map((k) => row[k]));
 
@@ -91,8 +99,21 @@ export class KyselyReplicaStore implements ReplicaStore {
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly journal: Recorder,
+    private journal: Recorder,
   ) {}
+
+  async asOneEntry<T>(entity: string, id: string, fn: () => Promise<T>): Promise<T> {
+    const outer = this.journal;
+    const batch = new BatchRecorder(journalKey);
+    this.journal = batch;
+    try {
+      const result = await fn();
+      outer.batch(entity, id, batch.data);
+      return result;
+    } finally {
+      this.journal = outer;
+    }
+  }
 
   private of(tenant: string) {
     return new TenantReplica(this.db, this.journal, tenant);
@@ -248,16 +269,18 @@ class TenantReplica {
   /** Records this tenant does not hold yet, inserted in statements of many rows, each journaled. */
   async insertMany(entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void> {
     const s = spec(entity);
-    const values: SyncRow[] = [];
-    for (const r of rows) values.push(await this.checked(entity, s, r.id, r.row));
-    const columns = Math.max(1, Object.keys(values[0] ?? {}).length);
-    const chunk = Math.max(1, Math.floor(30_000 / columns) >> 1);
-    for (let i = 0; i < values.length; i += chunk)
-      await this.db
-        .insertInto(entity)
-        .values(values.slice(i, i + chunk))
-        .execute();
-    values.forEach((v, i) => this.journal.put(entity, rows[i]!.id, v, 'insert'));
+    // rows with the same columns (as one store writes them) go into one statement
+    const byColumns = new Map<string, { columns: string[]; values: unknown[][] }>();
+    for (const r of rows) {
+      const row = await this.checked(entity, s, r.id, r.row);
+      const columns = Object.keys(row);
+      const signature = columns.join('\u0000');
+      let group = byColumns.get(signature);
+      if (!group) byColumns.set(signature, (group = { columns, values: [] }));
+      group.values.push(columns.map((c) => row[c]));
+      this.journal.put(entity, r.id, row, 'insert');
+    }
+    for (const { columns, values } of byColumns.values()) await insertRows(this.db, entity, columns, values);
   }
 
   /** Every record of a table of this tenant, in key order, a page at a time. */

@@ -1,0 +1,50 @@
+import { idOf, type BatchData, type BatchGroup } from '../../domain/journal/changes.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Recorder } from './journal-writer.js';
+
+/**
+ * Collects the row writes of a bulk path into the groups of one batch entry (see BatchData) instead of an entry per
+ * row: consecutive writes of one table, operation and column list share a group, so the groups replay in the order
+ * the rows were written. `keyOf` names the columns a table's journal id is made of (the id the entry would have had).
+ */
+export class BatchRecorder implements Recorder {
+  private readonly groups: BatchGroup[] = [];
+  private last: { signature: string; group: BatchGroup } | undefined;
+
+  constructor(private readonly keyOf: (entity: string) => string[]) {}
+
+  put(entity: string, id: string, row: object, op: 'insert' | 'update' = 'update'): void {
+    const values = row as Record<string, unknown>;
+    const columns = Object.keys(values);
+    const group = this.group(entity, op, columns);
+    const rowValues = columns.map((c) => values[c]);
+    const keyAt = group.key.map((k) => columns.indexOf(k));
+    if (idOf(keyAt.map((i) => rowValues[i])) !== id)
+      throw new DomainError('internal', `the row of ${entity} ${id} does not carry its journal id`);
+    group.rows.push(rowValues);
+  }
+
+  remove(entity: string, id: string): void {
+    const key = this.keyOf(entity);
+    const values = key.length === 1 ? [id] : (JSON.parse(id) as unknown[]);
+    this.group(entity, 'delete', key).rows.push(values);
+  }
+
+  batch(_entity: string, _id: string, data: BatchData): void {
+    this.last = undefined;
+    this.groups.push(...data.groups);
+  }
+
+  get data(): BatchData {
+    return { groups: this.groups };
+  }
+
+  private group(entity: string, op: BatchGroup['op'], columns: string[]): BatchGroup {
+    const signature = `${entity}\u0000${op}\u0000${columns.join('\u0000')}`;
+    if (this.last?.signature === signature) return this.last.group;
+    const group: BatchGroup = { entity, op, key: this.keyOf(entity), columns, rows: [] };
+    this.groups.push(group);
+    this.last = { signature, group };
+    return group;
+  }
+}
