@@ -89,6 +89,21 @@ describe.each(engines)('sync rules of one record, with a server on %s', (engine)
       );
       await expectChainIntact(l, tenant);
     });
+    // and the other way: the server escalates again, the laptop (offline) moves the deadline later; the server,
+    // which left the assignment alone since, takes the lower level without a conflict
+    expect(
+      (await server.training.escalate({ tenant, actor: 'esc', body: { as_of: inDays(68), dry_run: false } })).escalated,
+    ).toBe(1);
+    expect((await sync(laptop, tenant)).code).toBe(0);
+    const moved = await onLaptop(laptop, (l) =>
+      l.training.updateAssignment({ tenant, actor: 'lea', params: { id }, body: { deadline: inDays(120) } }),
+    );
+    expect(moved.escalation_level).toBe(0);
+    const back = await sync(laptop, tenant, '--json');
+    expect(conflictsOf(back.stdout)).toEqual([]);
+    expect(back.code).toBe(0);
+    expect(await server.training.getAssignment({ tenant, params: { id } })).toEqual(moved);
+    await expectChainIntact(server, tenant);
   });
 
   it('an escalation offline against a change on the server: a conflict naming the rule, settled per field', async () => {
