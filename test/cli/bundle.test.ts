@@ -107,6 +107,31 @@ describe.each(engines)('tenant bundles into a store on %s', (engine) => {
     await store.close();
   });
 
+  it("a bundle's conflict settled per field: the record it makes is this store's at once", async () => {
+    await reopen();
+    const t = { tenant: T, actor: 'lea', params: { id: ids.dsfa } };
+    await store.dsfa.update({ ...t, body: { title: 'Kamera (Lea)', description: 'Hof' } });
+    await store.close();
+    const r = await cli(['--db', target, 'import', bundle, '--json']);
+    expect(r.code).toBe(6);
+    const c = JSON.parse(r.stdout).conflicts.find((x: { entity: string }) => x.entity === 'dsfa');
+    const args = ['--db', target, '--tenant', T, 'sync', 'resolve', c.id, '--json'];
+    const settled = await cli([...args, '--theirs', '--field', 'description=ours']);
+    expect(settled.stderr).toBe('');
+    expect(settled.code).toBe(0);
+    expect(JSON.parse(settled.stdout)).toMatchObject({
+      status: 'resolved',
+      resolution: expect.stringMatching(/^fields:/),
+    });
+    await reopen();
+    expect(await store.dsfa.get({ tenant: T, params: { id: ids.dsfa } })).toMatchObject({
+      title: 'Kamera',
+      description: 'Hof',
+    });
+    await expectChainIntact(store, T);
+    await store.close();
+  });
+
   it('a bundle that cannot be written is one clear line (exit 1), not an unexpected error', async () => {
     const r = await cli(['--db', source, '--tenant', T, 'export', '-o', '/proc/no-such-folder/acme.bundle']);
     expect(r.code).toBe(1);

@@ -45,7 +45,7 @@ export async function applyPush(
         if (version === versionOf(item.data)) result.unchanged++;
         else if (version !== item.base) conflict('changed on the server since the version it was derived from');
         else {
-          const broken = await tx.replica.broken(tenant, item.entity, item.entity_id, item.data, stored);
+          const broken = await tx.replica.broken(tenant, item.entity, item.entity_id, item.data);
           if (broken) conflict(broken);
           else {
             await tx.replica.apply(tenant, item.entity, item.entity_id, item.data);

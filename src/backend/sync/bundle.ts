@@ -6,6 +6,7 @@ import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
+import { BUNDLE_SIDES, withRule } from '../../domain/sync/merge-rules.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import { uuidv7Source } from '../../store/ids.js';
@@ -229,7 +230,7 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
                 summary.unchanged++;
                 continue;
               }
-              const broken = await tx.replica.broken(tenant, entity, r.id, r.row, mine);
+              const broken = await tx.replica.broken(tenant, entity, r.id, r.row);
               if (mine === null && !broken) {
                 fresh.push(r);
                 continue;
@@ -242,7 +243,13 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
                 tenant_id: tenant,
                 entity,
                 entity_id: r.id,
-                reason: broken ?? `differs from the bundle's version (${file})`,
+                reason: withRule(
+                  broken ?? `differs from the bundle's version (${file})`,
+                  entity,
+                  mine,
+                  r.row,
+                  BUNDLE_SIDES,
+                ),
                 base: null,
                 ours: mine,
                 theirs: r.row,

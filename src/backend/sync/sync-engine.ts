@@ -9,6 +9,7 @@ import { BATCH_OP, changesOf, type BatchData } from '../../domain/journal/change
 import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
+import { withRule } from '../../domain/sync/merge-rules.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
@@ -420,7 +421,7 @@ export class SyncEngine {
         const base = bases.get(k) ?? null;
         let reason = 'changed on both sides since the last sync';
         if (!open && ours === base) {
-          const broken = unruled.has(r.entity) ? null : await tx.replica.broken(tenant, r.entity, r.id, r.row, mine);
+          const broken = unruled.has(r.entity) ? null : await tx.replica.broken(tenant, r.entity, r.id, r.row);
           if (!broken) {
             // new records of one table are inserted together; anything else is written in its place in the order
             if (mine === null && r.row !== null) {
@@ -470,6 +471,8 @@ export class SyncEngine {
       remote: this.remoteUrl,
       tenant_id: tenant,
       ...c,
+      // a record changed on both sides is a merge: say which rule of the record taking one side whole would break
+      reason: withRule(c.reason, c.entity, c.ours, c.theirs),
       base: pending?.base ?? c.base,
       theirs_version: versionOf(c.theirs),
       fields: differingFields(c.ours, c.theirs),
@@ -578,40 +581,4 @@ export class SyncEngine {
     }
     state.pushed_seq = Math.max(state.pushed_seq, head);
   }
-}
-
-/** Settles a conflict: `ours` keeps this store's version and pushes it next time; `theirs` takes the server's. */
-export async function resolveConflict(
-  uow: UnitOfWork,
-  clock: Clock,
-  tenant: string,
-  id: string,
-  side: 'ours' | 'theirs',
-  actor?: string,
-): Promise<SyncConflict> {
-  const found = await uow.read.syncState.conflict(tenant, id);
-  if (!found || found.status === 'resolved') throw new DomainError('not_found', `conflict ${id} not found`);
-  const c = found;
-  const run = async () =>
-    uow.write(tenant, async (tx) => {
-      const now = isoZ(clock.now());
-      if (side === 'ours') {
-        // a bundle's conflict is settled here for good; a server's waits for the next sync to push this version
-        const status = c.remote.startsWith('bundle:') ? 'resolved' : 'ours';
-        const next: SyncConflict = { ...c, status, resolution: 'ours', resolved_at: now };
-        await tx.syncState.putConflict(next);
-        return next;
-      }
-      const broken = await tx.replica.broken(tenant, c.entity, c.entity_id, c.theirs as SyncRow | null);
-      if (broken && c.theirs) throw new DomainError('conflict', `cannot take the server's version: ${broken}`);
-      await tx.replica.apply(tenant, c.entity, c.entity_id, c.theirs);
-      await tx.syncState.setBase(c.remote, tenant, c.entity, c.entity_id, c.theirs_version);
-      const next: SyncConflict = { ...c, status: 'resolved', resolution: 'theirs', resolved_at: now };
-      await tx.syncState.putConflict(next);
-      return next;
-    });
-  // taking the server's version is a write of the sync: it is not pushed back
-  return side === 'theirs'
-    ? forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${c.remote}` }, run)
-    : forRequest({ tenant, actor: actor ?? 'system' }, run);
 }

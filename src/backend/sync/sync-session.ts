@@ -6,10 +6,11 @@ import { forTenant } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { createHttpBackend } from '../http/http-backend.js';
 import { createLocalBackend, type LocalOptions } from '../local/local-backend.js';
+import type { Choice } from '../../domain/sync/field-merge.js';
+import { resolveConflict } from './resolve-conflict.js';
 import {
   areaOf,
   reportOf,
-  resolveConflict,
   SyncEngine,
   type ConflictReport,
   type SyncOptions,
@@ -108,9 +109,9 @@ export function syncStatus(t: SyncTarget, remote?: string): Promise<SyncStatus> 
   });
 }
 
-/** Settles one conflict (by its id or the id's end) for this store's version or the server's. */
-export function resolveSync(t: SyncTarget, id: string, side: 'ours' | 'theirs'): Promise<SyncConflict> {
+/** Settles one conflict (by its id or the id's end): this store's version, the server's, or a choice per field. */
+export function resolveSync(t: SyncTarget, id: string, choice: Choice): Promise<SyncConflict> {
   return withLocal(t, (local) =>
-    resolveConflict(createUnitOfWork(local.store, t.clock, uuidv7Source()), t.clock, t.tenant, id, side, t.actor),
+    resolveConflict(createUnitOfWork(local.store, t.clock, uuidv7Source()), t.clock, t.tenant, id, choice, t.actor),
   );
 }

@@ -24,7 +24,7 @@ const conflictLine = (c: ConflictReport) =>
     c.fields.join(',') || '-',
     `ours: ${c.ours.deleted ? 'deleted' : 'changed'} by ${c.ours.actor ?? '?'} at ${c.ours.time ?? '?'}`,
     `theirs: ${c.theirs.deleted ? 'deleted' : 'changed'} by ${c.theirs.actor ?? '?'} at ${c.theirs.time ?? '?'}`,
-    c.status === 'ours' ? 'decided: ours (pushed next sync)' : c.reason,
+    c.status === 'ours' ? 'decided here (pushed next sync)' : c.reason,
   ].join('\t');
 
 function printSummary(ctx: CliContext, s: SyncSummary) {
@@ -38,6 +38,23 @@ function printSummary(ctx: CliContext, s: SyncSummary) {
   writeOut(ctx, `${verb}push\t${counts(s.pushed)}`);
   writeOut(ctx, `conflicts\t${s.conflicts.length}`);
   for (const c of s.conflicts) writeOut(ctx, conflictLine(c));
+}
+
+/** `--field NAME=ours|theirs` values, by field: each a name and a side, a field named once. */
+function parseFields(values: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const at = v.indexOf('=');
+    const name = at < 0 ? v : v.slice(0, at);
+    const side = at < 0 ? '' : v.slice(at + 1);
+    const refuse = (message: string) => new DomainError('validation', message, [{ path: '--field', message }]);
+    if (!name || !['ours', 'theirs'].includes(side))
+      throw refuse(`--field ${v}: give NAME=ours or NAME=theirs (the side is one of ours, theirs)`);
+    if (out[name] !== undefined && out[name] !== side)
+      throw refuse(`--field ${name} is named twice, as ours and theirs`);
+    out[name] = side;
+  }
+  return out;
 }
 
 export function createSyncCommand(ctx: CliContext): Command {
@@ -83,20 +100,34 @@ export function createSyncCommand(ctx: CliContext): Command {
     sync
       .command('resolve')
       .description(
-        'settle a conflict: --ours keeps this store’s version (pushed next sync), --theirs takes the server’s',
+        'settle a conflict: --ours keeps this store’s version (pushed next sync), --theirs takes the server’s, --field NAME=ours|theirs picks per field (repeatable; the side given takes the rest)',
       )
       .argument('<id>', 'the conflict (its id, or the id’s end)')
-      .addOption(new Option('--ours', 'keep this store’s version').conflicts('theirs'))
-      .addOption(new Option('--theirs', 'take the server’s version')),
-  ).action(async (id: string, o: { ours?: boolean; theirs?: boolean }) => {
-    if (!o.ours && !o.theirs)
-      throw new DomainError('bad_request', 'say which version wins: --ours or --theirs', [
-        { path: '--ours', message: 'one of --ours, --theirs' },
+      .addOption(
+        new Option('--ours', 'keep this store’s version (with --field: for every field not named)').conflicts('theirs'),
+      )
+      .addOption(new Option('--theirs', 'take the server’s version (with --field: for every field not named)'))
+      .addOption(
+        new Option('--field <name=side>', 'take one field from ours or theirs (repeatable)').argParser(
+          (v: string, all: string[] = []) => [...all, v],
+        ),
+      ),
+  ).action(async (id: string, o: { ours?: boolean; theirs?: boolean; field?: string[] }) => {
+    const fields = parseFields(o.field ?? []);
+    if (!o.ours && !o.theirs && !o.field?.length)
+      throw new DomainError('bad_request', 'say which version wins: --ours, --theirs or --field NAME=ours|theirs', [
+        { path: '--ours', message: 'one of --ours, --theirs, --field NAME=ours|theirs' },
       ]);
+    const side = o.ours ? 'ours' : o.theirs ? 'theirs' : undefined;
     const { resolveSync } = await import('../../backend/sync/sync-session.js');
-    const done = await resolveSync(target(ctx), id, o.ours ? 'ours' : 'theirs');
+    const done = await resolveSync(target(ctx), id, { side, fields });
     if (ctx.config().json) return printJson(ctx, done);
-    writeOut(ctx, `conflict ${done.id} (${done.entity} ${done.entity_id}) settled: ${o.ours ? 'ours' : 'theirs'}`);
+    const how = done.resolution?.startsWith('fields:')
+      ? `per field ${done.resolution.slice('fields:'.length)} (pushed next sync)`
+      : done.resolution === 'ours' && done.status === 'ours'
+        ? 'ours (pushed next sync)'
+        : String(done.resolution);
+    writeOut(ctx, `conflict ${done.id} (${done.entity} ${done.entity_id}) settled: ${how}`);
   });
   return sync;
 }

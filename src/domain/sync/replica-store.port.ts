@@ -28,15 +28,13 @@ export interface ReplicaStore {
   rows(tenant: string, entity: string): AsyncIterable<SyncRow[]>;
   /** The id the journal names a row by. */
   idOf(tenant: string, entity: string, row: SyncRow): string;
-  /** A rule a merge must keep that `row` would break (two open assignments of a user and module), or null. */
-  broken(
-    tenant: string,
-    entity: string,
-    id: string,
-    row: SyncRow | null,
-    stored?: SyncRow | null,
-  ): Promise<string | null>;
-  /** Whether a table has rules a merge must keep (see `broken`). */
+  /**
+   * A rule across records that writing `row` would break against the tenant's other records here (a second open
+   * assignment of a user and module, a second published version of a document), or null. The rules of a single
+   * record, which only a merge of two versions can break, are `mergeBreaks` (domain/sync/merge-rules.ts).
+   */
+  broken(tenant: string, entity: string, id: string, row: SyncRow | null): Promise<string | null>;
+  /** Whether a table has rules across records (see `broken`). */
   ruled(entity: string): boolean;
   /** Whether the tenant holds any record of a (tenant-keyed) table. */
   holdsAny(tenant: string, entity: string): Promise<boolean>;

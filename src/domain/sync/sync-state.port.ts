@@ -36,7 +36,8 @@ export interface SyncConflict {
   status: ConflictStatus;
   created_at: string;
   resolved_at: string | null;
-  resolution: 'ours' | 'theirs' | null;
+  /** How it was settled: one side whole, or `fields:NAME=ours|theirs,…` for the fields that differed. */
+  resolution: 'ours' | 'theirs' | `fields:${string}` | null;
 }
 
 /** The sync bookkeeping of a store (not tenant data: never journaled, never synced itself). */

@@ -29,8 +29,8 @@ interface TableSpec {
 const OPEN = ['pending', 'in_progress'];
 /** Ids per statement of a read of many records: far below both engines' limits on bound values. */
 const READ_CHUNK = 500;
-/** The tables with rules a merge must keep (see `broken`). */
-const RULED = new Set(['consent', 'training_assignment', 'legal_document_version']);
+/** The tables with rules across records (see `broken`). */
+const RULED = new Set(['training_assignment', 'legal_document_version']);
 
 const byId: TableSpec = { key: ['id'], id: ['id'] };
 const byTenant: TableSpec = { key: ['tenant_id'], id: [] };
@@ -131,8 +131,8 @@ export class KyselyReplicaStore implements ReplicaStore {
   insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>) {
     return this.of(tenant).insertMany(entity, rows);
   }
-  broken(tenant: string, entity: string, id: string, row: SyncRow | null, stored?: SyncRow | null) {
-    return this.of(tenant).broken(entity, id, row, stored);
+  broken(tenant: string, entity: string, id: string, row: SyncRow | null) {
+    return this.of(tenant).broken(entity, id, row);
   }
   ruled(entity: string): boolean {
     return RULED.has(entity);
@@ -353,26 +353,20 @@ class TenantReplica {
     this.journal.remove(entity, id);
   }
 
-  async broken(entity: string, id: string, row: SyncRow | null, known?: SyncRow | null): Promise<string | null> {
+  /** The rules across records, which need queries; those of one record are the domain's (`mergeBreaks`). */
+  async broken(entity: string, id: string, row: SyncRow | null): Promise<string | null> {
     if (!row || !RULED.has(entity)) return null;
-    const stored = known === undefined ? await this.read(entity, id) : known;
-    if (entity === 'consent' && stored?.revoked_at && !row.revoked_at)
-      return `consent ${id} is revoked here and stays revoked`;
-    if (entity === 'training_assignment') {
-      if (stored && Number(row.escalation_level) < Number(stored.escalation_level))
-        return `the escalation level of assignment ${id} would go down from ${String(stored.escalation_level)} to ${String(row.escalation_level)}`;
-      if (OPEN.includes(String(row.status))) {
-        const other = await this.db
-          .selectFrom('training_assignment')
-          .select('id')
-          .where('tenant_id', '=', this.tenant)
-          .where('user_id', '=', row.user_id)
-          .where('module_id', '=', row.module_id)
-          .where('status', 'in', OPEN)
-          .where('id', '!=', id)
-          .executeTakeFirst();
-        if (other) return `user ${String(row.user_id)} already has an open assignment ${other.id} of this module`;
-      }
+    if (entity === 'training_assignment' && OPEN.includes(String(row.status))) {
+      const other = await this.db
+        .selectFrom('training_assignment')
+        .select('id')
+        .where('tenant_id', '=', this.tenant)
+        .where('user_id', '=', row.user_id)
+        .where('module_id', '=', row.module_id)
+        .where('status', 'in', OPEN)
+        .where('id', '!=', id)
+        .executeTakeFirst();
+      if (other) return `user ${String(row.user_id)} already has an open assignment ${other.id} of this module`;
     }
     if (entity === 'legal_document_version' && row.status === 'published') {
       const other = await this.db

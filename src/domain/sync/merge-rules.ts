@@ -1,0 +1,70 @@
+import type { SyncRow } from './version.js';
+
+/** How the rules name the two sides of a merge in their messages: this store, and the server or a bundle. */
+export interface MergeSides {
+  ours: string;
+  theirs: string;
+}
+
+export const SERVER_SIDES: MergeSides = { ours: 'here', theirs: 'on the server' };
+export const BUNDLE_SIDES: MergeSides = { ours: 'here', theirs: 'in the bundle' };
+
+const level = (row: SyncRow | null): number => (row ? Number(row.escalation_level ?? 0) : -1);
+
+/**
+ * The rule of one record that `result`, a merge of two versions of it, breaks (null: none): a consent revoked on
+ * either side stays revoked, and an assignment's escalation level is not below either side's. These hold for merges
+ * only — a record changed on both sides, and how that conflict is settled. A change of one side onto a record the
+ * other side left as it was is sequential and may lower a level (a later deadline) or lift a revocation (an undone
+ * import run): the domain decided it with the record in front of it. A deletion breaks no rule of a record.
+ */
+export function mergeBreaks(
+  entity: string,
+  result: SyncRow | null,
+  ours: SyncRow | null,
+  theirs: SyncRow | null,
+  sides: MergeSides = SERVER_SIDES,
+): string | null {
+  if (!result) return null;
+  if (entity === 'consent' && !result.revoked_at) {
+    const where = ours?.revoked_at ? sides.ours : theirs?.revoked_at ? sides.theirs : null;
+    if (where) return `consent ${String(result.id)} is revoked ${where} and stays revoked`;
+  }
+  if (entity === 'training_assignment') {
+    const highest = Math.max(level(ours), level(theirs));
+    if (level(result) < highest) {
+      const where = level(ours) === highest ? sides.ours : sides.theirs;
+      return `the escalation level of assignment ${String(result.id)} never goes down: it is ${highest} ${where}, not ${level(result)}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * The rule that taking one side's version whole would break (null: either may be taken), to say in a conflict why
+ * a choice of fields may be needed. The other side's version is asked first (the one a sync would write here).
+ */
+export function wholeSideBreaks(
+  entity: string,
+  ours: SyncRow | null,
+  theirs: SyncRow | null,
+  sides: MergeSides = SERVER_SIDES,
+): string | null {
+  return mergeBreaks(entity, theirs, ours, theirs, sides) ?? mergeBreaks(entity, ours, ours, theirs, sides);
+}
+
+/** A conflict's reason, with the rule taking one side whole would break when there is one. */
+export const withRule = (
+  reason: string,
+  entity: string,
+  ours: SyncRow | null,
+  theirs: SyncRow | null,
+  sides: MergeSides = SERVER_SIDES,
+): string => {
+  const rule = wholeSideBreaks(entity, ours, theirs, sides);
+  return rule && !reason.includes(rule) ? `${reason}; ${rule}` : reason;
+};
+
+/** The field a table's rule of one record is about, to name in a suggested choice of fields. */
+export const ruleField = (entity: string): string | undefined =>
+  entity === 'consent' ? 'revoked_at' : entity === 'training_assignment' ? 'escalation_level' : undefined;
