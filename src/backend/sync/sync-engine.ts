@@ -9,6 +9,7 @@ import { BATCH_OP, changesOf, type BatchData } from '../../domain/journal/change
 import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
+import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { withRule } from '../../domain/sync/merge-rules.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
@@ -149,7 +150,14 @@ interface Incoming {
 }
 
 /** Records changed here, by entity and id: the first and last entry that changed each. */
-type Changed = Map<string, { entity: string; id: string; first: number; last: number; hint?: SyncRow | null }>;
+interface ChangedRecord {
+  entity: string;
+  id: string;
+  first: number;
+  last: number;
+  hint?: SyncRow | null;
+}
+type Changed = Map<string, ChangedRecord>;
 
 /**
  * One sync of a tenant between this store and a server: first the server's journal after the last pulled entry is
@@ -397,15 +405,8 @@ export class SyncEngine {
     for (const entity of byEntity.keys())
       if (tx.replica.ruled(entity) && !(await tx.replica.holdsAny(tenant, entity))) unruled.add(entity);
     const settled: Array<{ entity: string; id: string; version: string | null }> = [];
-    // new records wait to be inserted together per table, parents first, before anything else is written
-    const inserts = new Map<string, Array<{ id: string; row: SyncRow }>>();
-    const flush = async () => {
-      for (const entity of tx.replica.entities) {
-        const rows = inserts.get(entity);
-        if (rows) await tx.replica.insertMany(tenant, entity, rows);
-      }
-      inserts.clear();
-    };
+    const inserts = new InsertBuffer(tx.replica, tenant);
+    const flush = () => inserts.flush();
     // the page's writes are journaled as one entry, named by the server's entries they came from
     const span = `${this.remoteUrl}#${entries[0]!.seq}-${entries[entries.length - 1]!.seq}`;
     await tx.replica.asOneEntry('sync_pull', span, async () => {
@@ -425,9 +426,7 @@ export class SyncEngine {
           if (!broken) {
             // new records of one table are inserted together; anything else is written in its place in the order
             if (mine === null && r.row !== null) {
-              const rows = inserts.get(r.entity);
-              if (rows) rows.push({ id: r.id, row: r.row });
-              else inserts.set(r.entity, [{ id: r.id, row: r.row }]);
+              inserts.add(r.entity, r.id, r.row);
             } else {
               await flush();
               await tx.replica.apply(tenant, r.entity, r.id, r.row);
@@ -514,23 +513,39 @@ export class SyncEngine {
   private async push(state: SyncState, changed: Changed, head: number): Promise<void> {
     const { uow, tenant, actor, remote } = this.o;
     const decided = new Map<string, SyncConflict>();
-    for (const c of await this.reader.syncState.conflicts(tenant, this.remoteUrl))
-      if (c.status === 'ours') {
-        decided.set(key(c.entity, c.entity_id), c);
-        if (!changed.has(key(c.entity, c.entity_id)))
-          changed.set(key(c.entity, c.entity_id), { entity: c.entity, id: c.entity_id, first: 0, last: 0 });
-      }
-    const items: Array<PushItem & { last: number; first: number; decided?: SyncConflict }> = [];
+    const undecided = new Set<string>();
+    for (const c of await this.reader.syncState.conflicts(tenant, this.remoteUrl)) {
+      const k = key(c.entity, c.entity_id);
+      // an undecided conflict waits for `sync resolve`; a decided one is pushed with the server's version as base
+      if (c.status === 'open') undecided.add(k);
+      if (c.status !== 'ours') continue;
+      decided.set(k, c);
+      if (!changed.has(k)) changed.set(k, { entity: c.entity, id: c.entity_id, first: 0, last: 0 });
+    }
+    // the changed records and their agreed versions, read a table at a time
+    const byEntity = new Map<string, ChangedRecord[]>();
     for (const [k, ch] of changed) {
-      const pending = await this.reader.syncState.pending(this.remoteUrl, tenant, ch.entity, ch.id);
-      if (pending && pending.status === 'open') continue; // undecided: it waits for `sync resolve`
-      const data = await this.reader.replica.read(tenant, ch.entity, ch.id, ch.hint);
-      const own = decided.get(k);
-      const base = own
-        ? own.theirs_version
-        : await this.reader.syncState.base(this.remoteUrl, tenant, ch.entity, ch.id);
-      if (versionOf(data) === base) continue;
-      items.push({ entity: ch.entity, entity_id: ch.id, data, base, first: ch.first, last: ch.last, decided: own });
+      if (undecided.has(k)) continue;
+      const list = byEntity.get(ch.entity);
+      if (list) list.push(ch);
+      else byEntity.set(ch.entity, [ch]);
+    }
+    const items: Array<PushItem & { last: number; first: number; decided?: SyncConflict }> = [];
+    for (const [entity, list] of byEntity) {
+      const ids = list.map((ch) => ch.id);
+      const rows = await this.reader.replica.readMany(
+        tenant,
+        entity,
+        list.map((ch) => ({ id: ch.id, hint: ch.hint })),
+      );
+      const bases = await this.reader.syncState.basesOf(this.remoteUrl, tenant, entity, ids);
+      for (const ch of list) {
+        const data = rows.get(ch.id) ?? null;
+        const own = decided.get(key(entity, ch.id));
+        const base = own ? own.theirs_version : (bases.get(ch.id) ?? null);
+        if (versionOf(data) === base) continue;
+        items.push({ entity, entity_id: ch.id, data, base, first: ch.first, last: ch.last, decided: own });
+      }
     }
     // parents before children: records in the order they were first changed, deletions last, children first
     items.sort(

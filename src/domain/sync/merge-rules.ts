@@ -68,3 +68,30 @@ export const withRule = (
 /** The field a table's rule of one record is about, to name in a suggested choice of fields. */
 export const ruleField = (entity: string): string | undefined =>
   entity === 'consent' ? 'revoked_at' : entity === 'training_assignment' ? 'escalation_level' : undefined;
+
+/** Assignment statuses that count as open: one per user and module. */
+export const OPEN_STATUSES = ['pending', 'in_progress'];
+
+/**
+ * What a record claims that only one record of the tenant may hold (an open assignment of a user and module, the
+ * published version of a document), with the message for a second claimant; null when it claims nothing. The store
+ * checks claims against its records (ReplicaStore.broken); this checks the records of one push among themselves,
+ * before they are written together.
+ */
+export function exclusiveClaim(
+  entity: string,
+  row: SyncRow | null,
+): { claim: string; taken: (other: string) => string } | null {
+  if (!row) return null;
+  if (entity === 'training_assignment' && OPEN_STATUSES.includes(String(row.status)))
+    return {
+      claim: `open ${String(row.user_id)} ${String(row.module_id)}`,
+      taken: (other) => `user ${String(row.user_id)} already has an open assignment ${other} of this module`,
+    };
+  if (entity === 'legal_document_version' && row.status === 'published')
+    return {
+      claim: `published ${String(row.document_id)}`,
+      taken: (other) => `document ${String(row.document_id)} already has a published version ${other}`,
+    };
+  return null;
+}

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
+import { OPEN_STATUSES } from '../../domain/sync/merge-rules.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
@@ -25,8 +26,6 @@ interface TableSpec {
   children?: Array<[string, string]>;
 }
 
-/** Assignment statuses that count as open (one per user and module). */
-const OPEN = ['pending', 'in_progress'];
 /** Ids per statement of a read of many records: far below both engines' limits on bound values. */
 const READ_CHUNK = 500;
 /** The tables with rules across records (see `broken`). */
@@ -356,14 +355,14 @@ class TenantReplica {
   /** The rules across records, which need queries; those of one record are the domain's (`mergeBreaks`). */
   async broken(entity: string, id: string, row: SyncRow | null): Promise<string | null> {
     if (!row || !RULED.has(entity)) return null;
-    if (entity === 'training_assignment' && OPEN.includes(String(row.status))) {
+    if (entity === 'training_assignment' && OPEN_STATUSES.includes(String(row.status))) {
       const other = await this.db
         .selectFrom('training_assignment')
         .select('id')
         .where('tenant_id', '=', this.tenant)
         .where('user_id', '=', row.user_id)
         .where('module_id', '=', row.module_id)
-        .where('status', 'in', OPEN)
+        .where('status', 'in', OPEN_STATUSES)
         .where('id', '!=', id)
         .executeTakeFirst();
       if (other) return `user ${String(row.user_id)} already has an open assignment ${other.id} of this module`;
