@@ -66,7 +66,8 @@ describe.each(engines)('the journal of a pull from a server on %s', (engine) => 
     const last = (entries: JournalEntry[]) => new Map(rows(entries).map((c) => [`${c.entity} ${c.id}`, c.row]));
     expect(last(pulled)).toEqual(last(serverEntries));
     expect(rows(pulled).length).toBeLessThanOrEqual(rows(serverEntries).length);
-    expect(Object.values(summary.pulled).reduce((a, b) => a + b, 0)).toBe(rows(pulled).length);
+    // the summary counts records, each once
+    expect(Object.values(summary.pulled).reduce((a, b) => a + b, 0)).toBe(last(pulled).size);
 
     const laptop = await createLocalBackend(db);
     try {

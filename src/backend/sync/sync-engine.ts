@@ -248,6 +248,8 @@ export class SyncEngine {
   }
 
   private remoteHead = 0;
+  /** The records this run wrote from the server, to count each once. */
+  private readonly pulledKeys = new Set<string>();
 
   /** The server must speak this protocol on the same schema, else its rows would not fit this store's tables. */
   private async checkServer(): Promise<void> {
@@ -432,7 +434,9 @@ export class SyncEngine {
               await tx.replica.apply(tenant, r.entity, r.id, r.row);
             }
             settled.push({ entity: r.entity, id: r.id, version: theirs });
-            count(this.summary.pulled, r.entity);
+            // a record changed by several transactions of the run counts once
+            if (!this.pulledKeys.has(k)) count(this.summary.pulled, r.entity);
+            this.pulledKeys.add(k);
             continue;
           }
           reason = broken;
