@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { runSync } from '../../src/backend/sync/sync-session.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { changesOf } from '../../src/domain/journal/changes.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmpDb } from '../support/helpers.js';
+import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // What a pull leaves in the laptop's journal: the rows of each transaction as one batch entry (`sync_pull`, named by
@@ -15,20 +16,12 @@ const T = 'jr';
 
 describe.each(engines)('the journal of a pull from a server on %s', (engine) => {
   let server: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  let url: string;
   let key: string;
-  beforeAll(async () => {
-    server = await createLocalBackend(await freshStore(engine));
-    srv = await startServer(server);
-    key = (await (await server.keys()).create('sync')).key;
-  });
-  afterAll(async () => {
-    await srv.close();
-    await server.close();
-  });
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
 
   const pull = (db: string, rowsPerTransaction?: number) =>
-    runSync({ db, tenant: T, clock: systemClock }, { url: srv.url, apiKey: key }, { rowsPerTransaction });
+    runSync({ db, tenant: T, clock: systemClock }, { url: url, apiKey: key }, { rowsPerTransaction });
   const pulledEntries = async (db: string) => {
     const laptop = await createLocalBackend(db);
     try {
@@ -45,7 +38,7 @@ describe.each(engines)('the journal of a pull from a server on %s', (engine) => 
     for (const title of ['Kamera', 'Zeiterfassung', 'Videokonferenz'])
       made.push(await server.dsfa.create({ ...as, body: { title } }));
     const imported = await cli(
-      ['--remote', srv.url, '--api-key', key, '--tenant', T, 'consents', 'import', 'fixtures/consents/sample.csv'],
+      ['--remote', url, '--api-key', key, '--tenant', T, 'consents', 'import', 'fixtures/consents/sample.csv'],
       {},
     );
     expect(imported.code).toBe(0);
@@ -57,7 +50,7 @@ describe.each(engines)('the journal of a pull from a server on %s', (engine) => 
     expect(pulled.length).toBeGreaterThan(1);
     for (const e of pulled) {
       expect(e).toMatchObject({ entity: 'sync_pull', op: 'batch' });
-      expect(e.entity_id).toMatch(new RegExp(`^${srv.url.replace(/[/.]/g, '\\$&')}.*#\\d+-\\d+$`));
+      expect(e.entity_id).toMatch(new RegExp(`^${url.replace(/[/.]/g, '\\$&')}.*#\\d+-\\d+$`));
       // at most 4 rows each, unless one entry of the server (the import's batch) holds more
       const n = changesOf(e).length;
       if (n > 4) expect(changesOf(e).every((c) => c.entity.startsWith('consent'))).toBe(true);

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { BACKEND_NAMES, cli, engineOf, tmp, tmpDb } from '../support/helpers.js';
+import { withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalHead } from '../support/journal.js';
 import { BIN } from '../support/serve-process.js';
 
@@ -17,25 +18,15 @@ const USERS = 1200; // an assignment and its audit entry each: 2,400 entries, th
 
 describe.each(engines)('a sync killed as a process, with a server on %s', (engine) => {
   let server: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  let url: string;
   let key: string;
-  beforeAll(async () => {
-    server = await createLocalBackend(await freshStore(engine));
-    srv = await startServer(server);
-    key = (await (await server.keys()).create('sync')).key;
-  });
-  afterAll(async () => {
-    await srv.close();
-    await server.close();
-  });
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
 
   /** Starts `compliance sync` and answers once `until` holds (checked every few milliseconds), killing it then. */
   async function killedWhen(db: string, until: () => Promise<boolean> | boolean) {
-    const proc = spawn(
-      process.execPath,
-      [BIN, '--db', db, '--remote', srv.url, '--api-key', key, '--tenant', T, 'sync'],
-      { env: { ...process.env, HOME: tmp(), COMPLIANCE_USER: 'lea' } },
-    );
+    const proc = spawn(process.execPath, [BIN, '--db', db, '--remote', url, '--api-key', key, '--tenant', T, 'sync'], {
+      env: { ...process.env, HOME: tmp(), COMPLIANCE_USER: 'lea' },
+    });
     let err = '';
     proc.stderr.on('data', (c) => (err += c));
     proc.stdout.resume();
@@ -103,7 +94,7 @@ describe.each(engines)('a sync killed as a process, with a server on %s', (engin
     const cut = pulledSeq(laptop);
     expect(cut).toBeGreaterThan(0);
     expect(cut).toBeLessThan(serverHead);
-    const resumed = await cli(['--db', laptop, '--remote', srv.url, '--api-key', key, '--tenant', T, 'sync', '--json']);
+    const resumed = await cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', T, 'sync', '--json']);
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ first: false, conflicts: [], pulled_seq: serverHead });
@@ -121,7 +112,7 @@ describe.each(engines)('a sync killed as a process, with a server on %s', (engin
     // the push: killed once the server applied a first part of it, before the last
     await killedWhen(laptop, async () => (await journalHead(server, T)) > serverHead);
     expect((await assignments(server)).length).toBeLessThan(2 * USERS);
-    const again = await cli(['--db', laptop, '--remote', srv.url, '--api-key', key, '--tenant', T, 'sync', '--json']);
+    const again = await cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', T, 'sync', '--json']);
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).conflicts).toEqual([]);
@@ -137,7 +128,7 @@ describe.each(engines)('a sync killed as a process, with a server on %s', (engin
     }
     await expectChainIntact(server, T);
     // nothing left to move
-    const idle = await cli(['--db', laptop, '--remote', srv.url, '--api-key', key, '--tenant', T, 'sync', '--json']);
+    const idle = await cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', T, 'sync', '--json']);
     expect(JSON.parse(idle.stdout)).toMatchObject({ pulled: {}, pushed: {}, conflicts: [] });
   }, 120_000);
 });

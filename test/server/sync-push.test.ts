@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { changesOf } from '../../src/domain/journal/changes.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { BACKEND_NAMES, engineOf, freshStore, startServer } from '../support/helpers.js';
+import { BACKEND_NAMES, engineOf } from '../support/helpers.js';
+import { withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // The server applies a push of many records together (new ones inserted a table at a time), so the records of one
@@ -14,17 +15,9 @@ const T = 'push';
 
 describe.each(engines)('a push to a server on %s', (engine) => {
   let server: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  let url: string;
   let key: string;
-  beforeAll(async () => {
-    server = await createLocalBackend(await freshStore(engine));
-    srv = await startServer(server);
-    key = (await (await server.keys()).create('sync')).key;
-  });
-  afterAll(async () => {
-    await srv.close();
-    await server.close();
-  });
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
 
   it('applies many records together and refuses a second claim of the same push', async () => {
     const as = { tenant: T, actor: 'sam' };
@@ -46,7 +39,7 @@ describe.each(engines)('a push to a server on %s', (engine) => {
     };
     const many = Array.from({ length: 300 }, (_, i) => fresh(`bulk-${i}`));
     const [first, second] = [fresh('u-2'), fresh('u-2')];
-    const api = createHttpBackend({ url: srv.url, apiKey: key });
+    const api = createHttpBackend({ url: url, apiKey: key });
     const body = { replica: 'laptop-1', items: [...many, first!, second!], dry_run: false };
     const res = await api.sync.push({ ...as, body });
     expect(res.applied).toBe(301);

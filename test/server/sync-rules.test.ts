@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmpDb } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { onLaptop, withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact } from '../support/journal.js';
 
 // The rules of one record (a revoked consent stays revoked, an escalation level never goes down) hold for merges: a
@@ -21,30 +22,14 @@ interface Conflict {
 
 describe.each(engines)('sync rules of one record, with a server on %s', (engine) => {
   let server: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  let url: string;
   let key: string;
-  beforeAll(async () => {
-    server = await createLocalBackend(await freshStore(engine));
-    srv = await startServer(server);
-    key = (await (await server.keys()).create('sync')).key;
-  });
-  afterAll(async () => {
-    await srv.close();
-    await server.close();
-  });
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
 
   const sync = (db: string, tenant: string, ...args: string[]) =>
-    cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', ...args]);
+    cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', ...args]);
   const resolve = (db: string, tenant: string, ...args: string[]) =>
     cli(['--db', db, '--tenant', tenant, 'sync', 'resolve', ...args]);
-  const onLaptop = async <R>(db: string, fn: (b: LocalBackend) => Promise<R>): Promise<R> => {
-    const b = await createLocalBackend(db);
-    try {
-      return await fn(b);
-    } finally {
-      await b.close();
-    }
-  };
   const conflictsOf = (stdout: string) => JSON.parse(stdout).conflicts as Conflict[];
 
   /** A module, its matrix row and one user's assignment (deadline in 30 days) on the server. */

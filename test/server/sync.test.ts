@@ -1,10 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
+import { describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { runSync } from '../../src/backend/sync/sync-session.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmpDb } from '../support/helpers.js';
+import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { onLaptop, withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact } from '../support/journal.js';
 
 // Two (or four) real stores and a real server on 127.0.0.1: a laptop clones a tenant, works offline, syncs back;
@@ -14,29 +15,12 @@ const T = 'acme';
 
 describe.each(engines)('compliance sync with a server on %s', (engine) => {
   let server: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  let url: string;
   let key: string;
-  beforeAll(async () => {
-    server = await createLocalBackend(await freshStore(engine));
-    srv = await startServer(server);
-    key = (await (await server.keys()).create('sync')).key;
-  });
-  afterAll(async () => {
-    await srv.close();
-    await server.close();
-  });
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
 
   const sync = (db: string, ...args: string[]) =>
-    cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', T, 'sync', ...args]);
-  /** Works on a laptop's store while no command has it open. */
-  const onLaptop = async <R>(db: string, fn: (b: LocalBackend) => Promise<R>): Promise<R> => {
-    const b = await createLocalBackend(db);
-    try {
-      return await fn(b);
-    } finally {
-      await b.close();
-    }
-  };
+    cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', T, 'sync', ...args]);
   const as = (actor: string) => ({ tenant: T, actor });
   const dsfas = async (b: LocalBackend) =>
     (await b.dsfa.list({ tenant: T, query: { limit: 100 } })).sort((x, y) => x.id.localeCompare(y.id));
@@ -156,8 +140,7 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
       return v.id;
     };
     const laptop = tmpDb();
-    const run = () =>
-      cli(['--db', laptop, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    const run = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
     expect((await run()).code).toBe(0);
     const ours = await onLaptop(laptop, (l) => publish(l, 'vom Laptop'));
     const theirs = await publish(server, 'vom Server');
@@ -188,8 +171,7 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
     await server.training.setMatrix({ ...t('sam'), body: { role_code: 'R9', module_id: m.id } });
     const user = { user_id: 'u-1', user_name: 'Erika Mustermann', user_email: 'erika@example.com', roles: ['R9'] };
     const laptop = tmpDb();
-    const run = () =>
-      cli(['--db', laptop, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    const run = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
     expect((await run()).code).toBe(0);
     expect((await onLaptop(laptop, (l) => l.training.compute({ ...t('lea'), body: user }))).created).toBe(1);
     expect((await server.training.compute({ ...t('sam'), body: user })).created).toBe(1);
@@ -213,7 +195,7 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
     const laptops = [tmpDb(), tmpDb(), tmpDb()];
     const tenant = 'three';
     const run = (db: string) =>
-      cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', '--new-tenant']);
+      cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--new-tenant']);
     await server.dsfa.create({ tenant, actor: 'sam', body: { title: 'Start' } });
     for (const db of laptops) expect((await run(db)).code).toBe(0);
     for (const [i, db] of laptops.entries())
@@ -244,7 +226,7 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
         req.on('data', (c) => parts.push(c)).on('end', () => r(Buffer.concat(parts)));
       });
       if (++seen >= cutAt && !cutAfter) return req.socket.destroy();
-      const up = await fetch(`${srv.url}${req.url}`, {
+      const up = await fetch(`${url}${req.url}`, {
         method: req.method,
         headers: req.headers as Record<string, string>,
         body: req.method === 'GET' ? undefined : body,
