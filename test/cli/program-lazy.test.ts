@@ -36,7 +36,7 @@ describe('the program built for a command line', () => {
 
   it('holds each command under its own name, in the order help lists them', async () => {
     const all = await names();
-    expect(all).toHaveLength(18);
+    expect(new Set(all).size).toBe(all.length);
     for (const name of all) expect(await names(['node', 'compliance', '--db', 'x.db', name, 'list'])).toEqual([name]);
     expect(await names(['node', 'compliance', 'dsfa', '--help'])).toEqual(['dsfa']);
     expect(await names(['node', 'compliance', '--help'])).toEqual(all);
