@@ -30,6 +30,24 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * commander requires node:child_process when it loads, for subcommands that are programs of their own (none here):
+ * loading it (with net, dgram and the rest) costs every command some 5 to 10 ms. It is required when first used.
+ */
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const source = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`${args.path}: no longer requires child_process as expected`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: { main: 'src/main.ts', version: 'src/version.ts' },
@@ -40,7 +58,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, commanderLazyChildProcess],
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',

@@ -16,21 +16,48 @@ export interface GlobalFlags {
   json?: boolean;
 }
 
-const Config = z.object({
-  db: z.string().min(1),
-  /** No --db and no COMPLIANCE_DB: the default file, which a first run's reads find missing without a typo. */
-  dbIsDefault: z.boolean(),
-  remote: z.string().min(1).optional(),
-  apiKey: z.string().min(1).optional(),
-  tenant: z.string().regex(TENANT_PATTERN, TENANT_RULE),
-  /** Whether --tenant or COMPLIANCE_TENANT named the tenant (commands over every tenant then take only this one). */
-  tenantGiven: z.boolean(),
-  user: z.string().min(1),
-  json: z.boolean(),
-  /** COMPLIANCE_LANG: the language of texts the tool writes for people (screening, certificates) unless --lang says. */
-  lang: z.enum(REPORT_LANGUAGES).optional(),
-});
-export type Config = z.infer<typeof Config>;
+/** The configuration's schema: built only to word what is wrong with a configuration that fails `isValid`. */
+export const configSchema = () =>
+  z.object({
+    db: z.string().min(1),
+    /** No --db and no COMPLIANCE_DB: the default file, which a first run's reads find missing without a typo. */
+    dbIsDefault: z.boolean(),
+    remote: z.string().min(1).optional(),
+    apiKey: z.string().min(1).optional(),
+    tenant: z.string().regex(TENANT_PATTERN, TENANT_RULE),
+    /** Whether --tenant or COMPLIANCE_TENANT named the tenant (commands over every tenant then take only this one). */
+    tenantGiven: z.boolean(),
+    user: z.string().min(1),
+    json: z.boolean(),
+    /** COMPLIANCE_LANG: the language of texts the tool writes for people (screening, certificates) unless --lang says. */
+    lang: z.enum(REPORT_LANGUAGES).optional(),
+  });
+export type Config = z.infer<ReturnType<typeof configSchema>>;
+
+const text = (v: unknown, optional = false) => (optional && v === undefined) || (typeof v === 'string' && v !== '');
+
+/**
+ * The schema's rules for a configuration, checked without building the schema: every command resolves its
+ * configuration at start, and a valid one (the usual case) needs no schema. A test holds the two to the same verdict.
+ */
+export function isValid(c: Partial<Record<keyof Config, unknown>>): c is Config {
+  return (
+    text(c.db) &&
+    typeof c.dbIsDefault === 'boolean' &&
+    text(c.remote, true) &&
+    text(c.apiKey, true) &&
+    typeof c.tenant === 'string' &&
+    TENANT_PATTERN.test(c.tenant) &&
+    typeof c.tenantGiven === 'boolean' &&
+    text(c.user) &&
+    typeof c.json === 'boolean' &&
+    (c.lang === undefined || (REPORT_LANGUAGES as readonly unknown[]).includes(c.lang))
+  );
+}
+
+/** A configuration as the schema parses it: the same when it is valid, or the error that names each problem. */
+export const parseConfig = (c: Partial<Record<keyof Config, unknown>>): Config =>
+  isValid(c) ? c : parseOrThrow(configSchema(), c, { what: 'configuration', code: 'bad_request' });
 
 /** `$XDG_DATA_HOME/compliance/compliance.db`, else `~/.local/share/compliance/compliance.db`. */
 export function defaultDbFile(env: NodeJS.ProcessEnv): string {
@@ -55,19 +82,15 @@ export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Confi
     throw new DomainError('bad_request', `COMPLIANCE_LANG=${lang}: allowed values are ${REPORT_LANGUAGES.join(', ')}`, [
       { path: 'COMPLIANCE_LANG', message: `allowed values: ${REPORT_LANGUAGES.join(', ')}` },
     ]);
-  return parseOrThrow(
-    Config,
-    {
-      db: db ?? defaultDbFile(env),
-      dbIsDefault: db === undefined,
-      remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
-      apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
-      tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),
-      tenantGiven: flags.tenant !== undefined || Boolean(empty(env.COMPLIANCE_TENANT)),
-      user: flags.user ?? (empty(env.COMPLIANCE_USER) || osUser(env)),
-      json: flags.json ?? false,
-      lang,
-    },
-    { what: 'configuration', code: 'bad_request' },
-  );
+  return parseConfig({
+    db: db ?? defaultDbFile(env),
+    dbIsDefault: db === undefined,
+    remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
+    apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
+    tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),
+    tenantGiven: flags.tenant !== undefined || Boolean(empty(env.COMPLIANCE_TENANT)),
+    user: flags.user ?? (empty(env.COMPLIANCE_USER) || osUser(env)),
+    json: flags.json ?? false,
+    lang,
+  });
 }

@@ -44,7 +44,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const env = deps.env ?? process.env;
   const io = deps.io ?? processIO(env);
   const ctx = createContext(io, env, deps.clock);
-  const program = createProgram(ctx);
+  const program = await createProgram(ctx, argv);
   let jsonErrors = argv.includes('--json');
   // a stdout that cannot be written (a full disk, a reader that closed the pipe) emits 'error' once; unheard it would
   // end the process with a stack trace, so it is noted here and reported as one line when the command is done

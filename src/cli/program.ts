@@ -1,22 +1,5 @@
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
-import { createConsentsCommand } from './commands/consents.js';
-import { createCookieBannerCommand } from './commands/cookie-banner.js';
-import { createDbCommand } from './commands/db.js';
-import { createEventsCommand } from './commands/events.js';
-import { createWebhooksCommand } from './commands/webhooks.js';
-import { createNotificationsCommand } from './commands/notifications.js';
-import { createAuditCommand } from './commands/audit.js';
-import { createJournalCommand } from './commands/journal.js';
-import { createLegalDocsCommand } from './commands/legal-docs.js';
-import { createDsfaCommand } from './commands/dsfa.js';
-import { createKeysCommand } from './commands/keys.js';
-import { createRedactCommand } from './commands/redact.js';
-import { createReportCommand } from './commands/report/index.js';
-import { createServeCommand } from './commands/serve.js';
-import { createSyncCommand } from './commands/sync.js';
-import { createExportCommand, createImportCommand } from './commands/bundle.js';
-import { createTrainingCommand } from './commands/training/index.js';
 import type { CliContext } from './context.js';
 import { storeAccess } from './store-access.js';
 
@@ -30,8 +13,56 @@ const output = (ctx: CliContext): OutputConfiguration => ({
   outputError: () => undefined,
 });
 
-/** The whole command tree. Commands load their heavy modules only when they run. */
-export function createProgram(ctx: CliContext): Command {
+type MakeCommand = (ctx: CliContext) => Command;
+
+/**
+ * The top-level commands in the order help lists them, by name: a command line loads the module of the command it
+ * runs only (help, and a name not listed here, load them all).
+ */
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<MakeCommand>]> = [
+  ['dsfa', async () => (await import('./commands/dsfa.js')).createDsfaCommand],
+  ['consents', async () => (await import('./commands/consents.js')).createConsentsCommand],
+  ['legal-docs', async () => (await import('./commands/legal-docs.js')).createLegalDocsCommand],
+  ['cookie-banner', async () => (await import('./commands/cookie-banner.js')).createCookieBannerCommand],
+  ['training', async () => (await import('./commands/training/index.js')).createTrainingCommand],
+  ['report', async () => (await import('./commands/report/index.js')).createReportCommand],
+  ['redact', async () => (await import('./commands/redact.js')).createRedactCommand],
+  ['journal', async () => (await import('./commands/journal.js')).createJournalCommand],
+  ['audit', async () => (await import('./commands/audit.js')).createAuditCommand],
+  ['db', async () => (await import('./commands/db.js')).createDbCommand],
+  ['keys', async () => (await import('./commands/keys.js')).createKeysCommand],
+  ['serve', async () => (await import('./commands/serve.js')).createServeCommand],
+  ['webhooks', async () => (await import('./commands/webhooks.js')).createWebhooksCommand],
+  ['events', async () => (await import('./commands/events.js')).createEventsCommand],
+  ['notifications', async () => (await import('./commands/notifications.js')).createNotificationsCommand],
+  ['sync', async () => (await import('./commands/sync.js')).createSyncCommand],
+  ['export', async () => (await import('./commands/bundle.js')).createExportCommand],
+  ['import', async () => (await import('./commands/bundle.js')).createImportCommand],
+];
+
+/**
+ * The command a command line runs: its first word that is neither an option of the root nor the value of one.
+ * Undefined when help is asked for, or when the line has an option the root does not know (whose value cannot be
+ * told from a command's name).
+ */
+export function commandOf(root: Command, args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' || arg === '-h' || arg === '--help') return undefined;
+    if (!arg.startsWith('-') || arg === '-') return arg;
+    const flag = arg.split('=')[0];
+    const option = root.options.find((o) => o.long === flag || o.short === flag);
+    if (!option) return undefined;
+    if ((option.required || option.optional) && !arg.includes('=')) i++;
+  }
+  return undefined;
+}
+
+/**
+ * The command tree. Given the command line, only the command it runs is built (and its module loaded); without one,
+ * or for help, the whole tree. Commands load their heavy modules only when they run.
+ */
+export async function createProgram(ctx: CliContext, argv?: string[]): Promise<Command> {
   const program = new Command('compliance')
     .description(
       'Privacy and compliance back office: impact assessments, consents, legal documents, cookie banner, training',
@@ -54,29 +85,10 @@ export function createProgram(ctx: CliContext): Command {
     await ctx.configure(action.optsWithGlobals(), storeAccess(action));
   });
 
-  for (const make of [
-    createDsfaCommand,
-    createConsentsCommand,
-    createLegalDocsCommand,
-    createCookieBannerCommand,
-    createTrainingCommand,
-    createReportCommand,
-    createRedactCommand,
-    createJournalCommand,
-    createAuditCommand,
-    createDbCommand,
-    createKeysCommand,
-    createServeCommand,
-    createWebhooksCommand,
-    createEventsCommand,
-    createNotificationsCommand,
-    createSyncCommand,
-    createExportCommand,
-    createImportCommand,
-  ]) {
-    const cmd = make(ctx);
-    program.addCommand(cmd);
-  }
+  const name = argv && commandOf(program, argv.slice(2));
+  const listed = COMMANDS.filter(([n]) => n === name);
+  const chosen = listed.length ? listed : COMMANDS;
+  for (const make of await Promise.all(chosen.map(([, load]) => load()))) program.addCommand(make(ctx));
   // subcommands inherit the error handling of the root, so usage errors never exit on their own
   const inherit = (c: Command) => {
     c.exitOverride();

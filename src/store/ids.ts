@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { nodeCrypto } from '../domain/node-crypto.js';
 import type { IdSource } from '../domain/clock.js';
 
 const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -15,7 +15,7 @@ export function uuidv7Source(now: () => number = Date.now): IdSource {
   return {
     next(): string {
       if (poolPos >= pool.length) {
-        randomFillSync(pool);
+        nodeCrypto().randomFillSync(pool);
         poolPos = 0;
       }
       const b = pool.subarray(poolPos, poolPos + 16);

@@ -81,8 +81,12 @@ export function journaledWrite<T>(
       store.db,
       async (trx) => {
         const request = currentRequest();
+        let txn: string | undefined;
         const journal = new JournalWriter(tenant, {
-          txn: ids.next(),
+          // drawn with the first entry: a transaction that journals nothing (a sync's bookkeeping) draws no id
+          get txn() {
+            return (txn ??= ids.next());
+          },
           time: isoZ(clock.now()),
           actor: request?.actor ?? 'system',
           principal: request?.principal ?? 'unknown',

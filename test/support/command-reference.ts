@@ -15,7 +15,7 @@ const usage = (c: Command): string =>
  * The command reference of README.md, generated from the program itself so it cannot drift: one line per command
  * that runs (groups are headings), `compliance <path> <arguments>` and what it does.
  */
-export function commandReference(): string {
+export async function commandReference(): Promise<string> {
   const quiet = new PassThrough();
   const io = {
     stdin: quiet,
@@ -26,7 +26,7 @@ export function commandReference(): string {
     stderrIsTTY: false,
     color: false,
   };
-  const program = createProgram(createContext(io, {}));
+  const program = await createProgram(createContext(io, {}));
   const lines: string[] = [];
   const walk = (c: Command, path: string[]) => {
     const subs = c.commands.filter((s) => s.name() !== 'help');

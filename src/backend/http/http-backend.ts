@@ -1,17 +1,19 @@
-import { Readable } from 'node:stream';
-import { contracts, type Contracts } from '../../contract/index.js';
+import type { Contracts } from '../../contract/index.js';
+import { contractLoaders } from '../../contract/loaders.js';
 import { errorFromResponse } from '../../contract/errors.js';
 import { SDK_PREFIX, type Client, type Contract, type Operation, type RawRequest } from '../../contract/operation.js';
 import { DomainError } from '../../domain/errors.js';
 import { withKeyHint } from './key-hint.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import type { Backend } from '../backend.js';
+import { failureOf, fetchTransport, nodeTransport, type Answer, type Transport } from './transport.js';
 
 export interface HttpOptions {
   /** Server root (`http://host:port`) or the API base (`http://host:port/sdk/v1`). */
   url: string;
   apiKey?: string;
   timeoutMs?: number;
+  /** Send the requests through this fetch instead of `node:http` (the contract tests check every answer). */
   fetch?: typeof fetch;
 }
 
@@ -38,22 +40,25 @@ export function buildPath(o: Operation, params: Record<string, string> = {}): st
 }
 
 function describeNetworkError(base: string, e: unknown): DomainError {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? (e as { name?: string }).name;
+  const failure = failureOf(e);
   const why =
-    code === 'ECONNREFUSED'
+    failure === 'refused'
       ? 'connection refused (is `compliance serve` running there?)'
-      : code === 'ENOTFOUND'
+      : failure === 'not-found'
         ? 'host not found'
-        : code === 'TimeoutError' || code === 'UND_ERR_CONNECT_TIMEOUT'
+        : failure === 'timeout'
           ? 'no answer before the timeout'
-          : (cause?.message ?? (e as Error).message);
+          : failure;
   return new DomainError('unavailable', `cannot reach remote server ${base}: ${why}`);
 }
 
-/** One area of the API over fetch, generated from its contract: same inputs, same outputs, same errors. */
-export function httpClient<C extends Contract>(contract: C, base: string, opts: HttpOptions): Client<C> {
-  const doFetch = opts.fetch ?? fetch;
+/** One area of the API over HTTP, generated from its contract: same inputs, same outputs, same errors. */
+export function httpClient<C extends Contract>(
+  contract: C,
+  base: string,
+  opts: HttpOptions,
+  transport: Transport = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport(),
+): Client<C> {
   const client: Record<string, (raw: RawRequest) => Promise<unknown>> = {};
   for (const [name, o] of Object.entries(contract)) {
     client[name] = async (raw: RawRequest) => {
@@ -65,13 +70,11 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
       else if (o.tenant === 'header') headers['x-tenant-id'] = raw.tenant;
       if (raw.actor) headers['x-user-id'] = raw.actor;
       if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
-      let body: RequestInit['body'];
-      const init: RequestInit & { duplex?: 'half' } = { method: o.method, headers, redirect: 'manual' };
+      let body: string | AsyncIterable<Uint8Array | string> | undefined;
       if (o.requestKind === 'stream') {
         if (!raw.stream) throw new DomainError('bad_request', 'this operation needs a request body');
         headers['content-type'] = raw.stream.content_type;
-        body = Readable.toWeb(Readable.from(raw.stream.body)) as unknown as RequestInit['body'];
-        init.duplex = 'half';
+        body = raw.stream.body;
       } else if (o.body) {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(raw.body === undefined ? {} : raw.body);
@@ -79,37 +82,35 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
       // bulk uploads may take long; everything else gets the normal timeout
       const timeout =
         o.requestKind === 'stream' || o.responseKind === 'stream' ? 24 * 3600_000 : (opts.timeoutMs ?? 30_000);
-      let res: Response;
       const stop = raw.stream?.signal;
+      const signal = stop ? AbortSignal.any([AbortSignal.timeout(timeout), stop]) : AbortSignal.timeout(timeout);
+      // stopped by the caller (Ctrl-C): its reason, not a network failure
+      const failed = (e: unknown) => (stop?.aborted ? stop.reason : describeNetworkError(base, e));
+      let res: Answer;
       try {
-        const timer = AbortSignal.timeout(timeout);
-        res = await doFetch(url, { ...init, body, signal: stop ? AbortSignal.any([timer, stop]) : timer });
+        res = await transport.send(url, { method: o.method, headers, body, signal });
       } catch (e) {
-        // stopped by the caller (Ctrl-C): its reason, not a network failure
-        if (stop?.aborted) throw stop.reason;
-        throw describeNetworkError(base, e);
+        throw failed(e);
       }
-      if (res.ok && o.responseKind === 'binary') {
-        const data = new Uint8Array(await res.arrayBuffer());
-        const cd = res.headers.get('content-disposition') ?? '';
+      const ok = res.status >= 200 && res.status < 300;
+      if (ok && o.responseKind === 'binary') {
+        const data = await res.bytes().catch((e: unknown) => Promise.reject(failed(e)));
+        const cd = res.header('content-disposition') ?? '';
         const filename = /filename="([^"]*)"/.exec(cd)?.[1];
         return {
-          content_type: res.headers.get('content-type') ?? 'application/octet-stream',
+          content_type: res.header('content-type') ?? 'application/octet-stream',
           data,
           ...(filename ? { filename } : {}),
         };
       }
-      if (res.ok && o.responseKind === 'stream' && res.body) {
-        return {
-          content_type: res.headers.get('content-type') ?? 'application/octet-stream',
-          body: Readable.fromWeb(res.body as never),
-        };
+      if (ok && o.responseKind === 'stream') {
+        return { content_type: res.header('content-type') ?? 'application/octet-stream', body: res.stream() };
       }
       if (res.status === 307 && o.responseKind === 'redirect') {
-        const location = res.headers.get('location') ?? '';
+        const location = res.header('location') ?? '';
         return { location: new URL(location, url).toString() };
       }
-      const text = await res.text();
+      const text = await res.text().catch((e: unknown) => Promise.reject(failed(e)));
       let json: unknown;
       try {
         json = text ? JSON.parse(text) : undefined;
@@ -117,7 +118,7 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
         json = undefined;
       }
       if (res.status === 401) throw withKeyHint(errorFromResponse(res.status, json), base, Boolean(opts.apiKey));
-      if (!res.ok) throw errorFromResponse(res.status, json);
+      if (!ok) throw errorFromResponse(res.status, json);
       const parsed = o.output.safeParse(json);
       if (!parsed.success) {
         throw new DomainError(
@@ -132,9 +133,29 @@ export function httpClient<C extends Contract>(contract: C, base: string, opts: 
   return client as Client<C>;
 }
 
+/**
+ * An area whose contract (and the schemas it holds) loads on its first call, so a command that uses one area does
+ * not build the schemas of all of them at start-up.
+ */
+function lazy<C extends Contract>(load: () => Promise<C>, base: string, opts: HttpOptions, t: Transport): Client<C> {
+  let client: Promise<Client<C>> | undefined;
+  return new Proxy({} as Client<C>, {
+    get(_target, name) {
+      if (typeof name !== 'string' || name === 'then') return undefined; // never look like a promise
+      return async (raw: RawRequest) => {
+        client ??= load().then((contract) => httpClient(contract, base, opts, t));
+        const fn = (await client)[name];
+        if (!fn) throw new TypeError(`no operation ${name}`);
+        return fn(raw);
+      };
+    },
+  });
+}
+
 export function createHttpBackend(opts: HttpOptions): Backend {
   const base = apiBase(opts.url);
-  const make = <K extends keyof Contracts>(k: K) => httpClient(contracts[k], base, opts);
+  const transport = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport();
+  const make = <K extends keyof Contracts>(k: K) => lazy(contractLoaders[k], base, opts, transport);
   return {
     location: base,
     dsfa: make('dsfa'),
@@ -152,6 +173,6 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     webhooks: make('webhooks'),
     notifications: make('notifications'),
     sync: make('sync'),
-    close: async () => undefined,
+    close: async () => transport.close(),
   };
 }

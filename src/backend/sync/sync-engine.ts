@@ -233,7 +233,8 @@ export class SyncEngine {
         'not_found',
         `tenant ${tenant} has no records on ${this.remoteUrl}; to start it there from this store, run again with --new-tenant`,
       );
-    await this.pull(state);
+    // the server's journal ends where the last pull stopped (its head, told by sync.info): no page to ask for
+    if (this.remoteHead > state.pulled_seq) await this.pull(state);
     await this.push(state, changed, head);
     state.synced_at = isoZ(this.o.clock.now());
     await uow.write(tenant, (tx) => tx.syncState.save(state));

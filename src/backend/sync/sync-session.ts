@@ -5,7 +5,7 @@ import { KyselyJournalStore } from '../../store/journal/journal.store.js';
 import { forTenant } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { createHttpBackend } from '../http/http-backend.js';
-import { createLocalBackend, type LocalOptions } from '../local/local-backend.js';
+import { openStore, type OpenOptions, type Store } from '../../store/store.js';
 import type { Choice } from '../../domain/sync/field-merge.js';
 import { resolveConflict } from './resolve-conflict.js';
 import {
@@ -24,16 +24,18 @@ export interface SyncTarget {
   tenant: string;
   actor?: string;
   clock: Clock;
-  local?: Omit<LocalOptions, 'clock'>;
+  /** How this store is opened (whether a missing one is created, what an upgrade tells). */
+  local?: Pick<OpenOptions, 'onUpgrade' | 'ifMissing' | 'onMissing' | 'timeouts'>;
 }
 
-async function withLocal<T>(t: SyncTarget, fn: (b: Awaited<ReturnType<typeof createLocalBackend>>) => Promise<T>) {
-  const local = await createLocalBackend(t.db, { ...t.local, clock: t.clock });
+/** This store alone: a sync works on its tables and journal, not through the domain services. */
+async function withLocal<T>(t: SyncTarget, fn: (local: { store: Store }) => Promise<T>) {
+  const store = await openStore(t.db, t.local);
   try {
     // the tenant's scope: row-level security on a PostgreSQL store lets its rows through
-    return await forTenant(t.tenant, () => fn(local));
+    return await forTenant(t.tenant, () => fn({ store }));
   } finally {
-    await local.close();
+    await store.close();
   }
 }
 
@@ -43,10 +45,11 @@ export function runSync(
   remote: { url: string; apiKey?: string },
   opts: Pick<SyncOptions, 'dryRun' | 'newTenant' | 'pageSize' | 'rowsPerTransaction'> = {},
 ): Promise<SyncSummary> {
-  return withLocal(t, (local) => {
+  return withLocal(t, async (local) => {
     const ids = uuidv7Source();
+    const server = createHttpBackend({ url: remote.url, apiKey: remote.apiKey });
     const engine = new SyncEngine({
-      remote: createHttpBackend({ url: remote.url, apiKey: remote.apiKey }),
+      remote: server,
       store: local.store,
       uow: createUnitOfWork(local.store, t.clock, ids),
       clock: t.clock,
@@ -55,7 +58,11 @@ export function runSync(
       actor: t.actor,
       ...opts,
     });
-    return engine.run();
+    try {
+      return await engine.run();
+    } finally {
+      await server.close();
+    }
   });
 }
 

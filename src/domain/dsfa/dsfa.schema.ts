@@ -8,6 +8,8 @@ import {
   DSFA_WORKFLOWS,
   RISK_LEVELS,
   USE_CASE_TYPES,
+  DSFA_ADDITIONS,
+  type DsfaAddition,
 } from './dsfa.values.js';
 
 export { AI_ACT_RISK_CLASSES, AUDIT_ACTIONS, DSFA_STATUSES, DSFA_WORKFLOWS, RISK_LEVELS, USE_CASE_TYPES };
@@ -151,10 +153,10 @@ const additionsInput = {
   review_date: optionalDate().describe(
     `The day the assessment is next due for review (Art. 35(11)), YYYY-MM-DD. ${ADDITION}`,
   ),
-};
+} satisfies Record<DsfaAddition, z.ZodType>;
 
-/** The names of the optional fields (our additions): absent from a record while unset. */
-export const DSFA_ADDITIONS = Object.keys(additionsInput) as Array<keyof typeof additionsInput>;
+/** The names of the optional fields (our additions), kept free of zod in dsfa.values.ts for the store. */
+export { DSFA_ADDITIONS };
 
 const additionsOutput = {
   controller: z.string().optional(),

@@ -16,3 +16,18 @@ export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE', 'STATUS_CHANGE'] as 
 
 /** Review workflows a tenant can choose: `open` lets any status follow any other (the API specification's rule). */
 export const DSFA_WORKFLOWS = ['open', 'strict'] as const;
+
+/** The names of the optional fields (our additions to the record): absent from a record while unset. */
+export const DSFA_ADDITIONS = [
+  'controller',
+  'purposes',
+  'data_subjects',
+  'necessity_assessment',
+  'risks',
+  'measure_details',
+  'dpo_opinion',
+  'dpo_name',
+  'dpo_opinion_date',
+  'review_date',
+] as const;
+export type DsfaAddition = (typeof DSFA_ADDITIONS)[number];

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import { conflict } from '../errors.js';
 import type { Dsfa, DsfaAuditEntry } from './dsfa.schema.js';
 import type { DSFA_STATUSES, DSFA_WORKFLOWS } from './dsfa.values.js';
@@ -53,7 +53,8 @@ export function contentHash(d: Dsfa): string {
         ? (v as Array<Record<string, unknown>>).map(({ created_at: _c, updated_at: _u, ...m }) => m)
         : v;
   }
-  return createHash('sha256')
+  return nodeCrypto()
+    .createHash('sha256')
     .update(JSON.stringify(canonical(content)))
     .digest('hex');
 }

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 
 /** The `prev_hash` of a tenant's first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -32,7 +32,7 @@ export interface StoredEntry extends ChainedFields {
   preimage?: string;
 }
 
-const sha256 = (text: string): string => hash('sha256', text, 'hex');
+const sha256 = (text: string): string => nodeCrypto().hash('sha256', text, 'hex');
 
 /**
  * The hash of an entry's data. The entry hash covers this rather than the data itself, so the data of an entry can

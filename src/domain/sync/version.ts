@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 
 /** A row as a sync compares it: its columns as stored (lists and objects as JSON text, booleans as integers). */
 export type SyncRow = Record<string, unknown>;
@@ -15,7 +15,7 @@ export function canonicalJson(row: SyncRow): string {
  * record does not exist (never created, or deleted). Two stores holding the same row hold the same version.
  */
 export const versionOf = (row: SyncRow | null | undefined): string | null =>
-  row ? hash('sha256', canonicalJson(row), 'hex') : null;
+  row ? nodeCrypto().hash('sha256', canonicalJson(row), 'hex') : null;
 
 /** The columns whose values differ between two versions of a record (every column of the one that exists). */
 export function differingFields(a: SyncRow | null, b: SyncRow | null): string[] {

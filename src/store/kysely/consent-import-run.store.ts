@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ImportRunStore, LaterEntry, MovedRevocation } from '../../domain/consents/import-run-store.port.js';
-import { ImportRunOptions, type ImportRun, type ImportRunQuery } from '../../domain/consents/import-run.schema.js';
+import type { ImportRun, ImportRunOptions, ImportRunQuery } from '../../domain/consents/import-run.schema.js';
 import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
@@ -10,11 +10,13 @@ import type { BatchGroup } from '../../domain/journal/changes.js';
 type RunRow = ConsentTables['consent_import_run'];
 
 export const runToRow = (r: ImportRun): RunRow => ({ ...r, options: JSON.stringify(r.options) });
-const runFromRow = (r: RunRow): ImportRun => ({
+/** The schema of a run's options, loaded with the first run read: opening the store builds no schemas. */
+const optionsSchema = async () => (await import('../../domain/consents/import-run.schema.js')).ImportRunOptions;
+const runFromRow = (r: RunRow, options: typeof ImportRunOptions): ImportRun => ({
   ...r,
   format: r.format as ImportRun['format'],
   status: r.status as ImportRun['status'],
-  options: ImportRunOptions.parse(JSON.parse(r.options)),
+  options: options.parse(JSON.parse(r.options)),
   read: Number(r.read),
   created: Number(r.created),
   unchanged: Number(r.unchanged),
@@ -78,14 +80,15 @@ export class KyselyImportRunStore implements ImportRunStore {
       .where('tenant_id', '=', tenant)
       .where('id', '=', id)
       .executeTakeFirst();
-    return r && runFromRow(r);
+    return r && runFromRow(r, await optionsSchema());
   }
 
   async list(tenant: string, q: ImportRunQuery): Promise<{ total: number; rows: ImportRun[] }> {
     const base = this.db.selectFrom('consent_import_run').where('tenant_id', '=', tenant);
     const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const rows = await base.selectAll().orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute();
-    return { total, rows: rows.map(runFromRow) };
+    const options = await optionsSchema();
+    return { total, rows: rows.map((r) => runFromRow(r, options)) };
   }
 
   async laterEntries(tenant: string, runId: string, limit: number): Promise<LaterEntry[]> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { DSFA_ADDITIONS, type Dsfa, type DsfaAuditEntry, type DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
+import type { Dsfa, DsfaAuditEntry, DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
+import { DSFA_ADDITIONS } from '../../domain/dsfa/dsfa.values.js';
 import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
 import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';

@@ -11,6 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import type { OpenOptions, Store, StoreStatus, UpgradeListener } from '../store.js';
 import { announcedMigrations } from '../announced-migrations.js';
+import { nativeBinding } from './native-binding.js';
 
 /** The SQLite store: the file, and the raw handle for the few SQLite-only places (bulk writes, backup, status). */
 export interface SqliteStore extends Store {
@@ -89,7 +90,11 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
   try {
     if (path !== ':memory:') makeFolder(dirname(path));
     // a read that raced a deletion must not create the file after all
-    sqlite = new Database(path, { timeout: 5000, fileMustExist: !missing && path !== ':memory:' });
+    sqlite = new Database(path, {
+      timeout: 5000,
+      fileMustExist: !missing && path !== ':memory:',
+      ...nativeBinding(),
+    });
   } catch (e) {
     dropScratch();
     throw storageError(file, e);
