@@ -1,8 +1,9 @@
+import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
-import { expectChainIntact } from '../support/journal.js';
+import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // The rules of one record (a revoked consent stays revoked, an escalation level never goes down) hold for merges: a
 // record changed on both sides, and how its conflict is settled. A change of one side onto a record the other side
@@ -277,6 +278,9 @@ describe.each(engines)('sync rules of one record, with a server on %s', (engine)
       expect(await l.dsfa.get({ tenant, params: { id: d.id } })).toEqual(there);
       expect((await l.dsfa.list({ tenant, query: {} })).map((x) => x.id)).toEqual([d.id]);
       await expectChainIntact(l, tenant);
+      // the record made per field is a change of whoever resolved it, on this machine, like any command's
+      const made = (await journalAfter(l, tenant)).filter((e) => e.entity === 'dsfa' && e.entity_id === d.id).at(-1);
+      expect(made).toMatchObject({ principal: `os:${userInfo().username}`, op: 'update' });
     });
     await expectChainIntact(server, tenant);
   });

@@ -1,3 +1,4 @@
+import { osPrincipal } from './os-principal.js';
 import { bindWith, storeIdResolver } from './short-ids.js';
 import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
@@ -7,7 +8,6 @@ import type { RawRequest } from '../../contract/operation.js';
 import { openStore, type OpenOptions, type Store, type UpgradeListener } from '../../store/store.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
-import { userInfo } from 'node:os';
 import type { JournalService } from '../../domain/journal/journal.service.js';
 import type { ApiKeyStore } from '../../store/kysely/api-key.store.js';
 import type { LlmSettings } from './training.area.js';
@@ -77,15 +77,6 @@ export interface LocalOptions {
   timeouts?: OpenOptions['timeouts'];
   /** Who makes requests that do not say (the journal's principal): the operating-system user by default. */
   principal?: string;
-}
-
-/** `os:NAME`, the principal of a command run on this machine. */
-function osPrincipal(): string {
-  try {
-    return `os:${userInfo().username}`;
-  } catch {
-    return 'os:unknown';
-  }
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */

@@ -6,6 +6,7 @@ import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import { forRequest } from '../../store/tenant-scope.js';
+import { osPrincipal } from '../local/os-principal.js';
 
 const other = (side: Side): Side => (side === 'ours' ? 'theirs' : 'ours');
 
@@ -84,5 +85,5 @@ export async function resolveConflict(
   // store, pushed at the next sync
   return side === 'theirs'
     ? forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${c.remote}` }, run)
-    : forRequest({ tenant, actor: actor ?? 'system' }, run);
+    : forRequest({ tenant, actor: actor ?? 'system', principal: osPrincipal() }, run);
 }
