@@ -4,7 +4,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { BACKEND_NAMES, cli, engineOf, freshStore, tmp, tmpDb } from '../support/helpers.js';
-import { expectChainIntact, journalHead } from '../support/journal.js';
+import { expectChainIntact, journalAfter, journalHead } from '../support/journal.js';
 
 // A tenant written to a bundle and read into another store: the API answers the same JSON for every record; the
 // same bundle again changes nothing; a record that differs is a conflict; a damaged bundle is refused, naming the
@@ -84,6 +84,16 @@ describe.each(engines)('tenant bundles into a store on %s', (engine) => {
     expect(await answers(store)).toEqual(await answers(src));
     await src.close();
     await expectChainIntact(store, T);
+    // each table's new records are one batch entry of the bundle's principal, naming the part and its rows
+    const entries = await journalAfter(store, T);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const e of entries)
+      expect(e).toMatchObject({
+        entity: 'bundle_import',
+        op: 'batch',
+        principal: expect.stringMatching(/^bundle:[0-9a-f]+$/),
+        entity_id: expect.stringMatching(/^bundle:[0-9a-f]+#records\/[a-z_]+\.ndjson:\d+-\d+$/),
+      });
     // the same bundle again: nothing new, nothing changed
     const again = await cli(['--db', target, 'import', bundle, '--json']);
     expect(again.code).toBe(0);

@@ -266,7 +266,12 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
               };
               await tx.syncState.putConflict(c);
             }
-            if (fresh.length) await tx.replica.insertMany(tenant, entity, fresh);
+            // the new records of a page are one batch entry, named by the bundle, its part and the rows
+            const rowsOfPart = `${origin}#records/${entity}.ndjson:${i + 1}-${i + page.length}`;
+            if (fresh.length)
+              await tx.replica.asOneEntry('bundle_import', rowsOfPart, () =>
+                tx.replica.insertMany(tenant, entity, fresh),
+              );
             for (const _ of fresh) summary.created[areaOf(entity)] = (summary.created[areaOf(entity)] ?? 0) + 1;
           });
         }
