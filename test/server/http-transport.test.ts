@@ -65,6 +65,12 @@ describe('the HTTP client over node:http', () => {
     expect(refused.message).toBe(
       `cannot reach remote server http://127.0.0.1:${port}/sdk/v1: connection refused (is \`compliance serve\` running there?)`,
     );
+    // https to a server that speaks plain http: one line saying so, not OpenSSL's report
+    const tls = await failure(createHttpBackend({ url: srv.url.replace('http:', 'https:') }).dsfa.list({ ...T }));
+    expect(tls.code).toBe('unavailable');
+    expect(tls.message).toBe(
+      `cannot reach remote server ${srv.url.replace('http:', 'https:')}/sdk/v1: the TLS handshake failed (does the server speak https on that port?)`,
+    );
     const silent: Server = createServer(() => undefined);
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
     try {

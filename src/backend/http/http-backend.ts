@@ -48,7 +48,9 @@ function describeNetworkError(base: string, e: unknown): DomainError {
         ? 'host not found'
         : failure === 'timeout'
           ? 'no answer before the timeout'
-          : failure;
+          : failure === 'tls'
+            ? 'the TLS handshake failed (does the server speak https on that port?)'
+            : failure;
   return new DomainError('unavailable', `cannot reach remote server ${base}: ${why}`);
 }
 

@@ -31,18 +31,21 @@ export interface Answer {
 }
 
 /**
- * Why a request failed, as the client tells it: `refused`, `not-found` (the host), `timeout`, or the message of the
- * failure. Handles the errors of `node:http` and those of fetch.
+ * Why a request failed, as the client tells it: `refused`, `not-found` (the host), `timeout`, `tls` (no TLS
+ * handshake: not an https server), an untrusted certificate, or the first line of the failure's message. Handles
+ * the errors of `node:http` and those of fetch.
  */
 export function failureOf(e: unknown): string {
   const err = e as { code?: unknown; name?: string; message?: string; cause?: unknown };
   const cause = err.cause as { code?: unknown; name?: string; message?: string } | undefined;
   const code = typeof err.code === 'string' ? err.code : typeof cause?.code === 'string' ? cause.code : undefined;
   if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'EPROTO' || code?.startsWith('ERR_SSL_')) return 'tls';
+  if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `its certificate is not trusted (${code})`;
   if (code === 'ENOTFOUND') return 'not-found';
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || err.name === 'TimeoutError' || cause?.name === 'TimeoutError')
     return 'timeout';
-  return cause?.message ?? err.message ?? String(e);
+  return (cause?.message ?? err.message ?? String(e)).split('\n')[0]!;
 }
 
 /** Collects a readable into one buffer. */
