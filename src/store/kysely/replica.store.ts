@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
-import { OPEN_STATUSES } from '../../domain/sync/merge-rules.js';
+import { exclusiveClaim, OPEN_STATUSES } from '../../domain/sync/merge-rules.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
@@ -352,10 +352,20 @@ class TenantReplica {
     this.journal.remove(entity, id);
   }
 
-  /** The rules across records, which need queries; those of one record are the domain's (`mergeBreaks`). */
+  /**
+   * The rules across records, which need queries: another record of the tenant holding what `row` claims
+   * (`exclusiveClaim`, which also words the refusal). Those of one record are the domain's (`mergeBreaks`).
+   */
   async broken(entity: string, id: string, row: SyncRow | null): Promise<string | null> {
-    if (!row || !RULED.has(entity)) return null;
-    if (entity === 'training_assignment' && OPEN_STATUSES.includes(String(row.status))) {
+    const exclusive = exclusiveClaim(entity, row);
+    if (!exclusive || !row) return null;
+    const other = await this.holder(entity, id, row);
+    return other ? exclusive.taken(other) : null;
+  }
+
+  /** The id of another record of the tenant that holds what `row` claims, if any. */
+  private async holder(entity: string, id: string, row: SyncRow): Promise<string | undefined> {
+    if (entity === 'training_assignment') {
       const other = await this.db
         .selectFrom('training_assignment')
         .select('id')
@@ -365,9 +375,9 @@ class TenantReplica {
         .where('status', 'in', OPEN_STATUSES)
         .where('id', '!=', id)
         .executeTakeFirst();
-      if (other) return `user ${String(row.user_id)} already has an open assignment ${other.id} of this module`;
+      return other && String(other.id);
     }
-    if (entity === 'legal_document_version' && row.status === 'published') {
+    if (entity === 'legal_document_version') {
       const other = await this.db
         .selectFrom('legal_document_version')
         .select('id')
@@ -376,8 +386,8 @@ class TenantReplica {
         .where('status', '=', 'published')
         .where('id', '!=', id)
         .executeTakeFirst();
-      if (other) return `document ${String(row.document_id)} already has a published version ${other.id}`;
+      return other && String(other.id);
     }
-    return null;
+    return undefined;
   }
 }
