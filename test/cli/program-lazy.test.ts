@@ -1,24 +1,9 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/cli/context.js';
 import { commandOf, createProgram } from '../../src/cli/program.js';
+import { quietContext } from '../support/command-reference.js';
 import { cli } from '../support/helpers.js';
 
-const ctx = () => {
-  const quiet = new PassThrough();
-  return createContext(
-    {
-      stdin: quiet,
-      stdout: quiet,
-      stderr: quiet,
-      stdinIsTTY: false,
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-      color: false,
-    },
-    {},
-  );
-};
+const ctx = quietContext;
 const names = async (argv?: string[]) => (await createProgram(ctx(), argv)).commands.map((c) => c.name());
 
 // A command line builds (and loads the module of) the command it runs only; help and anything unclear get them all.

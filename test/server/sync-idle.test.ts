@@ -1,28 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, startServer, tmpDb } from '../support/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import { withSyncServer } from '../support/sync-server.js';
+import { cli, tmpDb } from '../support/helpers.js';
 
 // A sync with nothing to move asks the server one thing (sync.info, whose journal head says nothing is new) and moves
 // nothing; a change on either side after it still travels on the next run.
 describe('compliance sync with nothing to move', () => {
   let server: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  let url: string;
   let key: string;
+  let logs: string[];
+  withSyncServer('sqlite', (s) => ({ server, url, key, logs } = s));
   beforeAll(async () => {
-    server = await createLocalBackend(tmpDb());
-    srv = await startServer(server);
-    key = (await (await server.keys()).create('sync')).key;
     await server.dsfa.create({ tenant: 'acme', actor: 'sam', body: { title: 'Kamera' } });
   });
-  afterAll(async () => {
-    await srv.close();
-    await server.close();
-  });
   const sync = (db: string) =>
-    cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', 'acme', 'sync', '--json']);
+    cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', 'acme', 'sync', '--json']);
   /** The requests the server answered since the last call, as `METHOD /path`. */
   const requests = () =>
-    srv.logs.splice(0).map((l) => {
+    logs.splice(0).map((l) => {
       const [, , method, path] = l.split(' ');
       return `${method} ${path!.split('?')[0]}`;
     });

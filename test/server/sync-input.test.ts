@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,35 +8,30 @@ import { systemClock } from '../../src/domain/clock.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
-import { cli, freePort, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { withSyncServer } from '../support/sync-server.js';
+import { cli, freePort, tmp, tmpDb } from '../support/helpers.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // What a sync refuses, each in one line with its exit code, leaving both stores as they were; a dry run moves
 // nothing; an import's batch entries travel as their rows.
 describe('compliance sync: bad input, dry run, bulk imports', () => {
   let server: LocalBackend;
-  let srv: Awaited<ReturnType<typeof startServer>>;
+  let url: string;
   let key: string;
+  withSyncServer('sqlite', (s) => ({ server, url, key } = s));
   beforeAll(async () => {
-    server = await createLocalBackend(tmpDb());
-    srv = await startServer(server);
-    key = (await (await server.keys()).create('sync')).key;
     await server.dsfa.create({ tenant: 'acme', actor: 'sam', body: { title: 'Kamera' } });
   });
-  afterAll(async () => {
-    await srv.close();
-    await server.close();
-  });
-  const sync = (db: string, args: string[], remote = srv.url, apiKey = key) =>
+  const sync = (db: string, args: string[], remote = url, apiKey = key) =>
     cli(['--db', db, '--remote', remote, '--api-key', apiKey, '--tenant', 'acme', 'sync', ...args]);
   const oneLine = (s: string) => expect(s.trim().split('\n')).toHaveLength(1);
 
   it('refuses a wrong key (4), an unknown tenant (3), no --remote (2), an unreachable server (1)', async () => {
     const db = tmpDb();
-    const wrongKey = await sync(db, [], srv.url, 'cmp_nope_nope');
+    const wrongKey = await sync(db, [], url, 'cmp_nope_nope');
     expect(wrongKey.code).toBe(4);
     oneLine(wrongKey.stderr);
-    const unknown = await cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', 'acne', 'sync']);
+    const unknown = await cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', 'acne', 'sync']);
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('tenant acne has no records on');
     expect(unknown.stderr).toContain('--new-tenant');
@@ -144,7 +139,7 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
       ),
     );
     const db = tmpDb();
-    const r = await cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync']);
+    const r = await cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync']);
     expect(r.code).toBe(0);
     const made = Buffer.from('made offline');
     const other = join(tmp(), 'b.m4a');
@@ -175,7 +170,7 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
     } finally {
       await laptop.close();
     }
-    const back = await cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    const back = await cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
     expect(back.code).toBe(0);
     expect(JSON.parse(back.stdout).pushed).toEqual({ training: 1 });
     const there = await server.trainingMedia.download({ tenant, params: { mediaId: id2 } });
@@ -185,7 +180,7 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
   it('an import on the server (batch entries) arrives as its consents and their history', async () => {
     const imported = await cli([
       '--remote',
-      srv.url,
+      url,
       '--api-key',
       key,
       '--tenant',
@@ -196,7 +191,7 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
     ]);
     expect(imported.code).toBe(0);
     const db = tmpDb();
-    const r = await cli(['--db', db, '--remote', srv.url, '--api-key', key, '--tenant', 'imp', 'sync', '--json']);
+    const r = await cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', 'imp', 'sync', '--json']);
     expect(r.code).toBe(0);
     const laptop = await createLocalBackend(db);
     try {

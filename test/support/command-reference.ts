@@ -3,6 +3,21 @@ import { PassThrough } from 'node:stream';
 import { createContext } from '../../src/cli/context.js';
 import { createProgram } from '../../src/cli/program.js';
 
+/** A CLI context whose streams go nowhere: for building the program, not running it. */
+export function quietContext() {
+  const quiet = new PassThrough();
+  const io = {
+    stdin: quiet,
+    stdout: quiet,
+    stderr: quiet,
+    stdinIsTTY: false,
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    color: false,
+  };
+  return createContext(io, {});
+}
+
 /** The usage of a command without commander's generic "[options]" and the help command. */
 const usage = (c: Command): string =>
   c
@@ -16,17 +31,7 @@ const usage = (c: Command): string =>
  * that runs (groups are headings), `compliance <path> <arguments>` and what it does.
  */
 export async function commandReference(): Promise<string> {
-  const quiet = new PassThrough();
-  const io = {
-    stdin: quiet,
-    stdout: quiet,
-    stderr: quiet,
-    stdinIsTTY: false,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    color: false,
-  };
-  const program = await createProgram(createContext(io, {}));
+  const program = await createProgram(quietContext());
   const lines: string[] = [];
   const walk = (c: Command, path: string[]) => {
     const subs = c.commands.filter((s) => s.name() !== 'help');

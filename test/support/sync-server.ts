@@ -7,6 +7,8 @@ export interface SyncServer {
   server: LocalBackend;
   url: string;
   key: string;
+  /** The requests the server answered, one log line each (see startServer). */
+  logs: string[];
 }
 
 /**
@@ -19,7 +21,7 @@ export function withSyncServer(engine: 'sqlite' | 'postgres', use: (s: SyncServe
   beforeAll(async () => {
     server = await createLocalBackend(await freshStore(engine));
     srv = await startServer(server);
-    use({ server, url: srv.url, key: (await (await server.keys()).create('sync')).key });
+    use({ server, url: srv.url, key: (await (await server.keys()).create('sync')).key, logs: srv.logs });
   });
   afterAll(async () => {
     await srv?.close();
