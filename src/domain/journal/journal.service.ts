@@ -5,6 +5,9 @@ import { TRAIL_TABLES, type JournalStore, type TrailTable } from './journal.stor
 import { BATCH_OP, changesOf } from './changes.js';
 import { hash } from 'node:crypto';
 
+/** The entry data a page of the journal holds at most, unless one entry alone is larger (UTF-16 code units). */
+export const PAGE_BYTES = 2_000_000;
+
 /** Entries read per query while verifying. */
 const VERIFY_PAGE = 10_000;
 
@@ -63,8 +66,25 @@ export const toWire = (e: StoredEntry): JournalEntry => ({
 export class JournalService {
   constructor(private readonly store: JournalStore) {}
 
+  /**
+   * Up to `q.limit` entries, fewer where their data passes PAGE_BYTES: a bulk import's entries are megabytes each,
+   * and a page of a thousand of them would keep a client waiting for all before it can write the first. The entries
+   * are read in runs that grow while they stay small, so a page of large ones reads few more than it sends.
+   */
   async page(tenant: string, q: JournalQuery): Promise<JournalPage> {
-    const rows = await this.store.page(tenant, q.after, q.limit);
+    const rows: StoredEntry[] = [];
+    let bytes = 0;
+    for (let run = 1; rows.length < q.limit && bytes < PAGE_BYTES; run *= 2) {
+      const after = rows.length ? rows[rows.length - 1]!.seq : q.after;
+      const want = Math.min(run, q.limit - rows.length);
+      const read = await this.store.page(tenant, after, want);
+      for (const e of read) {
+        if (bytes >= PAGE_BYTES) break;
+        rows.push(e);
+        bytes += e.data?.length ?? 0;
+      }
+      if (read.length < want) break;
+    }
     const head = (await this.store.head(tenant))?.seq ?? 0;
     const last = rows.length ? rows[rows.length - 1]!.seq : q.after;
     return { entries: rows.map(toWire), head_seq: head, next_after: last < head ? last : null };
