@@ -7,24 +7,39 @@ const MAX_ROWS = 500;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/** A row whose `key` is already stored is updated instead: its columns `set` take the new values. */
+export interface Upsert {
+  key: string[];
+  set: string[];
+}
+
 /**
  * Inserts rows given as values in `columns` order, in statements of many rows with the same text (prepared once on
  * SQLite, see withStatementCache), written as SQL here rather than with kysely's builder: building a statement of
  * 500 rows from objects cost as much as running it (measured on a sync's pull). Names come from the caller's code,
- * never from input.
+ * never from input. With `upsert`, a row whose key is stored updates it (both engines: `on conflict … do update`).
  */
-export async function insertRows<D>(db: Kysely<D>, table: string, columns: string[], rows: unknown[][]) {
+export async function insertRows<D>(
+  db: Kysely<D>,
+  table: string,
+  columns: string[],
+  rows: unknown[][],
+  upsert?: Upsert,
+) {
   if (!rows.length) return;
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
   const perStatement = Math.max(1, Math.min(MAX_ROWS, Math.floor(VALUES_PER_STATEMENT / columns.length)));
   const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
+  const tail = upsert
+    ? ` on conflict (${upsert.key.map(quote).join(', ')}) do update set ${upsert.set.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
+    : '';
   const texts = new Map<number, string>();
   const textFor = (n: number) => {
     let text = texts.get(n);
     if (text) return text;
     let p = 0;
     const tuple = () => `(${columns.map(() => (pg ? `$${++p}` : '?')).join(', ')})`;
-    text = head + Array.from({ length: n }, tuple).join(', ');
+    text = head + Array.from({ length: n }, tuple).join(', ') + tail;
     texts.set(n, text);
     return text;
   };

@@ -2,6 +2,10 @@ import type { Kysely } from 'kysely';
 import type { SyncConflict, SyncState, SyncStateStore } from '../../domain/sync/sync-state.port.js';
 import type { DB } from '../db-types.js';
 import type { SyncTables } from '../db-types-sync.js';
+import { insertRows } from './bulk-insert.js';
+
+const BASE_KEY = ['remote', 'tenant_id', 'entity', 'entity_id'];
+const BASE_COLUMNS = [...BASE_KEY, 'version'];
 
 const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
@@ -95,21 +99,9 @@ export class KyselySyncStateStore implements SyncStateStore {
     bases: Array<{ entity: string; id: string; version: string | null }>,
   ): Promise<void> {
     // the last word on a record wins: one row per record in a statement
-    const unique = [...new Map(bases.map((b) => [`${b.entity}\u0000${b.id}`, b])).values()];
-    for (let i = 0; i < unique.length; i += 1000)
-      await this.db
-        .insertInto('sync_base')
-        .values(
-          unique
-            .slice(i, i + 1000)
-            .map((b) => ({ remote, tenant_id: tenant, entity: b.entity, entity_id: b.id, version: b.version })),
-        )
-        .onConflict((oc) =>
-          oc
-            .columns(['remote', 'tenant_id', 'entity', 'entity_id'])
-            .doUpdateSet((eb) => ({ version: eb.ref('excluded.version') })),
-        )
-        .execute();
+    const unique = new Map(bases.map((b) => [`${b.entity}\u0000${b.id}`, b]));
+    const rows = [...unique.values()].map((b) => [remote, tenant, b.entity, b.id, b.version]);
+    await insertRows(this.db, 'sync_base', BASE_COLUMNS, rows, { key: BASE_KEY, set: ['version'] });
   }
 
   async pending(remote: string, tenant: string, entity: string, id: string): Promise<SyncConflict | undefined> {
