@@ -5,11 +5,12 @@ import { Readable } from 'node:stream';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { BATCH_OP, changesOf, type BatchData } from '../../domain/journal/changes.js';
+import { changesOf, rowsIn } from '../../domain/journal/changes.js';
 import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
+import { PageVersions } from './page-versions.js';
 import { withRule } from '../../domain/sync/merge-rules.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
@@ -117,25 +118,21 @@ const key = (entity: string, id: string) => `${entity}\u0000${id}`;
  */
 const ROWS_PER_TRANSACTION = 10_000;
 
-const rowsIn = (e: JournalEntry): number =>
-  e.op === BATCH_OP ? (e.data as BatchData).groups.reduce((n, g) => n + g.rows.length, 0) : 1;
-
-/** A page's entries in runs of at most `limit` row changes (or one entry), in order. */
-function byRows(entries: JournalEntry[], limit: number): JournalEntry[][] {
-  const parts: JournalEntry[][] = [];
-  let part: JournalEntry[] = [];
+/** A page's entries in runs of at most `limit` row changes (or one entry), in order: [start, end) of each. */
+function byRows(entries: JournalEntry[], limit: number): Array<[number, number]> {
+  const parts: Array<[number, number]> = [];
+  let start = 0;
   let rows = 0;
-  for (const e of entries) {
+  entries.forEach((e, i) => {
     const n = rowsIn(e);
-    if (part.length && rows + n > limit) {
-      parts.push(part);
-      part = [];
+    if (i > start && rows + n > limit) {
+      parts.push([start, i]);
+      start = i;
       rows = 0;
     }
-    part.push(e);
     rows += n;
-  }
-  if (part.length) parts.push(part);
+  });
+  if (start < entries.length) parts.push([start, entries.length]);
   return parts;
 }
 
@@ -144,6 +141,8 @@ interface Incoming {
   entity: string;
   id: string;
   row: SyncRow | null;
+  /** Where the row's version is in the page's versions: its entry, and its place among the entry's changes. */
+  at: [number, number];
   echo: boolean;
   actor: string;
   time: string;
@@ -275,28 +274,44 @@ export class SyncEngine {
   /** Applies the server's entries after `state.pulled_seq`, a page per transaction. */
   private async pull(state: SyncState): Promise<void> {
     const { remote, uow, tenant, actor } = this.o;
+    const hasher = new PageVersions();
     const fetchPage = (after: number) => {
       const query = { after, limit: Math.min(this.pageSize, 1000) };
-      const page = again(() => remote.journal.page({ tenant, actor, query }));
+      // the records' versions are hashed (in a worker thread, for a large page) while the page before is written
+      const page = again(() => remote.journal.page({ tenant, actor, query })).then((p) => ({
+        ...p,
+        versions: hasher.of(p.entries),
+      }));
       // a page asked for ahead fails when it is awaited, not while the one before is being written
-      page.catch(() => undefined);
+      page.then((p) => p.versions).catch(() => undefined);
       return page;
     };
-    for (let next = fetchPage(state.pulled_seq); ;) {
-      const page = await next;
-      if (!page.entries.length) return;
-      const last = page.entries[page.entries.length - 1]!.seq;
-      // the next page travels while this one is written
-      if (page.next_after !== null) next = fetchPage(last);
-      for (const part of byRows(page.entries, this.o.rowsPerTransaction ?? ROWS_PER_TRANSACTION)) {
-        if (!this.o.dryRun) await this.fetchMedia(part);
-        await uow.write(tenant, async (tx) => {
-          await this.pullPage(tx, state, part);
-          state.pulled_seq = part[part.length - 1]!.seq;
-          await tx.syncState.save(state);
-        });
+    try {
+      for (let next = fetchPage(state.pulled_seq); ;) {
+        const page = await next;
+        if (!page.entries.length) return;
+        const last = page.entries[page.entries.length - 1]!.seq;
+        // the next page travels while this one is written: a turn of the event loop sends its request first
+        if (page.next_after !== null) {
+          next = fetchPage(last);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        for (const [start, end] of byRows(page.entries, this.o.rowsPerTransaction ?? ROWS_PER_TRANSACTION)) {
+          const part = page.entries.slice(start, end);
+          if (!this.o.dryRun) await this.fetchMedia(part);
+          await uow.write(tenant, async (tx) => {
+            const hashed = page.versions.then((v) => v.slice(start, end));
+            // awaited by the page's write unless it fails first
+            hashed.catch(() => undefined);
+            await this.pullPage(tx, state, part, hashed);
+            state.pulled_seq = part[part.length - 1]!.seq;
+            await tx.syncState.save(state);
+          });
+        }
+        if (page.next_after === null) return;
       }
-      if (page.next_after === null) return;
+    } finally {
+      await hasher.close();
     }
   }
 
@@ -362,17 +377,33 @@ export class SyncEngine {
    * Applies a page of the server's journal: each record's last state in the page, read and written in a few
    * statements per table (a record's earlier states in the page are passed over, as a replay would end the same).
    */
-  private async pullPage(tx: Stores, state: SyncState, entries: JournalEntry[]): Promise<void> {
+  private async pullPage(
+    tx: Stores,
+    state: SyncState,
+    entries: JournalEntry[],
+    hashed: Promise<Array<Array<string | null>>>,
+  ): Promise<void> {
     const { tenant } = this.o;
+    // the versions of the page's rows are hashed (in a worker thread) while this writes: a new record needs its
+    // version only as its base, recorded last
+    const theirsOf = async (r: Incoming) => (await hashed)[r.at[0]]![r.at[1]] ?? null;
     const records = new Map<string, Incoming>();
-    for (const e of entries) {
+    for (const [i, e] of entries.entries()) {
       // an entry the server wrote because this store pushed it: the record is already in that state here
       const echo = e.principal === `sync:${state.replica_id}`;
-      for (const c of changesOf(e)) {
+      for (const [j, c] of changesOf(e).entries()) {
         if (!this.entities.has(c.entity)) continue;
         const k = key(c.entity, c.id);
         const known = records.get(k);
-        const next = { entity: c.entity, id: c.id, row: c.row, echo, actor: e.actor, time: e.time };
+        const next: Incoming = {
+          entity: c.entity,
+          id: c.id,
+          row: c.row,
+          at: [i, j],
+          echo,
+          actor: e.actor,
+          time: e.time,
+        };
         if (known) Object.assign(known, next);
         else records.set(k, next);
       }
@@ -407,18 +438,19 @@ export class SyncEngine {
     const unruled = new Set<string>();
     for (const entity of byEntity.keys())
       if (tx.replica.ruled(entity) && !(await tx.replica.holdsAny(tenant, entity))) unruled.add(entity);
-    const settled: Array<{ entity: string; id: string; version: string | null }> = [];
+    const settled: Incoming[] = [];
     const inserts = new InsertBuffer(tx.replica, tenant);
     const flush = () => inserts.flush();
     // the page's writes are journaled as one entry, named by the server's entries they came from
     const span = `${this.remoteUrl}#${entries[0]!.seq}-${entries[entries.length - 1]!.seq}`;
     await tx.replica.asOneEntry('sync_pull', span, async () => {
       for (const [k, r] of records) {
-        const theirs = versionOf(r.row);
         const mine = local.get(k) ?? null;
         const ours = versionOf(mine);
-        if (r.echo || ours === theirs) {
-          settled.push({ entity: r.entity, id: r.id, version: theirs });
+        // a record this store does not hold is in the server's state only when the server deleted it too
+        const same = mine === null ? r.row === null : ours === (await theirsOf(r));
+        if (r.echo || same) {
+          settled.push(r);
           continue;
         }
         const open = pending.get(k);
@@ -434,7 +466,7 @@ export class SyncEngine {
               await flush();
               await tx.replica.apply(tenant, r.entity, r.id, r.row);
             }
-            settled.push({ entity: r.entity, id: r.id, version: theirs });
+            settled.push(r);
             // a record changed by several transactions of the run counts once
             if (!this.pulledKeys.has(k)) count(this.summary.pulled, r.entity);
             this.pulledKeys.add(k);
@@ -456,7 +488,9 @@ export class SyncEngine {
       }
       await flush();
     });
-    await tx.syncState.setBases(this.remoteUrl, tenant, settled);
+    const versions = await hashed;
+    const agreed = settled.map((r) => ({ entity: r.entity, id: r.id, version: versions[r.at[0]]![r.at[1]] ?? null }));
+    await tx.syncState.setBases(this.remoteUrl, tenant, agreed);
   }
 
   /** Records (or updates) the conflict of a record; both versions stay reachable until it is resolved. */

@@ -24,6 +24,10 @@ export interface BatchData {
 
 export const BATCH_OP = 'batch';
 
+/** How many row changes an entry records: one, or each row of a batch. */
+export const rowsIn = (e: { op: string; data: unknown }): number =>
+  e.op === BATCH_OP ? (e.data as BatchData).groups.reduce((n, g) => n + g.rows.length, 0) : 1;
+
 /** The id of a row by its key columns: the value itself for one column, else the values as a JSON array. */
 export const idOf = (values: unknown[]): string => (values.length === 1 ? String(values[0]) : JSON.stringify(values));
 

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import { HASHER_URL } from '../../src/backend/sync/version-worker.js';
+import { BACKEND_NAMES, cli, engineOf, tmp, tmpDb } from '../support/helpers.js';
+import { BIN } from '../support/serve-process.js';
+import { onLaptop, withSyncServer } from '../support/sync-server.js';
+
+// A large pull through the built CLI hashes the versions of the records it writes in a worker thread while it writes
+// the page before. Those versions become the agreed bases, so a base out of place would show as a false conflict:
+// a record changed on one side only must travel either way.
+const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
+const T = 'hash';
+const run = promisify(execFile);
+
+describe.each(engines)('a large pull from a server on %s', (engine) => {
+  let server: LocalBackend;
+  let url: string;
+  let key: string;
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
+
+  /** The built CLI in a process of its own (the TypeScript sources hash in one thread). */
+  const syncBuilt = async (db: string) => {
+    const r = await run(process.execPath, [
+      BIN,
+      '--db',
+      db,
+      '--remote',
+      url,
+      '--api-key',
+      key,
+      '--tenant',
+      T,
+      'sync',
+      '--json',
+    ]);
+    return JSON.parse(r.stdout) as {
+      pulled: Record<string, number>;
+      pushed: Record<string, number>;
+      conflicts: unknown[];
+    };
+  };
+
+  it('agrees on every record it hashed off the main thread', async () => {
+    expect(HASHER_URL.endsWith('.ts')).toBe(true);
+    const as = { tenant: T, actor: 'sam' };
+    const [kept, theirs] = [
+      await server.dsfa.create({ ...as, body: { title: 'Kamera' } }),
+      await server.dsfa.create({ ...as, body: { title: 'Zeiterfassung' } }),
+    ];
+    const csv = join(tmp(), 'consents.csv');
+    const lines = ['user_id,data_point_id,granted,granted_at,consent_version,source'];
+    for (let i = 0; i < 1500; i++) lines.push(`u${i}@example.com,dp${i % 7},true,2026-03-01T10:00:00Z,1.0,web_banner`);
+    writeFileSync(csv, lines.join('\n') + '\n');
+    const imported = await cli(['--remote', url, '--api-key', key, '--tenant', T, 'consents', 'import', csv]);
+    expect(imported.code).toBe(0);
+
+    const laptop = tmpDb();
+    const first = await syncBuilt(laptop);
+    expect(first.pulled).toEqual({ dsfa: 4, consents: 3001 });
+    expect(first.conflicts).toEqual([]);
+
+    // one record changed on each side: each travels, neither is a conflict
+    const consent = (await server.consents.list({ ...as, query: { user_id: 'u7@example.com' } })).consents[0]!;
+    await server.dsfa.update({ ...as, params: { id: theirs.id }, body: { title: 'Zeiterfassung (Server)' } });
+    await server.consents.revoke({ ...as, params: { id: consent.id } });
+    await onLaptop(laptop, (l) =>
+      l.dsfa.update({ tenant: T, actor: 'lea', params: { id: kept.id }, body: { title: 'Kamera (Lea)' } }),
+    );
+    const second = await syncBuilt(laptop);
+    expect(second.conflicts).toEqual([]);
+    expect(second.pulled).toEqual({ dsfa: 2, consents: 2 });
+    expect(second.pushed).toEqual({ dsfa: 2 });
+    expect((await server.dsfa.get({ ...as, params: { id: kept.id } })).title).toBe('Kamera (Lea)');
+    await onLaptop(laptop, async (l) => {
+      expect((await l.dsfa.get({ ...as, params: { id: theirs.id } })).title).toBe('Zeiterfassung (Server)');
+      const [mine] = (await l.consents.list({ ...as, query: { user_id: 'u7@example.com' } })).consents;
+      expect(mine?.revoked_at).not.toBeNull();
+    });
+    expect(await syncBuilt(laptop)).toMatchObject({ pulled: {}, pushed: {}, conflicts: [] });
+  });
+});
