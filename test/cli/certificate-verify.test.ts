@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixedClock } from '../../src/domain/clock.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 import { serve } from '../support/serve-process.js';
@@ -156,6 +157,28 @@ describe('a certificate is verifiable by what is printed on it', () => {
     expect([r.code, r.stdout]).toEqual([
       6,
       expect.stringMatching(/^NOT valid \(the signature does not match its fields\): Dora/),
+    ]);
+  });
+
+  it('exits 6 for a certificate past its validity, saying since when, as the public route does', async () => {
+    const [c] = JSON.parse((await run('training', 'certificates', 'list', '--json')).stdout);
+    const after = fixedClock(new Date(Date.parse(c.valid_until) + 86_400_000));
+    const r = await cli(['--db', db, 'training', 'certificates', 'verify', cert.code], { clock: after });
+    expect([r.code, r.stdout]).toEqual([
+      6,
+      expect.stringContaining(`NOT valid (expired on ${c.valid_until.slice(0, 10)}): Dora Beispiel`),
+    ]);
+    const json = await cli(['--db', db, 'training', 'certificates', 'verify', cert.code, '--json'], { clock: after });
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([
+      6,
+      expect.objectContaining({ valid: false, signature_valid: true, expired: true }),
+    ]);
+    // on its last day it still holds
+    const lastDay = fixedClock(c.valid_until);
+    const held = await cli(['--db', db, 'training', 'certificates', 'verify', cert.code, '--json'], { clock: lastDay });
+    expect([held.code, JSON.parse(held.stdout)]).toEqual([
+      0,
+      expect.objectContaining({ valid: true, signature_valid: true, expired: false }),
     ]);
   });
 

@@ -305,7 +305,9 @@ export const CertificatePdfQuery = z.object({
 });
 
 export const Verification = z.object({
-  valid: z.boolean(),
+  valid: z.boolean().describe('the signature matches the fields and the certificate has not expired'),
+  signature_valid: z.boolean().describe('the signature matches the fields (none was edited) (addition)'),
+  expired: z.boolean().describe('valid_until has passed (addition)'),
   certificate: Certificate,
   assignment: Assignment.nullable(),
 });

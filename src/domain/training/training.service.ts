@@ -674,11 +674,17 @@ export class TrainingService {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
+  /** A certificate holds when its signature matches its fields and its validity has not run out. */
   async verify(tenant: string, idOrCode: string) {
     const c = await this.certificateByIdOrCode(tenant, idOrCode);
-    const valid = await this.signatureHolds(c);
+    const signed = await this.signatureHolds(c);
+    const expired = this.expired(c);
     const assignment = await this.getAssignment(tenant, c.assignment_id).catch(() => null);
-    return { valid, certificate: c, assignment };
+    return { valid: signed && !expired, signature_valid: signed, expired, certificate: c, assignment };
+  }
+
+  private expired(c: CertificateRecord): boolean {
+    return Date.parse(c.valid_until) < this.now().getTime();
   }
 
   /**
@@ -688,11 +694,11 @@ export class TrainingService {
   async publicVerification(tenant: string, code: string): Promise<PublicVerification> {
     const c = await this.certificateByIdOrCode(tenant, code);
     const signed = await this.signatureHolds(c);
-    const current = Date.parse(c.valid_until) >= this.now().getTime();
+    const expired = this.expired(c);
     return {
-      valid: signed && current,
+      valid: signed && !expired,
       signature_valid: signed,
-      expired: !current,
+      expired,
       module_code: c.module_code,
       module_title: c.module_title,
       issued_at: c.issued_at,

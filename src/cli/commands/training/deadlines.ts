@@ -274,7 +274,7 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
     .command('verify')
     .argument('<id-or-code>', 'the certificate id, the verification code printed on it, or the URL in its QR code')
     .description(
-      'check a certificate by its id, printed code or QR URL; exits 6 when it does not verify (unknown, or fields edited)',
+      'check a certificate by its id, printed code or QR URL; exits 6 when it does not verify (unknown, fields edited, or expired)',
     )
     .action(async (input: string) => {
       const { tenant } = req(ctx);
@@ -296,12 +296,14 @@ export function addCertificateCommands(ctx: CliContext, training: Command) {
         ctx.exitCode = 6;
         return;
       }
+      const c = r.certificate;
+      const verdict = !r.signature_valid
+        ? 'NOT valid (the signature does not match its fields)'
+        : r.expired
+          ? `NOT valid (expired on ${c.valid_until.slice(0, 10)})`
+          : 'valid';
       if (ctx.config().json) printJson(ctx, r);
-      else
-        writeOut(
-          ctx,
-          `${r.valid ? 'valid' : 'NOT valid (the signature does not match its fields)'}: ${r.certificate.user_name}, ${r.certificate.module_title}, ${r.certificate.score}%, code ${r.certificate.verification_code}`,
-        );
+      else writeOut(ctx, `${verdict}: ${c.user_name}, ${c.module_title}, ${c.score}%, code ${c.verification_code}`);
       if (!r.valid) ctx.exitCode = 6;
     });
 }
