@@ -14,7 +14,7 @@ import {
   tmpDb,
   failure,
 } from '../support/helpers.js';
-import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
+import { checkedTransport, checkedLocal } from '../support/openapi-check.js';
 
 const T = { tenant: 'bloecke', actor: 'ciso' };
 
@@ -27,7 +27,9 @@ describe.each(BACKEND_NAMES)('training blocks on the %s backend', (name) => {
     ollama = await new FakeOllama().start();
     local = await createLocalBackend(await freshStore(engineOf(name)), { llm: { host: ollama.url } });
     const srv = await startServer(local);
-    api = !overHttp(name) ? checkedLocal(local) : createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
+    api = !overHttp(name)
+      ? checkedLocal(local)
+      : createHttpBackend({ url: srv.url, transport: checkedTransport(srv.url) });
     close = async () => {
       await srv.close();
       await local.close();

@@ -6,7 +6,7 @@ import { shortId } from '../../src/domain/short-id.js';
 import { OllamaClient } from '../../src/services/llm/llm-client.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, engineOf, freshStore, overHttp, freePort, startServer, failure } from '../support/helpers.js';
-import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
+import { checkedTransport, checkedLocal } from '../support/openapi-check.js';
 
 const quiz = (n: number, bad = false) =>
   JSON.stringify({
@@ -35,7 +35,7 @@ describe.each(BACKEND_NAMES)('content generation on the %s backend', (name) => {
       close = () => local.close();
     } else {
       const srv = await startServer(local);
-      api = createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
+      api = createHttpBackend({ url: srv.url, transport: checkedTransport(srv.url) });
       close = async () => {
         await srv.close();
         await local.close();

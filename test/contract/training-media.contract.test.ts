@@ -6,7 +6,7 @@ import { shortId } from '../../src/domain/short-id.js';
 import { FakeOllama } from '../support/ollama-server.js';
 import { BACKEND_NAMES, engineOf, freshStore, overHttp, startServer, failure } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
-import { checkedFetch, checkedLocal } from '../support/openapi-check.js';
+import { checkedTransport, checkedLocal } from '../support/openapi-check.js';
 
 const T = { tenant: 'medien', actor: 'redaktion' };
 const MD =
@@ -29,7 +29,9 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     const srv = await startServer(local);
     url = srv.url;
     // both faces held to the OpenAPI document, as the other contract tests are through openBackend
-    api = !overHttp(name) ? checkedLocal(local) : createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
+    api = !overHttp(name)
+      ? checkedLocal(local)
+      : createHttpBackend({ url: srv.url, transport: checkedTransport(srv.url) });
     close = async () => {
       await srv.close();
       await local.close();

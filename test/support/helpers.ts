@@ -12,7 +12,7 @@ import { freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { main } from '../../src/main.js';
-import { checkedFetch, checkedLocal } from './openapi-check.js';
+import { checkedTransport, checkedLocal } from './openapi-check.js';
 import { createApiServer, type ApiServerOptions } from '../../src/server/server.js';
 
 const dirs: string[] = [];
@@ -136,7 +136,7 @@ export async function openBackend(
   if (!overHttp(name)) return { name, backend: checkedLocal(local), local, close: () => local.close() };
   const srv = await startServer(local);
   // every answer the contract suite receives over HTTP is checked against the served OpenAPI document
-  const http = createHttpBackend({ url: srv.url, fetch: checkedFetch(srv.url) });
+  const http = createHttpBackend({ url: srv.url, transport: checkedTransport(srv.url) });
   return {
     name,
     backend: http,

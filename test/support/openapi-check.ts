@@ -4,8 +4,19 @@ import type { Backend } from '../../src/backend/backend.js';
 import { contracts } from '../../src/contract/index.js';
 import type { Contract, Operation } from '../../src/contract/operation.js';
 import { buildOpenApi } from '../../src/server/openapi.js';
+import { nodeTransport, type Transport } from '../../src/backend/http/transport.js';
+import { Readable } from 'node:stream';
 
 type Json = Record<string, unknown>;
+/** What the check needs of an answer: its status, its media type and (for JSON) its body. */
+type Seen = { status: number; contentType: string | null; text: () => Promise<string> };
+
+/** A fetch Response as the check sees it (its body stays readable). */
+export const seenOf = (res: Response): Seen => ({
+  status: res.status,
+  contentType: res.headers.get('content-type'),
+  text: () => res.clone().text(),
+});
 type Doc = { paths: Record<string, Record<string, Json>>; components: Record<string, Record<string, Json>> };
 
 // ajv-formats is CommonJS with its function as the default export
@@ -42,8 +53,8 @@ export class OpenApiCheck {
     return this.doc.components[kind!]![name!] as T;
   }
 
-  /** Problems of one response, empty when the document allows it. */
-  async problems(method: string, url: URL, res: Response): Promise<string[]> {
+  /** Problems of one response, empty when the document allows it; `text` reads its body (asked for JSON only). */
+  async problems(method: string, url: URL, res: Seen): Promise<string[]> {
     const rel = url.pathname.slice(this.prefix.length);
     const where = `${method} ${url.pathname} answered ${res.status}`;
     if (rel === '/openapi.json') return [];
@@ -54,7 +65,7 @@ export class OpenApiCheck {
       { content?: Record<string, { schema?: Json }>; headers?: Record<string, Json> } | undefined;
     if (!response) return [`${where}, a status the document does not list for ${route.path}`];
     if (!response.content) return [];
-    const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+    const mediaType = (res.contentType ?? '').split(';')[0]!.trim();
     const media = response.content[mediaType];
     if (!media)
       return [`${where} with ${mediaType || 'no content type'}; documented: ${Object.keys(response.content)}`];
@@ -65,7 +76,7 @@ export class OpenApiCheck {
       validate = this.ajv.compile(this.deref(media.schema));
       this.validators.set(key, validate);
     }
-    const text = await res.clone().text();
+    const text = await res.text();
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -80,22 +91,36 @@ export class OpenApiCheck {
 let served: Promise<Doc> | undefined;
 
 /**
- * A fetch for the HTTP client of the contract suite: every response is checked against the document the server
- * serves (fetched once per test file); a response the document does not allow fails the call that received it.
+ * The transport of the contract suite's HTTP faces: the CLI's own (`node:http`), with every answer checked against
+ * the document the server serves (fetched once per test file). An answer the document does not allow fails the call
+ * that received it; a JSON body is read for the check and handed on from memory.
  */
-export function checkedFetch(base: string, prefix = '/sdk/v1'): typeof fetch {
+export function checkedTransport(base: string, prefix = '/sdk/v1'): Transport {
   served ??= fetch(`${base}${prefix}/openapi.json`).then(async (r) => {
     if (!r.ok) throw new Error(`GET ${prefix}/openapi.json answered ${r.status}`);
     return (await r.json()) as Doc;
   });
+  const inner = nodeTransport();
   let check: OpenApiCheck | undefined;
-  return async (input, init) => {
-    const res = await fetch(input, init);
-    check ??= new OpenApiCheck(await served!, prefix);
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const problems = await check.problems((init?.method ?? 'GET').toUpperCase(), url, res);
-    if (problems.length) throw new Error(`the response breaks the OpenAPI document: ${problems.join('; ')}`);
-    return res;
+  return {
+    async send(url, req) {
+      const answer = await inner.send(url, req);
+      check ??= new OpenApiCheck(await served!, prefix);
+      let read: Promise<string> | undefined;
+      const text = () => (read ??= answer.text());
+      const seen = { status: answer.status, contentType: answer.header('content-type'), text };
+      const problems = await check.problems(req.method, url, seen);
+      if (problems.length) throw new Error(`the response breaks the OpenAPI document: ${problems.join('; ')}`);
+      if (!read) return answer;
+      const body = await read;
+      return {
+        ...answer,
+        text: async () => body,
+        bytes: async () => new Uint8Array(Buffer.from(body)),
+        stream: () => Readable.from([body]),
+      };
+    },
+    close: () => inner.close(),
   };
 }
 

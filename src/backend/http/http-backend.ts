@@ -6,15 +6,16 @@ import { DomainError } from '../../domain/errors.js';
 import { withKeyHint } from './key-hint.js';
 import { detailsFromZod } from '../../domain/validation.js';
 import type { Backend } from '../backend.js';
-import { failureOf, fetchTransport, nodeTransport, type Answer, type Transport } from './transport.js';
+import { failureOf, nodeTransport, type Answer, type Transport } from './transport.js';
 
 export interface HttpOptions {
   /** Server root (`http://host:port`) or the API base (`http://host:port/sdk/v1`). */
   url: string;
   apiKey?: string;
   timeoutMs?: number;
-  /** Send the requests through this fetch instead of `node:http` (the contract tests check every answer). */
-  fetch?: typeof fetch;
+  /** Send the requests through this transport instead of a new one over `node:http` (the contract tests hand in one
+   * that checks every answer against the OpenAPI document). */
+  transport?: Transport;
 }
 
 /** Normalises a --remote value to the /sdk/v1 base URL, or says clearly what is wrong with it. */
@@ -59,7 +60,7 @@ export function httpClient<C extends Contract>(
   contract: C,
   base: string,
   opts: HttpOptions,
-  transport: Transport = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport(),
+  transport: Transport = opts.transport ?? nodeTransport(),
 ): Client<C> {
   const client: Record<string, (raw: RawRequest) => Promise<unknown>> = {};
   for (const [name, o] of Object.entries(contract)) {
@@ -156,7 +157,7 @@ function lazy<C extends Contract>(load: () => Promise<C>, base: string, opts: Ht
 
 export function createHttpBackend(opts: HttpOptions): Backend {
   const base = apiBase(opts.url);
-  const transport = opts.fetch ? fetchTransport(opts.fetch) : nodeTransport();
+  const transport = opts.transport ?? nodeTransport();
   const make = <K extends keyof Contracts>(k: K) => lazy(contractLoaders[k], base, opts, transport);
   return {
     location: base,

@@ -4,8 +4,8 @@ import { Readable } from 'node:stream';
 /**
  * How the HTTP client sends a request. By default over `node:http` / `node:https` with a keep-alive agent: the
  * global fetch (undici) costs a command some 60 ms to load and start on its first request and holds the process
- * about as long again before it may exit, which is most of what a `sync` with nothing to move takes. Given a
- * `fetch` (the contract tests hand in one that checks every answer against the OpenAPI document), over that.
+ * about as long again before it may exit, which is most of what a `sync` with nothing to move takes. The contract
+ * tests wrap this one to check every answer against the OpenAPI document.
  */
 export interface Transport {
   send(url: URL, req: TransportRequest): Promise<Answer>;
@@ -119,33 +119,5 @@ export function nodeTransport(): Transport {
       for (const { agent } of agents.values()) agent.destroy();
       agents.clear();
     },
-  };
-}
-
-/** Requests over a fetch (the contract tests' checking one). */
-export function fetchTransport(doFetch: typeof fetch): Transport {
-  return {
-    async send(url, r) {
-      const init: RequestInit & { duplex?: 'half' } = {
-        method: r.method,
-        headers: r.headers,
-        redirect: 'manual',
-        signal: r.signal,
-      };
-      if (typeof r.body === 'string') init.body = r.body;
-      else if (r.body) {
-        init.body = Readable.toWeb(Readable.from(r.body)) as unknown as RequestInit['body'];
-        init.duplex = 'half';
-      }
-      const res = await doFetch(url, init);
-      return {
-        status: res.status,
-        header: (name) => res.headers.get(name),
-        text: () => res.text(),
-        bytes: async () => new Uint8Array(await res.arrayBuffer()),
-        stream: () => (res.body ? Readable.fromWeb(res.body as never) : Readable.from([])),
-      };
-    },
-    close: () => undefined,
   };
 }
