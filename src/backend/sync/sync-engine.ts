@@ -12,6 +12,7 @@ import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { PageVersions } from './page-versions.js';
 import { withRule } from '../../domain/sync/merge-rules.js';
+import { ClaimIndex } from '../../domain/sync/claims.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
@@ -434,10 +435,13 @@ export class SyncEngine {
     const pending = new Map(
       (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
     );
-    // a table with rules this store holds no record of cannot break them with records of one consistent server
-    const unruled = new Set<string>();
-    for (const entity of byEntity.keys())
-      if (tx.replica.ruled(entity) && !(await tx.replica.holdsAny(tenant, entity))) unruled.add(entity);
+    // the rules across records: who holds what the page's rows claim, kept current as the page is written
+    const claims = new Map<string, ClaimIndex>();
+    for (const [entity, list] of byEntity) {
+      if (!tx.replica.ruled(entity)) continue;
+      const rows = list.flatMap((r) => (r.row ? [r.row] : []));
+      claims.set(entity, new ClaimIndex(entity, await tx.replica.claimants(tenant, entity, rows)));
+    }
     const settled: Incoming[] = [];
     const inserts = new InsertBuffer(tx.replica, tenant);
     const flush = () => inserts.flush();
@@ -457,8 +461,9 @@ export class SyncEngine {
         const base = bases.get(k) ?? null;
         let reason = 'changed on both sides since the last sync';
         if (!open && ours === base) {
-          const broken = unruled.has(r.entity) ? null : await tx.replica.broken(tenant, r.entity, r.id, r.row);
+          const broken = claims.get(r.entity)?.broken(r.id, r.row) ?? null;
           if (!broken) {
+            claims.get(r.entity)?.moved(r.id, mine, r.row);
             // new records of one table are inserted together; anything else is written in its place in the order
             if (mine === null && r.row !== null) {
               inserts.add(r.entity, r.id, r.row);

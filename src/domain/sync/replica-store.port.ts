@@ -36,6 +36,9 @@ export interface ReplicaStore {
   broken(tenant: string, entity: string, id: string, row: SyncRow | null): Promise<string | null>;
   /** Whether a table has rules across records (see `broken`). */
   ruled(entity: string): boolean;
-  /** Whether the tenant holds any record of a (tenant-keyed) table. */
-  holdsAny(tenant: string, entity: string): Promise<boolean>;
+  /**
+   * The records of a table with rules across records that hold something one of `rows` claims (an open assignment of
+   * the same user and module, the published version of the same document), in a few statements.
+   */
+  claimants(tenant: string, entity: string, rows: SyncRow[]): Promise<Array<{ id: string; row: SyncRow }>>;
 }

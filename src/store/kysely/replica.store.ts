@@ -136,14 +136,8 @@ export class KyselyReplicaStore implements ReplicaStore {
   ruled(entity: string): boolean {
     return RULED.has(entity);
   }
-  async holdsAny(tenant: string, entity: string): Promise<boolean> {
-    const r = await (this.db as unknown as Kysely<Tables>)
-      .selectFrom(entity)
-      .select('tenant_id')
-      .where('tenant_id', '=', tenant)
-      .limit(1)
-      .executeTakeFirst();
-    return r !== undefined;
+  claimants(tenant: string, entity: string, rows: SyncRow[]) {
+    return this.of(tenant).claimants(entity, rows);
   }
   rows(tenant: string, entity: string) {
     return this.of(tenant).rows(entity);
@@ -361,6 +355,41 @@ class TenantReplica {
     if (!exclusive || !row) return null;
     const other = await this.holder(entity, id, row);
     return other ? exclusive.taken(other) : null;
+  }
+
+  /** The records of the tenant holding what one of `rows` claims (see ReplicaStore.claimants). */
+  async claimants(entity: string, rows: SyncRow[]): Promise<Array<{ id: string; row: SyncRow }>> {
+    const claiming = rows.filter((r) => exclusiveClaim(entity, r));
+    const values = (column: string) => [...new Set(claiming.map((r) => r[column]))];
+    const found: SyncRow[] = [];
+    if (entity === 'training_assignment') {
+      const modules = values('module_id');
+      const users = values('user_id');
+      for (let i = 0; i < users.length; i += READ_CHUNK)
+        found.push(
+          ...(await this.db
+            .selectFrom('training_assignment')
+            .select(['id', 'user_id', 'module_id', 'status'])
+            .where('tenant_id', '=', this.tenant)
+            .where('status', 'in', OPEN_STATUSES)
+            .where('module_id', 'in', modules)
+            .where('user_id', 'in', users.slice(i, i + READ_CHUNK))
+            .execute()),
+        );
+    } else if (entity === 'legal_document_version') {
+      const documents = values('document_id');
+      for (let i = 0; i < documents.length; i += READ_CHUNK)
+        found.push(
+          ...(await this.db
+            .selectFrom('legal_document_version')
+            .select(['id', 'document_id', 'status'])
+            .where('tenant_id', '=', this.tenant)
+            .where('status', '=', 'published')
+            .where('document_id', 'in', documents.slice(i, i + READ_CHUNK))
+            .execute()),
+        );
+    }
+    return found.map((row) => ({ id: String(row.id), row }));
   }
 
   /** The id of another record of the tenant that holds what `row` claims, if any. */
