@@ -24,6 +24,16 @@ export class BatchRecorder implements Recorder {
     group.rows.push(rowValues);
   }
 
+  putRows(entity: string, columns: string[], rows: Array<{ id: string; values: unknown[] }>, op: 'insert'): void {
+    const group = this.group(entity, op, columns);
+    const keyAt = group.key.map((k) => columns.indexOf(k));
+    for (const r of rows) {
+      if (idOf(keyAt.map((i) => r.values[i])) !== r.id)
+        throw new DomainError('internal', `the row of ${entity} ${r.id} does not carry its journal id`);
+      group.rows.push(r.values);
+    }
+  }
+
   remove(entity: string, id: string): void {
     const key = this.keyOf(entity);
     const values = key.length === 1 ? [id] : (JSON.parse(id) as unknown[]);

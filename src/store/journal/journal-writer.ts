@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { dataHash, entryHash, GENESIS_HASH } from '../../domain/journal/chain.js';
-import { BATCH_OP, type BatchData } from '../../domain/journal/changes.js';
+import { BATCH_OP, rowOf, type BatchData } from '../../domain/journal/changes.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB, JournalRow } from '../db-types.js';
 
@@ -11,6 +11,8 @@ import type { DB, JournalRow } from '../db-types.js';
  */
 export interface Recorder {
   put(entity: string, id: string, row: object, op?: 'insert' | 'update'): void;
+  /** Rows of one table written together, each as its values in `columns` order, with their ids (a bulk insert). */
+  putRows(entity: string, columns: string[], rows: Array<{ id: string; values: unknown[] }>, op: 'insert'): void;
   remove(entity: string, id: string): void;
   /** Many rows of a bulk path as one entry (op `batch`) of the record `entity` `id` (an import run). */
   batch(entity: string, id: string, data: BatchData): void;
@@ -21,7 +23,7 @@ const refuse = (): never => {
 };
 
 /** The recorder of stores used for reading: any write through them is a bug. */
-export const readOnly: Recorder = { put: refuse, remove: refuse, batch: refuse };
+export const readOnly: Recorder = { put: refuse, putRows: refuse, remove: refuse, batch: refuse };
 
 /** A composite key as one entity id: the parts as a JSON array. */
 export const compositeId = (...parts: Array<string | number>): string => JSON.stringify(parts);
@@ -99,6 +101,10 @@ export class JournalWriter implements Recorder {
 
   put(entity: string, id: string, row: object, op: 'insert' | 'update' = 'update'): void {
     this.changes.push({ entity, entity_id: id, op, data: JSON.stringify(row) });
+  }
+
+  putRows(entity: string, columns: string[], rows: Array<{ id: string; values: unknown[] }>, op: 'insert'): void {
+    for (const r of rows) this.put(entity, r.id, rowOf(columns, r.values), op);
   }
 
   remove(entity: string, id: string): void {

@@ -89,6 +89,9 @@ const journalKey = (entity: string): string[] => {
 const idOfRow = (s: TableSpec, row: SyncRow, tenant: string): string =>
   s.id.length === 0 ? tenant : s.id.length === 1 ? String(row[s.id[0]!]) : JSON.stringify(s.id.map((k) => row[k]));
 
+/** Whether two column lists are the same, in the same order. */
+const sameNames = (a: string[], b: string[]) => a.length === b.length && a.every((c, i) => c === b[i]);
+
 /**
  * Records written exactly as another store holds them (sync, bundles), through the unit of work's recorder: each
  * write is journaled and chained here like any other change. Tables are named only from SYNC_TABLES.
@@ -262,18 +265,25 @@ class TenantReplica {
   /** Records this tenant does not hold yet, inserted in statements of many rows, each journaled. */
   async insertMany(entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void> {
     const s = spec(entity);
-    // rows with the same columns (as one store writes them) go into one statement
-    const byColumns = new Map<string, { columns: string[]; values: unknown[][] }>();
+    // consecutive rows with the same columns (as one store writes them) go into one statement and one journal group,
+    // each row as one array of values for both
+    const groups: Array<{ columns: string[]; rows: Array<{ id: string; values: unknown[] }> }> = [];
+    let group: (typeof groups)[number] | undefined;
     for (const r of rows) {
-      const row = await this.checked(entity, s, r.id, r.row);
+      const row = s.tenant === false ? await this.checked(entity, s, r.id, r.row) : this.ownRow(entity, s, r.id, r.row);
       const columns = Object.keys(row);
-      const signature = columns.join('\u0000');
-      let group = byColumns.get(signature);
-      if (!group) byColumns.set(signature, (group = { columns, values: [] }));
-      group.values.push(columns.map((c) => row[c]));
-      this.journal.put(entity, r.id, row, 'insert');
+      if (!group || !sameNames(group.columns, columns)) groups.push((group = { columns, rows: [] }));
+      group.rows.push({ id: r.id, values: group.columns.map((c) => row[c]) });
     }
-    for (const { columns, values } of byColumns.values()) await insertRows(this.db, entity, columns, values);
+    for (const g of groups) {
+      this.journal.putRows(entity, g.columns, g.rows, 'insert');
+      await insertRows(
+        this.db,
+        entity,
+        g.columns,
+        g.rows.map((r) => r.values),
+      );
+    }
   }
 
   /** Every record of a table of this tenant, in key order, a page at a time. */
@@ -313,14 +323,23 @@ class TenantReplica {
 
   /** The row to write for record `id`: refused when it is another tenant's or names another record. */
   private async checked(entity: string, s: TableSpec, id: string, row: SyncRow): Promise<SyncRow> {
-    if (s.tenant === false) {
-      if (!(await this.ownBlock(row.block_id)))
-        throw new DomainError('not_found', `training block ${String(row.block_id)} not found`);
-    } else if (row.tenant_id !== undefined && row.tenant_id !== this.tenant)
+    if (s.tenant !== false) return this.ownRow(entity, s, id, row);
+    if (!(await this.ownBlock(row.block_id)))
+      throw new DomainError('not_found', `training block ${String(row.block_id)} not found`);
+    return this.namesItself(entity, s, id, { ...row });
+  }
+
+  /** The row of a table with a tenant column to write for record `id`, as this tenant's (see `checked`). */
+  private ownRow(entity: string, s: TableSpec, id: string, row: SyncRow): SyncRow {
+    if (row.tenant_id !== undefined && row.tenant_id !== this.tenant)
       throw new DomainError('validation', `${entity} ${id} belongs to another tenant`, [
         { path: 'tenant_id', message: `must be ${this.tenant}` },
       ]);
-    const values: SyncRow = s.tenant === false ? { ...row } : { ...row, tenant_id: this.tenant };
+    return this.namesItself(entity, s, id, row.tenant_id === this.tenant ? row : { ...row, tenant_id: this.tenant });
+  }
+
+  /** `values`, refused when it names another record than `id`. */
+  private namesItself(entity: string, s: TableSpec, id: string, values: SyncRow): SyncRow {
     if (idOfRow(s, values, this.tenant) !== id)
       throw new DomainError('validation', `the row of ${entity} ${id} names another record`, [
         { path: 'entity_id', message: `must be the row's ${s.id.join(', ') || 'tenant'}` },
