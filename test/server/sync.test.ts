@@ -2,7 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import type { Backend } from '../../src/backend/backend.js';
+import { createHttpBackend } from '../../src/backend/http/http-backend.js';
+import { SyncEngine } from '../../src/backend/sync/sync-engine.js';
 import { runSync } from '../../src/backend/sync/sync-session.js';
+import { uuidv7Source } from '../../src/store/ids.js';
+import { openStore } from '../../src/store/store.js';
+import { forTenant } from '../../src/store/tenant-scope.js';
+import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
@@ -122,6 +129,75 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
       await expectChainIntact(l, T);
     });
     await expectChainIntact(server, T);
+  });
+
+  it('a record deleted here and changed on the server is a conflict, and stays deleted here until it is settled', async () => {
+    const tenant = 'gone';
+    const laptop = tmpDb();
+    const run = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    const d = await server.dsfa.create({ tenant, actor: 'sam', body: { title: 'Kamera' } });
+    expect((await run()).code).toBe(0);
+    await onLaptop(laptop, (l) => l.dsfa.delete({ tenant, actor: 'lea', params: { id: d.id } }));
+    await server.dsfa.update({ tenant, actor: 'sam', params: { id: d.id }, body: { title: 'Kamera (Sam)' } });
+    const r = await run();
+    expect(r.code).toBe(6);
+    expect(JSON.parse(r.stdout).conflicts).toContainEqual(
+      expect.objectContaining({ entity: 'dsfa', entity_id: d.id, ours: expect.objectContaining({ deleted: true }) }),
+    );
+    await onLaptop(laptop, async (l) =>
+      expect((await l.dsfa.list({ tenant, query: {} })).map((x) => x.id)).not.toContain(d.id),
+    );
+    expect((await server.dsfa.get({ tenant, params: { id: d.id } })).title).toBe('Kamera (Sam)');
+  });
+
+  it('a record deleted by another command while the sync runs is not brought back by its pull', async () => {
+    const tenant = 'meanwhile';
+    const laptop = tmpDb();
+    const d = await server.dsfa.create({ tenant, actor: 'sam', body: { title: 'Kamera' } });
+    const first = await cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync']);
+    expect(first.code).toBe(0);
+    await server.dsfa.update({ tenant, actor: 'sam', params: { id: d.id }, body: { title: 'Kamera (Sam)' } });
+    // the sync has read what this store changed; before its pull writes, another command deletes the record here
+    const http = createHttpBackend({ url, apiKey: key });
+    let meanwhile = false;
+    const remote: Backend = {
+      ...http,
+      journal: {
+        ...http.journal,
+        anchor: (r) => http.journal.anchor(r),
+        page: async (r) => {
+          if (!meanwhile) {
+            meanwhile = true;
+            await onLaptop(laptop, (l) => l.dsfa.delete({ tenant, actor: 'lea', params: { id: d.id } }));
+          }
+          return http.journal.page(r);
+        },
+      },
+    };
+    const store = await openStore(laptop);
+    try {
+      const ids = uuidv7Source();
+      const engine = new SyncEngine({
+        remote,
+        store,
+        uow: createUnitOfWork(store, systemClock, ids),
+        clock: systemClock,
+        ids,
+        tenant,
+        pageSize: 1,
+      });
+      const summary = await forTenant(tenant, () => engine.run());
+      expect(meanwhile).toBe(true);
+      expect(summary.conflicts).toContainEqual(
+        expect.objectContaining({ entity_id: d.id, ours: expect.objectContaining({ deleted: true }) }),
+      );
+    } finally {
+      await store.close();
+      await http.close();
+    }
+    await onLaptop(laptop, async (l) =>
+      expect((await l.dsfa.list({ tenant, query: {} })).map((x) => x.id)).not.toContain(d.id),
+    );
   });
 
   it('a merge that would break a rule is a conflict: two versions of one document published on both sides', async () => {

@@ -219,6 +219,8 @@ export class SyncEngine {
 
   private async sync(known: SyncState | undefined, changed: Changed, head: number): Promise<SyncSummary> {
     const { uow, tenant } = this.o;
+    for (const k of changed.keys()) this.mine.add(k);
+    this.head = head;
     const state: SyncState = known ?? {
       remote: this.remoteUrl,
       tenant_id: tenant,
@@ -249,6 +251,12 @@ export class SyncEngine {
   }
 
   private remoteHead = 0;
+  /**
+   * The records this store changed itself since its last push, as far as a pull needs to know (see pullPage):
+   * those of `localChanges`, and any another command changes while this sync runs (journal entries after `head`).
+   */
+  private readonly mine = new Set<string>();
+  private head = 0;
   /** The records this run wrote from the server, to count each once. */
   private readonly pulledKeys = new Set<string>();
 
@@ -415,6 +423,12 @@ export class SyncEngine {
       if (list) list.push(r);
       else byEntity.set(r.entity, [r]);
     }
+    const pending = new Map(
+      (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
+    );
+    // what another command changed here while this sync runs counts as this store's change
+    for (const e of await tx.syncState.changesBesides(tenant, this.head))
+      for (const c of changesOf(e)) this.mine.add(key(c.entity, c.id));
     const local = new Map<string, SyncRow>();
     const bases = new Map<string, string | null>();
     for (const [entity, list] of byEntity) {
@@ -424,17 +438,21 @@ export class SyncEngine {
         list.map((r) => ({ id: r.id, hint: r.row })),
       );
       for (const [id, row] of rows) local.set(key(entity, id), row);
+      // a record this store neither holds nor deleted since its last push (its deletion would be its own change, or
+      // a conflict) agreed with the server on its absence, if on anything: its base need not be read (a clone's)
+      const agreedOn = list.filter((r) => {
+        const k = key(entity, r.id);
+        return local.has(k) || this.mine.has(k) || pending.has(k);
+      });
+      if (!agreedOn.length) continue;
       const agreed = await tx.syncState.basesOf(
         this.remoteUrl,
         tenant,
         entity,
-        list.map((r) => r.id),
+        agreedOn.map((r) => r.id),
       );
       for (const [id, v] of agreed) bases.set(key(entity, id), v);
     }
-    const pending = new Map(
-      (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
-    );
     // the rules across records: who holds what the page's rows claim, kept current as the page is written
     const claims = new Map<string, ClaimIndex>();
     for (const [entity, list] of byEntity) {

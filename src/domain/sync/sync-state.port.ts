@@ -63,4 +63,12 @@ export interface SyncStateStore {
   conflict(tenant: string, id: string): Promise<SyncConflict | undefined>;
   /** Who last changed a record of this store and when, from its journal. */
   lastChange(tenant: string, entity: string, id: string): Promise<{ actor: string; time: string } | undefined>;
+  /**
+   * The journal entries after sequence number `after` that no sync wrote (their principal is not `sync:…`): what
+   * another command changed here while a sync runs. A sync's own entries are passed over without reading their data.
+   */
+  changesBesides(
+    tenant: string,
+    after: number,
+  ): Promise<Array<{ entity: string; entity_id: string; op: string; data: unknown }>>;
 }

@@ -153,6 +153,18 @@ export class KyselySyncStateStore implements SyncStateStore {
     return r.length === 1 ? conflictOf(r[0]!) : undefined;
   }
 
+  async changesBesides(tenant: string, after: number) {
+    const rows = await this.db
+      .selectFrom('journal')
+      .select(['entity', 'entity_id', 'op', 'data'])
+      .where('tenant_id', '=', tenant)
+      .where('seq', '>', after)
+      .where('principal', 'not like', 'sync:%')
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => ({ ...r, data: r.data === null ? null : (JSON.parse(r.data) as unknown) }));
+  }
+
   lastChange(tenant: string, entity: string, id: string): Promise<{ actor: string; time: string } | undefined> {
     return this.db
       .selectFrom('journal')
