@@ -219,7 +219,7 @@ export class SyncEngine {
 
   private async sync(known: SyncState | undefined, changed: Changed, head: number): Promise<SyncSummary> {
     const { uow, tenant } = this.o;
-    for (const k of changed.keys()) this.mine.add(k);
+    for (const k of changed.keys()) this.ownChanges.add(k);
     this.head = head;
     const state: SyncState = known ?? {
       remote: this.remoteUrl,
@@ -255,7 +255,7 @@ export class SyncEngine {
    * The records this store changed itself since its last push, as far as a pull needs to know (see pullPage):
    * those of `localChanges`, and any another command changes while this sync runs (journal entries after `head`).
    */
-  private readonly mine = new Set<string>();
+  private readonly ownChanges = new Set<string>();
   private head = 0;
   /** The records this run wrote from the server, to count each once. */
   private readonly pulledKeys = new Set<string>();
@@ -428,7 +428,7 @@ export class SyncEngine {
     );
     // what another command changed here while this sync runs counts as this store's change
     for (const e of await tx.syncState.changesBesides(tenant, this.head))
-      for (const c of changesOf(e)) this.mine.add(key(c.entity, c.id));
+      for (const c of changesOf(e)) this.ownChanges.add(key(c.entity, c.id));
     const local = new Map<string, SyncRow>();
     const bases = new Map<string, string | null>();
     for (const [entity, list] of byEntity) {
@@ -442,7 +442,7 @@ export class SyncEngine {
       // a conflict) agreed with the server on its absence, if on anything: its base need not be read (a clone's)
       const agreedOn = list.filter((r) => {
         const k = key(entity, r.id);
-        return local.has(k) || this.mine.has(k) || pending.has(k);
+        return local.has(k) || this.ownChanges.has(k) || pending.has(k);
       });
       if (!agreedOn.length) continue;
       const agreed = await tx.syncState.basesOf(
