@@ -124,6 +124,19 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 const quoted = (values: string[]) => values.map((v) => JSON.stringify(v)).join(' and ');
 
 /**
+ * The user a request names (X-User-ID), recorded as the actor of what it changes. Two X-User-ID lines are refused
+ * with both names, as a tenant named twice is: Node would join them into one actor "a, b".
+ */
+function actorFrom(req: IncomingMessage): string | undefined {
+  const values = req.headersDistinct['x-user-id'] ?? [];
+  if (values.length > 1)
+    throw new DomainError('bad_request', `X-User-ID sent ${values.length} times (${quoted(values)}): send one user`, [
+      { path: 'X-User-ID', message: `sent more than once: ${quoted(values)}` },
+    ]);
+  return values[0] || undefined;
+}
+
+/**
  * The tenant of a request, from the one place its route reads it. A tenant named twice is refused with both names
  * rather than guessed: two X-Tenant-ID lines (which Node would join into a phantom tenant "tA, tB"), a repeated
  * query parameter, or a header and a `tenant_id` that disagree.
@@ -339,7 +352,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     }
     const raw: RawRequest = {
       tenant,
-      actor: header(req, 'x-user-id') || undefined,
+      actor: actorFrom(req),
       principal: caller.principal,
       origin: ownUrl(req),
       keyTenants: caller.grant?.tenants,

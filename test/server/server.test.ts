@@ -120,6 +120,14 @@ describe('the /sdk/v1 server', () => {
     expect(res.status).toBe(200);
   });
 
+  it('refuses X-User-ID sent twice with a 400 naming both, instead of recording the actor "a, b"', async () => {
+    const res = await raw('/dsfa?tenant_id=actor', { 'x-user-id': ['carol', 'dave'] });
+    expect(res.status).toBe(400);
+    const body = JSON.parse(res.body) as { code: string; error: string; details: Array<{ path: string }> };
+    expect(body).toMatchObject({ code: 'bad_request', error: expect.stringMatching(/"carol" and "dave"/) });
+    expect(body.details.map((d) => d.path)).toEqual(['X-User-ID']);
+  });
+
   it('records X-User-ID as the actor', async () => {
     const res = await fetch(api('/dsfa?tenant_id=actor'), {
       ...json({ title: 'who' }),
