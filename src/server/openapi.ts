@@ -50,6 +50,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 
 const errorRef = (status: number) => ({ $ref: `#/components/responses/Error${status}` });
 
+/** Every answer carries the request's id: the client's X-Request-ID when it is a valid one, else a new UUID. */
+const REQUEST_ID = {
+  'X-Request-ID': { $ref: '#/components/headers/RequestId' },
+};
+const REQUEST_ID_RULE = '1 to 128 characters of A-Z a-z 0-9 . _ : @ / + = -';
+
 /** Unwraps `.optional()` and `.default()` to reach the schema registered as a comma-separated list. */
 function commaItems(s: z.ZodType): z.ZodType | undefined {
   let cur: z.ZodType = s;
@@ -119,7 +125,14 @@ function parameters(op: Operation) {
     name: 'X-User-ID',
     in: 'header',
     required: false,
-    description: 'actor recorded in audit entries',
+    description: 'actor recorded in audit entries; one line (two are a 400)',
+    schema: { type: 'string' },
+  });
+  out.push({
+    name: 'X-Request-ID',
+    in: 'header',
+    required: false,
+    description: `the request's id in the server's log and the answer's X-Request-ID: kept when it is ${REQUEST_ID_RULE}, else replaced by a new UUID`,
     schema: { type: 'string' },
   });
   return out;
@@ -134,15 +147,22 @@ function success(op: Operation): Record<string, unknown> {
       return {
         '307': {
           description: 'redirect to a time-limited signed URL',
-          headers: { Location: { required: true, schema: { type: 'string', format: 'uri-reference' } } },
+          headers: { Location: { required: true, schema: { type: 'string', format: 'uri-reference' } }, ...REQUEST_ID },
         },
       };
     case 'binary':
-      return { [String(op.status)]: { description: 'the file', content: fileContent(op.responseTypes ?? []) } };
+      return {
+        [String(op.status)]: {
+          description: 'the file',
+          headers: REQUEST_ID,
+          content: fileContent(op.responseTypes ?? []),
+        },
+      };
     case 'stream':
       return {
         [String(op.status)]: {
           description: 'streamed as it is produced',
+          headers: REQUEST_ID,
           content: fileContent(op.responseTypes ?? []),
         },
       };
@@ -150,6 +170,7 @@ function success(op: Operation): Record<string, unknown> {
       return {
         [String(op.status)]: {
           description: 'success',
+          headers: REQUEST_ID,
           content: { 'application/json': { schema: schemaOf(op.output, 'output') } },
         },
       };
@@ -231,10 +252,21 @@ export function buildOpenApi(version: string): Record<string, unknown> {
         bearer: { type: 'http', scheme: 'bearer', description: 'created with `compliance keys create`' },
       },
       schemas: { Error: schemaOf(ErrorBody, 'output') },
+      headers: {
+        RequestId: {
+          required: true,
+          description: `the request's id, as the server logged it (the client's X-Request-ID when it is ${REQUEST_ID_RULE})`,
+          schema: { type: 'string' },
+        },
+      },
       responses: Object.fromEntries(
         Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
           `Error${status}`,
-          { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          {
+            description,
+            headers: REQUEST_ID,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
         ]),
       ),
     },

@@ -9,12 +9,18 @@ import { Readable } from 'node:stream';
 
 type Json = Record<string, unknown>;
 /** What the check needs of an answer: its status, its media type and (for JSON) its body. */
-type Seen = { status: number; contentType: string | null; text: () => Promise<string> };
+type Seen = {
+  status: number;
+  contentType: string | null;
+  header: (name: string) => string | null;
+  text: () => Promise<string>;
+};
 
 /** A fetch Response as the check sees it (its body stays readable). */
 export const seenOf = (res: Response): Seen => ({
   status: res.status,
   contentType: res.headers.get('content-type'),
+  header: (name) => res.headers.get(name),
   text: () => res.clone().text(),
 });
 type Doc = { paths: Record<string, Record<string, Json>>; components: Record<string, Record<string, Json>> };
@@ -64,6 +70,11 @@ export class OpenApiCheck {
     const response = this.deref(op.responses[String(res.status)]) as
       { content?: Record<string, { schema?: Json }>; headers?: Record<string, Json> } | undefined;
     if (!response) return [`${where}, a status the document does not list for ${route.path}`];
+    // every header the document says the answer carries
+    const missing = Object.entries(response.headers ?? {})
+      .filter(([name, h]) => (this.deref(h) as { required?: boolean }).required && res.header(name) === null)
+      .map(([name]) => `${where} without its header ${name}`);
+    if (missing.length) return missing;
     if (!response.content) return [];
     const mediaType = (res.contentType ?? '').split(';')[0]!.trim();
     const media = response.content[mediaType];
@@ -108,7 +119,7 @@ export function checkedTransport(base: string, prefix = '/sdk/v1'): Transport {
       check ??= new OpenApiCheck(await served!, prefix);
       let read: Promise<string> | undefined;
       const text = () => (read ??= answer.text());
-      const seen = { status: answer.status, contentType: answer.header('content-type'), text };
+      const seen = { status: answer.status, contentType: answer.header('content-type'), header: answer.header, text };
       const problems = await check.problems(req.method, url, seen);
       if (problems.length) throw new Error(`the response breaks the OpenAPI document: ${problems.join('; ')}`);
       if (!read) return answer;
