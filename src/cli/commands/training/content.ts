@@ -2,9 +2,12 @@ import { Command, Option } from 'commander';
 import { shortId } from '../../../domain/short-id.js';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
-import { writeOutputFile } from '../../output-file.js';
+import { outputFormat, writeOutputFile } from '../../output-file.js';
 import { moduleId, req } from './shared.js';
 import { unlessDryRun, writes } from '../../store-access.js';
+
+/** The file extensions that name each type of medium the media service writes. */
+const MEDIA_EXTENSIONS: Record<string, string[]> = { 'audio/mp4': ['m4a', 'mp4'], 'video/mp4': ['mp4'] };
 
 const tokens = (r: { prompt_tokens: number; completion_tokens: number }) =>
   `${r.prompt_tokens} prompt + ${r.completion_tokens} completion tokens`;
@@ -226,9 +229,11 @@ export function addContentCommands(ctx: CliContext, training: Command) {
     .command('get')
     .argument('<media-id>')
     .requiredOption('-o, --output <file>')
-    .description('download a media file')
+    .description('download a media file (audio as .m4a, video as .mp4)')
     .action(async (id: string, o: { output: string }) => {
       const f = await (await ctx.backend()).trainingMedia.download({ ...req(ctx), params: { mediaId: id } });
+      // a file name that says another type (`-o talk.mp3` for an MPEG-4 audio file) is refused before anything is written
+      outputFormat('media get', { [f.content_type]: MEDIA_EXTENSIONS[f.content_type] ?? [] }, o, f.content_type);
       await writeOutputFile(o.output, f.data);
       ctx.io.stderr.write(`wrote ${o.output} (${f.content_type}, ${f.data.byteLength} bytes)\n`);
     });
