@@ -1,12 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
-import { systemClock } from '../../src/domain/clock.js';
-import { uuidv7Source } from '../../src/store/ids.js';
-import { forRequest } from '../../src/store/tenant-scope.js';
-import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
+import { storeMedium } from '../support/media.js';
 
 // `training media get -o FILE` writes the medium under a name that says what it is: an MPEG-4 audio file as .m4a (or
 // .mp4), a video as .mp4. A name of another file type is refused before anything is written.
@@ -24,34 +21,8 @@ describe('training media get', () => {
         actor: 'sam',
         body: { module_code: 'NET-1', title: 'Sicher im Netz', regulation_area: 'nis2', frequency_type: 'micro' },
       });
-      // media as the media service leaves them: the object stored, then the record
-      const uow = createUnitOfWork(b.store, systemClock, uuidv7Source());
-      for (const [kind, id] of Object.entries(media)) {
-        const ext = kind === 'audio' ? 'm4a' : 'mp4';
-        const file = join(tmp(), `m.${ext}`);
-        writeFileSync(file, bytes);
-        const objectKey = `t/${mod.id}/${id}.${ext}`;
-        await (await b.store.mediaObjects()).put(tenant, 'training-media', objectKey, file);
-        await forRequest({ tenant, actor: 'sam', principal: 'test' }, () =>
-          uow.write(tenant, (tx) =>
-            tx.replica.apply(tenant, 'training_media', id, {
-              id,
-              tenant_id: tenant,
-              module_id: mod.id,
-              content_id: null,
-              kind,
-              bucket: 'training-media',
-              object_key: objectKey,
-              content_type: `${kind}/mp4`,
-              size_bytes: bytes.length,
-              duration_seconds: 1.5,
-              status: 'draft',
-              created_at: '2026-11-26T08:00:00.000Z',
-              published_at: null,
-            }),
-          ),
-        );
-      }
+      for (const [kind, id] of Object.entries(media) as Array<['audio' | 'video', string]>)
+        await storeMedium(b, { tenant, moduleId: mod.id, id, kind, bytes });
     } finally {
       await b.close();
     }

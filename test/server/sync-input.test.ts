@@ -8,6 +8,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
+import { storeMedium } from '../support/media.js';
 import { withSyncServer } from '../support/sync-server.js';
 import { cli, freePort, tmp, tmpDb } from '../support/helpers.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
@@ -111,33 +112,9 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
       actor: 'sam',
       body: { module_code: 'NET-1', title: 'Sicher im Netz', regulation_area: 'nis2', frequency_type: 'micro' },
     });
-    // a generated medium as the media service leaves it: its object stored, then its record journaled
     const bytes = Buffer.from('not really an m4a, but bytes all the same');
-    const file = join(tmp(), 'a.m4a');
-    writeFileSync(file, bytes);
     const id = '01970000-0000-7000-8000-00000000abcd';
-    const objectKey = `abc/${mod.id}/${id}.m4a`;
-    await (await server.store.mediaObjects()).put(tenant, 'training-media', objectKey, file);
-    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
-    await forRequest({ tenant, actor: 'sam', principal: 'test' }, () =>
-      uow.write(tenant, (tx) =>
-        tx.replica.apply(tenant, 'training_media', id, {
-          id,
-          tenant_id: tenant,
-          module_id: mod.id,
-          content_id: null,
-          kind: 'audio',
-          bucket: 'training-media',
-          object_key: objectKey,
-          content_type: 'audio/mp4',
-          size_bytes: bytes.length,
-          duration_seconds: 1.5,
-          status: 'draft',
-          created_at: '2026-11-26T08:00:00.000Z',
-          published_at: null,
-        }),
-      ),
-    );
+    await storeMedium(server, { tenant, moduleId: mod.id, id, kind: 'audio', bytes });
     const db = tmpDb();
     const r = await cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync']);
     expect(r.code).toBe(0);

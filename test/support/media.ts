@@ -1,0 +1,44 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import { systemClock } from '../../src/domain/clock.js';
+import { uuidv7Source } from '../../src/store/ids.js';
+import { forRequest } from '../../src/store/tenant-scope.js';
+import { createUnitOfWork } from '../../src/store/unit-of-work.js';
+import { tmp } from './helpers.js';
+
+/**
+ * A generated medium of a module as the media service leaves it, without speech or video tools: its object stored
+ * first, then its record journaled (a draft). Answers the object's key.
+ */
+export async function storeMedium(
+  b: LocalBackend,
+  m: { tenant: string; moduleId: string; id: string; kind: 'audio' | 'video'; bytes: Buffer },
+): Promise<string> {
+  const ext = m.kind === 'audio' ? 'm4a' : 'mp4';
+  const file = join(tmp(), `${m.id}.${ext}`);
+  writeFileSync(file, m.bytes);
+  const objectKey = `t/${m.moduleId}/${m.id}.${ext}`;
+  await (await b.store.mediaObjects()).put(m.tenant, 'training-media', objectKey, file);
+  const uow = createUnitOfWork(b.store, systemClock, uuidv7Source());
+  await forRequest({ tenant: m.tenant, actor: 'sam', principal: 'test' }, () =>
+    uow.write(m.tenant, (tx) =>
+      tx.replica.apply(m.tenant, 'training_media', m.id, {
+        id: m.id,
+        tenant_id: m.tenant,
+        module_id: m.moduleId,
+        content_id: null,
+        kind: m.kind,
+        bucket: 'training-media',
+        object_key: objectKey,
+        content_type: `${m.kind}/mp4`,
+        size_bytes: m.bytes.length,
+        duration_seconds: 1.5,
+        status: 'draft',
+        created_at: '2026-11-26T08:00:00.000Z',
+        published_at: null,
+      }),
+    ),
+  );
+  return objectKey;
+}
