@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import type { Backend } from '../../src/backend/backend.js';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { SyncEngine } from '../../src/backend/sync/sync-engine.js';
@@ -282,6 +282,54 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
     const expected = await list(server);
     expect(expected.map((d) => d.title).sort()).toEqual(['Laptop 0', 'Laptop 1', 'Laptop 2', 'Start']);
     for (const db of laptops) await onLaptop(db, async (l) => expect(await list(l)).toEqual(expected));
+  });
+
+  it('a record made here, changed on the server and then here again travels without a conflict', async () => {
+    const tenant = 'again';
+    const run = (db: string, ...args: string[]) =>
+      cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', ...args]);
+    const laptop = tmpDb();
+    const d = await onLaptop(laptop, (l) => l.dsfa.create({ tenant, actor: 'lea', body: { title: 'Kamera' } }));
+    expect((await run(laptop, '--new-tenant')).code).toBe(0);
+    await server.dsfa.update({ tenant, actor: 'sam', params: { id: d.id }, body: { title: 'Kamera (Sam)' } });
+    expect((await run(laptop)).code).toBe(0);
+    // agreed now on the server's version, not on the one this store pushed before it
+    await onLaptop(laptop, (l) =>
+      l.dsfa.update({ tenant, actor: 'lea', params: { id: d.id }, body: { title: 'Kamera (Lea)' } }),
+    );
+    const third = await run(laptop);
+    expect(third.stderr).toBe('');
+    expect(third.code).toBe(0);
+    expect((await server.dsfa.get({ tenant, params: { id: d.id } })).title).toBe('Kamera (Lea)');
+  });
+
+  it("a record another server's sync changed here is never overwritten by this server's change", async () => {
+    const tenant = 'relay';
+    const run = (db: string, ...args: string[]) =>
+      cli(['--db', db, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', ...args]);
+    const laptop = tmpDb();
+    const d = await server.dsfa.create({ tenant, actor: 'sam', body: { title: 'Kamera' } });
+    expect((await run(laptop)).code).toBe(0);
+    // the record changed here as a sync with another server writes it: not this store's change, never pushed here
+    const other = await createLocalBackend(laptop, { principal: 'sync:https://other.example' });
+    try {
+      await other.dsfa.update({ tenant, actor: 'kim', params: { id: d.id }, body: { title: 'Kamera (Kim)' } });
+    } finally {
+      await other.close();
+    }
+    const quiet = await run(laptop, '--json');
+    expect(JSON.parse(quiet.stdout)).toMatchObject({ pulled: {}, pushed: {}, conflicts: [] });
+    expect((await server.dsfa.get({ tenant, params: { id: d.id } })).title).toBe('Kamera');
+    // a sync later, the server changes it: both sides changed it since they agreed
+    await server.dsfa.update({ tenant, actor: 'sam', params: { id: d.id }, body: { title: 'Kamera (Sam)' } });
+    const later = await run(laptop, '--json');
+    expect(later.code).toBe(6);
+    expect(JSON.parse(later.stdout).conflicts).toEqual([
+      expect.objectContaining({ entity_id: d.id, fields: expect.arrayContaining(['title']) }),
+    ]);
+    await onLaptop(laptop, async (l) =>
+      expect((await l.dsfa.get({ tenant, params: { id: d.id } })).title).toBe('Kamera (Kim)'),
+    );
   });
 
   it('a sync cut off halfway reports it in one line, and run again completes with no duplicate and no loss', async () => {

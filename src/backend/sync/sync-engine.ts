@@ -10,10 +10,9 @@ import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
-import { PageVersions } from './page-versions.js';
 import { withRule } from '../../domain/sync/merge-rules.js';
 import { ClaimIndex } from '../../domain/sync/claims.js';
-import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { differingFields, sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
 import type { Store } from '../../store/store.js';
@@ -142,8 +141,6 @@ interface Incoming {
   entity: string;
   id: string;
   row: SyncRow | null;
-  /** Where the row's version is in the page's versions: its entry, and its place among the entry's changes. */
-  at: [number, number];
   echo: boolean;
   actor: string;
   time: string;
@@ -155,9 +152,26 @@ interface ChangedRecord {
   id: string;
   first: number;
   last: number;
+  /** The first change created the record: it had no state before to agree on. */
+  created: boolean;
   hint?: SyncRow | null;
 }
 type Changed = Map<string, ChangedRecord>;
+interface LocalChanges {
+  own: Changed;
+  foreign: Changed;
+  /** Both: a record in each counts from its first change of either kind. */
+  any: Changed;
+}
+
+/** Notes a change of a record at entry `seq` (the first one noted decides whether it created the record). */
+function noteChange(changed: Changed, entity: string, id: string, seq: number, op: string): ChangedRecord {
+  const k = key(entity, id);
+  const ch = changed.get(k) ?? { entity, id, first: seq, last: seq, created: op === 'insert' };
+  ch.last = Math.max(ch.last, seq);
+  changed.set(k, ch);
+  return ch;
+}
 
 /**
  * One sync of a tenant between this store and a server: first the server's journal after the last pulled entry is
@@ -217,10 +231,11 @@ export class SyncEngine {
     });
   }
 
-  private async sync(known: SyncState | undefined, changed: Changed, head: number): Promise<SyncSummary> {
+  private async sync(known: SyncState | undefined, changed: LocalChanges, head: number): Promise<SyncSummary> {
     const { uow, tenant } = this.o;
-    for (const k of changed.keys()) this.ownChanges.add(k);
+    for (const [k, ch] of changed.any) this.changedHere.set(k, ch);
     this.head = head;
+    this.stored = await this.reader.syncState.hasBases(this.remoteUrl, tenant);
     const state: SyncState = known ?? {
       remote: this.remoteUrl,
       tenant_id: tenant,
@@ -237,9 +252,12 @@ export class SyncEngine {
       );
     // the server's journal ends where the last pull stopped (its head, told by sync.info): no page to ask for
     if (this.remoteHead > state.pulled_seq) await this.pull(state);
-    await this.push(state, changed, head);
+    await this.push(state, changed.own, head);
     state.synced_at = isoZ(this.o.clock.now());
-    await uow.write(tenant, (tx) => tx.syncState.save(state));
+    await uow.write(tenant, async (tx) => {
+      await this.keepForeignBases(tx, [...changed.foreign.keys()]);
+      await tx.syncState.save(state);
+    });
     const conflicts = await this.reader.syncState.conflicts(tenant, this.remoteUrl);
     Object.assign(this.summary, {
       conflicts: conflicts.map(reportOf),
@@ -252,10 +270,13 @@ export class SyncEngine {
 
   private remoteHead = 0;
   /**
-   * The records this store changed itself since its last push, as far as a pull needs to know (see pullPage):
-   * those of `localChanges`, and any another command changes while this sync runs (journal entries after `head`).
+   * The records changed here since the last push, as far as a pull needs to know (see pullPage): those of
+   * `localChanges` (this store's own changes and other servers' syncs), and any another command changes while this
+   * sync runs (journal entries after `head`).
    */
-  private readonly ownChanges = new Set<string>();
+  private readonly changedHere: Changed = new Map();
+  /** Whether this store held agreed versions with the server when the sync started (a clone holds none). */
+  private stored = false;
   private head = 0;
   /** The records this run wrote from the server, to count each once. */
   private readonly pulledKeys = new Set<string>();
@@ -283,44 +304,32 @@ export class SyncEngine {
   /** Applies the server's entries after `state.pulled_seq`, a page per transaction. */
   private async pull(state: SyncState): Promise<void> {
     const { remote, uow, tenant, actor } = this.o;
-    const hasher = new PageVersions();
     const fetchPage = (after: number) => {
       const query = { after, limit: Math.min(this.pageSize, 1000) };
-      // the records' versions are hashed (in a worker thread, for a large page) while the page before is written
-      const page = again(() => remote.journal.page({ tenant, actor, query })).then((p) => ({
-        ...p,
-        versions: hasher.of(p.entries),
-      }));
+      const page = again(() => remote.journal.page({ tenant, actor, query }));
       // a page asked for ahead fails when it is awaited, not while the one before is being written
-      page.then((p) => p.versions).catch(() => undefined);
+      page.catch(() => undefined);
       return page;
     };
-    try {
-      for (let next = fetchPage(state.pulled_seq); ;) {
-        const page = await next;
-        if (!page.entries.length) return;
-        const last = page.entries[page.entries.length - 1]!.seq;
-        // the next page travels while this one is written: a turn of the event loop sends its request first
-        if (page.next_after !== null) {
-          next = fetchPage(last);
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-        for (const [start, end] of byRows(page.entries, this.o.rowsPerTransaction ?? ROWS_PER_TRANSACTION)) {
-          const part = page.entries.slice(start, end);
-          if (!this.o.dryRun) await this.fetchMedia(part);
-          await uow.write(tenant, async (tx) => {
-            const hashed = page.versions.then((v) => v.slice(start, end));
-            // awaited by the page's write unless it fails first
-            hashed.catch(() => undefined);
-            await this.pullPage(tx, state, part, hashed);
-            state.pulled_seq = part[part.length - 1]!.seq;
-            await tx.syncState.save(state);
-          });
-        }
-        if (page.next_after === null) return;
+    for (let next = fetchPage(state.pulled_seq); ;) {
+      const page = await next;
+      if (!page.entries.length) return;
+      const last = page.entries[page.entries.length - 1]!.seq;
+      // the next page travels while this one is written: a turn of the event loop sends its request first
+      if (page.next_after !== null) {
+        next = fetchPage(last);
+        await new Promise((resolve) => setImmediate(resolve));
       }
-    } finally {
-      await hasher.close();
+      for (const [start, end] of byRows(page.entries, this.o.rowsPerTransaction ?? ROWS_PER_TRANSACTION)) {
+        const part = page.entries.slice(start, end);
+        if (!this.o.dryRun) await this.fetchMedia(part);
+        await uow.write(tenant, async (tx) => {
+          await this.pullPage(tx, state, part);
+          state.pulled_seq = part[part.length - 1]!.seq;
+          await tx.syncState.save(state);
+        });
+      }
+      if (page.next_after === null) return;
     }
   }
 
@@ -385,34 +394,22 @@ export class SyncEngine {
   /**
    * Applies a page of the server's journal: each record's last state in the page, read and written in a few
    * statements per table (a record's earlier states in the page are passed over, as a replay would end the same).
+   *
+   * A record not changed here since the last push, with no agreed version stored, is agreed as it is: the pull
+   * stores an agreed version only for records changed here or in conflict, and forgets the one it finds stored for
+   * any other record it settles. So a clone writes the records and nothing per record beside them.
    */
-  private async pullPage(
-    tx: Stores,
-    state: SyncState,
-    entries: JournalEntry[],
-    hashed: Promise<Array<Array<string | null>>>,
-  ): Promise<void> {
+  private async pullPage(tx: Stores, state: SyncState, entries: JournalEntry[]): Promise<void> {
     const { tenant } = this.o;
-    // the versions of the page's rows are hashed (in a worker thread) while this writes: a new record needs its
-    // version only as its base, recorded last
-    const theirsOf = async (r: Incoming) => (await hashed)[r.at[0]]![r.at[1]] ?? null;
     const records = new Map<string, Incoming>();
-    for (const [i, e] of entries.entries()) {
+    for (const e of entries) {
       // an entry the server wrote because this store pushed it: the record is already in that state here
       const echo = e.principal === `sync:${state.replica_id}`;
-      for (const [j, c] of changesOf(e).entries()) {
+      for (const c of changesOf(e)) {
         if (!this.entities.has(c.entity)) continue;
         const k = key(c.entity, c.id);
+        const next: Incoming = { entity: c.entity, id: c.id, row: c.row, echo, actor: e.actor, time: e.time };
         const known = records.get(k);
-        const next: Incoming = {
-          entity: c.entity,
-          id: c.id,
-          row: c.row,
-          at: [i, j],
-          echo,
-          actor: e.actor,
-          time: e.time,
-        };
         if (known) Object.assign(known, next);
         else records.set(k, next);
       }
@@ -428,8 +425,9 @@ export class SyncEngine {
     );
     // what another command changed here while this sync runs counts as this store's change
     for (const e of await tx.syncState.changesBesides(tenant, this.head))
-      for (const c of changesOf(e)) this.ownChanges.add(key(c.entity, c.id));
+      for (const c of changesOf(e)) noteChange(this.changedHere, c.entity, c.id, e.seq, c.op);
     const local = new Map<string, SyncRow>();
+    // the agreed versions of the records that have one to compare with: stored, or derived from the journal
     const bases = new Map<string, string | null>();
     for (const [entity, list] of byEntity) {
       const rows = await tx.replica.readMany(
@@ -438,21 +436,20 @@ export class SyncEngine {
         list.map((r) => ({ id: r.id, hint: r.row })),
       );
       for (const [id, row] of rows) local.set(key(entity, id), row);
-      // a record this store neither holds nor deleted since its last push (its deletion would be its own change, or
-      // a conflict) agreed with the server on its absence, if on anything: its base need not be read (a clone's)
-      const agreedOn = list.filter((r) => {
-        const k = key(entity, r.id);
-        return local.has(k) || this.ownChanges.has(k) || pending.has(k);
-      });
-      if (!agreedOn.length) continue;
-      const agreed = await tx.syncState.basesOf(
-        this.remoteUrl,
-        tenant,
-        entity,
-        agreedOn.map((r) => r.id),
-      );
-      for (const [id, v] of agreed) bases.set(key(entity, id), v);
+      // a store that holds none reads them only for the records it changed or has a conflict on (none in a clone)
+      const asked = this.stored
+        ? list
+        : list.filter((r) => this.changedHere.has(key(entity, r.id)) || pending.has(key(entity, r.id)));
+      if (!asked.length) continue;
+      const ids = asked.map((r) => r.id);
+      for (const [id, v] of await tx.syncState.basesOf(this.remoteUrl, tenant, entity, ids))
+        bases.set(key(entity, id), v);
     }
+    const unstored = [...records.keys()].flatMap((k) => {
+      const ch = this.changedHere.get(k);
+      return ch && !bases.has(k) && !pending.has(k) ? [ch] : [];
+    });
+    for (const [k, v] of await this.derivedBases(tx, unstored)) bases.set(k, v);
     // the rules across records: who holds what the page's rows claim, kept current as the page is written
     const claims = new Map<string, ClaimIndex>();
     for (const [entity, list] of byEntity) {
@@ -468,17 +465,15 @@ export class SyncEngine {
     await tx.replica.asOneEntry('sync_pull', span, async () => {
       for (const [k, r] of records) {
         const mine = local.get(k) ?? null;
-        const ours = versionOf(mine);
-        // a record this store does not hold is in the server's state only when the server deleted it too
-        const same = mine === null ? r.row === null : ours === (await theirsOf(r));
-        if (r.echo || same) {
+        if (r.echo || sameRow(mine, r.row)) {
           settled.push(r);
           continue;
         }
         const open = pending.get(k);
-        const base = bases.get(k) ?? null;
+        // without an agreed version to compare with, the record was not changed here: agreed as it is
+        const agreed = !open && (!bases.has(k) || versionOf(mine) === bases.get(k));
         let reason = 'changed on both sides since the last sync';
-        if (!open && ours === base) {
+        if (agreed) {
           const broken = claims.get(r.entity)?.broken(r.id, r.row) ?? null;
           if (!broken) {
             claims.get(r.entity)?.moved(r.id, mine, r.row);
@@ -502,7 +497,8 @@ export class SyncEngine {
           entity: r.entity,
           entity_id: r.id,
           reason,
-          base,
+          // a record without an agreed version to compare with is agreed as it is here
+          base: bases.has(k) ? bases.get(k)! : versionOf(mine),
           ours: mine,
           theirs: r.row,
           their_actor: r.actor,
@@ -511,9 +507,56 @@ export class SyncEngine {
       }
       await flush();
     });
-    const versions = await hashed;
-    const agreed = settled.map((r) => ({ entity: r.entity, id: r.id, version: versions[r.at[0]]![r.at[1]] ?? null }));
-    await tx.syncState.setBases(this.remoteUrl, tenant, agreed);
+    // a settled record changed here (or in conflict) keeps the server's version as agreed; any other is agreed as
+    // it now is here, and a version stored for it goes
+    const keep: Array<{ entity: string; id: string; version: string | null }> = [];
+    const drop: Incoming[] = [];
+    for (const r of settled) {
+      const k = key(r.entity, r.id);
+      if (this.changedHere.has(k) || pending.has(k))
+        keep.push({ entity: r.entity, id: r.id, version: versionOf(r.row) });
+      else if (bases.has(k)) drop.push(r);
+    }
+    await tx.syncState.setBases(this.remoteUrl, tenant, keep);
+    await tx.syncState.dropBases(this.remoteUrl, tenant, drop);
+  }
+
+  /**
+   * The agreed versions of records changed here that have none stored: their state in the journal before their
+   * first change since the last push (none for a record that change created).
+   */
+  private async derivedBases(tx: Stores, records: ChangedRecord[]): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    const wanted: Array<{ entity: string; id: string; before: number }> = [];
+    for (const ch of records)
+      if (ch.created) out.set(key(ch.entity, ch.id), null);
+      else wanted.push({ entity: ch.entity, id: ch.id, before: ch.first });
+    if (!wanted.length) return out;
+    for (const [k, row] of await tx.syncState.statesBefore(this.o.tenant, wanted)) out.set(k, versionOf(row));
+    return out;
+  }
+
+  /**
+   * Records another server's sync changed here since the last push are not pushed to this one (a store does not
+   * relay), so they stay unagreed with it: each keeps, stored, the version it had before that change.
+   */
+  private async keepForeignBases(tx: Stores, foreign: string[]): Promise<void> {
+    const unstored: ChangedRecord[] = [];
+    const byEntity = new Map<string, ChangedRecord[]>();
+    // from the first change of the record here, whoever made it
+    for (const ch of foreign.map((k) => this.changedHere.get(k)!))
+      byEntity.set(ch.entity, [...(byEntity.get(ch.entity) ?? []), ch]);
+    for (const [entity, list] of byEntity) {
+      const ids = list.map((ch) => ch.id);
+      const stored = await tx.syncState.basesOf(this.remoteUrl, this.o.tenant, entity, ids);
+      unstored.push(...list.filter((ch) => !stored.has(ch.id)));
+    }
+    const derived = await this.derivedBases(tx, unstored);
+    const bases = [...derived].map(([k, version]) => {
+      const [entity, id] = k.split('\u0000') as [string, string];
+      return { entity, id, version };
+    });
+    await tx.syncState.setBases(this.remoteUrl, this.o.tenant, bases);
   }
 
   /** Records (or updates) the conflict of a record; both versions stay reachable until it is resolved. */
@@ -546,29 +589,34 @@ export class SyncEngine {
     });
   }
 
-  /** The records this store changed itself since its last push (not those a sync wrote), oldest change first. */
-  private async localChanges(pushed: number, head: number): Promise<Changed> {
+  /**
+   * The records this store changed itself since its last push (not those a sync wrote), oldest change first; and
+   * apart, those another server's sync changed here meanwhile.
+   */
+  private async localChanges(pushed: number, head: number): Promise<LocalChanges> {
     const journal = new KyselyJournalStore(this.o.store.db);
-    const seen: Changed = new Map();
+    const own: Changed = new Map();
+    const foreign: Changed = new Map();
+    const any: Changed = new Map();
+    const mine = `sync:${this.remoteUrl}`;
     for (let after = pushed; after < head;) {
       const entries = await journal.page(this.o.tenant, after, 1000);
       if (!entries.length) break;
       for (const e of entries) {
         if (e.seq > head) break;
-        if (e.principal.startsWith('sync:')) continue;
+        if (e.principal === mine) continue;
+        const seen = e.principal.startsWith('sync:') ? foreign : own;
         const data = e.data === null ? null : (JSON.parse(e.data) as unknown);
         for (const c of changesOf({ ...e, data })) {
           if (!this.entities.has(c.entity)) continue;
-          const k = key(c.entity, c.id);
-          const s = seen.get(k) ?? { entity: c.entity, id: c.id, first: e.seq, last: e.seq };
-          s.last = e.seq;
-          if (c.row) s.hint = c.row;
-          seen.set(k, s);
+          const ch = noteChange(seen, c.entity, c.id, e.seq, c.op);
+          noteChange(any, c.entity, c.id, e.seq, c.op);
+          if (c.row) ch.hint = c.row;
         }
       }
       after = entries[entries.length - 1]!.seq;
     }
-    return seen;
+    return { own, foreign, any };
   }
 
   /** Pushes what changed here since the last push, and the conflicts settled for this side. */
@@ -582,7 +630,7 @@ export class SyncEngine {
       if (c.status === 'open') undecided.add(k);
       if (c.status !== 'ours') continue;
       decided.set(k, c);
-      if (!changed.has(k)) changed.set(k, { entity: c.entity, id: c.entity_id, first: 0, last: 0 });
+      if (!changed.has(k)) changed.set(k, { entity: c.entity, id: c.entity_id, first: 0, last: 0, created: false });
     }
     // the changed records and their agreed versions, read a table at a time
     const byEntity = new Map<string, ChangedRecord[]>();
@@ -600,11 +648,17 @@ export class SyncEngine {
         entity,
         list.map((ch) => ({ id: ch.id, hint: ch.hint })),
       );
-      const bases = await this.reader.syncState.basesOf(this.remoteUrl, tenant, entity, ids);
+      const stored = await this.reader.syncState.basesOf(this.remoteUrl, tenant, entity, ids);
+      const unstored = list.filter((ch) => !stored.has(ch.id) && !decided.has(key(entity, ch.id)));
+      const derived = await this.derivedBases(this.reader, unstored);
       for (const ch of list) {
         const data = rows.get(ch.id) ?? null;
         const own = decided.get(key(entity, ch.id));
-        const base = own ? own.theirs_version : (bases.get(ch.id) ?? null);
+        const base = own
+          ? own.theirs_version
+          : stored.has(ch.id)
+            ? stored.get(ch.id)!
+            : (derived.get(key(entity, ch.id)) ?? null);
         if (versionOf(data) === base) continue;
         items.push({ entity, entity_id: ch.id, data, base, first: ch.first, last: ch.last, decided: own });
       }

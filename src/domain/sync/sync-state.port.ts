@@ -45,16 +45,33 @@ export interface SyncStateStore {
   get(remote: string, tenant: string): Promise<SyncState | undefined>;
   list(tenant: string): Promise<SyncState[]>;
   save(state: SyncState): Promise<void>;
-  /** The version both sides last agreed on for a record (null: it did not exist, or never travelled). */
+  /**
+   * The version both sides last agreed on for a record, where one is stored (null: agreed on its absence). A record
+   * with none stored is agreed in the state the journal shows before this store's first change to it since its last
+   * push: as it is now when it was not changed here since (a pull stores none for the records it writes).
+   */
   base(remote: string, tenant: string, entity: string, id: string): Promise<string | null>;
   setBase(remote: string, tenant: string, entity: string, id: string, version: string | null): Promise<void>;
-  /** The agreed versions of many records of one table (absent: none). */
+  /** The stored agreed versions of many records of one table (absent: none stored). */
   basesOf(remote: string, tenant: string, entity: string, ids: string[]): Promise<Map<string, string | null>>;
   setBases(
     remote: string,
     tenant: string,
     bases: Array<{ entity: string; id: string; version: string | null }>,
   ): Promise<void>;
+  /** Forgets the stored agreed versions of records: they are agreed as they are now. */
+  dropBases(remote: string, tenant: string, records: Array<{ entity: string; id: string }>): Promise<void>;
+  /** Whether any agreed version is stored for the tenant with that server. */
+  hasBases(remote: string, tenant: string): Promise<boolean>;
+  /**
+   * Each record's state after the last journal entry that changed it before sequence number `before` (null: deleted,
+   * or no such entry), keyed by `entity NUL id`. Reads the journal backwards, an entry's data only where it may hold
+   * one of the records.
+   */
+  statesBefore(
+    tenant: string,
+    wanted: Array<{ entity: string; id: string; before: number }>,
+  ): Promise<Map<string, SyncRow | null>>;
   /** The unsettled conflict (open, or decided for ours and not pushed yet) of a record, if any. */
   pending(remote: string, tenant: string, entity: string, id: string): Promise<SyncConflict | undefined>;
   putConflict(c: SyncConflict): Promise<void>;
@@ -70,5 +87,5 @@ export interface SyncStateStore {
   changesBesides(
     tenant: string,
     after: number,
-  ): Promise<Array<{ entity: string; entity_id: string; op: string; data: unknown }>>;
+  ): Promise<Array<{ seq: number; entity: string; entity_id: string; op: string; data: unknown }>>;
 }

@@ -22,3 +22,9 @@ export function differingFields(a: SyncRow | null, b: SyncRow | null): string[] 
   const keys = new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})]);
   return [...keys].filter((k) => JSON.stringify(a?.[k] ?? null) !== JSON.stringify(b?.[k] ?? null)).sort();
 }
+
+/** Whether two states of a record are one version (null: absent), without hashing either. */
+export function sameRow(a: SyncRow | null, b: SyncRow | null): boolean {
+  if (a === null || b === null) return a === b;
+  return canonicalJson(a) === canonicalJson(b);
+}

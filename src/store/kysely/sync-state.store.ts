@@ -1,11 +1,18 @@
 import type { Kysely } from 'kysely';
+import { BATCH_OP, changesOf } from '../../domain/journal/changes.js';
 import type { SyncConflict, SyncState, SyncStateStore } from '../../domain/sync/sync-state.port.js';
+import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
 import type { SyncTables } from '../db-types-sync.js';
 import { insertRows } from './bulk-insert.js';
 
 const BASE_KEY = ['remote', 'tenant_id', 'entity', 'entity_id'];
 const BASE_COLUMNS = [...BASE_KEY, 'version'];
+
+const key = (entity: string, id: string) => `${entity}\u0000${id}`;
+
+/** Journal entries read per statement while looking back for records' earlier states (their data apart). */
+const LOOKBACK_PAGE = 1000;
 
 const parse = (text: string | null) => (text === null ? null : (JSON.parse(text) as Record<string, unknown>));
 
@@ -104,6 +111,102 @@ export class KyselySyncStateStore implements SyncStateStore {
     await insertRows(this.db, 'sync_base', BASE_COLUMNS, rows, { key: BASE_KEY, set: ['version'] });
   }
 
+  async dropBases(remote: string, tenant: string, records: Array<{ entity: string; id: string }>): Promise<void> {
+    const byEntity = new Map<string, string[]>();
+    for (const r of records) byEntity.set(r.entity, [...(byEntity.get(r.entity) ?? []), r.id]);
+    for (const [entity, ids] of byEntity)
+      for (let i = 0; i < ids.length; i += 500)
+        await this.db
+          .deleteFrom('sync_base')
+          .where('remote', '=', remote)
+          .where('tenant_id', '=', tenant)
+          .where('entity', '=', entity)
+          .where('entity_id', 'in', ids.slice(i, i + 500))
+          .execute();
+  }
+
+  async hasBases(remote: string, tenant: string): Promise<boolean> {
+    const r = await this.db
+      .selectFrom('sync_base')
+      .select('entity_id')
+      .where('remote', '=', remote)
+      .where('tenant_id', '=', tenant)
+      .limit(1)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async statesBefore(
+    tenant: string,
+    wanted: Array<{ entity: string; id: string; before: number }>,
+  ): Promise<Map<string, SyncRow | null>> {
+    const out = new Map<string, SyncRow | null>();
+    const open = new Map(wanted.map((w) => [key(w.entity, w.id), w]));
+    let below = Math.max(0, ...wanted.map((w) => w.before));
+    while (open.size && below > 1) {
+      const heads = await this.db
+        .selectFrom('journal')
+        .select(['seq', 'entity', 'entity_id', 'op'])
+        .where('tenant_id', '=', tenant)
+        .where('seq', '<', below)
+        .orderBy('seq', 'desc')
+        .limit(LOOKBACK_PAGE)
+        .execute();
+      if (!heads.length) break;
+      for (const h of heads) {
+        const seq = Number(h.seq);
+        const k = key(h.entity, h.entity_id);
+        const single = h.op !== BATCH_OP && seq < (open.get(k)?.before ?? 0);
+        const found = single
+          ? new Map([[k, parse(await this.dataAt(tenant, seq))]])
+          : h.op === BATCH_OP
+            ? await this.batchStates(tenant, seq, open)
+            : new Map<string, SyncRow | null>();
+        for (const [k, row] of found) {
+          out.set(k, row);
+          open.delete(k);
+        }
+        if (!open.size) break;
+      }
+      below = Number(heads[heads.length - 1]!.seq);
+    }
+    for (const k of open.keys()) out.set(k, null);
+    return out;
+  }
+
+  /** The data of one entry of the journal. */
+  private async dataAt(tenant: string, seq: number): Promise<string | null> {
+    const r = await this.db
+      .selectFrom('journal')
+      .select('data')
+      .where('tenant_id', '=', tenant)
+      .where('seq', '=', seq)
+      .executeTakeFirstOrThrow();
+    return r.data;
+  }
+
+  /** The last state of each wanted record a batch entry holds (its data read only when it may hold one). */
+  private async batchStates(
+    tenant: string,
+    seq: number,
+    open: Map<string, { entity: string; id: string; before: number }>,
+  ): Promise<Map<string, SyncRow | null>> {
+    const found = new Map<string, SyncRow | null>();
+    const candidates = [...open.values()].filter((w) => seq < w.before);
+    if (!candidates.length) return found;
+    const data = await this.dataAt(tenant, seq);
+    if (data === null) return found;
+    // a few records are looked for in the text first: a batch's data runs to megabytes
+    const plain = candidates.length <= 16 && candidates.every((w) => !w.id.startsWith('['));
+    if (plain && !candidates.some((w) => data.includes(JSON.stringify(w.id)))) return found;
+    for (const c of changesOf({ entity: '', entity_id: '', op: BATCH_OP, data: JSON.parse(data) as unknown })) {
+      const k = key(c.entity, c.id);
+      const w = open.get(k);
+      if (w && seq < w.before) found.set(k, c.row);
+    }
+    return found;
+  }
+
   async pending(remote: string, tenant: string, entity: string, id: string): Promise<SyncConflict | undefined> {
     const r = await this.db
       .selectFrom('sync_conflict')
@@ -156,13 +259,13 @@ export class KyselySyncStateStore implements SyncStateStore {
   async changesBesides(tenant: string, after: number) {
     const rows = await this.db
       .selectFrom('journal')
-      .select(['entity', 'entity_id', 'op', 'data'])
+      .select(['seq', 'entity', 'entity_id', 'op', 'data'])
       .where('tenant_id', '=', tenant)
       .where('seq', '>', after)
       .where('principal', 'not like', 'sync:%')
       .orderBy('seq')
       .execute();
-    return rows.map((r) => ({ ...r, data: r.data === null ? null : (JSON.parse(r.data) as unknown) }));
+    return rows.map((r) => ({ ...r, seq: Number(r.seq), data: parse(r.data) as unknown }));
   }
 
   lastChange(tenant: string, entity: string, id: string): Promise<{ actor: string; time: string } | undefined> {
