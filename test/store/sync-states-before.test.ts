@@ -101,4 +101,27 @@ describe.each(engines)('statesBefore on %s', (engine) => {
       expect(now.get(key('training_matrix', matrixId))).toBeNull();
     });
   });
+
+  it('takes the last state of a record that one batch entry changed twice', async () => {
+    target = await freshStore(engine);
+    const c = await onBackend((b) =>
+      b.consents.create({ ...as, body: { user_id: 'u1', data_point_id: 'news', granted: true } }),
+    );
+    const store = await openStore(target);
+    await forTenant(T, async () => {
+      const uow = createUnitOfWork(store, systemClock, uuidv7Source());
+      const row = (await uow.read.replica.read(T, 'consent', c.id))!;
+      // two states of the record in one batch entry, as a pull or a bundle part journals its writes
+      await uow.write(T, (tx) =>
+        tx.replica.asOneEntry('sync_pull', 'https://server.example#1-2', async () => {
+          await tx.replica.apply(T, 'consent', c.id, { ...row, consent_version: '2.0' });
+          await tx.replica.apply(T, 'consent', c.id, { ...row, consent_version: '3.0' });
+        }),
+      );
+      const found = await uow.read.syncState.statesBefore(T, [
+        { entity: 'consent', id: c.id, before: Number.MAX_SAFE_INTEGER },
+      ]);
+      expect(found.get(key('consent', c.id))).toMatchObject({ consent_version: '3.0' });
+    }).finally(() => store.close());
+  });
 });
