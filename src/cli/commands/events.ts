@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { note, printJson, printRecord } from '../output.js';
-import { writes } from '../store-access.js';
+import { wholeNumber } from '../input.js';
+import { unlessDryRun, writes } from '../store-access.js';
 
 /** `compliance events run --once`: delivers webhooks (and queued e-mail) from the CLI, for a laptop or a cron job. */
 export function createEventsCommand(ctx: CliContext): Command {
@@ -31,6 +32,32 @@ export function createEventsCommand(ctx: CliContext): Command {
       if (r.mail.retrying || r.mail.failed) note(ctx, 'see `compliance notifications outbox --failed`');
       if (!r.mail.configured && r.mail.waiting)
         note(ctx, `${r.mail.waiting} e-mail queued: set COMPLIANCE_SMTP_URL or --smtp to send them`);
+    });
+  writes(events.command('prune'), unlessDryRun)
+    .description('delete finished webhook deliveries and sent e-mail of every tenant older than the retention')
+    .option(
+      '--older-than <days>',
+      'days since the last attempt (default COMPLIANCE_EVENTS_KEEP_DAYS, else 90)',
+      wholeNumber('--older-than', 1),
+    )
+    .option('--dry-run', 'count what would go, delete nothing')
+    .action(async (o: { olderThan?: number; dryRun?: boolean }) => {
+      const { keepDaysFromEnv, pruneEvents } = await import('../../backend/local/events/events-runner.js');
+      const days = o.olderThan ?? keepDaysFromEnv(ctx.env);
+      if (days === 0) {
+        note(
+          ctx,
+          'COMPLIANCE_EVENTS_KEEP_DAYS is 0: finished events are kept for ever; --older-than DAYS prunes anyway',
+        );
+        return;
+      }
+      const backend = await ctx.localBackend('events prune');
+      const r = await pruneEvents(backend.store, days, { clock: ctx.clock, dryRun: o.dryRun });
+      if (ctx.config().json) return printJson(ctx, { older_than_days: days, dry_run: o.dryRun === true, ...r });
+      await printRecord(ctx, r, [
+        [o.dryRun ? 'webhook deliveries to delete' : 'webhook deliveries deleted', r.webhook_deliveries],
+        [o.dryRun ? 'e-mail to delete' : 'e-mail deleted', r.emails],
+      ]);
     });
   return events;
 }

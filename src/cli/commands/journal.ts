@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { JournalEntry } from '../../domain/journal/journal.schema.js';
-import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
+import { wholeNumber } from '../input.js';
 import { printJson, printList, writeOut } from '../output.js';
 
 const COLUMNS = [
@@ -13,14 +13,6 @@ const COLUMNS = [
   { header: 'ID', value: (e: JournalEntry) => e.entity_id },
   { header: 'OP', value: (e: JournalEntry) => e.op },
 ];
-
-const wholeNumber = (flag: string, min: number) => (v: string) => {
-  if (!/^\d+$/.test(v) || Number(v) < min)
-    throw new DomainError('bad_request', `${flag} must be a whole number of at least ${min}, not "${v}"`, [
-      { path: flag, message: `a whole number ≥ ${min}` },
-    ]);
-  return Number(v);
-};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -58,6 +58,10 @@ export function createServeCommand(ctx: CliContext): Command {
         perIp: perMinute('--rate-limit-ip', o.rateLimitIp ?? ctx.env.COMPLIANCE_RATE_LIMIT_IP),
       };
       const smtp = (await import('./smtp-flags.js')).checkSmtpFlags(ctx, o);
+      // the background loop's retention, checked before the server listens
+      const keepDays = o.events
+        ? (await import('../../backend/local/events/events-runner.js')).keepDaysFromEnv(ctx.env)
+        : undefined;
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
@@ -117,6 +121,7 @@ export function createServeCommand(ctx: CliContext): Command {
               clock: ctx.clock,
               env: ctx.env,
               smtp,
+              keepDays,
               log: (l) => ctx.io.stderr.write(l + '\n'),
             })
           : undefined;

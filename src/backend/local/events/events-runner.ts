@@ -1,4 +1,6 @@
-import type { Clock, IdSource } from '../../../domain/clock.js';
+import { isoZ, systemClock, type Clock, type IdSource } from '../../../domain/clock.js';
+import { DomainError } from '../../../domain/errors.js';
+import { EventsRetention, type Pruned } from '../../../store/events/retention.js';
 import type { Store } from '../../../store/store.js';
 import type { WebhookSender } from '../../../services/webhooks/sender.js';
 import { WebhookDeliverer, type WebhookPass } from './webhook-deliverer.js';
@@ -16,6 +18,35 @@ export interface EventsOptions {
   smtp?: SmtpSettings;
   /** A mailer in place of SMTP (tests). */
   mailer?: Mailer;
+  /** Days finished deliveries and e-mail are kept (0: for ever); COMPLIANCE_EVENTS_KEEP_DAYS, else KEEP_DAYS. */
+  keepDays?: number;
+}
+
+/** How long finished webhook deliveries and sent e-mail are kept when nothing says otherwise. */
+export const KEEP_DAYS = 90;
+/** A process prunes at most this often (its first pass always does). */
+const PRUNE_EVERY_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The retention the environment sets (COMPLIANCE_EVENTS_KEEP_DAYS), checked: whole days, 0 for ever. */
+export function keepDaysFromEnv(env: NodeJS.ProcessEnv): number {
+  const text = env.COMPLIANCE_EVENTS_KEEP_DAYS?.trim();
+  if (text === undefined || text === '') return KEEP_DAYS;
+  if (!/^\d{1,6}$/.test(text))
+    throw new DomainError('bad_request', `invalid COMPLIANCE_EVENTS_KEEP_DAYS: "${text}" (days, 0 keeps for ever)`, [
+      { path: 'COMPLIANCE_EVENTS_KEEP_DAYS', message: 'a whole number of days; 0 keeps finished events for ever' },
+    ]);
+  return Number(text);
+}
+
+/** Deletes the finished deliveries and e-mail of every tenant whose last attempt is more than `days` days old. */
+export function pruneEvents(
+  store: Store,
+  days: number,
+  opts: { clock?: Clock; dryRun?: boolean } = {},
+): Promise<Pruned> {
+  const cutoff = isoZ(new Date((opts.clock ?? systemClock).now().getTime() - days * DAY_MS));
+  return new EventsRetention(store.admin).prune(cutoff, opts.dryRun);
 }
 
 /** The SMTP settings of the environment: COMPLIANCE_SMTP_URL and COMPLIANCE_SMTP_FROM, flags winning. */
@@ -39,6 +70,8 @@ export const storeSmtp = (store: Store, s: SmtpSettings | undefined): Promise<vo
 export interface EventsPass {
   webhooks: WebhookPass;
   mail: MailPass;
+  /** Finished deliveries and e-mail past the retention, deleted by this pass (it prunes once an hour). */
+  pruned: Pruned;
 }
 
 /** The deliverers of one process, made once so a background loop keeps its worker name across passes. */
@@ -53,12 +86,22 @@ export function createEventsRunner(store: Store, opts: EventsOptions = {}) {
     clock: opts.clock,
     mailer: opts.mailer,
   });
+  const keepDays = opts.keepDays ?? keepDaysFromEnv(opts.env ?? {});
+  const clock = opts.clock ?? systemClock;
+  let prunedAt: number | undefined;
+  const prune = async (): Promise<Pruned> => {
+    const now = clock.now().getTime();
+    if (keepDays === 0 || (prunedAt !== undefined && now - prunedAt < PRUNE_EVERY_MS))
+      return { webhook_deliveries: 0, emails: 0 };
+    prunedAt = now;
+    return pruneEvents(store, keepDays, { clock });
+  };
   return {
     worker: webhooks.worker,
     async pass(): Promise<EventsPass> {
       // each kind fails on its own: a receiver or an SMTP server that is down holds up neither the other nor the change
       const [w, m] = await Promise.all([webhooks.pass(), mail.pass()]);
-      return { webhooks: w, mail: m };
+      return { webhooks: w, mail: m, pruned: await prune() };
     },
   };
 }
