@@ -34,6 +34,7 @@ export const webhooksContract = {
   remove: op({
     method: 'DELETE',
     path: '/webhooks/{id}',
+    ids: { params: { id: 'webhook_endpoint' } },
     summary: 'Remove an endpoint and its deliveries',
     tenant: 'header',
     params: Id,
@@ -44,6 +45,7 @@ export const webhooksContract = {
   test: op({
     method: 'POST',
     path: '/webhooks/{id}/test',
+    ids: { params: { id: 'webhook_endpoint' } },
     summary: 'Send a webhook.test event to the endpoint now; answers its delivery',
     tenant: 'header',
     params: Id,
@@ -54,9 +56,12 @@ export const webhooksContract = {
   deliveries: op({
     method: 'GET',
     path: '/webhook-deliveries',
+    ids: { query: { endpoint_id: 'webhook_endpoint' } },
     summary: 'Deliveries, newest first (failed=true: given up or being retried)',
     tenant: 'header',
     query: DeliveryQuery,
+    // endpoint_id names an endpoint: unknown or another tenant's is not found
+    raises: ['not_found'],
     output: z.array(WebhookDelivery),
     status: 200,
     scope: 'admin',

@@ -34,6 +34,7 @@ export const ID_KINDS = {
   training_media: 'media',
   training_block: 'training block',
   consent_import_run: 'import run',
+  webhook_endpoint: 'webhook endpoint',
 } as const;
 export type IdKind = keyof typeof ID_KINDS;
 

@@ -48,6 +48,21 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
     expect(await api().list(T)).toEqual([]);
   });
 
+  it("takes an endpoint's short id (its end) or its start wherever it takes the id; another tenant's is not found", async () => {
+    const tenant = { tenant: 'short-hooks', actor: 'admin' };
+    const url = 'http://127.0.0.1:9/hook';
+    const ep = await api().add({ ...tenant, body: { url, events: ['*'], allow_private: true } });
+    const end = ep.id.slice(-8);
+    const start = ep.id.slice(0, 13).toUpperCase();
+    expect((await api().deliveries({ ...tenant, query: { endpoint_id: end } })).map((d) => d.id)).toEqual([]);
+    const test = await api().test({ ...tenant, params: { id: start } });
+    expect(test).toMatchObject({ event_type: 'webhook.test' });
+    expect((await api().deliveries({ ...tenant, query: { endpoint_id: end } })).map((d) => d.id)).toEqual([test.id]);
+    expect(await failure(api().remove({ ...T, params: { id: end } }))).toMatchObject({ code: 'not_found' });
+    expect(await api().remove({ ...tenant, params: { id: end } })).toEqual({ id: ep.id, removed: true });
+    expect(await api().list(tenant)).toEqual([]);
+  });
+
   it('signs every delivery (verified with standardwebhooks), from the journal after the endpoint was added', async () => {
     const receiver = await startReceiver();
     try {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { bindHandlers } from '../../contract/bind.js';
 import { webhooksContract } from '../../contract/webhooks.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { WebhookService } from '../../domain/events/webhook.service.js';
@@ -7,6 +6,7 @@ import { KyselyWebhookStore } from '../../store/events/webhook.store.js';
 import type { Store } from '../../store/store.js';
 import { resolveWebhookHost } from '../../services/webhooks/ssrf.js';
 import { WebhookDeliverer } from './events/webhook-deliverer.js';
+import { bindWith, storeIdResolver } from './short-ids.js';
 
 /** A signing secret in the Standard Webhooks form: whsec_ and 32 random bytes in base64. */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
@@ -21,7 +21,7 @@ export function createWebhooksArea(store: Store, clock: Clock, ids: IdSource) {
     newWebhookSecret,
   );
   let deliverer: WebhookDeliverer | undefined;
-  return bindHandlers(webhooksContract, {
+  return bindWith(storeIdResolver(store.admin))(webhooksContract, {
     list: (r) => svc.list(r.tenant),
     add: (r) => svc.add(r.tenant, r.body),
     remove: (r) => svc.remove(r.tenant, r.params.id),

@@ -58,7 +58,7 @@ export function createWebhooksCommand(ctx: CliContext): Command {
         ctx,
         rows,
         [
-          { header: 'ID', value: (e: WebhookEndpoint) => e.id },
+          { header: 'ID', value: (e: WebhookEndpoint) => e.id, id: true },
           { header: 'URL', value: (e: WebhookEndpoint) => e.url },
           { header: 'EVENTS', value: (e: WebhookEndpoint) => e.events.join(',') },
           { header: 'STATUS', value: (e: WebhookEndpoint) => e.status },

@@ -19,13 +19,18 @@ const PLACES: Record<IdKind, Array<[table: string, column: string]>> = {
   training_media: [['training_media', 'id']],
   training_block: [['training_block', 'id']],
   consent_import_run: [['consent_import_run', 'id']],
+  webhook_endpoint: [['webhook_endpoint', 'id']],
 };
+
+/** Tables that hold a few rows per tenant: their lookups read the tenant's rows by its index, with no tail index. */
+const FEW_PER_TENANT = new Set(['webhook_endpoint']);
 
 /** The tables and id columns an index on `(tenant_id, substr(column, 29))` serves (migrations 0015 and 0016). */
 export const ID_TAIL_INDEXES: ReadonlyArray<[table: string, column: string]> = [
   ...new Map(
     Object.values(PLACES)
       .flat()
+      .filter(([t]) => !FEW_PER_TENANT.has(t))
       .map(([t, c]) => [`${t}.${c}`, [t, c] as [string, string]]),
   ).values(),
 ];
