@@ -93,6 +93,15 @@ describe.each(engines)('retention of finished events on %s', (engine) => {
     expect(await remaining(target)).toEqual(['d-old-pending', 'd-recent', 'm-old-queued', 'm-recent']);
   });
 
+  it('events run --once prunes past the default retention and says so', async () => {
+    const target = await seeded(engine);
+    const r = await cli(['--db', target, 'events', 'run', '--once'], { clock });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/finished deliveries pruned\s+1/);
+    expect(r.stdout).toMatch(/finished e-mail pruned\s+1/);
+    expect(await remaining(target)).not.toContain('d-old-delivered');
+  });
+
   it('the delivery pass prunes past the retention once an hour; 0 keeps everything', async () => {
     const target = await seeded(engine);
     const store = await openStore(target);

@@ -27,6 +27,8 @@ export function createEventsCommand(ctx: CliContext): Command {
         ['mail sent', r.mail.sent],
         ['mail retrying', r.mail.retrying],
         ['mail failed', r.mail.failed],
+        ['finished deliveries pruned', r.pruned.webhook_deliveries],
+        ['finished e-mail pruned', r.pruned.emails],
       ]);
       if (r.webhooks.retrying || r.webhooks.failed) note(ctx, 'see `compliance webhooks deliveries --failed`');
       if (r.mail.retrying || r.mail.failed) note(ctx, 'see `compliance notifications outbox --failed`');
