@@ -164,6 +164,17 @@ interface LocalChanges {
   any: Changed;
 }
 
+/** Records grouped by their table, in the order met. */
+function byEntity<T extends { entity: string }>(records: Iterable<T>): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of records) {
+    const list = out.get(r.entity);
+    if (list) list.push(r);
+    else out.set(r.entity, [r]);
+  }
+  return out;
+}
+
 /** Notes a change of a record at entry `seq` (the first one noted decides whether it created the record). */
 function noteChange(changed: Changed, entity: string, id: string, seq: number, op: string): ChangedRecord {
   const k = key(entity, id);
@@ -414,12 +425,7 @@ export class SyncEngine {
         else records.set(k, next);
       }
     }
-    const byEntity = new Map<string, Incoming[]>();
-    for (const r of records.values()) {
-      const list = byEntity.get(r.entity);
-      if (list) list.push(r);
-      else byEntity.set(r.entity, [r]);
-    }
+    const tables = byEntity(records.values());
     const pending = new Map(
       (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
     );
@@ -429,7 +435,7 @@ export class SyncEngine {
     const local = new Map<string, SyncRow>();
     // the agreed versions of the records that have one to compare with: stored, or derived from the journal
     const bases = new Map<string, string | null>();
-    for (const [entity, list] of byEntity) {
+    for (const [entity, list] of tables) {
       const rows = await tx.replica.readMany(
         tenant,
         entity,
@@ -452,7 +458,7 @@ export class SyncEngine {
     for (const [k, v] of await this.derivedBases(tx, unstored)) bases.set(k, v);
     // the rules across records: who holds what the page's rows claim, kept current as the page is written
     const claims = new Map<string, ClaimIndex>();
-    for (const [entity, list] of byEntity) {
+    for (const [entity, list] of tables) {
       if (!tx.replica.ruled(entity)) continue;
       const rows = list.flatMap((r) => (r.row ? [r.row] : []));
       claims.set(entity, new ClaimIndex(entity, await tx.replica.claimants(tenant, entity, rows)));
@@ -541,21 +547,19 @@ export class SyncEngine {
    * relay), so they stay unagreed with it: each keeps, stored, the version it had before that change.
    */
   private async keepForeignBases(tx: Stores, foreign: string[]): Promise<void> {
-    const unstored: ChangedRecord[] = [];
-    const byEntity = new Map<string, ChangedRecord[]>();
     // from the first change of the record here, whoever made it
-    for (const ch of foreign.map((k) => this.changedHere.get(k)!))
-      byEntity.set(ch.entity, [...(byEntity.get(ch.entity) ?? []), ch]);
-    for (const [entity, list] of byEntity) {
+    const unstored: ChangedRecord[] = [];
+    for (const [entity, list] of byEntity(foreign.map((k) => this.changedHere.get(k)!))) {
       const ids = list.map((ch) => ch.id);
       const stored = await tx.syncState.basesOf(this.remoteUrl, this.o.tenant, entity, ids);
-      unstored.push(...list.filter((ch) => !stored.has(ch.id)));
+      for (const ch of list) if (!stored.has(ch.id)) unstored.push(ch);
     }
     const derived = await this.derivedBases(tx, unstored);
-    const bases = [...derived].map(([k, version]) => {
-      const [entity, id] = k.split('\u0000') as [string, string];
-      return { entity, id, version };
-    });
+    const bases = unstored.map((ch) => ({
+      entity: ch.entity,
+      id: ch.id,
+      version: derived.get(key(ch.entity, ch.id)) ?? null,
+    }));
     await tx.syncState.setBases(this.remoteUrl, this.o.tenant, bases);
   }
 
@@ -633,15 +637,9 @@ export class SyncEngine {
       if (!changed.has(k)) changed.set(k, { entity: c.entity, id: c.entity_id, first: 0, last: 0, created: false });
     }
     // the changed records and their agreed versions, read a table at a time
-    const byEntity = new Map<string, ChangedRecord[]>();
-    for (const [k, ch] of changed) {
-      if (undecided.has(k)) continue;
-      const list = byEntity.get(ch.entity);
-      if (list) list.push(ch);
-      else byEntity.set(ch.entity, [ch]);
-    }
+    const tables = byEntity([...changed].flatMap(([k, ch]) => (undecided.has(k) ? [] : [ch])));
     const items: Array<PushItem & { last: number; first: number; decided?: SyncConflict }> = [];
-    for (const [entity, list] of byEntity) {
+    for (const [entity, list] of tables) {
       const ids = list.map((ch) => ch.id);
       const rows = await this.reader.replica.readMany(
         tenant,

@@ -142,7 +142,9 @@ export class KyselySyncStateStore implements SyncStateStore {
   ): Promise<Map<string, SyncRow | null>> {
     const out = new Map<string, SyncRow | null>();
     const open = new Map(wanted.map((w) => [key(w.entity, w.id), w]));
-    let below = Math.max(0, ...wanted.map((w) => w.before));
+    // a loop, not Math.max(...): a large offline change looks back for more records than a call takes arguments
+    let below = 0;
+    for (const w of wanted) below = Math.max(below, w.before);
     while (open.size && below > 1) {
       const heads = await this.db
         .selectFrom('journal')
@@ -155,13 +157,8 @@ export class KyselySyncStateStore implements SyncStateStore {
       if (!heads.length) break;
       for (const h of heads) {
         const seq = Number(h.seq);
-        const k = key(h.entity, h.entity_id);
-        const single = h.op !== BATCH_OP && seq < (open.get(k)?.before ?? 0);
-        const found = single
-          ? new Map([[k, parse(await this.dataAt(tenant, seq))]])
-          : h.op === BATCH_OP
-            ? await this.batchStates(tenant, seq, open)
-            : new Map<string, SyncRow | null>();
+        const found =
+          h.op === BATCH_OP ? await this.batchStates(tenant, seq, open) : await this.entryState(tenant, seq, h, open);
         for (const [k, row] of found) {
           out.set(k, row);
           open.delete(k);
@@ -172,6 +169,19 @@ export class KyselySyncStateStore implements SyncStateStore {
     }
     for (const k of open.keys()) out.set(k, null);
     return out;
+  }
+
+  /** The state a single entry left, when it changed a wanted record before the record's bound. */
+  private async entryState(
+    tenant: string,
+    seq: number,
+    h: { entity: string; entity_id: string },
+    open: Map<string, { before: number }>,
+  ): Promise<Map<string, SyncRow | null>> {
+    const k = key(h.entity, h.entity_id);
+    const w = open.get(k);
+    if (!w || seq >= w.before) return new Map();
+    return new Map([[k, parse(await this.dataAt(tenant, seq))]]);
   }
 
   /** The data of one entry of the journal. */
@@ -192,13 +202,13 @@ export class KyselySyncStateStore implements SyncStateStore {
     open: Map<string, { entity: string; id: string; before: number }>,
   ): Promise<Map<string, SyncRow | null>> {
     const found = new Map<string, SyncRow | null>();
-    const candidates = [...open.values()].filter((w) => seq < w.before);
-    if (!candidates.length) return found;
+    // a few records are looked for in the text first: a batch's data runs to megabytes
+    const few = open.size <= 16 ? [...open.values()].filter((w) => seq < w.before) : undefined;
+    if (few?.length === 0) return found;
     const data = await this.dataAt(tenant, seq);
     if (data === null) return found;
-    // a few records are looked for in the text first: a batch's data runs to megabytes
-    const plain = candidates.length <= 16 && candidates.every((w) => !w.id.startsWith('['));
-    if (plain && !candidates.some((w) => data.includes(JSON.stringify(w.id)))) return found;
+    const plain = few?.every((w) => !w.id.startsWith('['));
+    if (plain && !few!.some((w) => data.includes(JSON.stringify(w.id)))) return found;
     for (const c of changesOf({ entity: '', entity_id: '', op: BATCH_OP, data: JSON.parse(data) as unknown })) {
       const k = key(c.entity, c.id);
       const w = open.get(k);
