@@ -58,11 +58,15 @@ export const defined = <T extends Record<string, unknown>>(o: T): Partial<T> =>
 export const textLanguage = (ctx: CliContext, flag: ReportLanguage | undefined): ReportLanguage =>
   flag ?? ctx.config().lang ?? 'de';
 
-/** A commander parser for a flag that takes a whole number of at least `min` (exit 2 naming the flag otherwise). */
-export const wholeNumber = (flag: string, min: number) => (v: string) => {
-  if (!/^\d+$/.test(v) || Number(v) < min)
-    throw new DomainError('bad_request', `${flag} must be a whole number of at least ${min}, not "${v}"`, [
-      { path: flag, message: `a whole number ≥ ${min}` },
-    ]);
-  return Number(v);
-};
+/** A commander parser for a flag that takes a whole number from `min` to `max` (exit 2 naming the flag otherwise). */
+export const wholeNumber =
+  (flag: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  (v: string) => {
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+      throw new DomainError('bad_request', `${flag} must be a whole number ${range}, not "${v}"`, [
+        { path: flag, message: max === Number.MAX_SAFE_INTEGER ? `a whole number ≥ ${min}` : `${min} to ${max}` },
+      ]);
+    }
+    return Number(v);
+  };

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { MAX_KEEP_DAYS } from '../../domain/events/retention.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printRecord } from '../output.js';
 import { wholeNumber } from '../input.js';
@@ -40,7 +41,7 @@ export function createEventsCommand(ctx: CliContext): Command {
     .option(
       '--older-than <days>',
       'days since the last attempt (default COMPLIANCE_EVENTS_KEEP_DAYS, else 90)',
-      wholeNumber('--older-than', 1),
+      wholeNumber('--older-than', 1, MAX_KEEP_DAYS),
     )
     .option('--dry-run', 'count what would go, delete nothing')
     .action(async (o: { olderThan?: number; dryRun?: boolean }) => {

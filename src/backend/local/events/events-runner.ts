@@ -1,5 +1,6 @@
 import { isoZ, systemClock, type Clock, type IdSource } from '../../../domain/clock.js';
 import { DomainError } from '../../../domain/errors.js';
+import { KEEP_DAYS, MAX_KEEP_DAYS } from '../../../domain/events/retention.js';
 import { EventsRetention, type Pruned } from '../../../store/events/retention.js';
 import type { Store } from '../../../store/store.js';
 import type { WebhookSender } from '../../../services/webhooks/sender.js';
@@ -22,8 +23,6 @@ export interface EventsOptions {
   keepDays?: number;
 }
 
-/** How long finished webhook deliveries and sent e-mail are kept when nothing says otherwise. */
-export const KEEP_DAYS = 90;
 /** A process prunes at most this often (its first pass always does). */
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -32,7 +31,7 @@ const DAY_MS = 86_400_000;
 export function keepDaysFromEnv(env: NodeJS.ProcessEnv): number {
   const text = env.COMPLIANCE_EVENTS_KEEP_DAYS?.trim();
   if (text === undefined || text === '') return KEEP_DAYS;
-  if (!/^\d{1,6}$/.test(text))
+  if (!/^\d+$/.test(text) || Number(text) > MAX_KEEP_DAYS)
     throw new DomainError('bad_request', `invalid COMPLIANCE_EVENTS_KEEP_DAYS: "${text}" (days, 0 keeps for ever)`, [
       { path: 'COMPLIANCE_EVENTS_KEEP_DAYS', message: 'a whole number of days; 0 keeps finished events for ever' },
     ]);
