@@ -114,4 +114,40 @@ describe('compliance notifications and the SMTP flags', () => {
     const cleared = await cli(['--db', db, '--json', 'events', 'run', '--once']);
     expect(JSON.parse(cleared.stdout)).toMatchObject({ mail: { configured: false } });
   });
+
+  it('takes --base-url for links in the e-mail and --title-en on modules; the catalogue brings English titles', async () => {
+    const db = tmpDb();
+    const bad = await cli(['--db', db, 'notifications', 'settings', '--base-url', 'ftp://lms.example.com']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--base-url');
+    const set = await cli(['--db', db, 'notifications', 'settings', '--base-url', 'https://lms.example.com/']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('base_url\thttps://lms.example.com/');
+    const cleared = await cli(['--db', db, '--json', 'notifications', 'settings', '--base-url', '']);
+    expect(JSON.parse(cleared.stdout)).toMatchObject({ base_url: null });
+    const created = await cli([
+      '--db',
+      db,
+      '--json',
+      'training',
+      'modules',
+      'create',
+      '--code',
+      'PHISH-01',
+      '--title',
+      'Phishing erkennen',
+      '--title-en',
+      'Spotting phishing',
+      '--area',
+      'iso27001',
+      '--frequency',
+      'annual',
+    ]);
+    expect(JSON.parse(created.stdout)).toMatchObject({ title: 'Phishing erkennen', title_en: 'Spotting phishing' });
+    const updated = await cli(['--db', db, '--json', 'training', 'modules', 'update', 'PHISH-01', '--title-en', '']);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ title_en: null });
+    expect((await cli(['--db', db, 'training', 'catalog', 'install'])).code).toBe(0);
+    const gdpr = await cli(['--db', db, '--json', 'training', 'modules', 'show', 'DSGVO-BASIS']);
+    expect(JSON.parse(gdpr.stdout)).toMatchObject({ title_en: 'GDPR essentials for all staff' });
+  });
 });

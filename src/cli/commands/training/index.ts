@@ -52,6 +52,7 @@ function moduleFlags(cmd: Command): Command {
   })
     .option('--code <code>', 'module_code (unique)')
     .option('--title <title>')
+    .option('--title-en <title>', 'the English title, for English e-mail ("" clears it)')
     .option('--description <text>')
     .addOption(new Option('--area <area>', `regulation_area: ${REGULATION_AREAS.join(', ')}`))
     .addOption(new Option('--frequency <type>', `frequency_type: ${FREQUENCY_TYPES.join(', ')}`))
@@ -63,6 +64,7 @@ function moduleFlags(cmd: Command): Command {
 type ModuleFlags = {
   code?: string;
   title?: string;
+  titleEn?: string;
   description?: string;
   area?: string;
   frequency?: string;
@@ -79,6 +81,7 @@ async function moduleBody(ctx: CliContext, o: ModuleFlags) {
     ...defined({
       module_code: o.code,
       title: o.title,
+      title_en: o.titleEn,
       description: o.description,
       regulation_area: o.area,
       frequency_type: o.frequency,
@@ -174,7 +177,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       const api = (await b()).training;
       const existing = new Map((await api.listModules(req(ctx))).map((m) => [m.module_code, m.id]));
       let created = 0;
-      for (const { title_en: _en, ...m } of catalog.modules) {
+      for (const m of catalog.modules) {
         if (existing.has(m.module_code)) continue;
         existing.set(m.module_code, (await api.createModule({ ...req(ctx), body: m })).id);
         created++;
