@@ -25,5 +25,5 @@ export const MIGRATION_NAMES = [
   '0020_key_scopes',
   '0021_consent_receipts',
   '0022_events',
-  '0023_mail_for_each_reader',
+  '0023_mail_readers_and_delivery_ids',
 ] as const;

@@ -43,6 +43,13 @@ describe('compliance webhooks and events run --once', () => {
       const test = await cli(['--db', db, 'webhooks', 'test', ep.id]);
       expect(test.code).toBe(0);
       expect(test.stdout).toMatch(/status\tdelivered/);
+      // a terminal shows a delivery's short id, and redeliver takes it back
+      const delivery = test.stdout.match(/^id\t(msg_[0-9a-f]{32})$/m)![1]!;
+      const shown = (await cli(['--db', db, 'webhooks', 'deliveries'], { tty: true })).stdout;
+      expect(shown).toContain(delivery.slice(-8));
+      expect(shown).not.toContain(delivery);
+      const again = await cli(['--db', db, 'webhooks', 'redeliver', delivery.slice(-8)]);
+      expect([again.code, again.stdout]).toEqual([0, expect.stringContaining(`id\t${delivery}`)]);
       expect((await cli(['--db', db, 'webhooks', 'remove', 'nope'])).code).toBe(3);
     } finally {
       await receiver.close();
