@@ -112,6 +112,14 @@ window.errors = []; document.addEventListener('compliance:error', (e) => window.
     return { page, answers, warnings };
   }
 
+  /** A compliance:error of a banner that cannot start: no banner, status unavailable. */
+  const refusedAtStart = (reason: string, httpStatus: number) => ({
+    during: 'configuration',
+    reason,
+    httpStatus,
+    status: 'unavailable',
+  });
+
   /** The one compliance:error the page received, once it has. */
   const refusalOf = async (page: Page) => {
     await page.waitForFunction(() => (window.errors as unknown[]).length > 0);
@@ -192,12 +200,7 @@ window.errors = []; document.addEventListener('compliance:error', (e) => window.
     const { page, answers, warnings } = await visit(SHOP, secret);
     await expect.poll(() => answers).toContain('GET 403');
     const [refusal] = await refusalOf(page);
-    expect(refusal).toMatchObject({
-      during: 'configuration',
-      reason: 'forbidden',
-      httpStatus: 403,
-      status: 'unavailable',
-    });
+    expect(refusal).toMatchObject(refusedAtStart('forbidden', 403));
     expect(refusal!.message).toMatch(/secret|browser/i);
     expect(warnings).toContainEqual(expect.stringContaining(refusal!.message));
     expect(await page.getByRole('dialog').count()).toBe(0);
@@ -209,12 +212,7 @@ window.errors = []; document.addEventListener('compliance:error', (e) => window.
     await new Promise((ok) => setTimeout(ok, Math.max(0, Date.parse(expiresAt) - Date.now() + 200)));
     const { page } = await visit(SHOP, expired);
     const [refusal] = await refusalOf(page);
-    expect(refusal).toMatchObject({
-      during: 'configuration',
-      reason: 'unauthorized',
-      httpStatus: 401,
-      status: 'unavailable',
-    });
+    expect(refusal).toMatchObject(refusedAtStart('unauthorized', 401));
     expect(refusal!.message).toContain('expired at');
     expect(await page.getByRole('dialog').count()).toBe(0);
   });
