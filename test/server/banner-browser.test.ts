@@ -559,7 +559,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await context.route(`${server.url}/site/**`, (r) => r.fulfill({ contentType: 'text/html', body: site('modal') }));
     // the configuration answers late: the page is complete and readable before the banner appears
     await context.route(`${server.url}/sdk/v1/einwilligungen/cookies`, async (r) => {
-      await new Promise((ok) => setTimeout(ok, 800));
+      await new Promise((ok) => setTimeout(ok, 3000));
       await r.continue();
     });
     const page = await context.newPage();
@@ -567,7 +567,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     expect(await page.evaluate(() => document.readyState)).toBe('complete');
     expect(await page.getByRole('heading', { name: 'Willkommen bei modal' }).isVisible()).toBe(true);
     expect(await dialog(page).count()).toBe(0);
-    await expect.poll(() => dialog(page).count(), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => dialog(page).count(), { timeout: 15_000 }).toBe(1);
     expect(await dialog(page).getAttribute('aria-modal')).toBe('true');
     const inside = () =>
       page.evaluate(() => {
