@@ -9,6 +9,8 @@ export interface Received {
   payload: { type: string; timestamp: string; data: Record<string, unknown> };
   verified: boolean;
   answered: number;
+  /** When the request arrived (ms since the epoch). */
+  at: number;
 }
 
 /**
@@ -23,6 +25,7 @@ export async function startReceiver(opts: { answer?: (n: number) => number; body
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const at = Date.now();
       const body = Buffer.concat(chunks).toString('utf8');
       let verified: boolean;
       try {
@@ -33,7 +36,7 @@ export async function startReceiver(opts: { answer?: (n: number) => number; body
       }
       const answered = opts.answer?.(n++) ?? 204;
       const payload = JSON.parse(body) as Received['payload'];
-      received.push({ id: String(req.headers['webhook-id']), type: payload.type, payload, verified, answered });
+      received.push({ id: String(req.headers['webhook-id']), type: payload.type, payload, verified, answered, at });
       const reply = () => {
         res.writeHead(answered, { 'content-type': 'text/plain' });
         res.end(opts.body ?? (answered < 300 ? '' : 'receiver down'));
