@@ -11,19 +11,8 @@ import { columnTypes, isPostgres } from './dialect.js';
  * SQLite cannot drop a table's constraint, so it rebuilds the table with the same columns; PostgreSQL alters it.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  if (isPostgres(db)) {
-    await sql`alter table webhook_delivery drop constraint webhook_delivery_event`.execute(db);
-  } else {
-    await createDeliveryTable(db, 'webhook_delivery_next', false);
-    await sql`insert into webhook_delivery_next select * from webhook_delivery`.execute(db);
-    await db.schema.dropTable('webhook_delivery').execute();
-    await sql`alter table webhook_delivery_next rename to webhook_delivery`.execute(db);
-    await db.schema
-      .createIndex('webhook_delivery_due')
-      .on('webhook_delivery')
-      .columns(['status', 'next_attempt_at'])
-      .execute();
-  }
+  if (isPostgres(db)) await sql`alter table webhook_delivery drop constraint webhook_delivery_event`.execute(db);
+  else await rebuildDeliveries(db, false);
   await db.schema
     .createIndex('webhook_delivery_event')
     .on('webhook_delivery')
@@ -44,16 +33,19 @@ export async function down(db: Kysely<any>): Promise<void> {
   // the old key allows one test delivery per endpoint: the newest of each stays
   await sql`delete from webhook_delivery where seq = 0 and id not in
     (select max(id) from webhook_delivery where seq = 0 group by endpoint_id, event_type)`.execute(db);
-  if (isPostgres(db)) {
+  if (isPostgres(db))
     await sql`alter table webhook_delivery add constraint webhook_delivery_event unique (endpoint_id, seq, event_type)`.execute(
       db,
     );
-    return;
-  }
-  await createDeliveryTable(db, 'webhook_delivery_prev', true);
-  await sql`insert into webhook_delivery_prev select * from webhook_delivery`.execute(db);
+  else await rebuildDeliveries(db, true);
+}
+
+/** SQLite: webhook_delivery made again with the same rows and its due index, with or without 0022's unique key. */
+async function rebuildDeliveries(db: Kysely<any>, withKey: boolean): Promise<void> {
+  await createDeliveryTable(db, 'webhook_delivery_next', withKey);
+  await sql`insert into webhook_delivery_next select * from webhook_delivery`.execute(db);
   await db.schema.dropTable('webhook_delivery').execute();
-  await sql`alter table webhook_delivery_prev rename to webhook_delivery`.execute(db);
+  await sql`alter table webhook_delivery_next rename to webhook_delivery`.execute(db);
   await db.schema
     .createIndex('webhook_delivery_due')
     .on('webhook_delivery')

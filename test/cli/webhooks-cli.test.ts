@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cli, tmpDb } from '../support/helpers.js';
-import { startReceiver } from '../support/webhook-receiver.js';
+import { addEndpoint, startReceiver } from '../support/webhook-receiver.js';
 
 describe('compliance webhooks and events run --once', () => {
   it('refuses a private URL with exit 2, adds with --allow-private, delivers with events run --once', async () => {
@@ -56,22 +56,8 @@ describe('events run --once with a receiver that hangs', () => {
     const hung = await startReceiver({ delayMs: 30_000 });
     const healthy = await startReceiver();
     try {
-      const add = async (url: string) => {
-        const r = await cli([
-          '--db',
-          db,
-          '--json',
-          'webhooks',
-          'add',
-          url,
-          '--events',
-          'dsfa.created',
-          '--allow-private',
-        ]);
-        return JSON.parse(r.stdout) as { id: string; secret: string };
-      };
-      const hungEp = await add(hung.url);
-      healthy.useSecret((await add(healthy.url)).secret);
+      const hungEp = await addEndpoint(db, hung.url);
+      healthy.useSecret((await addEndpoint(db, healthy.url)).secret);
       for (let i = 0; i < 20; i++) expect((await cli(['--db', db, 'dsfa', 'create', '--title', `D${i}`])).code).toBe(0);
       const started = Date.now();
       const run = await cli(['--db', db, '--json', 'events', 'run', '--once']);

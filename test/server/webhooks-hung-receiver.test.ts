@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, cli, engineOf, freshStore } from '../support/helpers.js';
+import { BACKEND_NAMES, engineOf, freshStore } from '../support/helpers.js';
 import { exited, serve } from '../support/serve-process.js';
-import { startReceiver } from '../support/webhook-receiver.js';
+import { addEndpoint, startReceiver } from '../support/webhook-receiver.js';
 
 // One receiver that answers only after 30 s must delay nobody but itself: a healthy endpoint of the same tenant and
 // one of another tenant get their events within about the delivery loop's second, while the hung one's attempts
@@ -25,26 +25,9 @@ describe.each(engines)('webhook deliveries with one hung receiver, on %s', (engi
     const hung = await startReceiver({ delayMs: 30_000 });
     const sameTenant = await startReceiver();
     const otherTenant = await startReceiver();
-    const add = async (tenant: string, url: string) => {
-      const r = await cli([
-        '--db',
-        db,
-        '--tenant',
-        tenant,
-        '--json',
-        'webhooks',
-        'add',
-        url,
-        '--events',
-        'dsfa.created',
-        '--allow-private',
-      ]);
-      expect(r.code, r.stderr).toBe(0);
-      return JSON.parse(r.stdout) as { id: string; secret: string };
-    };
-    const hungEp = await add('acme', hung.url);
-    sameTenant.useSecret((await add('acme', sameTenant.url)).secret);
-    otherTenant.useSecret((await add('globex', otherTenant.url)).secret);
+    const hungEp = await addEndpoint(db, hung.url, { tenant: 'acme' });
+    sameTenant.useSecret((await addEndpoint(db, sameTenant.url, { tenant: 'acme' })).secret);
+    otherTenant.useSecret((await addEndpoint(db, otherTenant.url, { tenant: 'globex' })).secret);
     const s = await serve(['--db', db]);
     const api = `${s.url}/sdk/v1`;
     try {

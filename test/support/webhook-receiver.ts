@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { cli } from './helpers.js';
 
 /** One request a receiver accepted or refused, after checking its signature with the standardwebhooks package. */
 export interface Received {
@@ -63,4 +64,17 @@ export async function startReceiver(opts: { answer?: (n: number) => number; body
         server.close(() => r());
       }),
   };
+}
+
+/** Adds an endpoint for `url` to the store `db` as an operator does (the command line, private addresses allowed). */
+export async function addEndpoint(
+  db: string,
+  url: string,
+  opts: { tenant?: string; events?: string } = {},
+): Promise<{ id: string; secret: string }> {
+  const tenant = opts.tenant ? ['--tenant', opts.tenant] : [];
+  const events = opts.events ?? 'dsfa.created';
+  const r = await cli(['--db', db, ...tenant, '--json', 'webhooks', 'add', url, '--events', events, '--allow-private']);
+  if (r.code !== 0) throw new Error(`webhooks add ${url} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { id: string; secret: string };
 }
