@@ -25,5 +25,6 @@ export const MIGRATION_NAMES = [
   '0020_key_scopes',
   '0021_consent_receipts',
   '0022_events',
-  '0023_mail_readers_and_delivery_ids',
+  '0023_webhook_deliveries_per_endpoint',
+  '0024_mail_readers_and_delivery_ids',
 ] as const;

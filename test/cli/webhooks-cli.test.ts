@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cli, tmpDb } from '../support/helpers.js';
-import { startReceiver } from '../support/webhook-receiver.js';
+import { addEndpoint, startReceiver } from '../support/webhook-receiver.js';
 
 describe('compliance webhooks and events run --once', () => {
   it('refuses a private URL with exit 2, adds with --allow-private, delivers with events run --once', async () => {
@@ -55,6 +55,38 @@ describe('compliance webhooks and events run --once', () => {
       await receiver.close();
     }
   });
+});
+
+describe('events run --once with a receiver that hangs', () => {
+  it('ends one attempt timeout later: the healthy endpoint gets everything, the hung one its first attempts', async () => {
+    const db = tmpDb();
+    const hung = await startReceiver({ delayMs: 30_000 });
+    const healthy = await startReceiver();
+    try {
+      const hungEp = await addEndpoint(db, hung.url);
+      healthy.useSecret((await addEndpoint(db, healthy.url)).secret);
+      for (let i = 0; i < 20; i++) expect((await cli(['--db', db, 'dsfa', 'create', '--title', `D${i}`])).code).toBe(0);
+      const started = Date.now();
+      const run = await cli(['--db', db, '--json', 'events', 'run', '--once']);
+      const seconds = (Date.now() - started) / 1000;
+      expect(run.code).toBe(0);
+      // one attempt timeout (10 s) for the hung receiver, not one per delivery or per batch of them
+      expect(seconds).toBeLessThan(18);
+      expect(healthy.delivered()).toHaveLength(20);
+      expect(JSON.parse(run.stdout)).toMatchObject({ webhooks: { queued: 40, delivered: 20, retrying: 8 } });
+      // the hung endpoint's other deliveries were not attempted: due as they were, for the next pass
+      const listed = await cli(['--db', db, '--json', 'webhooks', 'deliveries', '--limit', '100']);
+      const mine = (
+        JSON.parse(listed.stdout) as Array<{ endpoint_id: string; attempts: number; last_error: string }>
+      ).filter((d) => d.endpoint_id === hungEp.id);
+      expect(mine.filter((d) => d.attempts === 1).map((d) => d.last_error)).toEqual(
+        Array(8).fill('no answer within 10 s'),
+      );
+      expect(mine.filter((d) => d.attempts === 0)).toHaveLength(12);
+    } finally {
+      await Promise.all([hung.close(), healthy.close()]);
+    }
+  }, 60_000);
 });
 
 describe('compliance notifications and the SMTP flags', () => {

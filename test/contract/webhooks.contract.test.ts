@@ -190,6 +190,15 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
       const t = await api().test({ ...T, params: { id: ep.id } });
       expect(t).toMatchObject({ event_type: 'webhook.test', status: 'delivered', attempts: 1, last_status: 204 });
       expect(receiver.received.at(-1)).toMatchObject({ type: 'webhook.test', verified: true });
+      // each test is a delivery of its own: a second and a third are sent too, with ids of their own
+      const t2 = await api().test({ ...T, params: { id: ep.id } });
+      const t3 = await api().test({ ...T, params: { id: ep.id } });
+      expect([t2, t3]).toMatchObject([
+        { event_type: 'webhook.test', status: 'delivered', seq: 0 },
+        { event_type: 'webhook.test', status: 'delivered', seq: 0 },
+      ]);
+      expect(new Set([t.id, t2.id, t3.id]).size).toBe(3);
+      expect(receiver.received.slice(-3).map((x) => x.id)).toEqual([t.id, t2.id, t3.id]);
       expect(await failure(api().redeliver({ ...T, tenant: 'other', params: { id: d!.id } }))).toMatchObject({
         code: 'not_found',
       });

@@ -44,7 +44,9 @@ export function createAuditCommand(ctx: CliContext): Command {
 
   audit
     .command('verify')
-    .description('recompute the hash chains and name the first broken link; exits 6 when one is broken')
+    .description(
+      'recompute the hash chains and compare the audit trails with the journal; exits 6 naming the first problem',
+    )
     .option('--anchor <hash|json>', 'also prove that nothing up to this anchored entry changed since')
     .action(async (o: { anchor?: string }) => {
       const c = ctx.config();

@@ -271,14 +271,20 @@ export function createTrainingCommand(ctx: CliContext): Command {
     .command('export')
     .description('CSV for a spreadsheet: role_code,module_code,module_title,is_mandatory,priority')
     .option('-o, --output <file>')
-    .action(async (o: { output?: string }) => {
+    .option(
+      '--raw-cells',
+      "write cells that start with = + - @, a tab or CR as they are (by default with a ' in front)",
+    )
+    .action(async (o: { output?: string; rawCells?: boolean }) => {
       outputFormat('matrix export', { csv: ['csv'] }, o, 'csv');
       const rows = await (await b()).training.matrix(req(ctx));
       const csv =
         [
           'role_code,module_code,module_title,is_mandatory,priority',
           ...rows.map((e) =>
-            [e.role_code, e.module_code, e.module_title, e.is_mandatory, e.priority].map(csvCell).join(','),
+            [e.role_code, e.module_code, e.module_title, e.is_mandatory, e.priority]
+              .map((v) => csvCell(v, o.rawCells))
+              .join(','),
           ),
         ].join('\n') + '\n';
       if (o.output) await writeOutputFile(o.output, csv);
