@@ -13,6 +13,7 @@ import { apiKeysContract } from './api-keys.contract.js';
 import { webhooksContract } from './webhooks.contract.js';
 import { notificationsContract } from './notifications.contract.js';
 import { syncContract } from './sync.contract.js';
+import { tenantsContract } from './tenants.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -31,6 +32,7 @@ export const contracts = {
   webhooks: webhooksContract,
   notifications: notificationsContract,
   sync: syncContract,
+  tenants: tenantsContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

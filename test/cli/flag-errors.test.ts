@@ -81,6 +81,8 @@ describe('option errors on the command line name the flag, not the API field', (
     const run = (args: string[]) =>
       cli(face === 'local' ? ['--db', db, ...args] : ['--remote', srv.url, ...tenant, ...args]);
     const file = csv();
+    // the tenant has a record: the commands below read it (a tenant the store has never seen is refused first)
+    expect((await run(['consents', 'grant', '--user-id', 'u', '--data-point', 'x'])).code).toBe(0);
     for (const [template, message, flag] of CASES) {
       const args = template.map((a) => (a === 'CSV' ? file : a));
       const text = await run(args);

@@ -176,6 +176,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     webhooks: make('webhooks'),
     notifications: make('notifications'),
     sync: make('sync'),
+    tenants: make('tenants'),
     close: async () => transport.close(),
   };
 }
