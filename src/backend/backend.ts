@@ -19,6 +19,7 @@ export interface Backend {
   notifications: Client<Contracts['notifications']>;
   sync: Client<Contracts['sync']>;
   tenants: Client<Contracts['tenants']>;
+  bundles: Client<Contracts['bundles']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -14,6 +14,7 @@ import { webhooksContract } from './webhooks.contract.js';
 import { notificationsContract } from './notifications.contract.js';
 import { syncContract } from './sync.contract.js';
 import { tenantsContract } from './tenants.contract.js';
+import { bundlesContract } from './bundles.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -33,6 +34,7 @@ export const contracts = {
   notifications: notificationsContract,
   sync: syncContract,
   tenants: tenantsContract,
+  bundles: bundlesContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

@@ -22,4 +22,5 @@ export const contractLoaders: { [K in keyof Contracts]: () => Promise<Contracts[
   notifications: async () => (await import('./notifications.contract.js')).notificationsContract,
   sync: async () => (await import('./sync.contract.js')).syncContract,
   tenants: async () => (await import('./tenants.contract.js')).tenantsContract,
+  bundles: async () => (await import('./bundles.contract.js')).bundlesContract,
 };

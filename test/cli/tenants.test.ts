@@ -76,10 +76,13 @@ describe.each(engines)('tenants of a store on %s', (engine) => {
     expect(existsSync(out)).toBe(false);
     const json = await run('--tenant', 'acmee', '--json', ...gate);
     expect(JSON.parse(json.stderr)).toMatchObject({ code: 'not_found', details: [{ path: '--tenant' }] });
-    // a report is not empty by a typo either, and leaves no file
+    // a report and an export are not empty by a typo either, and leave no file
     const report = join(tmp(), 'report.json');
     const reported = await run('--tenant', 'acmee', 'report', 'management', '-o', report);
     expect([reported.code, existsSync(report)]).toEqual([3, false]);
+    const bundle = join(tmp(), 'acmee.bundle');
+    expect((await run('--tenant', 'acmee', 'export', '-o', bundle)).code).toBe(3);
+    expect(existsSync(bundle)).toBe(false);
     // COMPLIANCE_TENANT names a tenant as --tenant does
     const env = await cli(face === 'local' ? ['--db', db, ...gate] : ['--remote', srv.url, ...gate], {
       env: { COMPLIANCE_TENANT: 'acmee', COMPLIANCE_API_KEY: keys.root },

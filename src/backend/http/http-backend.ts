@@ -177,6 +177,7 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     notifications: make('notifications'),
     sync: make('sync'),
     tenants: make('tenants'),
+    bundles: make('bundles'),
     close: async () => transport.close(),
   };
 }

@@ -13,8 +13,31 @@ const AREA_TABLES: Record<TenantArea, string> = {
   training_assignments: 'training_assignment',
 };
 
+/**
+ * Tables whose unique key leaves the tenant out, by the leading column of that key: a record one tenant holds there
+ * keeps every other tenant from holding one with the same key (a copy of a tenant's records under another name).
+ */
+export const SHARED_KEYS: Readonly<Record<string, string>> = {
+  dsfa: 'id',
+  dsfa_audit: 'id',
+  consent_history: 'consent_id',
+  legal_document: 'id',
+  legal_document_version: 'id',
+  training_module: 'id',
+  training_question: 'id',
+  training_content: 'id',
+  training_assignment: 'id',
+  training_quiz_attempt: 'id',
+  training_certificate: 'id',
+  training_audit: 'id',
+  training_media: 'id',
+  training_block: 'id',
+};
+
 /** Tables by name, for queries across tables (their names come from the lists above only). */
 type Counted = Record<string, { tenant_id: string } & Record<string, string>>;
+
+const CHUNK = 500;
 
 /**
  * Registers a tenant in the transaction of its first journal entry (JournalWriter; the bulk writers run the same
@@ -48,6 +71,24 @@ export class KyselyTenantStore implements TenantStore {
       .select(['tenant_id', 'created_at'])
       .where('tenant_id', '=', tenant)
       .executeTakeFirst();
+  }
+
+  /** Whether a tenant other than `tenant` holds a record of `table` (one of SHARED_KEYS) with one of `keys`. */
+  async heldByOthers(table: string, tenant: string, keys: readonly string[]): Promise<boolean> {
+    const column = SHARED_KEYS[table];
+    if (!column) return false;
+    const db = this.admin as unknown as Kysely<Counted>;
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const found = await db
+        .selectFrom(table)
+        .select('tenant_id')
+        .where(column, 'in', keys.slice(i, i + CHUNK))
+        .where('tenant_id', '<>', tenant)
+        .limit(1)
+        .executeTakeFirst();
+      if (found) return true;
+    }
+    return false;
   }
 
   async records(tenants: readonly string[]): Promise<Map<string, Record<TenantArea, number>>> {
