@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { strFromU8, unzipSync } from 'fflate';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
@@ -10,10 +10,11 @@ import { BUNDLE_SIDES, withRule } from '../../domain/sync/merge-rules.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import { uuidv7Source } from '../../store/ids.js';
+import type { Store } from '../../store/store.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { VERSION } from '../../version.js';
-import { createLocalBackend, type LocalBackend } from '../local/local-backend.js';
+import { checkBundleTarget } from './bundle-target.js';
 import { areaOf, reportOf, type ConflictReport } from './sync-engine.js';
 
 /** The format a bundle's manifest names; a later layout gets a new number. */
@@ -38,104 +39,32 @@ export interface BundleManifest {
   parts: BundlePart[];
 }
 
+/** Where a bundle is imported: a store, the tenant its records go to, and whether they may come from another. */
 export interface BundleTarget {
-  db: string;
+  store: Store;
   tenant: string;
+  /** Import the records of a bundle of another tenant as `tenant` (else that is refused). */
+  rename?: boolean;
   actor?: string;
   clock: Clock;
+  /** Folder of the media objects on SQLite (default: `media/` beside the database file). */
+  mediaRoot?: string;
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-async function withLocal<T>(t: BundleTarget, fn: (b: LocalBackend) => Promise<T>): Promise<T> {
-  const local = await createLocalBackend(t.db, { clock: t.clock });
-  try {
-    return await forRequest({ tenant: t.tenant, actor: t.actor ?? 'system' }, () => fn(local));
-  } finally {
-    await local.close();
-  }
-}
-
-/** A JSON Schema of a table's rows as stored (JSON lists and objects are text, booleans integers). */
-async function schemasOf(local: LocalBackend, entities: string[]): Promise<Record<string, unknown>> {
-  const tables = await local.store.db.introspection.getTables();
-  const out: Record<string, unknown> = {};
-  for (const entity of entities) {
-    const table = tables.find((t) => t.name === entity);
-    if (!table) continue;
-    const type = (dataType: string) =>
-      /int/i.test(dataType) ? 'integer' : /real|double|float|numeric/i.test(dataType) ? 'number' : 'string';
-    out[entity] = {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      title: entity,
-      type: 'object',
-      additionalProperties: false,
-      properties: Object.fromEntries(
-        table.columns.map((c) => [c.name, { type: c.isNullable ? [type(c.dataType), 'null'] : type(c.dataType) }]),
-      ),
-      required: table.columns.filter((c) => !c.isNullable).map((c) => c.name),
-    };
-  }
-  return out;
-}
-
-/**
- * Every record of a tenant as the bytes of one file, with its manifest: a ZIP archive (fflate) of
- * `records/<table>.ndjson` (one row as stored per line), `media/<bucket>/<object key>` (the files behind media
- * records), `schemas/<table>.schema.json`, and `manifest.json` naming every other part with its size, SHA-256
- * and number of records.
- */
-export async function exportBundle(t: BundleTarget): Promise<{ manifest: BundleManifest; bytes: Uint8Array }> {
-  return withLocal(t, async (local) => {
-    const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
-    const files: Zippable = {};
-    const parts: BundlePart[] = [];
-    const add = (path: string, data: Uint8Array, count?: number) => {
-      files[path] = data;
-      parts.push({ path, sha256: sha256(data), bytes: data.length, ...(count === undefined ? {} : { count }) });
-    };
-    const entities = [...uow.read.replica.entities];
-    const media: SyncRow[] = [];
-    for (const entity of entities) {
-      const lines: string[] = [];
-      for await (const rows of uow.read.replica.rows(t.tenant, entity))
-        for (const r of rows) {
-          lines.push(JSON.stringify(r));
-          if (entity === 'training_media') media.push(r);
-        }
-      add(`records/${entity}.ndjson`, strToU8(lines.map((l) => `${l}\n`).join('')), lines.length);
-    }
-    const objects = await local.store.mediaObjects();
-    for (const m of media) {
-      const data = await objects.read(t.tenant, String(m.bucket), String(m.object_key)).catch(() => undefined);
-      if (data) add(`media/${String(m.bucket)}/${String(m.object_key)}`, data);
-    }
-    for (const [entity, schema] of Object.entries(await schemasOf(local, entities)))
-      add(`schemas/${entity}.schema.json`, strToU8(JSON.stringify(schema, null, 2) + '\n'));
-    const manifest: BundleManifest = {
-      format: BUNDLE_FORMAT,
-      tool_version: VERSION,
-      schema: MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!,
-      tenant: t.tenant,
-      created_at: isoZ(t.clock.now()),
-      parts,
-    };
-    files['manifest.json'] = strToU8(JSON.stringify(manifest, null, 2) + '\n');
-    return { manifest, bytes: zipSync(files, { level: 6 }) };
-  });
-}
-
 /** A bundle read and checked whole: every part listed, present and with its checksum; nothing else in it. */
 export async function readBundle(
   file: string,
+  label = file,
 ): Promise<{ manifest: BundleManifest; files: Record<string, Uint8Array> }> {
   const refuse = (message: string, path = 'bundle') =>
-    new DomainError('validation', `${file}: ${message}`, [{ path, message }]);
+    new DomainError('validation', `${label}: ${message}`, [{ path, message }]);
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(new Uint8Array(await readFile(file)));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new DomainError('not_found', `${file} not found`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new DomainError('not_found', `${label} not found`);
     throw refuse('not a bundle (not a readable ZIP archive)');
   }
   if (!files['manifest.json']) throw refuse('not a bundle (no manifest.json)', 'manifest.json');
@@ -151,7 +80,7 @@ export async function readBundle(
   if (manifest.schema !== schema)
     throw new DomainError(
       'conflict',
-      `${file} was written by compliance ${manifest.tool_version} (schema ${manifest.schema}), this is ${VERSION} (schema ${schema}): import it with the same schema`,
+      `${label} was written by compliance ${manifest.tool_version} (schema ${manifest.schema}), this is ${VERSION} (schema ${schema}): import it with the same schema`,
     );
   const listed = new Set(manifest.parts.map((p) => p.path));
   for (const path of Object.keys(files))
@@ -181,21 +110,24 @@ export interface ImportSummary {
 }
 
 /**
- * Imports a bundle after checking it whole. Into a store without the tenant's records every record is written as it
- * was exported (journaled here with principal bundle:SHA); into one with records they merge as a sync does: a
- * record that is not here is written, one that is here the same is left, one that differs is a conflict holding both
- * versions (`sync resolve` settles it), as is a record that would break a rule of the merge.
+ * Imports a bundle after checking it whole, into `t.tenant` (its own, or another when `t.rename`: each record's
+ * tenant_id becomes it). Into a store without the tenant's records every record is written as it was exported
+ * (journaled here with principal bundle:SHA); into one with records they merge as a sync does: a record that is not
+ * here is written, one that is here the same is left, one that differs is a conflict holding both versions (`sync
+ * resolve` settles it), as is a record that would break a rule of the merge. `label` names the bundle in messages.
  */
-export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string): Promise<ImportSummary> {
-  const { manifest, files } = await readBundle(file);
-  const tenant = manifest.tenant;
+export async function importBundle(t: BundleTarget, file: string, label = file): Promise<ImportSummary> {
+  const { manifest, files } = await readBundle(file, label);
+  const tenant = t.tenant;
+  await checkBundleTarget(t, manifest, files, label);
+  const retenant = (row: SyncRow): SyncRow => ('tenant_id' in row ? { ...row, tenant_id: tenant } : row);
   const origin = `bundle:${sha256(files['manifest.json']!).slice(0, 16)}`;
-  return withLocal({ ...t, tenant }, async (local) => {
+  return forRequest({ tenant, actor: t.actor ?? 'system' }, async () => {
     const ids = uuidv7Source();
-    const uow = createUnitOfWork(local.store, t.clock, ids);
+    const uow = createUnitOfWork(t.store, t.clock, ids);
     const summary: ImportSummary = { tenant, created: {}, unchanged: 0, conflicts: [] };
     // files first, then their records (as the media service stores them)
-    const objects = await local.store.mediaObjects();
+    const objects = await t.store.mediaObjects(t.mediaRoot);
     const dir = await mkdtemp(join(tmpdir(), 'compliance-bundle-'));
     try {
       for (const p of manifest.parts.filter((x) => x.path.startsWith('media/'))) {
@@ -214,7 +146,7 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
         const rows = strFromU8(part)
           .split('\n')
           .filter(Boolean)
-          .map((l) => JSON.parse(l) as SyncRow);
+          .map((l) => retenant(JSON.parse(l) as SyncRow));
         for (let i = 0; i < rows.length; i += 1000) {
           const page = rows.slice(i, i + 1000).map((row) => ({ id: uow.read.replica.idOf(tenant, entity, row), row }));
           await uow.write(tenant, async (tx) => {
@@ -244,7 +176,7 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
                 entity,
                 entity_id: r.id,
                 reason: withRule(
-                  broken ?? `differs from the bundle's version (${file})`,
+                  broken ?? `differs from the bundle's version (${label})`,
                   entity,
                   mine,
                   r.row,

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { AnchorCheck, ChainReport } from '../../domain/journal/journal.service.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printRecord, writeOut } from '../output.js';
+import { usesTenant } from '../store-access.js';
 
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -42,8 +43,7 @@ function describe(r: ChainReport): string {
 export function createAuditCommand(ctx: CliContext): Command {
   const audit = new Command('audit').description('the tamper-evident journal: verify its hash chains, take anchors');
 
-  audit
-    .command('verify')
+  usesTenant(audit.command('verify'), 'narrows')
     .description(
       'recompute the hash chains and compare the audit trails with the journal; exits 6 naming the first problem',
     )

@@ -11,7 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import { collect, defined } from '../input.js';
 import { note, printJson, writeOut } from '../output.js';
 import { openRejects, type RejectsForm } from './consents-rejects.js';
-import { unlessDryRun, writes } from '../store-access.js';
+import { unlessDryRun, usesTenant, writes } from '../store-access.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -146,7 +146,7 @@ export async function checkOptions<K extends 'ImportOptions' | 'ExportQuery'>(
 
 /** `consents import FILE`: the bulk import, with its rejects file, its progress bar and Ctrl-C. */
 export function addImportCommand(cmd: Command, ctx: CliContext): void {
-  writes(cmd.command('import'), unlessDryRun)
+  usesTenant(writes(cmd.command('import'), unlessDryRun), 'starts')
     .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
     .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
     .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)

@@ -6,7 +6,7 @@ import { openOutputFile, outputFileError, outputFormat } from '../output-file.js
 import { defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeChunk, type Column } from '../output.js';
 import { flagFields } from '../flag-names.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 import { addImportCommand, checkOptions, tabOr } from './consents-import.js';
 import { addImportsCommands } from './consents-imports.js';
 import { addReceiptCommand } from './consents-receipt.js';
@@ -68,7 +68,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
     });
 
-  flagFields(writes(cmd.command('grant')), {
+  flagFields(usesTenant(writes(cmd.command('grant')), 'starts'), {
     data_point_id: '--data-point',
     ip_address: '--ip',
     granted: '--refused',

@@ -4,10 +4,14 @@ import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printList, printRecord } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 export function createDbCommand(ctx: CliContext): Command {
-  const db = new Command('db').description('the store: create, status, backup, copy between engines');
+  // the whole store, every tenant
+  const db = usesTenant(
+    new Command('db').description('the store: create, status, backup, copy between engines'),
+    'none',
+  );
 
   writes(db.command('init'))
     .description('create the store (an SQLite file and its folder) and bring it to the current schema')

@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 import { readText } from '../input.js';
 import { printJson, printList, printRecord, writeOut } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 /** `compliance notifications …`: who hears of escalations, in which words, and what is queued. */
 export function createNotificationsCommand(ctx: CliContext): Command {
@@ -113,7 +113,10 @@ export function createNotificationsCommand(ctx: CliContext): Command {
       ]);
     });
 
-  writes(n.command('smtp'), (o) => (o.url !== undefined || o.clear ? 'write' : 'read'))
+  usesTenant(
+    writes(n.command('smtp'), (o) => (o.url !== undefined || o.clear ? 'write' : 'read')),
+    'none',
+  )
     .description(
       "the store's own SMTP server, used when neither --smtp nor COMPLIANCE_SMTP_URL names one (embedded store only)",
     )

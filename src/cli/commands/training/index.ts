@@ -19,7 +19,7 @@ import { createCanonicalCommand } from './canonical.js';
 import { addContentCommands } from './content.js';
 import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
 import { csvCell, moduleId, parseCsv, parseWhen, req } from './shared.js';
-import { writes } from '../../store-access.js';
+import { usesTenant, writes } from '../../store-access.js';
 import { flagFields } from '../../flag-names.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
@@ -131,14 +131,16 @@ export function createTrainingCommand(ctx: CliContext): Command {
         ['questions', m.questions.map((q, i) => `${i + 1}. ${q.question}`)],
       ]);
     });
-  moduleFlags(writes(modules.command('create')).description('create a module')).action(async (o: ModuleFlags) => {
-    const m = await (await b()).training.createModule({ ...req(ctx), body: await moduleBody(ctx, o) });
-    await printRecord(
-      ctx,
-      m,
-      Object.entries(m).filter(([k]) => k !== 'questions'),
-    );
-  });
+  moduleFlags(usesTenant(writes(modules.command('create')), 'starts').description('create a module')).action(
+    async (o: ModuleFlags) => {
+      const m = await (await b()).training.createModule({ ...req(ctx), body: await moduleBody(ctx, o) });
+      await printRecord(
+        ctx,
+        m,
+        Object.entries(m).filter(([k]) => k !== 'questions'),
+      );
+    },
+  );
   moduleFlags(
     writes(modules.command('update')).description('change fields of a module').argument('<id-or-code>'),
   ).action(async (idc: string, o: ModuleFlags) => {
@@ -165,7 +167,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
 
   // ---- catalogue
-  writes(training.command('catalog').description('the default catalogue').command('install'))
+  usesTenant(writes(training.command('catalog').description('the default catalogue').command('install')), 'starts')
     .description('install the shipped modules, questions and role matrix (idempotent)')
     .option('--file <catalog.json>', 'another catalogue of the same shape')
     .action(async (o: { file?: string }) => {
