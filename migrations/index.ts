@@ -24,6 +24,7 @@ import * as m0022 from './0022_events.js';
 import * as m0023 from './0023_webhook_deliveries_per_endpoint.js';
 import * as m0024 from './0024_mail_readers_and_delivery_ids.js';
 import * as m0025 from './0025_tenants.js';
+import * as m0028 from './0028_consent_decisions.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023_webhook_deliveries_per_endpoint': m0023,
   '0024_mail_readers_and_delivery_ids': m0024,
   '0025_tenants': m0025,
+  '0028_consent_decisions': m0028,
 };

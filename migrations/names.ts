@@ -28,4 +28,5 @@ export const MIGRATION_NAMES = [
   '0023_webhook_deliveries_per_endpoint',
   '0024_mail_readers_and_delivery_ids',
   '0025_tenants',
+  '0028_consent_decisions',
 ] as const;

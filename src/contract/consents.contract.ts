@@ -35,12 +35,14 @@ export const consentsContract = {
   create: op({
     method: 'POST',
     path: '/einwilligungen/consents',
-    summary: 'Record a consent (or a refusal with granted=false)',
+    summary:
+      'Record a decision (a consent, or a refusal with granted=false) under the rule of one decision in force per user and data point: a refusal revokes the grant in force, the same decision again changes nothing (200), a grant while one is in force renews it (200)',
     tenant: 'header',
     body: ConsentInput,
     output: ConsentCreated,
     scope: 'publishable',
     status: 201,
+    statusOf: (r: { outcome: string }) => (r.outcome === 'created' ? 201 : 200),
   }),
   stats: op({
     method: 'GET',
@@ -125,6 +127,16 @@ export const consentsContract = {
     output: ConsentWithHistory,
     status: 200,
     raises: ['conflict'],
+  }),
+  get: op({
+    method: 'GET',
+    path: '/einwilligungen/consents/{id}',
+    ids: { params: { id: 'consent' } },
+    summary: 'One consent with its history (addition)',
+    tenant: 'header',
+    params: IdParams,
+    output: ConsentWithHistory,
+    status: 200,
   }),
   receipt: op({
     method: 'GET',

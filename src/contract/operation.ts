@@ -33,6 +33,11 @@ export interface Operation<
   /** Success status. */
   status: 200 | 201;
   /**
+   * The success status of a given output, where it depends on what the operation did (a POST that found its
+   * decision recorded already creates nothing: 200). Both statuses are in the OpenAPI document.
+   */
+  statusOf?: (output: never) => 200 | 201;
+  /**
    * `json` (default): the body is JSON, validated with `body`. `stream`: the raw body is handed to the handler as a
    * stream with its content type (bulk import of CSV or NDJSON); `body` is then not used.
    */

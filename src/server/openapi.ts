@@ -179,14 +179,17 @@ function success(op: Operation): Record<string, unknown> {
           content: fileContent(op.responseTypes ?? []),
         },
       };
-    default:
-      return {
-        [String(op.status)]: {
-          description: 'success',
-          headers: answerHeaders(op),
-          content: { 'application/json': { schema: schemaOf(op.output, 'output') } },
-        },
+    default: {
+      const answer = {
+        description: 'success',
+        headers: answerHeaders(op),
+        content: { 'application/json': { schema: schemaOf(op.output, 'output') } },
       };
+      // an operation whose status depends on what it did (statusOf) answers 200 when it created nothing
+      return op.statusOf
+        ? { '200': { ...answer, description: 'nothing created' }, [String(op.status)]: answer }
+        : { [String(op.status)]: answer };
+    }
   }
 }
 

@@ -398,8 +398,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
       res.end();
       return 307;
     }
-    send(res, route.op.status, result);
-    return route.op.status;
+    const status = route.op.statusOf?.(result as never) ?? route.op.status;
+    send(res, status, result);
+    return status;
   }
 
   const server = createServer((req, res) => {

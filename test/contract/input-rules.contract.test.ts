@@ -63,8 +63,13 @@ describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
   });
 
   it('keeps consent timestamps plausible: not in the future beyond the clock skew, revoked after granted', async () => {
+    // each of another user: one user's grants on one data point would be one decision in force
+    let n = 0;
     const create = (extra: Record<string, unknown>) =>
-      b.backend.consents.create({ ...T, body: { user_id: 'u', data_point_id: 'newsletter', granted: true, ...extra } });
+      b.backend.consents.create({
+        ...T,
+        body: { user_id: `u${++n}`, data_point_id: 'newsletter', granted: true, ...extra },
+      });
     const refused: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ granted_at: at(10) }, 'granted_at', /must not lie in the future \(more than 5 minutes/],
       [{ granted_at: at(-60), revoked_at: at(10) }, 'revoked_at', /must not lie in the future/],

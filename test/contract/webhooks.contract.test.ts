@@ -207,4 +207,97 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
       await receiver.close();
     }
   });
+
+  // README (Events), issue 36 items 1 and 15: a withdrawal is an event, and every consent event names whom it concerns
+  it('sends consent events naming the user and data point: a refusal that withdraws a grant is consent.revoked', async () => {
+    const tenant = { tenant: 'consent-hooks', actor: 'admin' };
+    const receiver = await startReceiver();
+    try {
+      const ep = await api().add({
+        ...tenant,
+        body: {
+          url: receiver.url,
+          events: ['consent.granted', 'consent.refused', 'consent.revoked', 'consent.renewed'],
+          allow_private: true,
+        },
+      });
+      receiver.useSecret(ep.secret);
+      const consents = b.backend.consents;
+      const decide = (user: string, granted: boolean, consent_version = '1.0') =>
+        consents.create({
+          ...tenant,
+          body: { user_id: user, data_point_id: 'newsletter', granted, consent_version, source: 'shop' },
+        });
+      const anna = await decide('anna@example.com', true);
+      await decide('anna@example.com', true); // the same decision again: nothing, no event
+      await decide('anna@example.com', true, '2.0'); // renewed to a new version
+      const refusal = await decide('anna@example.com', false); // withdraws the grant
+      const ben = await decide('ben@example.com', true);
+      await consents.revoke({ ...tenant, params: { id: ben.id } });
+      await consents.renew({ ...tenant, params: { id: anna.id }, body: {} }).catch(() => undefined); // revoked: 409
+      expect((await pass()).webhooks).toMatchObject({ queued: 6, delivered: 6 });
+      expect(receiver.received.every((r) => r.verified)).toBe(true);
+      const anna_ = { user_id: 'anna@example.com', data_point_id: 'newsletter' };
+      const ben_ = { user_id: 'ben@example.com', data_point_id: 'newsletter' };
+      expect(receiver.received.map((r) => [r.type, r.payload.data])).toEqual([
+        [
+          'consent.granted',
+          expect.objectContaining({ consent_id: anna.id, ...anna_, consent_version: '1.0', source: 'shop' }),
+        ],
+        [
+          'consent.renewed',
+          expect.objectContaining({ consent_id: anna.id, ...anna_, action: 'version_update', consent_version: '2.0' }),
+        ],
+        ['consent.refused', expect.objectContaining({ consent_id: refusal.id, ...anna_, action: 'granted' })],
+        [
+          'consent.revoked',
+          expect.objectContaining({ consent_id: anna.id, ...anna_, action: 'revoked', source: 'shop' }),
+        ],
+        ['consent.granted', expect.objectContaining({ consent_id: ben.id, ...ben_ })],
+        ['consent.revoked', expect.objectContaining({ consent_id: ben.id, ...ben_, source: null })],
+      ]);
+      await api().remove({ ...tenant, params: { id: ep.id } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends consent.revoked for each grant an import withdraws, naming the user, data point and run', async () => {
+    const tenant = { tenant: 'import-hooks', actor: 'admin' };
+    const receiver = await startReceiver();
+    try {
+      const consents = b.backend.consents;
+      const granted = await consents.create({
+        ...tenant,
+        body: { user_id: 'cara', data_point_id: 'newsletter', granted: true },
+      });
+      const ep = await api().add({ ...tenant, body: { url: receiver.url, events: ['*'], allow_private: true } });
+      receiver.useSecret(ep.secret);
+      const csv = 'user_id,data_point_id,granted\ncara,newsletter,false\ndan,newsletter,true\n';
+      const run = await consents.import({
+        ...tenant,
+        stream: {
+          content_type: 'text/csv',
+          body: (async function* () {
+            yield csv;
+          })(),
+        },
+      });
+      // cara's refusal revoked her grant (the refusal is stored too), dan is new
+      expect(run).toMatchObject({ created: 1, revoked: 1, rejected: 0 });
+      await pass();
+      expect(receiver.received.map((r) => r.type)).toEqual(['consents.imported', 'consent.revoked']);
+      expect(receiver.received[1]!.payload.data).toMatchObject({
+        consent_id: granted.id,
+        user_id: 'cara',
+        data_point_id: 'newsletter',
+        action: 'revoked',
+        source: 'import',
+        import_run_id: run.run_id,
+      });
+      await api().remove({ ...tenant, params: { id: ep.id } });
+    } finally {
+      await receiver.close();
+    }
+  });
 });

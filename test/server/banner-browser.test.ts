@@ -7,6 +7,7 @@ import { bannerConfig } from '../support/banner.js';
 import { tmp, tmpDb } from '../support/helpers.js';
 import { onPath, programPath, requirePrograms } from '../support/programs.js';
 import { serve } from '../support/serve-process.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The website banner in a real browser: headless Chromium loads a page that includes /sdk/v1/banner.js from a running
@@ -20,6 +21,7 @@ interface Stored {
   user_id: string;
   data_point_id: string;
   granted: boolean;
+  revoked_at: string | null;
   source: string | null;
   banner_revision: string | null;
   policy_version_id: string | null;
@@ -65,6 +67,9 @@ describe('the website banner in a browser', () => {
     return { revision: banner.revision, policyVersion: v.id };
   }
 
+  /** A visitor's consents oldest first per category (the banner records its categories at the same time). */
+  const byCategory = (consents: Stored[]) =>
+    [...consents].reverse().sort((a, b) => a.data_point_id.localeCompare(b.data_point_id));
   const stored = async (tenant: string, user: string) =>
     (await api<{ consents: Stored[] }>(tenant, 'GET', `/einwilligungen/consents?user_id=${encodeURIComponent(user)}`))
       .consents;
@@ -440,7 +445,107 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await page.getByRole('button', { name: 'Save selection' }).click();
     await recorded(page);
     expect(marketing).toHaveLength(1);
-    expect((await stored('settings', cookie.u)).length).toBe(4);
+    // statistics as before (one decision in force): the marketing refusal, then the marketing grant
+    expect(
+      byCategory(await stored('settings', cookie.u)).map((c) => [c.data_point_id, c.granted, c.revoked_at]),
+    ).toEqual([
+      ['cookies:analytics', true, null],
+      ['cookies:marketing', false, null],
+      ['cookies:marketing', true, null],
+    ]);
+  });
+
+  // README (Consents, one decision in force), issue 36 item 1
+  it('accept all, then untick a category and save: the grant is revoked, once, with its receipt saying so', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('withdraw');
+    // a receiver of the consent events, as a newsletter or analytics service would subscribe (serve delivers them)
+    const receiver = await startReceiver();
+    ctx.onTestFinished(() => receiver.close());
+    const ep = await api<{ secret: string }>('withdraw', 'POST', '/webhooks', {
+      url: receiver.url,
+      events: ['consent.revoked'],
+      allow_private: true,
+    });
+    receiver.useSecret(ep.secret);
+    const active = async () =>
+      Object.values(
+        (
+          await api<{ by_data_point: Record<string, { active: number }> }>(
+            'withdraw',
+            'GET',
+            '/einwilligungen/consents/stats',
+          )
+        ).by_data_point,
+      ).reduce((n, c) => n + c.active, 0);
+    const { context, page } = await visit('withdraw');
+    await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
+    const { ids } = await recorded(page);
+    const cookie = (await cookieOf(context, 'withdraw'))!;
+    expect(await active()).toBe(2);
+    await page.evaluate(() => (window.recorded = undefined));
+    await page.getByText('Cookie-Einstellungen').click();
+    await page.getByRole('checkbox', { name: 'Statistik' }).uncheck();
+    await page.getByRole('button', { name: 'Auswahl speichern' }).click();
+    const second = await recorded(page);
+    expect(await page.evaluate(() => window.compliance.consent('analytics'))).toBe(false);
+    // the marketing grant is the same decision again: the same consent, nothing new
+    expect(second.ids.marketing).toBe(ids.marketing);
+    const all = await stored('withdraw', cookie.u);
+    expect(byCategory(all).map((c) => [c.data_point_id, c.granted, c.revoked_at !== null])).toEqual([
+      ['cookies:analytics', true, true],
+      ['cookies:analytics', false, false],
+      ['cookies:marketing', true, false],
+    ]);
+    const stats = await api<{ by_data_point: Record<string, unknown> }>(
+      'withdraw',
+      'GET',
+      '/einwilligungen/consents/stats',
+    );
+    expect(stats.by_data_point).toEqual({
+      'cookies:analytics': { total: 2, active: 0, revoked: 1 },
+      'cookies:marketing': { total: 1, active: 1, revoked: 0 },
+    });
+    const grant = await api<{ revoked_at: string; history: Array<{ action: string; source: string }> }>(
+      'withdraw',
+      'GET',
+      `/einwilligungen/consents/${ids.analytics}`,
+    );
+    expect(grant.history.map((h) => [h.action, h.source])).toEqual([
+      ['granted', 'web_banner'],
+      ['revoked', 'web_banner'],
+    ]);
+    const receipt = await api<{ consent: { revoked_at: string } }>(
+      'withdraw',
+      'GET',
+      `/einwilligungen/consents/${ids.analytics}/receipt`,
+    );
+    expect(receipt.consent.revoked_at).toBe(grant.revoked_at);
+    expect(verifyReceipt(receipt).valid).toBe(true);
+    expect(await active()).toBe(1);
+    // one consent.revoked, naming whom it concerns
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(receiver.received.map((r) => [r.type, r.verified, r.payload.data])).toEqual([
+      [
+        'consent.revoked',
+        true,
+        expect.objectContaining({
+          consent_id: ids.analytics,
+          user_id: cookie.u,
+          data_point_id: 'cookies:analytics',
+          action: 'revoked',
+          source: 'web_banner',
+        }),
+      ],
+    ]);
+    // saving the same choice again records nothing
+    await page.evaluate(() => (window.recorded = undefined));
+    await page.getByText('Cookie-Einstellungen').click();
+    await page.getByRole('button', { name: 'Auswahl speichern' }).click();
+    await recorded(page);
+    expect(await stored('withdraw', cookie.u)).toHaveLength(3);
+    await new Promise((r) => setTimeout(r, 2500)); // two passes of serve's delivery loop
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('asks again when the configuration changes; the older receipt says it refers to an earlier revision', async (ctx) => {

@@ -26,6 +26,7 @@ interface RouteClass {
   request(tenant: string): { method: string; path: string; body?: unknown };
 }
 
+let visitors = 0;
 const ROUTES: RouteClass[] = [
   {
     name: 'publishable read (banner configuration)',
@@ -44,7 +45,8 @@ const ROUTES: RouteClass[] = [
     request: () => ({
       method: 'POST',
       path: '/einwilligungen/consents',
-      body: { user_id: 'visitor-1', data_point_id: 'analytics', granted: true, source: 'web_banner' },
+      // a visitor of its own each time: the same decision again would create nothing (200)
+      body: { user_id: `visitor-${++visitors}`, data_point_id: 'analytics', granted: true, source: 'web_banner' },
     }),
   },
   {

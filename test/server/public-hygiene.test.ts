@@ -172,6 +172,7 @@ describe('rate limits', () => {
   it('limits each key on its own, and stores nothing for a refused request', async () => {
     const s = await serverWithKeys({ rateLimits: { perIp: 0, perKey: 2 } });
     try {
+      let visitor = 0;
       const post = () =>
         fetch(`${s.srv.url}/sdk/v1/einwilligungen/consents`, {
           method: 'POST',
@@ -181,7 +182,7 @@ describe('rate limits', () => {
             origin: SHOP,
             'content-type': 'application/json',
           },
-          body: JSON.stringify({ user_id: 'v', data_point_id: 'analytics', granted: true }),
+          body: JSON.stringify({ user_id: `v${++visitor}`, data_point_id: 'analytics', granted: true }),
         });
       expect((await post()).status).toBe(201);
       expect((await post()).status).toBe(201);

@@ -32,6 +32,23 @@ describe('the /sdk/v1 server', () => {
     expect(got.status).toBe(200);
   });
 
+  // README (Consents, one decision in force): a decision recorded already creates nothing, so it is not a 201
+  it('answers 201 for a decision it records, 200 for one recorded already or a renewal', async () => {
+    const post = (body: object) =>
+      fetch(api('/einwilligungen/consents'), {
+        ...json({ user_id: 'status-visitor', data_point_id: 'analytics', granted: true, ...body }),
+        headers: { 'content-type': 'application/json', 'x-tenant-id': 'statuses' },
+      });
+    const first = await post({});
+    expect([first.status, ((await first.json()) as { outcome: string }).outcome]).toEqual([201, 'created']);
+    const again = await post({});
+    expect([again.status, ((await again.json()) as { outcome: string }).outcome]).toEqual([200, 'unchanged']);
+    const renewed = await post({ consent_version: '2.0' });
+    expect([renewed.status, ((await renewed.json()) as { outcome: string }).outcome]).toEqual([200, 'renewed']);
+    const refusal = await post({ granted: false });
+    expect(refusal.status).toBe(201);
+  });
+
   it('answers malformed JSON with 400 and a JSON error body, storing nothing', async () => {
     const before = ((await (await fetch(api('/dsfa/stats'))).json()) as { total: number }).total;
     const res = await fetch(api('/dsfa'), {

@@ -78,7 +78,7 @@ async function checkEncoding(
 }
 
 /** What an interrupted import had committed: the totals of its batches, and its run. */
-type Committed = Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked'>;
+type Committed = Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked' | 'renewed'>;
 
 /**
  * The run a server recorded for an import this CLI interrupted: the newest of this file (name and SHA-256), once the
@@ -103,9 +103,9 @@ async function remoteRun(
 /** What Ctrl-C left: how many rows were committed, and that running the same import again completes it. */
 function interruptedNote(c: Committed | undefined, dryRun: boolean | undefined): string {
   if (dryRun) return 'interrupted: a dry run writes nothing';
-  const rows = c ? c.created + c.unchanged + c.revoked : 0;
+  const rows = c ? c.created + c.unchanged + c.revoked + c.renewed : 0;
   if (!c || rows === 0) return 'interrupted: no rows were committed; run the import again to import the file';
-  return `interrupted: ${rows} rows were committed in whole batches (created ${c.created}, unchanged ${c.unchanged}, revoked ${c.revoked}; run ${c.run_id}); running the same import again completes it (the rows already imported count as unchanged)`;
+  return `interrupted: ${rows} rows were committed in whole batches (created ${c.created}, unchanged ${c.unchanged}, revoked ${c.revoked}, renewed ${c.renewed}; run ${c.run_id}); running the same import again completes it (the rows already imported count as unchanged)`;
 }
 
 /** The flag each option of an import or export comes from, for messages. */
@@ -273,7 +273,7 @@ export function addImportCommand(cmd: Command, ctx: CliContext): void {
         } else {
           writeOut(
             ctx,
-            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : `, run ${summary.run_id}`}`,
+            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, renewed ${summary.renewed}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : `, run ${summary.run_id}`}`,
           );
         }
         if (summary.rejected > 0) ctx.exitCode = 6;

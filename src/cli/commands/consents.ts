@@ -73,7 +73,9 @@ export function createConsentsCommand(ctx: CliContext): Command {
     ip_address: '--ip',
     granted: '--refused',
   })
-    .description('record a consent (use --refused to record a refusal)')
+    .description(
+      'record a decision (use --refused for a refusal): a refusal revokes the grant in force, the same decision again changes nothing',
+    )
     .requiredOption('--user-id <id>', 'user id or e-mail')
     .requiredOption('--data-point <id>', 'data point id')
     .option('--refused', 'the user refused (granted=false)')
@@ -114,6 +116,8 @@ export function createConsentsCommand(ctx: CliContext): Command {
           ['data_point_id', r.data_point_id],
           ['granted', r.granted],
           ['granted_at', r.granted_at],
+          ['outcome', r.outcome],
+          ['revoked', r.revoked_consent_ids.length ? r.revoked_consent_ids.join(', ') : null],
         ]);
       },
     );
@@ -141,6 +145,30 @@ export function createConsentsCommand(ctx: CliContext): Command {
         ['id', r.id],
         ['consent_version', r.consent_version],
         ['last action', r.history.at(-1)?.action],
+      ]);
+    });
+
+  cmd
+    .command('get')
+    .description('one consent with its history (its id or a short id)')
+    .argument('<id>')
+    .action(async (id: string) => {
+      const c = await (await ctx.backend()).consents.get({ ...req(ctx), params: { id } });
+      await printRecord(ctx, c, [
+        ['id', c.id],
+        ['user_id', c.user_id],
+        ['data_point_id', c.data_point_id],
+        ['granted', c.granted],
+        ['consent_version', c.consent_version],
+        ['granted_at', c.granted_at],
+        ['revoked_at', c.revoked_at],
+        ['source', c.source],
+        ['ip_address', c.ip_address],
+        ['user_agent', c.user_agent],
+        ...c.history.map((h): [string, unknown] => [
+          'history',
+          `${h.created_at} ${h.action} ${h.consent_version}${h.source ? ` (${h.source})` : ''}`,
+        ]),
       ]);
     });
 

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'dsfa.status_changed',
   'dsfa.deleted',
   'consent.granted',
+  'consent.refused',
   'consent.revoked',
   'consent.renewed',
   'consents.imported',

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { StoredEntry } from '../../domain/journal/chain.js';
+import type { ConsentSubject } from '../../domain/events/event.map.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../../domain/events/event.schema.js';
 import type {
   AttemptOutcome,
@@ -181,6 +182,22 @@ export class DeliveryQueue {
       .limit(limit)
       .execute();
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /** Whom the tenant's consents `ids` concern (consent events name them); a consent that is gone is left out. */
+  async consentSubjects(tenant: string, ids: string[]): Promise<Map<string, ConsentSubject>> {
+    const out = new Map<string, ConsentSubject>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('consent')
+        .select(['id', 'user_id', 'data_point_id', 'granted'])
+        .where('tenant_id', '=', tenant)
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows)
+        out.set(r.id, { user_id: r.user_id, data_point_id: r.data_point_id, granted: r.granted === 1 });
+    }
+    return out;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { isoZ, systemClock, type Clock, type IdSource } from '../../../domain/clock.js';
-import { eventsOf, subscribed } from '../../../domain/events/event.map.js';
+import { consentSubjectsIn, eventsOf, subscribed } from '../../../domain/events/event.map.js';
 import type { EventPayload } from '../../../domain/events/event.schema.js';
 import { ATTEMPT_SECONDS, CLAIM_SECONDS, nextAttempt } from '../../../domain/events/retry.js';
 import type { AttemptOutcome, NewDelivery } from '../../../domain/events/webhook.store.js';
@@ -107,8 +107,11 @@ export class WebhookDeliverer {
         if (!entries.length) break;
         const rows: NewDelivery[] = [];
         const now = isoZ(this.clock.now());
+        const { known: subjects, wanted } = consentSubjectsIn(entries);
+        if (wanted.length)
+          for (const [id, c] of await this.queue.consentSubjects(ep.tenant_id, wanted)) subjects.set(id, c);
         for (const e of entries)
-          for (const ev of eventsOf(e)) {
+          for (const ev of eventsOf(e, subjects)) {
             if (!subscribed(ep.events, ev.type)) continue;
             const payload: EventPayload = {
               type: ev.type,
