@@ -440,7 +440,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       });
   });
   // bytes the HTTP parser refuses never reach `handle`: answer them with the same JSON error body, not a bare socket close
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
@@ -465,7 +465,11 @@ export function createApiServer(opts: ApiServerOptions): Server {
       'referrer-policy': 'no-referrer',
       connection: 'close',
     });
-    socket.end(`HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);
+    // an answer to HEAD has no body: a client would read those bytes as the start of the next answer
+    const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${head ? '' : text}`,
+    );
   });
   // a bulk import streams for as long as its file lasts: no limit on receiving a whole body (headers keep theirs)
   server.requestTimeout = 0;
