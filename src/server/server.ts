@@ -12,6 +12,7 @@ import {
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
+import { parseJson } from '../contract/json-body.js';
 import { sendBannerScript } from './banner-script.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
@@ -341,14 +342,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       };
     } else if (route.op.body) {
       const text = await readBody(req, maxBody);
-      if (text.trim() === '') body = {};
-      else {
-        try {
-          body = JSON.parse(text);
-        } catch (e) {
-          throw new DomainError('bad_request', `malformed JSON body: ${(e as Error).message}`);
-        }
-      }
+      body = text.trim() === '' ? {} : parseJson(text);
     }
     const raw: RawRequest = {
       tenant,
