@@ -53,6 +53,13 @@ export interface Operation<
   /** No API key: the request carries its own proof (a signed URL with the tenant in its `tenant` parameter). */
   public?: boolean;
   /**
+   * Body fields only the operator of the store decides, such as whether a webhook may reach private addresses: the
+   * command line on the store sets them, while through the API a request that sets one (to anything but false) is a
+   * 403 naming it, unless `serve` was started allowing it (ApiServerOptions.operatorFields). Each field names the
+   * `serve` flag that allows it.
+   */
+  operatorFields?: Readonly<Record<string, string>>;
+  /**
    * Domain errors the handler raises beyond those the operation's shape implies (`errorCodesOf` adds those: a
    * parameter that names no record, a body that fails validation, ...): `not_found` for an id inside the body,
    * `conflict` for a refused transition. The OpenAPI document lists exactly these statuses.

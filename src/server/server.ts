@@ -5,6 +5,7 @@ import { contracts } from '../contract/index.js';
 import {
   SDK_PREFIX,
   type BinaryPayload,
+  type Operation,
   type RawRequest,
   type StreamBody,
   type TenantPlacement,
@@ -57,6 +58,11 @@ export interface ApiServerOptions {
   /** Behind a reverse proxy: the client's address is the last one of X-Forwarded-For (the proxy's own entry). */
   trustProxy?: boolean;
   maxBodyBytes?: number;
+  /**
+   * Operator fields (Operation.operatorFields) this server lets API clients set: `allow_private` with
+   * `serve --allow-private-webhooks`. None by default.
+   */
+  operatorFields?: readonly string[];
   /**
    * The store behind the backend, for `GET /sdk/v1/health`, and to translate an engine failure outside an area's
    * own guard (the API-key lookup) into the same clear error.
@@ -232,6 +238,23 @@ export function createApiServer(opts: ApiServerOptions): Server {
     return (await opts.keys.browserOrigins()).has(origin);
   }
 
+  /** 403 for a body that sets a field only the operator decides, unless this server was started allowing it. */
+  function refuseOperatorFields(op: Operation, body: unknown): void {
+    if (!op.operatorFields || !body || typeof body !== 'object') return;
+    const values = body as Record<string, unknown>;
+    const set = Object.entries(op.operatorFields).filter(
+      ([f]) => values[f] !== undefined && values[f] !== false && !opts.operatorFields?.includes(f),
+    );
+    if (set.length)
+      throw new DomainError(
+        'forbidden',
+        set
+          .map(([f, flag]) => `${f}: only the operator decides it, on the store's command line or with serve ${flag}`)
+          .join('; '),
+        set.map(([path, flag]) => ({ path, message: `only the operator may set it (serve ${flag})` })),
+      );
+  }
+
   const keyed = async () => (opts.keys ? (await opts.keys.activeCount()) > 0 : false);
 
   async function preflight(req: IncomingMessage, res: ServerResponse, parts: string[], ip: string): Promise<number> {
@@ -344,6 +367,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       const text = await readBody(req, maxBody);
       body = text.trim() === '' ? {} : parseJson(text);
     }
+    refuseOperatorFields(route.op, body);
     const raw: RawRequest = {
       tenant,
       actor: actorFrom(req),
