@@ -175,8 +175,7 @@
           data_point_id: 'cookies:' + c.id,
           granted: !!consent[c.id],
           consent_version: config.revision,
-          source: 'web_banner',
-          user_agent: navigator.userAgent.slice(0, 1000),
+          // the server records when, through which channel (web_banner) and the browser's User-Agent itself
           banner_revision: config.revision,
         };
         if (policy) {

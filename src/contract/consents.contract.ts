@@ -35,11 +35,17 @@ export const consentsContract = {
   create: op({
     method: 'POST',
     path: '/einwilligungen/consents',
-    summary: 'Record a consent (or a refusal with granted=false)',
+    summary:
+      'Record a consent (or a refusal with granted=false); from a browser the server sets granted_at, source and user_agent (422 when sent)',
     tenant: 'header',
     body: ConsentInput,
     output: ConsentCreated,
     scope: 'publishable',
+    // a page records a choice now, through the banner: it cannot date it, revoke it or name another channel
+    serverDecides: {
+      fields: ['granted_at', 'revoked_at', 'source', 'ip_address', 'user_agent'],
+      values: (seen) => ({ source: 'web_banner', user_agent: seen.userAgent?.slice(0, 1000) }),
+    },
     status: 201,
   }),
   stats: op({

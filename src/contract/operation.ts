@@ -60,6 +60,16 @@ export interface Operation<
    */
   operatorFields?: Readonly<Record<string, string>>;
   /**
+   * For a browser's request (a publishable key; on a server without keys, any request with an Origin header): the
+   * body fields the server decides itself, because a page could claim anything there (when, by which channel, from
+   * which address). A request that sends one is a 422 naming it, and the server records `values` in their place,
+   * from what it sees of the request.
+   */
+  serverDecides?: {
+    fields: readonly string[];
+    values: (seen: { userAgent?: string }) => Record<string, unknown>;
+  };
+  /**
    * Domain errors the handler raises beyond those the operation's shape implies (`errorCodesOf` adds those: a
    * parameter that names no record, a body that fails validation, ...): `not_found` for an id inside the body,
    * `conflict` for a refused transition. The OpenAPI document lists exactly these statuses.

@@ -192,6 +192,26 @@ function tenantFrom(req: IncomingMessage, placement: TenantPlacement, url: URL):
   return tenant;
 }
 
+/**
+ * A browser's body with the fields the server decides (Operation.serverDecides) set by the server: a body that sends
+ * one of them is a 422 naming each.
+ */
+function decidedByServer(
+  decides: NonNullable<Operation['serverDecides']>,
+  body: unknown,
+  req: IncomingMessage,
+): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const sent = decides.fields.filter((f) => f in body);
+  if (sent.length)
+    throw new DomainError(
+      'validation',
+      `${sent.join(', ')}: set by the server for a browser's request (a publishable key records a choice now, through the banner); leave ${sent.length > 1 ? 'them' : 'it'} out`,
+      sent.map((path) => ({ path, message: "set by the server for a browser's request" })),
+    );
+  return { ...body, ...decides.values({ userAgent: header(req, 'user-agent') }) };
+}
+
 /** What the server learns of a request as it goes, for its log line. */
 interface Seen {
   id: string;
@@ -368,6 +388,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
       body = text.trim() === '' ? {} : parseJson(text);
     }
     refuseOperatorFields(route.op, body);
+    // a browser (a publishable key; on a server without keys, any page) records a choice now: an Origin says browser,
+    // and a secret key with one was refused above
+    if (origin !== undefined && route.op.serverDecides) body = decidedByServer(route.op.serverDecides, body, req);
     const raw: RawRequest = {
       tenant,
       actor: actorFrom(req),

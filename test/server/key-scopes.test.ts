@@ -44,7 +44,7 @@ const ROUTES: RouteClass[] = [
     request: () => ({
       method: 'POST',
       path: '/einwilligungen/consents',
-      body: { user_id: 'visitor-1', data_point_id: 'analytics', granted: true, source: 'web_banner' },
+      body: { user_id: 'visitor-1', data_point_id: 'analytics', granted: true },
     }),
   },
   {
