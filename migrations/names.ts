@@ -25,4 +25,5 @@ export const MIGRATION_NAMES = [
   '0020_key_scopes',
   '0021_consent_receipts',
   '0022_events',
+  '0023_journal_dsfa_principals',
 ] as const;

@@ -135,6 +135,8 @@ type Out<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : 
 export interface Req<O extends Operation> {
   tenant: string;
   actor?: string;
+  /** What made the request (RawRequest.principal); the local backend fills in its own when the caller gave none. */
+  principal?: string;
   origin?: string;
   keyTenants?: string[] | null;
   params: Out<O['params']>;
