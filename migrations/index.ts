@@ -25,6 +25,7 @@ import * as m0023 from './0023_webhook_deliveries_per_endpoint.js';
 import * as m0024 from './0024_mail_readers_and_delivery_ids.js';
 import * as m0025 from './0025_tenants.js';
 import * as m0028 from './0028_consent_decisions.js';
+import * as m0029 from './0029_journal_dsfa_principals.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024_mail_readers_and_delivery_ids': m0024,
   '0025_tenants': m0025,
   '0028_consent_decisions': m0028,
+  '0029_journal_dsfa_principals': m0029,
 };

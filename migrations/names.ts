@@ -29,4 +29,5 @@ export const MIGRATION_NAMES = [
   '0024_mail_readers_and_delivery_ids',
   '0025_tenants',
   '0028_consent_decisions',
+  '0029_journal_dsfa_principals',
 ] as const;

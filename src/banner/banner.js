@@ -270,8 +270,7 @@
       data_point_id: 'cookies:' + category,
       granted: !!p.c[category],
       consent_version: p.r,
-      source: 'web_banner',
-      user_agent: navigator.userAgent.slice(0, 1000),
+      // the server records when, through which channel (web_banner) and the browser's User-Agent itself
       banner_revision: p.r,
     };
     if (p.p) {

@@ -27,6 +27,8 @@ export const webhooksContract = {
     summary: 'Add an endpoint; the answer holds its signing secret, shown this once',
     tenant: 'header',
     body: WebhookCreate,
+    // a tenant's admin could otherwise point the server at the network it runs in (SSRF)
+    operatorFields: { allow_private: '--allow-private-webhooks' },
     output: WebhookEndpointCreated,
     status: 201,
     scope: 'admin',

@@ -5,6 +5,7 @@ import { contracts } from '../contract/index.js';
 import {
   SDK_PREFIX,
   type BinaryPayload,
+  type Operation,
   type RawRequest,
   type StreamBody,
   type TenantPlacement,
@@ -12,6 +13,7 @@ import {
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
+import { parseJson } from '../contract/json-body.js';
 import { sendBannerScript } from './banner-script.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
@@ -56,6 +58,11 @@ export interface ApiServerOptions {
   /** Behind a reverse proxy: the client's address is the last one of X-Forwarded-For (the proxy's own entry). */
   trustProxy?: boolean;
   maxBodyBytes?: number;
+  /**
+   * Operator fields (Operation.operatorFields) this server lets API clients set: `allow_private` with
+   * `serve --allow-private-webhooks`. None by default.
+   */
+  operatorFields?: readonly string[];
   /**
    * The store behind the backend, for `GET /sdk/v1/health`, and to translate an engine failure outside an area's
    * own guard (the API-key lookup) into the same clear error.
@@ -185,6 +192,26 @@ function tenantFrom(req: IncomingMessage, placement: TenantPlacement, url: URL):
   return tenant;
 }
 
+/**
+ * A browser's body with the fields the server decides (Operation.serverDecides) set by the server: a body that sends
+ * one of them is a 422 naming each.
+ */
+function decidedByServer(
+  decides: NonNullable<Operation['serverDecides']>,
+  body: unknown,
+  req: IncomingMessage,
+): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const sent = decides.fields.filter((f) => f in body);
+  if (sent.length)
+    throw new DomainError(
+      'validation',
+      `${sent.join(', ')}: set by the server for a browser's request (a publishable key records a choice now, through the banner); leave ${sent.length > 1 ? 'them' : 'it'} out`,
+      sent.map((path) => ({ path, message: "set by the server for a browser's request" })),
+    );
+  return { ...body, ...decides.values({ userAgent: header(req, 'user-agent') }) };
+}
+
 /** What the server learns of a request as it goes, for its log line. */
 interface Seen {
   id: string;
@@ -230,6 +257,23 @@ export function createApiServer(opts: ApiServerOptions): Server {
   async function allowedOrigin(origin: string | undefined): Promise<boolean> {
     if (origin === undefined || !opts.keys?.browserOrigins) return false;
     return (await opts.keys.browserOrigins()).has(origin);
+  }
+
+  /** 403 for a body that sets a field only the operator decides, unless this server was started allowing it. */
+  function refuseOperatorFields(op: Operation, body: unknown): void {
+    if (!op.operatorFields || !body || typeof body !== 'object') return;
+    const values = body as Record<string, unknown>;
+    const set = Object.entries(op.operatorFields).filter(
+      ([f]) => values[f] !== undefined && values[f] !== false && !opts.operatorFields?.includes(f),
+    );
+    if (set.length)
+      throw new DomainError(
+        'forbidden',
+        set
+          .map(([f, flag]) => `${f}: only the operator decides it, on the store's command line or with serve ${flag}`)
+          .join('; '),
+        set.map(([path, flag]) => ({ path, message: `only the operator may set it (serve ${flag})` })),
+      );
   }
 
   const keyed = async () => (opts.keys ? (await opts.keys.activeCount()) > 0 : false);
@@ -342,15 +386,12 @@ export function createApiServer(opts: ApiServerOptions): Server {
       };
     } else if (route.op.body) {
       const text = await readBody(req, maxBody);
-      if (text.trim() === '') body = {};
-      else {
-        try {
-          body = JSON.parse(text);
-        } catch (e) {
-          throw new DomainError('bad_request', `malformed JSON body: ${(e as Error).message}`);
-        }
-      }
+      body = text.trim() === '' ? {} : parseJson(text);
     }
+    refuseOperatorFields(route.op, body);
+    // a browser (a publishable key; on a server without keys, any page) records a choice now: an Origin says browser,
+    // and a secret key with one was refused above
+    if (origin !== undefined && route.op.serverDecides) body = decidedByServer(route.op.serverDecides, body, req);
     const raw: RawRequest = {
       tenant,
       actor: actorFrom(req),
@@ -442,7 +483,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       });
   });
   // bytes the HTTP parser refuses never reach `handle`: answer them with the same JSON error body, not a bare socket close
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
@@ -468,7 +509,11 @@ export function createApiServer(opts: ApiServerOptions): Server {
       vary: 'Origin',
       connection: 'close',
     });
-    socket.end(`HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);
+    // an answer to HEAD has no body: a client would read those bytes as the start of the next answer
+    const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${head ? '' : text}`,
+    );
   });
   // a bulk import streams for as long as its file lasts: no limit on receiving a whole body (headers keep theirs)
   server.requestTimeout = 0;

@@ -46,7 +46,7 @@ const ROUTES: RouteClass[] = [
       method: 'POST',
       path: '/einwilligungen/consents',
       // a visitor of its own each time: the same decision again would create nothing (200)
-      body: { user_id: `visitor-${++visitors}`, data_point_id: 'analytics', granted: true, source: 'web_banner' },
+      body: { user_id: `visitor-${++visitors}`, data_point_id: 'analytics', granted: true },
     }),
   },
   {

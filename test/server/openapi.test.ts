@@ -287,4 +287,25 @@ describe('the server checks requests exactly as documented', () => {
       expect(body.error).toMatch(/malformed HTTP request/);
     }
   });
+
+  it('answers a HEAD request the HTTP parser refuses with the 400 status line and headers only', async () => {
+    const { port } = new URL(srv.url);
+    const request = Buffer.concat([
+      Buffer.from('HEAD /sdk/v1/dsfa/'),
+      Buffer.from([0xc3]),
+      Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
+    ]);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+      let text = '';
+      socket.on('data', (c) => (text += c.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
+    // a client reads no body after a HEAD: any byte after the headers would be taken for the next answer
+    expect(reply.endsWith('\r\n\r\n')).toBe(true);
+    expect(reply.indexOf('\r\n\r\n')).toBe(reply.length - 4);
+  });
 });

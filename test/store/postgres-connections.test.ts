@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConnectionLostError } from '../../src/store/connection-lost.js';
 import { poolAs } from '../../src/store/postgres/connections.js';
@@ -36,8 +36,11 @@ function scriptedPool(fail: (text: string, n: number) => Error | undefined) {
   return { app: poolAs(pool, 'app', TIMEOUTS), released, sent };
 }
 
-const terminated = () =>
-  Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+// as the server sends it: a DatabaseError with its SQLSTATE (the code decides, postgres-errors.ts)
+const terminated = () => {
+  const message = 'terminating connection due to administrator command';
+  return Object.assign(new pg.DatabaseError(message, message.length, 'error'), { code: '57P01' });
+};
 const notQueryable = () => new Error('Client has encountered a connection error and is not queryable');
 const run = (c: { query: (t: string, v: unknown[]) => Promise<unknown> }, text: string) => c.query(text, []);
 

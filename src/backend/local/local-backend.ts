@@ -33,7 +33,7 @@ function guard<T extends Record<string, Operation>>(store: Store, client: T, pri
     out[name] = async (raw) => {
       const request = { tenant: raw.tenant, actor: raw.actor, principal: raw.principal ?? principal };
       try {
-        return await forRequest(request, () => fn(raw));
+        return await forRequest(request, () => fn({ ...raw, principal: request.principal }));
       } catch (e) {
         throw store.mapError(e);
       }
@@ -104,8 +104,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         stats: (r) => dsfa.stats(r.tenant),
         auditLog: (r) => dsfa.auditLog(r.tenant, r.query),
         get: (r) => dsfa.get(r.tenant, r.params.id),
-        update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body),
-        setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
+        update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body, r.principal),
+        setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body, r.principal),
         settings: (r) => dsfa.settings(r.tenant),
         updateSettings: (r) => dsfa.updateSettings(r.tenant, r.actor, r.body),
         delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),

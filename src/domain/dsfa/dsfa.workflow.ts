@@ -75,8 +75,44 @@ export function checkTransition(workflow: DsfaWorkflow, from: DsfaStatusValue, t
 
 const person = (s: string) => s.trim().toLowerCase();
 
-/** Strict workflow: an approval names its approver, and that is someone other than the author (four eyes). */
-export function checkApprover(workflow: DsfaWorkflow, author: string, approvedBy: string | null | undefined): void {
+/**
+ * The principals four eyes compare: who approves (the request's principal), and who wrote the assessment and last
+ * submitted it for review, as the journal recorded them.
+ */
+export interface ReviewPrincipals {
+  approver?: string;
+  created?: string;
+  submitted?: string;
+}
+
+/**
+ * Who wrote and who last submitted an assessment, from its changes oldest first (DsfaStore.changesBy): the first
+ * change created it; the last change into in-review submitted it.
+ */
+export function authorsOf(changes: Array<{ principal: string; status: string | null }>): ReviewPrincipals {
+  let submitted: string | undefined;
+  changes.forEach((c, i) => {
+    if (c.status === 'in-review' && changes[i - 1]?.status !== 'in-review') submitted = c.principal;
+  });
+  return { created: changes[0]?.principal, submitted };
+}
+
+/** An API key authenticates who sends a request; an operating-system account or a server without keys does not tell people apart. */
+export const isKeyPrincipal = (principal: string | undefined): principal is string =>
+  principal?.startsWith('key:') === true;
+
+/**
+ * Strict workflow: an approval names its approver, and that is someone other than the author (four eyes). Names are
+ * what a request says; with API keys the principals decide as well: the key approving must be neither the key that
+ * wrote the assessment nor the one that submitted it, whatever names it sends (X-User-ID, approved_by). On the
+ * command line and a server without keys the names decide.
+ */
+export function checkApprover(
+  workflow: DsfaWorkflow,
+  author: string,
+  approvedBy: string | null | undefined,
+  principals: ReviewPrincipals = {},
+): void {
   if (workflow !== 'strict') return;
   if (!approvedBy)
     throw conflict('the strict review workflow needs approved_by: the name of the person approving', [
@@ -86,6 +122,14 @@ export function checkApprover(workflow: DsfaWorkflow, author: string, approvedBy
     throw conflict(`${approvedBy} wrote this assessment and cannot approve it as well (four-eyes principle)`, [
       { path: 'approved_by', message: 'must differ from created_by in the strict review workflow' },
     ]);
+  const { approver, created, submitted } = principals;
+  if (!isKeyPrincipal(approver)) return;
+  const role = approver === created ? 'wrote' : approver === submitted ? 'submitted' : undefined;
+  if (role)
+    throw conflict(
+      `${approver} ${role} this assessment and cannot approve it as well (four-eyes principle: the API keys are compared, whatever names the request sends); approve with another key`,
+      [{ path: 'approved_by', message: `the approving key must differ from the key that ${role} the assessment` }],
+    );
 }
 
 /** The newest approval in an audit trail (newest first): who approved, when, and the hash of what they approved. */

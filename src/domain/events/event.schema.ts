@@ -39,7 +39,10 @@ const EventName = z.enum([...EVENT_TYPES, '*'] as [string, ...string[]], {
 export const WebhookCreate = z.object({
   url: z.string().max(2000),
   events: z.array(EventName).min(1, 'name at least one event (or *)'),
-  allow_private: z.boolean().default(false),
+  allow_private: z
+    .boolean()
+    .default(false)
+    .describe('may reach private addresses; through the API a 403 unless serve --allow-private-webhooks'),
 });
 export type WebhookCreate = z.infer<typeof WebhookCreate>;
 

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { APP_ROLE } from '../../../migrations/dialect.js';
 import { DomainError } from '../../domain/errors.js';
 import { ConnectionLostError } from '../connection-lost.js';
+import { driverFailure, serverState } from './postgres-errors.js';
 import { currentTenant } from '../tenant-scope.js';
 
 /**
@@ -63,16 +64,17 @@ export function timeoutsFor(url: string, env: TimeoutSettings = {}): Timeouts {
   };
 }
 
-/** How a failed statement left its connection, or undefined when the connection is fine. */
+/**
+ * How a failed statement left its connection, or undefined when the connection is fine: by the server's SQLSTATE,
+ * Node's socket code, or the driver's own code-less error (postgres-errors.ts), never by words in a message.
+ */
 function brokenBy(e: unknown): 'unsent' | 'lost' | 'timeout' | undefined {
-  const message = (e as Error)?.message ?? '';
-  const code = String((e as { code?: unknown })?.code ?? '');
-  // pg refuses a statement on a connection it already knows is broken: nothing reached the server
-  if (/is not queryable/.test(message)) return 'unsent';
-  if (message === 'Query read timeout') return 'timeout';
-  if (/^(57P0[123]|08\d\d\d)$/.test(code) || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return 'lost';
-  if (/Connection terminated/i.test(message)) return 'lost';
-  return undefined;
+  const state = serverState(e);
+  if (state !== undefined) return /^(57P0[123]|08\d\d\d)$/.test(state) ? 'lost' : undefined;
+  if (['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(String((e as { code?: unknown })?.code ?? ''))) return 'lost';
+  // pg refuses a statement on a connection it already knows is broken ('unsent': nothing reached the server)
+  const driver = driverFailure(e);
+  return driver === 'unsent' || driver === 'lost' || driver === 'timeout' ? driver : undefined;
 }
 
 /** What a statement is, for deciding whether it may run again on a new connection. */
