@@ -21,6 +21,8 @@ import * as m0019 from './0019_sync.js';
 import * as m0020 from './0020_key_scopes.js';
 import * as m0021 from './0021_consent_receipts.js';
 import * as m0022 from './0022_events.js';
+import * as m0023 from './0023_journal_origin.js';
+import * as m0024 from './0024_consent_history_tenant_key.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +48,6 @@ export const migrations: Record<string, Migration> = {
   '0020_key_scopes': m0020,
   '0021_consent_receipts': m0021,
   '0022_events': m0022,
+  '0023_journal_origin': m0023,
+  '0024_consent_history_tenant_key': m0024,
 };

@@ -25,4 +25,6 @@ export const MIGRATION_NAMES = [
   '0020_key_scopes',
   '0021_consent_receipts',
   '0022_events',
+  '0023_journal_origin',
+  '0024_consent_history_tenant_key',
 ] as const;

@@ -144,7 +144,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     notifications: lazy(store, principal, async () =>
       (await import('./notifications.area.js')).createNotificationsArea(uow, clock),
     ),
-    sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow)),
+    sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys,
     close: () => store.close(),

@@ -34,6 +34,8 @@ export interface EntryMeta {
   time: string;
   actor: string;
   principal: string;
+  /** Where the changes came from, when another store sent them (ChainedFields.origin). */
+  origin?: string | null;
 }
 
 export interface Change {
@@ -63,6 +65,7 @@ export function chainEntries(
       tenant_id: tenant,
       seq: ++seq,
       ...meta,
+      origin: meta.origin ?? null,
       entity: c.entity,
       entity_id: c.entity_id,
       op: c.op,
