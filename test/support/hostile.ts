@@ -55,6 +55,15 @@ export const mediaFolder = (tenant: string) => createHash('sha256').update(tenan
  * the hashes of its journal. Equal before and after an attempt: the attempt changed nothing.
  */
 export async function tenantState(b: LocalBackend, tenant: string): Promise<string> {
+  const { tables, journal } = await tenantRecords(b, tenant);
+  return JSON.stringify({ tables, journal });
+}
+
+/** A tenant's records per table and the hashes of its journal. */
+export async function tenantRecords(
+  b: LocalBackend,
+  tenant: string,
+): Promise<{ tables: Record<string, unknown[]>; journal: string[] }> {
   const uow = createUnitOfWork(b.store, systemClock, uuidv7Source());
   const tables: Record<string, unknown[]> = {};
   await forTenant(tenant, async () => {
@@ -65,7 +74,7 @@ export async function tenantState(b: LocalBackend, tenant: string): Promise<stri
     }
   });
   const journal = (await journalAfter(b, tenant)).map((e) => e.hash);
-  return JSON.stringify({ tables, journal });
+  return { tables, journal };
 }
 
 /** The tenant's chain verified end to end, as `audit verify` does it. */
