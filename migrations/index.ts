@@ -21,8 +21,11 @@ import * as m0019 from './0019_sync.js';
 import * as m0020 from './0020_key_scopes.js';
 import * as m0021 from './0021_consent_receipts.js';
 import * as m0022 from './0022_events.js';
-import * as m0023 from './0023_journal_origin.js';
-import * as m0024 from './0024_consent_history_tenant_key.js';
+import * as m0023 from './0023_webhook_deliveries_per_endpoint.js';
+import * as m0024 from './0024_mail_readers_and_delivery_ids.js';
+import * as m0025 from './0025_tenants.js';
+import * as m0026 from './0026_journal_origin.js';
+import * as m0027 from './0027_consent_history_tenant_key.js';
 
 /** Every migration in order. Append-only: a migration that has landed is never edited. */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +51,9 @@ export const migrations: Record<string, Migration> = {
   '0020_key_scopes': m0020,
   '0021_consent_receipts': m0021,
   '0022_events': m0022,
-  '0023_journal_origin': m0023,
-  '0024_consent_history_tenant_key': m0024,
+  '0023_webhook_deliveries_per_endpoint': m0023,
+  '0024_mail_readers_and_delivery_ids': m0024,
+  '0025_tenants': m0025,
+  '0026_journal_origin': m0026,
+  '0027_consent_history_tenant_key': m0027,
 };

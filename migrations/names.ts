@@ -25,6 +25,9 @@ export const MIGRATION_NAMES = [
   '0020_key_scopes',
   '0021_consent_receipts',
   '0022_events',
-  '0023_journal_origin',
-  '0024_consent_history_tenant_key',
+  '0023_webhook_deliveries_per_endpoint',
+  '0024_mail_readers_and_delivery_ids',
+  '0025_tenants',
+  '0026_journal_origin',
+  '0027_consent_history_tenant_key',
 ] as const;

@@ -69,6 +69,7 @@ export const webhooksContract = {
   redeliver: op({
     method: 'POST',
     path: '/webhook-deliveries/{id}/redeliver',
+    ids: { params: { id: 'webhook_delivery' } },
     summary: 'Send a delivery again (same webhook-id), due now',
     tenant: 'header',
     params: Id,

@@ -27,7 +27,7 @@ import {
   type Caller,
   type KeyCheck,
 } from './access.js';
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit.js';
+import { addRateLimitFields, DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit.js';
 import { logLine, requestId, type LogFormat } from './request-log.js';
 
 /** An error of the HTTP exchange itself whose status says more than its code's (413 for a body over the limit). */
@@ -201,8 +201,8 @@ export function createApiServer(opts: ApiServerOptions): Server {
   let openapi: Record<string, unknown> | undefined;
 
   const limits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
-  const perKey = new RateLimiter(limits.perKey);
-  const perIp = new RateLimiter(limits.perIp);
+  const perKey = new RateLimiter('per-key', limits.perKey);
+  const perIp = new RateLimiter('per-address', limits.perIp);
   const logFormat = opts.logFormat ?? 'text';
 
   /** The client's address: the socket's peer, or behind a trusted proxy the address it forwarded. */
@@ -211,13 +211,14 @@ export function createApiServer(opts: ApiServerOptions): Server {
     return forwarded || req.socket.remoteAddress || 'unknown';
   }
 
-  /** 429 with Retry-After once `who` has used up its requests of the minute. */
+  /** Counts the request against `who`'s quota (RateLimit fields); 429 with Retry-After once it is used up. */
   function limit(limiter: RateLimiter, who: string, res: ServerResponse): void {
-    const wait = limiter.take(who);
-    if (wait === 0) return;
-    res.setHeader('retry-after', String(wait));
-    throw new DomainError('rate_limited', `too many requests: try again in ${wait} s`, [
-      { path: 'Retry-After', message: String(wait) },
+    const taken = limiter.take(who);
+    if (!taken) return;
+    addRateLimitFields(res, limiter, taken);
+    if (taken.wait === 0) return;
+    throw new DomainError('rate_limited', `too many requests: try again in ${taken.wait} s`, [
+      { path: 'Retry-After', message: String(taken.wait) },
     ]);
   }
 
@@ -463,6 +464,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       'x-request-id': id,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
+      vary: 'Origin',
       connection: 'close',
     });
     socket.end(`HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);

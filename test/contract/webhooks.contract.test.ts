@@ -63,6 +63,26 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
     expect(await api().list(tenant)).toEqual([]);
   });
 
+  it("redelivers a delivery by its short id (its end) or the start after msg_; another tenant's is not found", async () => {
+    const tenant = { tenant: 'short-deliveries', actor: 'admin' };
+    const ep = await api().add({
+      ...tenant,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'], allow_private: true },
+    });
+    const sent = await api().test({ ...tenant, params: { id: ep.id } });
+    expect(sent.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    const end = sent.id.slice(-8);
+    const start = sent.id.slice(4, 16).toUpperCase();
+    expect((await api().redeliver({ ...tenant, params: { id: end } })).id).toBe(sent.id);
+    expect((await api().redeliver({ ...tenant, params: { id: start } })).id).toBe(sent.id);
+    expect((await api().redeliver({ ...tenant, params: { id: sent.id } })).status).toBe('pending');
+    expect(await failure(api().redeliver({ ...T, params: { id: end } }))).toMatchObject({ code: 'not_found' });
+    expect(await failure(api().redeliver({ ...tenant, params: { id: 'ffffffff' } }))).toMatchObject({
+      code: 'not_found',
+    });
+    await api().remove({ ...tenant, params: { id: ep.id } });
+  });
+
   it('signs every delivery (verified with standardwebhooks), from the journal after the endpoint was added', async () => {
     const receiver = await startReceiver();
     try {
@@ -170,6 +190,15 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
       const t = await api().test({ ...T, params: { id: ep.id } });
       expect(t).toMatchObject({ event_type: 'webhook.test', status: 'delivered', attempts: 1, last_status: 204 });
       expect(receiver.received.at(-1)).toMatchObject({ type: 'webhook.test', verified: true });
+      // each test is a delivery of its own: a second and a third are sent too, with ids of their own
+      const t2 = await api().test({ ...T, params: { id: ep.id } });
+      const t3 = await api().test({ ...T, params: { id: ep.id } });
+      expect([t2, t3]).toMatchObject([
+        { event_type: 'webhook.test', status: 'delivered', seq: 0 },
+        { event_type: 'webhook.test', status: 'delivered', seq: 0 },
+      ]);
+      expect(new Set([t.id, t2.id, t3.id]).size).toBe(3);
+      expect(receiver.received.slice(-3).map((x) => x.id)).toEqual([t.id, t2.id, t3.id]);
       expect(await failure(api().redeliver({ ...T, tenant: 'other', params: { id: d!.id } }))).toMatchObject({
         code: 'not_found',
       });

@@ -6,7 +6,7 @@ import {
   refusal,
   type KeyGrant,
 } from '../../src/domain/api-keys/api-key.rules.js';
-import { RateLimiter } from '../../src/server/rate-limit.js';
+import { RateLimiter, serviceLimitItem } from '../../src/server/rate-limit.js';
 
 const NOW = new Date('2026-11-26T12:00:00.000Z');
 
@@ -105,14 +105,32 @@ describe('what a key may do', () => {
 describe('rate limiter', () => {
   it('lets a minute of requests through at once, refills them evenly, and says how long to wait', () => {
     let t = 0;
-    const limiter = new RateLimiter(6, () => t);
-    for (let i = 0; i < 6; i++) expect(limiter.take('a')).toBe(0);
-    expect(limiter.take('a')).toBe(10); // one request every 10 s
-    expect(limiter.take('b')).toBe(0);
+    const limiter = new RateLimiter('per-key', 6, () => t);
+    const wait = (caller: string) => limiter.take(caller)!.wait;
+    for (let i = 0; i < 6; i++) expect(wait('a')).toBe(0);
+    expect(wait('a')).toBe(10); // one request every 10 s
+    expect(wait('b')).toBe(0);
     t = 9_000;
-    expect(limiter.take('a')).toBe(1);
+    expect(wait('a')).toBe(1);
     t = 10_000;
-    expect(limiter.take('a')).toBe(0);
-    expect(new RateLimiter(0, () => t).take('a')).toBe(0);
+    expect(wait('a')).toBe(0);
+    expect(new RateLimiter('off', 0, () => t).take('a')).toBeUndefined();
+  });
+
+  it('says what is left and when the next request comes, as the RateLimit fields carry it', () => {
+    let t = 0;
+    const limiter = new RateLimiter('per-address', 6, () => t);
+    expect(limiter.policyItem()).toBe('"per-address";q=6;w=60');
+    const first = limiter.take('a')!;
+    expect(first).toEqual({ wait: 0, remaining: 5, reset: 10 });
+    expect(serviceLimitItem(limiter, first)).toBe('"per-address";r=5;t=10');
+    for (let i = 0; i < 5; i++) limiter.take('a');
+    t = 4_000; // 0.4 of a request refilled
+    const refused = limiter.take('a')!;
+    expect(refused).toEqual({ wait: 6, remaining: 0, reset: 6 });
+    t = 10_000_000; // long after: full again, and this request leaves five
+    expect(limiter.take('a')).toEqual({ wait: 0, remaining: 5, reset: 10 });
+    // a full bucket names no reset: no quota is waiting to come back
+    expect(serviceLimitItem(limiter, { wait: 0, remaining: 6, reset: undefined })).toBe('"per-address";r=6');
   });
 });

@@ -76,7 +76,8 @@ describe('migrations', () => {
       await (await openStore(file)).close();
       expect(schemaOf(file), `upgraded from version ${k}`).toEqual(expected);
     }
-  });
+    // one upgrade per migration that landed: it grows with each, and a busy machine runs it slowly
+  }, 120_000);
 
   it('keep consents and their history when 0007 rebuilds their tables', async () => {
     const { file, sqlite, db } = await storeAtSchema6();

@@ -107,6 +107,22 @@ describe('the OpenAPI document', () => {
     expect(statuses(contracts.dsfa.stats)).not.toContain('404');
   });
 
+  it('names the quota fields on the answers of rate-limited routes, and Retry-After on their 429', async () => {
+    const doc = (await served()) as unknown as Doc & {
+      components: { responses: Record<string, { headers: Json }>; headers: Record<string, Json> };
+    };
+    const headersOf = (o: Operation) => Object.keys((docOf(doc, o).responses[String(o.status)]!.headers ?? {}) as Json);
+    expect(headersOf(contracts.consents.create)).toEqual(['X-Request-ID', 'RateLimit-Policy', 'RateLimit']);
+    expect(headersOf(contracts.dsfa.create)).toEqual(['X-Request-ID']);
+    expect(Object.keys(doc.components.responses.Error429!.headers)).toEqual([
+      'X-Request-ID',
+      'Retry-After',
+      'RateLimit-Policy',
+      'RateLimit',
+    ]);
+    expect(doc.components.headers.RateLimitPolicy!.description).toMatch(/"per-address";q=300;w=60/);
+  });
+
   it('lists the status of every answer to wrong input, on every operation', async () => {
     const check = new OpenApiCheck((await served()) as never, '/sdk/v1');
     const problems: string[] = [];

@@ -102,6 +102,31 @@ describe('PostgreSQL connections that break', () => {
     expect(slow.sent.filter((x) => x.endsWith('select * from dsfa'))).toHaveLength(1);
   });
 
+  it('sends nothing more over a connection whose statement got no answer: the rollback and the unlock fail at once', async () => {
+    const p = scriptedPool((t) => (t.startsWith('insert') ? new Error('Query read timeout') : undefined));
+    const c = await p.app.connect();
+    await run(c, 'select pg_advisory_lock(1)');
+    await run(c, 'begin');
+    expect(await run(c, 'insert into dsfa values (1)').catch((x: unknown) => x)).toMatchObject({ kind: 'timeout' });
+    // pg would queue these behind the statement still waiting, each waiting out a read timeout of its own
+    expect(await run(c, 'rollback').catch((x: unknown) => x)).toMatchObject({ kind: 'timeout', safeToRepeat: false });
+    expect(await run(c, 'select pg_advisory_unlock(1)').catch((x: unknown) => x)).toBeInstanceOf(ConnectionLostError);
+    expect(p.sent.filter((x) => /rollback|unlock/.test(x))).toEqual([]);
+    c.release();
+    expect(p.released[0]).toMatchObject({ message: 'Query read timeout' });
+  });
+
+  it('reports a pool that hands out no connection within the connect timeout as a timeout', async () => {
+    const pool = {
+      connect: () => Promise.reject(new Error('timeout exceeded when trying to connect')),
+    } as unknown as pg.Pool;
+    const e = await poolAs(pool, 'app', TIMEOUTS)
+      .connect()
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectionLostError);
+    expect(e).toMatchObject({ kind: 'timeout', outcomeUnknown: false });
+  });
+
   describe('on a real server', () => {
     let store: Store;
     afterAll(() => store?.close());

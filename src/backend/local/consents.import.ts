@@ -65,12 +65,14 @@ const iso = (v: string | undefined) => {
 };
 
 /** The options a run records: those given, as given. */
-const runOptions = (o: ImportOptions): ImportRunOptions =>
-  Object.fromEntries(
+const runOptions = (o: ImportOptions): ImportRunOptions => ({
+  ...Object.fromEntries(
     (['delimiter', 'map', 'encoding', 'true_values', 'false_values', 'date_format', 'timezone'] as const)
       .filter((k) => o[k] !== undefined)
       .map((k) => [k, o[k]]),
-  );
+  ),
+  ...(o.raw_cells ? { raw_cells: true } : {}),
+});
 
 /** Who runs an import, and with what: the tenant, the actor recorded on the run, the clock and the ids. */
 export interface ImportContext {

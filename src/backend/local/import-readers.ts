@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { CONSENT_FIELDS, type ImportOptions } from '../../domain/consents/consent.schema.js';
 import { resolveHeader } from '../../domain/consents/import-header.js';
 import { DomainError } from '../../domain/errors.js';
+import { unguardedCell } from '../../domain/spreadsheet-cells.js';
 
 /**
  * A row as it was read, for the rejects file: the cells of a CSV row (the header's count, or as many as the row had),
@@ -93,7 +94,8 @@ export async function readCsv(
           const record: Record<string, unknown> = {};
           for (let i = 0; i < fields.length; i++) {
             const f = fields[i];
-            if (f) record[f] = row[i];
+            // the ' an export puts before a cell a spreadsheet would run is taken away (spreadsheet-cells.ts)
+            if (f) record[f] = opts.raw_cells ? row[i] : unguardedCell(row[i]!);
           }
           sink.row(here, record, row);
         } catch (e) {

@@ -145,6 +145,10 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       (await import('./notifications.area.js')).createNotificationsArea(uow, clock),
     ),
     sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
+    tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(store)),
+    bundles: lazy(store, principal, async () =>
+      (await import('./bundles.area.js')).createBundlesArea(store, clock, opts.mediaRoot),
+    ),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys,
     close: () => store.close(),

@@ -6,7 +6,7 @@ import { openOutputFile, outputFileError, outputFormat } from '../output-file.js
 import { defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeChunk, type Column } from '../output.js';
 import { flagFields } from '../flag-names.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 import { addImportCommand, checkOptions, tabOr } from './consents-import.js';
 import { addImportsCommands } from './consents-imports.js';
 import { addReceiptCommand } from './consents-receipt.js';
@@ -43,6 +43,7 @@ interface ExportFlags {
   dateFormat?: string;
   timeZone?: string;
   timezone?: string;
+  rawCells?: boolean;
 }
 
 export function createConsentsCommand(ctx: CliContext): Command {
@@ -67,7 +68,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
       if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
     });
 
-  flagFields(writes(cmd.command('grant')), {
+  flagFields(usesTenant(writes(cmd.command('grant')), 'starts'), {
     data_point_id: '--data-point',
     ip_address: '--ip',
     granted: '--refused',
@@ -201,6 +202,10 @@ export function createConsentsCommand(ctx: CliContext): Command {
     )
     .option('--time-zone <zone>', 'CSV: IANA zone the times are written in, e.g. Europe/Berlin (default UTC)')
     .addOption(new Option('--timezone <zone>').hideHelp())
+    .option(
+      '--raw-cells',
+      "CSV: write cells that start with = + - @, a tab or CR as they are (by default a ' in front keeps spreadsheets from running them)",
+    )
     .option('-o, --output <file>', 'file to write (default stdout); its folder is created')
     .action(async (o: ExportFlags) => {
       const format = outputFormat('consents export', { csv: ['csv'], ndjson: ['ndjson', 'jsonl'] }, o, 'csv');
@@ -215,6 +220,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
         false_values: o.falseValues,
         date_format: o.dateFormat,
         timezone: o.timeZone ?? o.timezone,
+        raw_cells: o.rawCells ? 'true' : undefined,
       });
       await checkOptions('ExportQuery', query);
       const r = await (await ctx.backend()).consents.export({ ...req(ctx), query });

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import { note } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -30,7 +30,7 @@ interface ServeFlags {
 }
 
 export function createServeCommand(ctx: CliContext): Command {
-  return writes(new Command('serve'))
+  return usesTenant(writes(new Command('serve')), 'none')
     .description('serve the store as the /sdk/v1 HTTP API')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free one)', '8765')

@@ -150,6 +150,11 @@ export const ImportOptions = z
       .max(500)
       .optional()
       .describe('the name of the file the body comes from, recorded on the import run'),
+    raw_cells: looseBoolean()
+      .default(false)
+      .describe(
+        "CSV: read cells as they are; by default a cell that starts with ' followed by = + - @, a tab or a carriage return (more quotes before them included) loses that one ' (a CSV export writes such cells so)",
+      ),
     ...ImportDialect.shape,
   })
   .superRefine((o, ctx) => {

@@ -17,6 +17,7 @@ export const ImportRunOptions = z.object({
   false_values: z.string().optional(),
   date_format: z.string().optional(),
   timezone: z.string().optional(),
+  raw_cells: z.boolean().optional(),
 });
 export type ImportRunOptions = z.infer<typeof ImportRunOptions>;
 

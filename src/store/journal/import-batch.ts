@@ -137,3 +137,5 @@ export const JOURNAL_COLUMNS: Array<keyof JournalRow> = [
   'hash',
 ];
 export const HEAD_QUERY = `select seq, hash from journal where tenant_id = ? order by seq desc limit 1`;
+/** A tenant's first entry registers the tenant (as JournalWriter does): `?` the tenant and the entry's time. */
+export const REGISTER_TENANT = `insert into tenant (tenant_id, created_at) values (?, ?) on conflict (tenant_id) do nothing`;

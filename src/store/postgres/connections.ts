@@ -106,7 +106,16 @@ type StatefulClient = pg.PoolClient & { [STATE]?: { mode: Mode; tenant: string |
  * A connection found broken is discarded, and one more is tried where nothing can have been done twice.
  */
 async function acquire(pool: pg.Pool, mode: Mode, t: Timeouts, again = true): Promise<StatefulClient> {
-  const client = (await pool.connect()) as StatefulClient;
+  let client: StatefulClient;
+  try {
+    client = (await pool.connect()) as StatefulClient;
+  } catch (e) {
+    // the pool's own timeout (no free connection, or a new one not ready, within the connect timeout) carries no code
+    const message = (e as Error)?.message ?? '';
+    if (/^timeout exceeded when trying to connect$|due to connection timeout/.test(message))
+      throw new ConnectionLostError(message, e, 'timeout', false);
+    throw e;
+  }
   const state = (client[STATE] ??= { mode: 'owner', tenant: null });
   const tenant = mode === 'app' ? (currentTenant() ?? '') : '';
   const statements: string[] = [];
@@ -173,6 +182,16 @@ class Checkout {
 
   private async run(text: string, values?: readonly unknown[]) {
     const kind = statementKind(text);
+    // Nothing more goes over a connection found broken: after a statement that got no answer, pg would queue the next
+    // one (the rollback, the unlock of the tenant's lock) behind it, each waiting out its own read timeout, so a
+    // request took three timeouts. The connection is discarded on release, which rolls back what it had not committed.
+    if (this.broken)
+      throw new ConnectionLostError(
+        this.broken.message,
+        this.broken,
+        brokenBy(this.broken) === 'timeout' ? 'timeout' : 'lost',
+        false,
+      );
     const wasInTransaction = this.inTransaction;
     if (this.inTransaction && /^\s*set local statement_timeout\s*=\s*0\b/i.test(text)) this.unbounded = true;
     try {

@@ -26,6 +26,7 @@ import {
   batchParams,
   groupJson,
   HEAD_QUERY,
+  REGISTER_TENANT,
   JOURNAL_COLUMNS,
   JOURNAL_LOCK,
   RUN_QUERY,
@@ -351,6 +352,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     this.journaled = true;
     const head = (await c.query<ChainHead>(numbered(HEAD_QUERY), [tenant])).rows[0];
     const entry = batchEntry(tenant, run, head, journal, this.ids.next(), groups);
+    if (!head) await c.query(numbered(REGISTER_TENANT), [tenant, entry.time]);
     await c.query(
       `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
       JOURNAL_COLUMNS.map((k) => entry[k]),

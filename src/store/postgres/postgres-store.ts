@@ -9,8 +9,11 @@ import { redactUrl, type OpenOptions, type Store, type StoreStatus, type Upgrade
 import { announcedMigrations } from '../announced-migrations.js';
 import { driverUrl, poolAs, timed, timeoutsFor, type Timeouts } from './connections.js';
 import { postgresError } from './postgres-errors.js';
+import { checkAppRole } from './app-role.js';
 
 const MIGRATION_COUNT = Object.keys(migrations).length;
+/** The migration that creates the application role and grants it to the owner. */
+const APP_ROLE_MIGRATION = '0008_postgres_roles_and_tenant_isolation';
 const MIN_SERVER_VERSION = 140000;
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -90,6 +93,7 @@ async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<
       `the database was written by a newer version of compliance (migrations ${unknown.join(', ')} are unknown here); upgrade compliance`,
     );
   if (done.length === MIGRATION_COUNT) return;
+  if (!done.includes(APP_ROLE_MIGRATION)) await checkAppRole(admin);
   const { error } = await new Migrator({
     db: admin,
     provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },

@@ -10,6 +10,7 @@ import {
   batchParams,
   groupJson,
   HEAD_QUERY,
+  REGISTER_TENANT,
   JOURNAL_COLUMNS,
   RUN_QUERY,
   type BatchTable,
@@ -114,6 +115,7 @@ export class ConsentBatchWriter {
   private readonly columns: Record<BatchTable, string[]>;
   private readonly head: Database.Statement;
   private readonly append: Database.Statement;
+  private readonly register: Database.Statement;
   /** Prefixes come from time-ordered ids whatever source the caller uses: the id layout above depends on it. */
   private readonly ids = uuidv7Source();
   private created = 0;
@@ -188,6 +190,7 @@ export class ConsentBatchWriter {
       this.append = this.db.prepare(
         `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map(() => '?').join(', ')})`,
       );
+      this.register = this.db.prepare(REGISTER_TENANT);
       this.clearActions = this.db.prepare('delete from temp.import_action');
       this.clearStage = this.db.prepare('delete from temp.import_stage');
     } catch (e) {
@@ -315,6 +318,7 @@ export class ConsentBatchWriter {
     this.journaled = true;
     const head = this.head.get(tenant) as ChainHead | undefined;
     const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), groups);
+    if (!head) this.register.run(tenant, entry.time);
     this.append.run(JOURNAL_COLUMNS.map((c) => entry[c]));
   }
 
