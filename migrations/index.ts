@@ -24,6 +24,8 @@ import * as m0022 from './0022_events.js';
 import * as m0023 from './0023_webhook_deliveries_per_endpoint.js';
 import * as m0024 from './0024_mail_readers_and_delivery_ids.js';
 import * as m0025 from './0025_tenants.js';
+import * as m0026 from './0026_journal_origin.js';
+import * as m0027 from './0027_consent_history_tenant_key.js';
 import * as m0028 from './0028_consent_decisions.js';
 import * as m0029 from './0029_journal_dsfa_principals.js';
 
@@ -54,6 +56,8 @@ export const migrations: Record<string, Migration> = {
   '0023_webhook_deliveries_per_endpoint': m0023,
   '0024_mail_readers_and_delivery_ids': m0024,
   '0025_tenants': m0025,
+  '0026_journal_origin': m0026,
+  '0027_consent_history_tenant_key': m0027,
   '0028_consent_decisions': m0028,
   '0029_journal_dsfa_principals': m0029,
 };

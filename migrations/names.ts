@@ -28,6 +28,8 @@ export const MIGRATION_NAMES = [
   '0023_webhook_deliveries_per_endpoint',
   '0024_mail_readers_and_delivery_ids',
   '0025_tenants',
+  '0026_journal_origin',
+  '0027_consent_history_tenant_key',
   '0028_consent_decisions',
   '0029_journal_dsfa_principals',
 ] as const;

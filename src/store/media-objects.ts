@@ -1,37 +1,93 @@
-import { copyFile, open, readFile, rename, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdtemp, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
+import { DomainError } from '../domain/errors.js';
+import { MEDIA_BUCKET, type MediaRef } from '../domain/training/media-ref.js';
 import type { DB } from './db-types.js';
 import { makeFolder } from './make-folder.js';
 import { writeTransaction } from './transaction.js';
 
+/** The bytes of a medium: a file (which the store may move away), or a stream it reads to the end. */
+export type MediaSource = string | AsyncIterable<Uint8Array | string>;
+
 /**
- * Where generated media (audio, video) live. On SQLite a folder beside the database file, as a laptop expects; on
- * PostgreSQL the database itself, so every `serve` replica can hand out any object, whichever replica made it.
+ * Where generated media (audio, video) live: on SQLite a folder beside the database file, as a laptop expects; on
+ * PostgreSQL the database itself, so every `serve` replica can hand out any object, whichever replica made it. An
+ * object is addressed by its MediaRef alone (the tenant, the module, the medium and its format, each checked as an
+ * id), so no address a client sends can lead out of the store; another kind of store (an S3 bucket) keys its objects
+ * the same way.
  */
 export interface MediaObjectStore {
-  /** Takes the file at `file` (which may be moved away) as the object; answers its size in bytes. */
-  put(tenant: string, bucket: string, key: string, file: string): Promise<number>;
-  read(tenant: string, bucket: string, key: string): Promise<Buffer>;
+  /** Stores the bytes as the object; answers its size in bytes. */
+  put(ref: MediaRef, source: MediaSource): Promise<number>;
+  /** The object's bytes as a stream; not_found when the store holds no such object. */
+  open(ref: MediaRef): Promise<Readable>;
 }
 
-/** `<root>/<bucket>/<object key>`; the key already carries a hash of the tenant. */
+/** An object read whole (a download answer, a bundle's part). */
+export async function readObject(store: MediaObjectStore, ref: MediaRef): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of await store.open(ref)) parts.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(parts);
+}
+
+/** Whether the store holds the object. */
+export const holds = (store: MediaObjectStore, ref: MediaRef): Promise<boolean> =>
+  store.open(ref).then(
+    (s) => {
+      s.destroy();
+      return true;
+    },
+    (e: unknown) => {
+      if (e instanceof DomainError && e.code === 'not_found') return false;
+      throw e;
+    },
+  );
+
+const missing = (ref: MediaRef) =>
+  new DomainError('not_found', `the file of media ${ref.media} is not in the media store`);
+
+/** `<root>/training-media/<tenant hash>/<module>/<medium>.<format>`: every part an id, never a text from a row. */
 export class FolderMediaObjects implements MediaObjectStore {
   constructor(readonly root: string) {}
 
-  path(bucket: string, key: string): string {
-    return join(this.root, bucket, ...key.split('/'));
+  path(ref: MediaRef): string {
+    return join(this.root, MEDIA_BUCKET, ...ref.parts);
   }
 
-  async put(_tenant: string, bucket: string, key: string, file: string): Promise<number> {
-    const target = this.path(bucket, key);
+  async put(ref: MediaRef, source: MediaSource): Promise<number> {
+    const target = this.path(ref);
     makeFolder(dirname(target));
-    await rename(file, target).catch(() => copyFile(file, target));
+    if (typeof source === 'string') await rename(source, target).catch(() => copyFile(source, target));
+    else {
+      // written beside the object and moved over it once complete: a reader never sees half a file
+      const part = `${target}.${process.pid}.part`;
+      try {
+        await pipeline(Readable.from(source), createWriteStream(part));
+        await rename(part, target);
+      } finally {
+        await rm(part, { force: true });
+      }
+    }
     return (await stat(target)).size;
   }
 
-  read(_tenant: string, bucket: string, key: string): Promise<Buffer> {
-    return readFile(this.path(bucket, key));
+  async open(ref: MediaRef): Promise<Readable> {
+    const path = this.path(ref);
+    const s = await stat(path).catch(() => undefined);
+    if (!s?.isFile()) throw missing(ref);
+    return createReadStream(path);
+  }
+
+  /** The object whole: small enough for a test or a bundle. */
+  read(ref: MediaRef): Promise<Buffer> {
+    return readFile(this.path(ref)).catch(() => {
+      throw missing(ref);
+    });
   }
 }
 
@@ -42,16 +98,29 @@ export const MEDIA_CHUNK_BYTES = 1024 * 1024;
 export class DatabaseMediaObjects implements MediaObjectStore {
   constructor(private readonly db: Kysely<DB>) {}
 
-  async put(tenant: string, bucket: string, key: string, file: string): Promise<number> {
+  async put(ref: MediaRef, source: MediaSource): Promise<number> {
+    if (typeof source === 'string') return this.putFile(ref, source);
+    // a stream is spooled to a file first: the transaction may run again, and must read the bytes again
+    const dir = await mkdtemp(join(tmpdir(), 'compliance-media-'));
+    try {
+      const file = join(dir, 'object');
+      await pipeline(Readable.from(source), createWriteStream(file));
+      return await this.putFile(ref, file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async putFile(ref: MediaRef, file: string): Promise<number> {
     const handle = await open(file, 'r');
+    const where = { tenant_id: ref.tenant, bucket: MEDIA_BUCKET, object_key: ref.key };
     try {
       return await writeTransaction(this.db, async (trx) => {
-        const where = { tenant_id: tenant, bucket, object_key: key };
         await trx
           .deleteFrom('media_object_chunk')
-          .where('tenant_id', '=', tenant)
-          .where('bucket', '=', bucket)
-          .where('object_key', '=', key)
+          .where('tenant_id', '=', where.tenant_id)
+          .where('bucket', '=', where.bucket)
+          .where('object_key', '=', where.object_key)
           .execute();
         let size = 0;
         for (let chunk = 0; ; chunk++) {
@@ -71,16 +140,33 @@ export class DatabaseMediaObjects implements MediaObjectStore {
     }
   }
 
-  async read(tenant: string, bucket: string, key: string): Promise<Buffer> {
-    const rows = await this.db
+  async open(ref: MediaRef): Promise<Readable> {
+    const count = await this.db
       .selectFrom('media_object_chunk')
-      .select('data')
-      .where('tenant_id', '=', tenant)
-      .where('bucket', '=', bucket)
-      .where('object_key', '=', key)
-      .orderBy('chunk')
-      .execute();
-    if (rows.length === 0) throw new Error(`media object ${bucket}/${key} is missing from the database`);
-    return Buffer.concat(rows.map((r) => Buffer.from(r.data)));
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant_id', '=', ref.tenant)
+      .where('bucket', '=', MEDIA_BUCKET)
+      .where('object_key', '=', ref.key)
+      .executeTakeFirstOrThrow();
+    const n = Number(count.n);
+    if (n === 0) throw missing(ref);
+    const db = this.db;
+    // one piece at a time: a large video is never held whole
+    return Readable.from(
+      (async function* () {
+        for (let chunk = 0; chunk < n; chunk++) {
+          const row = await db
+            .selectFrom('media_object_chunk')
+            .select('data')
+            .where('tenant_id', '=', ref.tenant)
+            .where('bucket', '=', MEDIA_BUCKET)
+            .where('object_key', '=', ref.key)
+            .where('chunk', '=', chunk)
+            .executeTakeFirst();
+          if (!row) throw missing(ref);
+          yield Buffer.from(row.data);
+        }
+      })(),
+    );
   }
 }

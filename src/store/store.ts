@@ -58,6 +58,12 @@ export interface Store {
   readonly db: Kysely<DB>;
   /** Queries across every tenant, outside row-level security: migrations, status, `db copy`. */
   readonly admin: Kysely<DB>;
+  /**
+   * A reader of every tenant's rows that can be used while `trx`, a transaction of `db`, is open (to tell that an id
+   * is taken by another tenant): the transaction itself where the engine has no row-level security, the owner's
+   * connection where it has.
+   */
+  everyTenant(trx: Kysely<DB>): Kysely<DB>;
   /** Turns an engine failure (busy, read-only, unreachable, …) into a DomainError; anything else is returned as is. */
   mapError(e: unknown): unknown;
   /** Resolves when the database answers within `timeoutMs`; throws a DomainError otherwise (health checks). */

@@ -7,6 +7,8 @@ export interface RequestScope {
   actor?: string;
   /** What made the request: an API key (`key:PREFIX`) or an operating-system user (`os:NAME`). */
   principal?: string;
+  /** Where its changes came from when another store sent them: `sync:REPLICA` (a push), `bundle:SHA` (an import). */
+  origin?: string;
 }
 
 const scope = new AsyncLocalStorage<RequestScope>();

@@ -25,7 +25,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { ConnectionLostError } from './connection-lost.js';
 
 /** Every area's store over one connection (or transaction), each made when first asked for. */
-function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
+function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock, everyTenant: Kysely<DB> = db): Stores {
   const made = new Map<keyof Stores, unknown>();
   const lazy = <K extends keyof Stores>(key: K, make: () => Stores[K]) => ({
     get: () => (made.get(key) ?? made.set(key, make()).get(key)) as Stores[K],
@@ -43,7 +43,7 @@ function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock): Stores {
     trainingBlocks: lazy('trainingBlocks', () => new KyselyTrainingBlockStore(db, journal)),
     canonical: lazy('canonical', () => new KyselyCanonicalStore(db, clock, journal)),
     notifications: lazy('notifications', () => new KyselyNotificationStore(db, journal)),
-    replica: lazy('replica', () => new KyselyReplicaStore(db, journal)),
+    replica: lazy('replica', () => new KyselyReplicaStore(db, journal, everyTenant)),
     syncState: lazy('syncState', () => new KyselySyncStateStore(db)),
   });
 }
@@ -118,6 +118,7 @@ export function journaledWrite<T>(
             time: isoZ(clock.now()),
             actor: request?.actor ?? 'system',
             principal: request?.principal ?? 'unknown',
+            origin: request?.origin ?? null,
           });
           const result = await fn(trx, journal);
           if (!journalOff()) await journal.flush(trx);
@@ -136,7 +137,7 @@ export function journaledWrite<T>(
 export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): UnitOfWork {
   const active = new AsyncLocalStorage<Active>();
   return {
-    read: bindStores(store.db, readOnly, clock),
+    read: bindStores(store.db, readOnly, clock, store.everyTenant(store.db)),
     write<T>(tenant: string, fn: (tx: Stores) => Promise<T>): Promise<T> {
       const outer = active.getStore();
       if (outer) {
@@ -145,7 +146,7 @@ export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): Uni
         return fn(outer.tx);
       }
       return journaledWrite(store, tenant, clock, ids, (trx, journal) => {
-        const tx = bindStores(trx, journal, clock);
+        const tx = bindStores(trx, journal, clock, store.everyTenant(trx));
         return active.run({ tenant, tx }, () => fn(tx));
       });
     },

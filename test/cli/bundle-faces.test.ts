@@ -8,6 +8,8 @@ import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmp, tmpDb } fro
 import { journalHead } from '../support/journal.js';
 import { storeMedium } from '../support/media.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
+import { MediaRef } from '../../src/domain/training/media-ref.js';
+import { readObject } from '../../src/store/media-objects.js';
 
 // export and import on every face: from and into the embedded store, and through a server's routes (admin keys),
 // streamed; a bundle goes into its own tenant, or into another only when asked to rename it.
@@ -111,7 +113,9 @@ describe.each(engines)('tenant bundles on every face, on %s', (engine) => {
     }
     const objects = await server.store.mediaObjects();
     const [medium] = await server.trainingMedia.list({ tenant: T, params: { moduleId: ids.module } });
-    const stored = await forTenant(T, () => objects.read(T, medium!.bucket, medium!.object_key));
+    const ref = MediaRef.of(T, ids.module, medium!.id, medium!.kind);
+    expect(medium!.object_key).toBe(ref.key);
+    const stored = await forTenant(T, () => readObject(objects, ref));
     expect(Buffer.compare(stored, video)).toBe(0);
     // the same bundle again changes nothing
     const again = await remote(keys.root, '--json', 'import', bundle);
@@ -177,7 +181,10 @@ describe.each(engines)('tenant bundles on every face, on %s', (engine) => {
         expect(dsfa).toMatchObject({ tenant_id: 'acme-gmbh', title: 'Kamera' });
         const [medium] = await b.trainingMedia.list({ tenant: 'acme-gmbh', params: { moduleId: ids.module } });
         const objects = await b.store.mediaObjects();
-        expect(Buffer.compare(await objects.read('acme-gmbh', medium!.bucket, medium!.object_key), video)).toBe(0);
+        // its file is where this store keeps the renamed tenant's media, and the record says so
+        const ref = MediaRef.of('acme-gmbh', ids.module, medium!.id, medium!.kind);
+        expect(medium!.object_key).toBe(ref.key);
+        expect(Buffer.compare(await readObject(objects, ref), video)).toBe(0);
         // the original beside its renamed copy would share their keys: refused, nothing written
         const head = await journalHead(b, T);
         const original = await cli(['--db', target, 'import', bundle]);

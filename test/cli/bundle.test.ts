@@ -1,3 +1,4 @@
+import { userInfo } from 'node:os';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -84,14 +85,15 @@ describe.each(engines)('tenant bundles into a store on %s', (engine) => {
     expect(await answers(store)).toEqual(await answers(src));
     await src.close();
     await expectChainIntact(store, T);
-    // each table's new records are one batch entry of the bundle's principal, naming the part and its rows
+    // each table's new records are one batch entry of whoever imported it, from the bundle, naming the part and rows
     const entries = await journalAfter(store, T);
     expect(entries.length).toBeGreaterThan(0);
     for (const e of entries)
       expect(e).toMatchObject({
         entity: 'bundle_import',
         op: 'batch',
-        principal: expect.stringMatching(/^bundle:[0-9a-f]+$/),
+        principal: `os:${userInfo().username}`,
+        origin: expect.stringMatching(/^bundle:[0-9a-f]+$/),
         entity_id: expect.stringMatching(/^bundle:[0-9a-f]+#records\/[a-z_]+\.ndjson:\d+-\d+$/),
       });
     // the same bundle again: nothing new, nothing changed

@@ -9,6 +9,7 @@ import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { storeMedium } from '../support/media.js';
+import { MediaRef } from '../../src/domain/training/media-ref.js';
 import { withSyncServer } from '../support/sync-server.js';
 import { cli, freePort, tmp, tmpDb } from '../support/helpers.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
@@ -121,7 +122,8 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
     const made = Buffer.from('made offline');
     const other = join(tmp(), 'b.m4a');
     const id2 = '01970000-0000-7000-8000-00000000abce';
-    const key2 = `abc/${mod.id}/${id2}.m4a`;
+    const ref2 = MediaRef.of(tenant, mod.id, id2, 'audio');
+    const key2 = ref2.key;
     const laptop = await createLocalBackend(db);
     try {
       const got = await laptop.trainingMedia.download({ tenant, params: { mediaId: id } });
@@ -131,7 +133,7 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
       );
       // and back: a medium made on the laptop reaches the server with its file
       writeFileSync(other, made);
-      await (await laptop.store.mediaObjects()).put(tenant, 'training-media', key2, other);
+      await (await laptop.store.mediaObjects()).put(ref2, other);
       const lu = createUnitOfWork(laptop.store, systemClock, uuidv7Source());
       await forRequest({ tenant, actor: 'lea', principal: 'test' }, () =>
         lu.write(tenant, async (tx) => {

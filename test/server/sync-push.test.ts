@@ -57,9 +57,10 @@ describe.each(engines)('a push to a server on %s', (engine) => {
     const again = await api.sync.push({ ...as, body });
     expect(again).toMatchObject({ applied: 0, unchanged: 301 });
     expect(again.conflicts).toHaveLength(1);
-    // each record its own entry on the server, named by the pushing store
-    const entries = (await journalAfter(server, T)).filter((e) => e.principal === 'sync:laptop-1');
+    // each record its own entry on the server: the key that pushed is its principal, the pushing store its origin
+    const entries = (await journalAfter(server, T)).filter((e) => e.origin === 'sync:laptop-1');
     expect(entries).toHaveLength(301);
+    expect(new Set(entries.map((e) => e.principal))).toEqual(new Set([`key:${key.split('_')[1]}`]));
     await expectChainIntact(server, T);
   });
 });

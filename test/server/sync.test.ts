@@ -227,7 +227,8 @@ describe.each(engines)('compliance sync with a server on %s', (engine) => {
       expect.objectContaining({
         entity: 'legal_document_version',
         entity_id: theirs,
-        reason: expect.stringContaining('already has a published version'),
+        // two versions 1 of one document: the store's key refuses the second before its publication does
+        reason: expect.stringMatching(/already has a (published )?version/),
       }),
     );
     // neither side has two published versions

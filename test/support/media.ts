@@ -6,6 +6,7 @@ import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { tmp } from './helpers.js';
+import { MediaRef } from '../../src/domain/training/media-ref.js';
 
 /**
  * A generated medium of a module as the media service leaves it, without speech or video tools: its object stored
@@ -18,8 +19,9 @@ export async function storeMedium(
   const ext = m.kind === 'audio' ? 'm4a' : 'mp4';
   const file = join(tmp(), `${m.id}.${ext}`);
   writeFileSync(file, m.bytes);
-  const objectKey = `t/${m.moduleId}/${m.id}.${ext}`;
-  await (await b.store.mediaObjects()).put(m.tenant, 'training-media', objectKey, file);
+  const ref = MediaRef.of(m.tenant, m.moduleId, m.id, m.kind);
+  const objectKey = ref.key;
+  await (await b.store.mediaObjects()).put(ref, file);
   const uow = createUnitOfWork(b.store, systemClock, uuidv7Source());
   await forRequest({ tenant: m.tenant, actor: 'sam', principal: 'test' }, () =>
     uow.write(m.tenant, (tx) =>

@@ -144,7 +144,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     notifications: lazy(store, principal, async () =>
       (await import('./notifications.area.js')).createNotificationsArea(uow, clock),
     ),
-    sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow)),
+    sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
     tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(store)),
     bundles: lazy(store, principal, async () =>
       (await import('./bundles.area.js')).createBundlesArea(store, clock, opts.mediaRoot),

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,10 +8,10 @@ import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import type { Media } from '../../domain/training/media.schema.js';
 import type { Speech } from '../../services/speech/speech.js';
 import type { TrainingMediaStore } from '../../domain/training/media.store.js';
-import type { MediaObjectStore } from '../../store/media-objects.js';
+import { readObject, type MediaObjectStore } from '../../store/media-objects.js';
+import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
-export const MEDIA_BUCKET = 'training-media';
 const URL_LIFETIME_S = 15 * 60;
 
 /**
@@ -76,16 +76,15 @@ export class TrainingMediaService {
       }
       const { duration } = await probe(file);
       const id = this.ids.next();
-      const tenantDir = createHash('sha256').update(tenant).digest('hex').slice(0, 16);
-      const key = `${tenantDir}/${module.id}/${id}.${kind === 'audio' ? 'm4a' : 'mp4'}`;
-      const size = await this.store.put(tenant, MEDIA_BUCKET, key, file);
+      const ref = MediaRef.of(tenant, module.id, id, kind);
+      const size = await this.store.put(ref, file);
       const media: Media = {
         id,
         module_id: module.id,
         content_id: content.id,
         kind,
         bucket: MEDIA_BUCKET,
-        object_key: key,
+        object_key: ref.key,
         content_type: contentType,
         size_bytes: size,
         duration_seconds: Math.round(duration * 100) / 100,
@@ -165,12 +164,14 @@ export class TrainingMediaService {
     return this.download(tenant, id);
   }
 
+  /** The bytes of a medium, found by its record's ids (never by the location its row names). */
   async download(tenant: string, id: string) {
     const m = await this.get(tenant, id);
+    const ref = MediaRef.of(tenant, m.module_id, m.id, m.kind);
     return {
       content_type: m.content_type,
-      filename: m.object_key.split('/').at(-1),
-      data: await this.store.read(tenant, m.bucket, m.object_key),
+      filename: ref.parts[2],
+      data: await readObject(this.store, ref),
     };
   }
 }

@@ -3,7 +3,9 @@ import { strToU8, Zip, ZipDeflate } from 'fflate';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import type { SyncRow } from '../../domain/sync/version.js';
+import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
 import { uuidv7Source } from '../../store/ids.js';
+import { holds } from '../../store/media-objects.js';
 import type { Store } from '../../store/store.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { VERSION } from '../../version.js';
@@ -106,11 +108,14 @@ export async function* exportBundle(
   }
   const objects = await store.mediaObjects(mediaRoot);
   for (const m of media) {
-    const [bucket, key] = [String(m.bucket), String(m.object_key)];
-    const data = await objects.read(tenant, bucket, key).catch(() => undefined);
-    if (!data) continue;
-    const part = zip.part(`media/${bucket}/${key}`);
-    part.push(data);
+    // where the store keeps the file is its own to know (MediaRef), never the location a row names
+    const ref = MediaRef.of(tenant, String(m.module_id), String(m.id), String(m.kind));
+    if (!(await holds(objects, ref))) continue;
+    const part = zip.part(`media/${MEDIA_BUCKET}/${ref.key}`);
+    for await (const chunk of await objects.open(ref)) {
+      part.push(chunk as Uint8Array);
+      yield* zip.take();
+    }
     part.end();
     yield* zip.take();
   }

@@ -1,19 +1,23 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { strFromU8, unzipSync } from 'fflate';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { BUNDLE_SIDES, withRule } from '../../domain/sync/merge-rules.js';
+import { refusedChanges } from '../../domain/sync/record-door.js';
+import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
+import type { Stores } from '../../domain/unit-of-work.js';
 import { uuidv7Source } from '../../store/ids.js';
 import type { Store } from '../../store/store.js';
-import { forRequest } from '../../store/tenant-scope.js';
+import { currentRequest, forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { VERSION } from '../../version.js';
+import { osPrincipal } from '../local/os-principal.js';
 import { checkBundleTarget } from './bundle-target.js';
 import { areaOf, reportOf, type ConflictReport } from './sync-engine.js';
 
@@ -109,107 +113,216 @@ export interface ImportSummary {
   conflicts: ConflictReport[];
 }
 
+/** A record of a bundle and what becomes of it: written, left as it is here, or a conflict with the reason. */
+interface Arrival {
+  id: string;
+  row: SyncRow;
+  mine: SyncRow | null;
+  /** Why it is not written (a conflict), or undefined when it is written (or already here as it is). */
+  reason?: string;
+  same: boolean;
+}
+
 /**
  * Imports a bundle after checking it whole, into `t.tenant` (its own, or another when `t.rename`: each record's
- * tenant_id becomes it). Into a store without the tenant's records every record is written as it was exported
- * (journaled here with principal bundle:SHA); into one with records they merge as a sync does: a record that is not
- * here is written, one that is here the same is left, one that differs is a conflict holding both versions (`sync
- * resolve` settles it), as is a record that would break a rule of the merge. `label` names the bundle in messages.
+ * tenant_id becomes it, and a medium's location the one this store gives it there). Into a store without the
+ * tenant's records every record is written as it was exported (journaled here with the bundle as its origin); into
+ * one with records they merge as a sync does: a record that is not here is written, one that is here the same is
+ * left, one that differs is a conflict holding both versions (`sync resolve` settles it), as is a record that breaks
+ * a rule. Every record written passes the door first (refusedChanges, the whole bundle as one batch: its rows rest on
+ * each other, whatever part they are in), and a media file is stored only for a media record that passes it, where
+ * the store decides (MediaRef). `label` names the bundle in messages.
  */
 export async function importBundle(t: BundleTarget, file: string, label = file): Promise<ImportSummary> {
   const { manifest, files } = await readBundle(file, label);
   const tenant = t.tenant;
   await checkBundleTarget(t, manifest, files, label);
-  const retenant = (row: SyncRow): SyncRow => ('tenant_id' in row ? { ...row, tenant_id: tenant } : row);
   const origin = `bundle:${sha256(files['manifest.json']!).slice(0, 16)}`;
-  return forRequest({ tenant, actor: t.actor ?? 'system' }, async () => {
+  // the bundle's changes are journaled as made by whoever imports it (a key, or the operator on this machine)
+  const principal = currentRequest()?.principal ?? osPrincipal();
+  return forRequest({ tenant, actor: t.actor ?? 'system', principal }, async () => {
     const ids = uuidv7Source();
     const uow = createUnitOfWork(t.store, t.clock, ids);
     const summary: ImportSummary = { tenant, created: {}, unchanged: 0, conflicts: [] };
-    // files first, then their records (as the media service stores them)
-    const objects = await t.store.mediaObjects(t.mediaRoot);
-    const dir = await mkdtemp(join(tmpdir(), 'compliance-bundle-'));
-    try {
-      for (const p of manifest.parts.filter((x) => x.path.startsWith('media/'))) {
-        const [, bucket, ...rest] = p.path.split('/');
-        const path = join(dir, String(manifest.parts.indexOf(p)));
-        await writeFile(path, files[p.path]!);
-        await objects.put(tenant, bucket!, rest.join('/'), path);
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-    await forRequest({ tenant, actor: t.actor ?? 'system', principal: origin }, async () => {
-      for (const entity of uow.read.replica.entities) {
-        const part = files[`records/${entity}.ndjson`];
-        if (!part) continue;
-        const rows = strFromU8(part)
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => retenant(JSON.parse(l) as SyncRow));
-        for (let i = 0; i < rows.length; i += 1000) {
-          const page = rows.slice(i, i + 1000).map((row) => ({ id: uow.read.replica.idOf(tenant, entity, row), row }));
-          await uow.write(tenant, async (tx) => {
-            const held = await tx.replica.readMany(
-              tenant,
-              entity,
-              page.map((r) => ({ id: r.id, hint: r.row })),
-            );
-            const fresh: typeof page = [];
-            for (const r of page) {
-              const mine = held.get(r.id) ?? null;
-              if (versionOf(mine) === versionOf(r.row)) {
-                summary.unchanged++;
-                continue;
-              }
-              const broken = await tx.replica.broken(tenant, entity, r.id, r.row);
-              if (mine === null && !broken) {
-                fresh.push(r);
-                continue;
-              }
-              const last = await tx.syncState.lastChange(tenant, entity, r.id);
-              const open = await tx.syncState.pending(origin, tenant, entity, r.id);
-              const c: SyncConflict = {
-                id: open?.id ?? ids.next(),
-                remote: origin,
-                tenant_id: tenant,
-                entity,
-                entity_id: r.id,
-                reason: withRule(
-                  broken ?? `differs from the bundle's version (${label})`,
-                  entity,
-                  mine,
-                  r.row,
-                  BUNDLE_SIDES,
-                ),
-                base: null,
-                ours: mine,
-                theirs: r.row,
-                theirs_version: versionOf(r.row),
-                fields: differingFields(mine, r.row),
-                our_actor: last?.actor ?? null,
-                our_time: last?.time ?? null,
-                their_actor: null,
-                their_time: manifest.created_at,
-                status: 'open',
-                created_at: open?.created_at ?? isoZ(t.clock.now()),
-                resolved_at: null,
-                resolution: null,
-              };
-              await tx.syncState.putConflict(c);
-            }
-            // the new records of a page are one batch entry, named by the bundle, its part and the rows
-            const rowsOfPart = `${origin}#records/${entity}.ndjson:${i + 1}-${i + page.length}`;
-            if (fresh.length)
-              await tx.replica.asOneEntry('bundle_import', rowsOfPart, () =>
-                tx.replica.insertMany(tenant, entity, fresh),
-              );
-            for (const _ of fresh) summary.created[areaOf(entity)] = (summary.created[areaOf(entity)] ?? 0) + 1;
+    const parts = new Map<string, Arrival[]>();
+    for (const entity of uow.read.replica.entities) {
+      const part = files[`records/${entity}.ndjson`];
+      if (!part) continue;
+      const rows = parseRows(strFromU8(part), `records/${entity}.ndjson`).map((row) =>
+        retenant(row, entity, manifest.tenant, tenant),
+      );
+      const arrivals: Arrival[] = [];
+      for (let i = 0; i < rows.length; i += 1000) {
+        const page = rows.slice(i, i + 1000).map((row) => ({ id: idOf(uow.read.replica, tenant, entity, row), row }));
+        const held = await uow.read.replica.readMany(
+          tenant,
+          entity,
+          page.map((r) => ({ id: r.id, hint: r.row })),
+        );
+        for (const r of page) {
+          const mine = held.get(r.id) ?? null;
+          const same = versionOf(mine) === versionOf(r.row);
+          arrivals.push({
+            ...r,
+            mine,
+            same,
+            reason: same || !mine ? undefined : `differs from the bundle's version (${label})`,
           });
         }
       }
+      parts.set(entity, arrivals);
+    }
+    const fresh = [...parts].flatMap(([entity, list]) => list.filter((a) => !a.mine).map((a) => ({ entity, a })));
+    const taken = new Set<string>();
+    for (const [entity, list] of parts)
+      for (const id of await uow.read.replica.heldElsewhere(
+        tenant,
+        entity,
+        list.filter((a) => !a.mine).map((a) => a.id),
+      ))
+        taken.add(`${entity}\u0000${id}`);
+    const refused = await refusedChanges(
+      uow.read.replica,
+      tenant,
+      t.clock.now(),
+      fresh
+        .filter(({ entity, a }) => !taken.has(`${entity}\u0000${a.id}`))
+        .map(({ entity, a }) => ({ entity, id: a.id, before: null, after: a.row })),
+    );
+    for (const { entity, a } of fresh) {
+      const k = `${entity}\u0000${a.id}`;
+      a.reason = taken.has(k) ? `${entity} ${a.id} cannot be written: the id is taken` : refused.get(k);
+    }
+    // files first, then their records (as the media service stores them): only those of records that pass
+    const objects = await t.store.mediaObjects(t.mediaRoot);
+    for (const a of parts.get('training_media') ?? []) {
+      if (a.mine || a.reason) continue;
+      const [module, kind] = [String(a.row.module_id), String(a.row.kind)];
+      const data = files[`media/${MEDIA_BUCKET}/${MediaRef.of(manifest.tenant, module, a.id, kind).key}`];
+      if (data) await objects.put(MediaRef.of(tenant, module, a.id, kind), Readable.from([data]));
+    }
+    await forRequest({ tenant, actor: t.actor ?? 'system', principal, origin }, async () => {
+      for (const [entity, arrivals] of parts)
+        for (let i = 0; i < arrivals.length; i += 1000) {
+          const page = arrivals.slice(i, i + 1000);
+          await uow.write(tenant, async (tx) => {
+            const writing: Array<{ id: string; row: SyncRow }> = [];
+            for (const a of page) {
+              if (a.same) {
+                summary.unchanged++;
+                continue;
+              }
+              const reason = a.reason ?? (await tx.replica.broken(tenant, entity, a.id, a.row)) ?? undefined;
+              if (!reason) {
+                writing.push(a);
+                continue;
+              }
+              await tx.syncState.putConflict(
+                await conflictOf(tx, { tenant, origin, entity, a, reason, manifest, ids, clock: t.clock }),
+              );
+            }
+            // the new records of a page are one batch entry, named by the bundle, its part and the rows
+            const rowsOfPart = `${origin}#records/${entity}.ndjson:${i + 1}-${i + page.length}`;
+            if (writing.length)
+              await tx.replica.asOneEntry('bundle_import', rowsOfPart, () =>
+                tx.replica.insertMany(tenant, entity, writing),
+              );
+            for (const _ of writing) summary.created[areaOf(entity)] = (summary.created[areaOf(entity)] ?? 0) + 1;
+          });
+        }
     });
     summary.conflicts = (await uow.read.syncState.conflicts(tenant, origin)).map(reportOf);
     return summary;
   });
+}
+
+/**
+ * A bundle's row as the target tenant's: its tenant_id, and for a medium the location this store gives it there
+ * (when the row had the one of its own tenant; any other stays, for the door to refuse).
+ */
+function retenant(row: SyncRow, entity: string, from: string, to: string): SyncRow {
+  if (from === to || !('tenant_id' in row)) return row;
+  const moved = { ...row, tenant_id: to };
+  if (entity !== 'training_media') return moved;
+  const [module, media, kind] = [String(row.module_id), String(row.id), String(row.kind)];
+  let key: string | undefined;
+  try {
+    key =
+      MediaRef.of(from, module, media, kind).key === row.object_key
+        ? MediaRef.of(to, module, media, kind).key
+        : undefined;
+  } catch {
+    key = undefined;
+  }
+  return key ? { ...moved, object_key: key } : moved;
+}
+
+/** The lines of a records part as rows; a line that is not a JSON object is refused, naming the part and line. */
+function parseRows(text: string, part: string): SyncRow[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line, i) => {
+      let row: unknown;
+      try {
+        row = JSON.parse(line);
+      } catch {
+        row = undefined;
+      }
+      if (!row || typeof row !== 'object' || Array.isArray(row))
+        throw new DomainError('validation', `${part} line ${i + 1} is not a record (a JSON object)`, [
+          { path: part, message: `line ${i + 1}` },
+        ]);
+      return row as SyncRow;
+    });
+}
+
+/** The journal id of a bundle's row; a row that does not name one is refused, naming its table. */
+function idOf(replica: ReplicaStore, tenant: string, entity: string, row: SyncRow): string {
+  const id = replica.idOf(tenant, entity, row);
+  if (id === 'undefined' || id.includes('null'))
+    throw new DomainError('validation', `records/${entity}.ndjson holds a row without its key`, [
+      { path: `records/${entity}.ndjson`, message: 'every row names its key columns' },
+    ]);
+  return id;
+}
+
+/** The conflict of a bundle's record that is not written here (or an update of the one still open for it). */
+async function conflictOf(
+  tx: Stores,
+  o: {
+    tenant: string;
+    origin: string;
+    entity: string;
+    a: Arrival;
+    reason: string;
+    manifest: BundleManifest;
+    ids: { next(): string };
+    clock: Clock;
+  },
+): Promise<SyncConflict> {
+  const { tenant, origin, entity, a } = o;
+  const last = await tx.syncState.lastChange(tenant, entity, a.id);
+  const open = await tx.syncState.pending(origin, tenant, entity, a.id);
+  return {
+    id: open?.id ?? o.ids.next(),
+    remote: origin,
+    tenant_id: tenant,
+    entity,
+    entity_id: a.id,
+    reason: withRule(o.reason, entity, a.mine, a.row, BUNDLE_SIDES),
+    base: null,
+    ours: a.mine,
+    theirs: a.row,
+    theirs_version: versionOf(a.row),
+    fields: differingFields(a.mine, a.row),
+    our_actor: last?.actor ?? null,
+    our_time: last?.time ?? null,
+    their_actor: null,
+    their_time: o.manifest.created_at,
+    status: 'open',
+    created_at: open?.created_at ?? isoZ(o.clock.now()),
+    resolved_at: null,
+    resolution: null,
+  };
 }

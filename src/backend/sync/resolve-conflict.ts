@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { mergeByField, type Choice, type Side } from '../../domain/sync/field-merge.js';
 import { BUNDLE_SIDES, mergeBreaks, ruleField, SERVER_SIDES } from '../../domain/sync/merge-rules.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
+import { refusedChanges } from '../../domain/sync/record-door.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import { forRequest } from '../../store/tenant-scope.js';
@@ -57,9 +58,15 @@ export async function resolveConflict(
 
   const run = () =>
     uow.write(tenant, async (tx) => {
-      if (result && side !== 'ours') {
-        const broken = await tx.replica.broken(tenant, c.entity, c.entity_id, result);
-        if (broken) throw new DomainError('conflict', `cannot ${taking}: ${broken}`);
+      // what is written here passes the same door as any record a sync or a bundle brings: the rules of its table
+      if (side !== 'ours') {
+        const before = await tx.replica.read(tenant, c.entity, c.entity_id, c.ours ?? result);
+        const refused = await refusedChanges(tx.replica, tenant, clock.now(), [
+          { entity: c.entity, id: c.entity_id, before, after: result },
+        ]);
+        const rule =
+          refused.values().next().value ?? (result && (await tx.replica.broken(tenant, c.entity, c.entity_id, result)));
+        if (rule) throw new DomainError('conflict', `cannot ${taking}: ${rule}`);
       }
       const now = isoZ(clock.now());
       if (side === 'theirs') {

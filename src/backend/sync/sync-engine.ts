@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
@@ -8,13 +5,17 @@ import { DomainError } from '../../domain/errors.js';
 import { changesOf, rowsIn } from '../../domain/journal/changes.js';
 import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
-import { SYNC_PROTOCOL, type PushItem } from '../../domain/sync/sync.schema.js';
+import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { withRule } from '../../domain/sync/merge-rules.js';
 import { ClaimIndex } from '../../domain/sync/claims.js';
+import { refusedChanges } from '../../domain/sync/record-door.js';
+import type { RowChange } from '../../domain/sync/row-rule.js';
 import { differingFields, sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
+import { holds } from '../../store/media-objects.js';
+import { MediaRef } from '../../domain/training/media-ref.js';
 import type { Store } from '../../store/store.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { VERSION } from '../../version.js';
@@ -118,14 +119,18 @@ const key = (entity: string, id: string) => `${entity}\u0000${id}`;
  */
 const ROWS_PER_TRANSACTION = 10_000;
 
-/** A page's entries in runs of at most `limit` row changes (or one entry), in order: [start, end) of each. */
+/**
+ * A page's entries in runs of at most `limit` row changes, in order: [start, end) of each. A run ends only where a
+ * transaction of the server ends (a transaction larger than the limit is one run), so the rules of the records a
+ * run writes see each change whole: a revocation with its history entry, an approval with its audit entry.
+ */
 function byRows(entries: JournalEntry[], limit: number): Array<[number, number]> {
   const parts: Array<[number, number]> = [];
   let start = 0;
   let rows = 0;
   entries.forEach((e, i) => {
     const n = rowsIn(e);
-    if (i > start && rows + n > limit) {
+    if (i > start && rows + n > limit && e.txn !== entries[i - 1]!.txn) {
       parts.push([start, i]);
       start = i;
       rows = 0;
@@ -134,6 +139,26 @@ function byRows(entries: JournalEntry[], limit: number): Array<[number, number]>
   });
   if (start < entries.length) parts.push([start, entries.length]);
   return parts;
+}
+
+/**
+ * A page's entries without the last transaction's, when the page cut that transaction off (the next page starts
+ * with it whole); all of them when the page holds one transaction only.
+ */
+function wholeTransactions(entries: JournalEntry[]): JournalEntry[] {
+  const txn = entries[entries.length - 1]!.txn;
+  let end = entries.length;
+  while (end > 0 && entries[end - 1]!.txn === txn) end--;
+  return end === 0 ? entries : entries.slice(0, end);
+}
+
+/** Where a media record's file lives, from its ids; undefined for a row whose ids are not ids (the door refuses it). */
+function mediaRefOf(tenant: string, row: SyncRow): MediaRef | undefined {
+  try {
+    return MediaRef.of(tenant, String(row.module_id), String(row.id), String(row.kind));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A record's last state in a page of the server's journal. */
@@ -325,14 +350,15 @@ export class SyncEngine {
     for (let next = fetchPage(state.pulled_seq); ;) {
       const page = await next;
       if (!page.entries.length) return;
-      const last = page.entries[page.entries.length - 1]!.seq;
+      const entries = page.next_after === null ? page.entries : wholeTransactions(page.entries);
+      const last = entries[entries.length - 1]!.seq;
       // the next page travels while this one is written: a turn of the event loop sends its request first
       if (page.next_after !== null) {
         next = fetchPage(last);
         await new Promise((resolve) => setImmediate(resolve));
       }
-      for (const [start, end] of byRows(page.entries, this.o.rowsPerTransaction ?? ROWS_PER_TRANSACTION)) {
-        const part = page.entries.slice(start, end);
+      for (const [start, end] of byRows(entries, this.o.rowsPerTransaction ?? ROWS_PER_TRANSACTION)) {
+        const part = entries.slice(start, end);
         if (!this.o.dryRun) await this.fetchMedia(part);
         await uow.write(tenant, async (tx) => {
           await this.pullPage(tx, state, part);
@@ -351,33 +377,23 @@ export class SyncEngine {
    */
   private async fetchMedia(entries: JournalEntry[]): Promise<void> {
     const { remote, tenant, actor, store } = this.o;
-    const wanted = new Map<string, SyncRow>();
-    for (const e of entries) for (const c of changesOf(e, 'training_media')) if (c.row) wanted.set(c.id, c.row);
+    const wanted = new Map<string, MediaRef>();
+    for (const e of entries)
+      for (const c of changesOf(e, 'training_media')) {
+        const ref = c.row && mediaRefOf(tenant, c.row);
+        if (ref) wanted.set(c.id, ref);
+      }
     if (!wanted.size) return;
     const objects = await store.mediaObjects();
-    const dir = await mkdtemp(join(tmpdir(), 'compliance-sync-'));
-    try {
-      for (const [id, row] of wanted) {
-        const bucket = String(row.bucket);
-        const objectKey = String(row.object_key);
-        const held = await objects.read(tenant, bucket, objectKey).then(
-          () => true,
-          () => false,
-        );
-        if (held) continue;
-        const file = await again(() => remote.trainingMedia.download({ tenant, actor, params: { mediaId: id } })).catch(
-          (e) => {
-            if (e instanceof DomainError && e.code === 'not_found') return undefined;
-            throw e;
-          },
-        );
-        if (!file) continue;
-        const path = join(dir, id);
-        await writeFile(path, file.data);
-        await objects.put(tenant, bucket, objectKey, path);
-      }
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    for (const [id, ref] of wanted) {
+      if (await holds(objects, ref)) continue;
+      const file = await again(() => remote.trainingMedia.download({ tenant, actor, params: { mediaId: id } })).catch(
+        (e) => {
+          if (e instanceof DomainError && e.code === 'not_found') return undefined;
+          throw e;
+        },
+      );
+      if (file) await objects.put(ref, Readable.from([file.data]));
     }
   }
 
@@ -387,16 +403,14 @@ export class SyncEngine {
     const { remote, tenant, actor, store } = this.o;
     const objects = await store.mediaObjects();
     for (const item of items) {
-      const data = await objects
-        .read(tenant, String(item.data!.bucket), String(item.data!.object_key))
-        .catch(() => undefined);
-      if (!data) continue;
-      await again(() =>
+      const ref = mediaRefOf(tenant, item.data!);
+      if (!ref || !(await holds(objects, ref))) continue;
+      await again(async () =>
         remote.sync.media({
           tenant,
           actor,
           params: { mediaId: item.entity_id },
-          stream: { body: Readable.from([data]), content_type: String(item.data!.content_type) },
+          stream: { body: await objects.open(ref), content_type: String(item.data!.content_type) },
         }),
       );
     }
@@ -415,7 +429,7 @@ export class SyncEngine {
     const records = new Map<string, Incoming>();
     for (const e of entries) {
       // an entry the server wrote because this store pushed it: the record is already in that state here
-      const echo = e.principal === `sync:${state.replica_id}`;
+      const echo = e.origin === `sync:${state.replica_id}`;
       for (const c of changesOf(e)) {
         if (!this.entities.has(c.entity)) continue;
         const k = key(c.entity, c.id);
@@ -463,6 +477,17 @@ export class SyncEngine {
       const rows = list.flatMap((r) => (r.row ? [r.row] : []));
       claims.set(entity, new ClaimIndex(entity, await tx.replica.claimants(tenant, entity, rows)));
     }
+    // without an agreed version to compare with, the record was not changed here: agreed as it is
+    const agreed = (k: string) =>
+      !pending.has(k) && (!bases.has(k) || versionOf(local.get(k) ?? null) === bases.get(k));
+    const refused = await this.refused(
+      tx,
+      [...records].flatMap(([k, r]) =>
+        r.echo || sameRow(local.get(k) ?? null, r.row) || !agreed(k)
+          ? []
+          : [{ entity: r.entity, id: r.id, before: local.get(k) ?? null, after: r.row }],
+      ),
+    );
     const settled: Incoming[] = [];
     const inserts = new InsertBuffer(tx.replica, tenant);
     const flush = () => inserts.flush();
@@ -476,11 +501,9 @@ export class SyncEngine {
           continue;
         }
         const open = pending.get(k);
-        // without an agreed version to compare with, the record was not changed here: agreed as it is
-        const agreed = !open && (!bases.has(k) || versionOf(mine) === bases.get(k));
         let reason = 'changed on both sides since the last sync';
-        if (agreed) {
-          const broken = claims.get(r.entity)?.broken(r.id, r.row) ?? null;
+        if (agreed(k)) {
+          const broken = refused.get(k) ?? claims.get(r.entity)?.broken(r.id, r.row) ?? null;
           if (!broken) {
             claims.get(r.entity)?.moved(r.id, mine, r.row);
             // new records of one table are inserted together; anything else is written in its place in the order
@@ -525,6 +548,27 @@ export class SyncEngine {
     }
     await tx.syncState.setBases(this.remoteUrl, tenant, keep);
     await tx.syncState.dropBases(this.remoteUrl, tenant, drop);
+  }
+
+  /**
+   * The records of a pull this store's rules refuse, each with the rule: a server's row passes the same door as a
+   * client's push there (refusedChanges), so a poisoned server neither breaks this store's rules nor its commands.
+   * A new record whose id another tenant of this store holds is refused too.
+   */
+  private async refused(tx: Stores, changes: RowChange[]): Promise<Map<string, string>> {
+    const { tenant, clock } = this.o;
+    const out = new Map<string, string>();
+    const fresh = changes.filter((c) => c.before === null && c.after !== null);
+    for (const [entity, list] of byEntity(fresh))
+      for (const id of await tx.replica.heldElsewhere(
+        tenant,
+        entity,
+        list.map((c) => c.id),
+      ))
+        out.set(key(entity, id), `${entity} ${id} cannot be written: the id is taken`);
+    const rest = changes.filter((c) => !out.has(key(c.entity, c.id)));
+    for (const [k, reason] of await refusedChanges(tx.replica, tenant, clock.now(), rest)) out.set(k, reason);
+    return out;
   }
 
   /**
@@ -666,8 +710,9 @@ export class SyncEngine {
       (a, b) => (a.data === null ? 1 : 0) - (b.data === null ? 1 : 0) || (a.data ? a.first - b.first : b.last - a.last),
     );
     const size = Math.min(this.pageSize, 1000);
-    for (let i = 0; i < items.length; i += size) {
-      const chunk = items.slice(i, i + size);
+    type Item = (typeof items)[number];
+    const refusedItems: Array<{ item: Item; no: PushResult['conflicts'][number] }> = [];
+    const send = async (chunk: Item[]) => {
       const body = {
         replica: state.replica_id,
         items: chunk.map(({ entity, entity_id, data, base }) => ({ entity, entity_id, data, base })),
@@ -684,30 +729,41 @@ export class SyncEngine {
       await uow.write(tenant, async (tx) => {
         for (const item of chunk) {
           const no = refused.get(key(item.entity, item.entity_id));
-          if (!no) {
-            await tx.syncState.setBase(this.remoteUrl, tenant, item.entity, item.entity_id, versionOf(item.data));
-            if (item.decided)
-              await tx.syncState.putConflict({
-                ...item.decided,
-                status: 'resolved',
-                resolved_at: isoZ(this.o.clock.now()),
-              });
-            count(this.summary.pushed, item.entity);
+          if (no) {
+            refusedItems.push({ item, no });
             continue;
           }
-          await this.conflict(tx, item.decided, {
-            entity: item.entity,
-            entity_id: item.entity_id,
-            reason: no.reason,
-            base: item.base,
-            ours: item.data,
-            theirs: no.theirs,
-            their_actor: null,
-            their_time: null,
-          });
+          await tx.syncState.setBase(this.remoteUrl, tenant, item.entity, item.entity_id, versionOf(item.data));
+          if (item.decided)
+            await tx.syncState.putConflict({
+              ...item.decided,
+              status: 'resolved',
+              resolved_at: isoZ(this.o.clock.now()),
+            });
+          count(this.summary.pushed, item.entity);
         }
       });
+    };
+    for (let i = 0; i < items.length; i += size) await send(items.slice(i, i + size));
+    // a record refused in one request may rest on records a later one brought (its attempt, its certificate): the
+    // refused are sent once more, and what the server still refuses is a conflict
+    if (items.length > size && refusedItems.length && !this.o.dryRun) {
+      const retry = refusedItems.splice(0).map((r) => r.item);
+      for (let i = 0; i < retry.length; i += size) await send(retry.slice(i, i + size));
     }
+    await uow.write(tenant, async (tx) => {
+      for (const { item, no } of refusedItems)
+        await this.conflict(tx, item.decided, {
+          entity: item.entity,
+          entity_id: item.entity_id,
+          reason: no.reason,
+          base: item.base,
+          ours: item.data,
+          theirs: no.theirs,
+          their_actor: null,
+          their_time: null,
+        });
+    });
     state.pushed_seq = Math.max(state.pushed_seq, head);
   }
 }

@@ -133,7 +133,7 @@ const ADDITION = 'Addition to the API specification; absent when unset.';
  * Optional fields for the parts of Art. 35(7) GDPR the specification's record has no field for (our additions).
  * On input an empty text or list clears a field; responses leave out a field that is not set (never null).
  */
-const additionsInput = {
+export const additionsInput = {
   controller: optionalLabel(500).describe(`The controller (the organisation the assessment is for). ${ADDITION}`),
   purposes: z.array(label(1000)).max(200).describe(`Purposes of the processing (Art. 35(7)(a)). ${ADDITION}`),
   data_subjects: z.array(label(1000)).max(200).describe(`Groups of data subjects affected. ${ADDITION}`),

@@ -62,18 +62,47 @@ export function contentHash(d: Dsfa): string {
 /** True when the two records differ in their assessed content. */
 export const contentDiffers = (a: Dsfa, b: Dsfa): boolean => contentHash(a) !== contentHash(b);
 
+/** Why the tenant's workflow does not allow a status change (null: it does), naming the allowed ones. */
+export function transitionProblem(workflow: DsfaWorkflow, from: DsfaStatusValue, to: DsfaStatusValue): string | null {
+  if (workflow !== 'strict') return null;
+  const allowed = STRICT_TRANSITIONS[from];
+  if (allowed.includes(to)) return null;
+  return `the strict review workflow does not allow ${from} → ${to}; from ${from} it allows ${allowed.join(', ')}`;
+}
+
 /** Refuses a status change the tenant's workflow does not allow (409), naming the allowed ones. */
 export function checkTransition(workflow: DsfaWorkflow, from: DsfaStatusValue, to: DsfaStatusValue): void {
-  if (workflow !== 'strict') return;
-  const allowed = STRICT_TRANSITIONS[from];
-  if (allowed.includes(to)) return;
-  throw conflict(
-    `the strict review workflow does not allow ${from} → ${to}; from ${from} it allows ${allowed.join(', ')}`,
-    [{ path: 'status', message: `allowed from ${from}: ${allowed.join(', ')}` }],
-  );
+  const problem = transitionProblem(workflow, from, to);
+  if (problem)
+    throw conflict(problem, [
+      { path: 'status', message: `allowed from ${from}: ${STRICT_TRANSITIONS[from].join(', ')}` },
+    ]);
 }
 
 const person = (s: string) => s.trim().toLowerCase();
+
+/**
+ * Why an approval breaks the strict workflow (null: it does not): it must name its approver, and that is someone
+ * other than the author (four eyes).
+ */
+export function approverProblem(
+  workflow: DsfaWorkflow,
+  author: string,
+  approvedBy: string | null | undefined,
+): { message: string; detail: string } | null {
+  if (workflow !== 'strict') return null;
+  if (!approvedBy)
+    return {
+      message: 'the strict review workflow needs approved_by: the name of the person approving',
+      detail: 'required in the strict review workflow',
+    };
+  if (person(approvedBy) === person(author))
+    return {
+      message: `${approvedBy} wrote this assessment and cannot approve it as well (four-eyes principle)`,
+      detail: 'must differ from created_by in the strict review workflow',
+    };
+  return null;
+}
 
 /**
  * The principals four eyes compare: who approves (the request's principal), and who wrote the assessment and last
@@ -113,15 +142,9 @@ export function checkApprover(
   approvedBy: string | null | undefined,
   principals: ReviewPrincipals = {},
 ): void {
+  const problem = approverProblem(workflow, author, approvedBy);
+  if (problem) throw conflict(problem.message, [{ path: 'approved_by', message: problem.detail }]);
   if (workflow !== 'strict') return;
-  if (!approvedBy)
-    throw conflict('the strict review workflow needs approved_by: the name of the person approving', [
-      { path: 'approved_by', message: 'required in the strict review workflow' },
-    ]);
-  if (person(approvedBy) === person(author))
-    throw conflict(`${approvedBy} wrote this assessment and cannot approve it as well (four-eyes principle)`, [
-      { path: 'approved_by', message: 'must differ from created_by in the strict review workflow' },
-    ]);
   const { approver, created, submitted } = principals;
   if (!isKeyPrincipal(approver)) return;
   const role = approver === created ? 'wrote' : approver === submitted ? 'submitted' : undefined;

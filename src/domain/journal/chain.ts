@@ -6,6 +6,9 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** Version of the hashed layout; a later layout gets a new number, and entries keep the one they were written with. */
 export const CHAIN_FORMAT = 1;
 
+/** The layout of an entry with an origin (a change another store sent): format 1's fields and the origin. */
+export const ORIGIN_FORMAT = 2;
+
 /** What an entry's hash covers: everything but the hash itself and the data, which it covers through `data_hash`. */
 export interface ChainedFields {
   tenant_id: string;
@@ -14,6 +17,11 @@ export interface ChainedFields {
   time: string;
   actor: string;
   principal: string;
+  /**
+   * Where the change came from when another store sent it (`sync:REPLICA` for a push, `bundle:SHA` for an import);
+   * null (or absent, in entries written before it existed) for a change made here. Hashed only where it is set.
+   */
+  origin?: string | null;
   entity: string;
   entity_id: string;
   op: string;
@@ -41,24 +49,17 @@ const sha256 = (text: string): string => nodeCrypto().hash('sha256', text, 'hex'
  */
 export const dataHash = (data: string | null): string => sha256(data ?? '');
 
-/** The hash of an entry: its chained fields in a fixed order, as one JSON array (no separator can be forged). */
+/**
+ * The hash of an entry: its chained fields in a fixed order, as one JSON array (no separator can be forged). An
+ * entry with an origin is hashed in format 2, which adds the origin after the principal; one without in format 1,
+ * so entries written before origins existed still hold, and an origin added to or taken from an entry breaks it.
+ */
 export function entryHash(e: ChainedFields): string {
-  return sha256(
-    JSON.stringify([
-      CHAIN_FORMAT,
-      e.tenant_id,
-      e.seq,
-      e.txn,
-      e.time,
-      e.actor,
-      e.principal,
-      e.entity,
-      e.entity_id,
-      e.op,
-      e.data_hash,
-      e.prev_hash,
-    ]),
-  );
+  const who =
+    e.origin == null
+      ? [CHAIN_FORMAT, e.tenant_id, e.seq, e.txn, e.time, e.actor, e.principal]
+      : [ORIGIN_FORMAT, e.tenant_id, e.seq, e.txn, e.time, e.actor, e.principal, e.origin];
+  return sha256(JSON.stringify([...who, e.entity, e.entity_id, e.op, e.data_hash, e.prev_hash]));
 }
 
 export type ChainProblemKind = 'edited' | 'deleted' | 'inserted' | 'reordered';

@@ -53,6 +53,7 @@ export const toWire = (e: StoredEntry): JournalEntry => ({
   time: e.time,
   actor: e.actor,
   principal: e.principal,
+  origin: e.origin ?? null,
   entity: e.entity,
   entity_id: e.entity_id,
   op: e.op,

@@ -24,6 +24,13 @@ export interface ReplicaStore {
    * change of the unit of work. Refuses a table that does not travel and a row of another tenant.
    */
   apply(tenant: string, entity: string, id: string, row: SyncRow | null): Promise<void>;
+  /** The tenant's records of a table whose `column` (one of its columns) holds one of `values`. */
+  rowsWhere(tenant: string, entity: string, column: string, values: unknown[]): Promise<SyncRow[]>;
+  /**
+   * The ids among `ids` that another tenant holds in a table keyed by id alone: a record by such an id cannot be
+   * written here (it would fail on the key, or hang this tenant's records on another's).
+   */
+  heldElsewhere(tenant: string, entity: string, ids: string[]): Promise<Set<string>>;
   /** Every record of a table of the tenant, in key order, a page at a time (bundles). */
   rows(tenant: string, entity: string): AsyncIterable<SyncRow[]>;
   /** The id the journal names a row by. */

@@ -34,7 +34,23 @@ export const PushBody = z.object({
     .string()
     .regex(/^[0-9A-Za-z-]{1,64}$/)
     .describe('the pushing store’s id for this server: its entries are journaled with principal sync:REPLICA'),
-  items: z.array(PushItem).max(1000),
+  items: z
+    .array(PushItem)
+    .max(1000)
+    .superRefine((items, ctx) => {
+      const seen = new Map<string, number>();
+      items.forEach((item, i) => {
+        const k = `${item.entity}\u0000${item.entity_id}`;
+        const first = seen.get(k);
+        if (first === undefined) seen.set(k, i);
+        else
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'entity_id'],
+            message: `${item.entity} ${item.entity_id} is pushed twice (also as item ${first}): a push carries each record once`,
+          });
+      });
+    }),
   dry_run: z.boolean().default(false).describe('answer what would happen and write nothing'),
 });
 export type PushBody = z.infer<typeof PushBody>;

@@ -37,6 +37,33 @@ export function escalationStep(currentLevel: number, days: number): { level: num
   return level > currentLevel ? { level, label: escalationLabel(level) } : null;
 }
 
+/**
+ * The level an assignment has after its deadline moved to `deadline` at `at`: a later deadline is a new situation,
+ * so the level falls to what the new deadline reaches then; it never rises by a move (escalation raises it).
+ */
+export const levelAfterDeadline = (level: number, deadline: string, at: Date): number =>
+  Math.min(level, escalationLevel(daysOverdue(deadline, at)));
+
+/** The statuses an assignment is stored with (overdue and expired are derived) and the step each may take. */
+export const STORED_STATUS_STEPS = { pending: 'in_progress', in_progress: 'completed', completed: null } as const;
+export type StoredStatus = keyof typeof STORED_STATUS_STEPS;
+
+/** Why a certificate may not be issued for an assignment (null: it may): it needs completion and a passed quiz. */
+export function certificateProblem(a: { id: string; status: string; quiz_passed: boolean }): string | null {
+  if (a.status === 'completed' && a.quiz_passed) return null;
+  return `assignment ${a.id} is ${a.status}${a.quiz_passed ? '' : ' and its quiz is not passed'}; a certificate needs a completed assignment with a passed quiz`;
+}
+
+/** Why a module may not be deleted (null: it may): its assignments would lose their module. */
+export const moduleDeletionProblem = (id: string, assignments: number): string | null =>
+  assignments > 0 ? `module ${id} has ${assignments} assignment(s) and cannot be deleted` : null;
+
+/** A quiz's score from its counts: 100 × correct / all questions, one decimal; passed iff score >= threshold. */
+export function quizScore(correct: number, total: number, threshold: number): { score: number; passed: boolean } {
+  const score = Math.round((1000 * correct) / total) / 10;
+  return { score, passed: score >= threshold };
+}
+
 export const addDays = (iso: string | Date, days: number): string =>
   new Date((typeof iso === 'string' ? Date.parse(iso) : iso.getTime()) + days * DAY).toISOString();
 
@@ -67,8 +94,12 @@ export function scoreQuiz(
     );
   if (questions.length === 0) throw new DomainError('conflict', 'this module has no quiz questions yet');
   const correct = answers.filter((a) => byId.get(a.question_id)!.correct_index === a.selected_index).length;
-  const score = Math.round((1000 * correct) / questions.length) / 10;
-  return { score, passed: score >= threshold, correct_count: correct, total_count: questions.length, threshold };
+  return {
+    ...quizScore(correct, questions.length, threshold),
+    correct_count: correct,
+    total_count: questions.length,
+    threshold,
+  };
 }
 
 /** The fields a certificate signature covers, in a fixed order, so any edit breaks verification. */

@@ -7,10 +7,12 @@ import { conflict, DomainError, notFound } from '../errors.js';
 import {
   addDays,
   certificatePayload,
+  certificateProblem,
   daysOverdue,
   derivedStatus,
-  escalationLevel,
   escalationStep,
+  levelAfterDeadline,
+  moduleDeletionProblem,
   scoreQuiz,
   VERIFICATION_CODE,
   verificationCode,
@@ -173,7 +175,8 @@ export class TrainingService {
     return this.write(tenant, async (store) => {
       await this.mustModule(store, tenant, id);
       const n = await store.countAssignmentsOfModule(tenant, id);
-      if (n > 0) throw conflict(`module ${id} has ${n} assignment(s) and cannot be deleted`);
+      const problem = moduleDeletionProblem(id, n);
+      if (problem) throw conflict(problem);
       await store.deleteModule(tenant, id);
       return { success: true, message: `module ${id} deleted` };
     });
@@ -317,8 +320,8 @@ export class TrainingService {
       if (patch.deadline) {
         set.deadline = new Date(patch.deadline).toISOString();
         // a later deadline is a new situation: the level falls to what the new deadline reaches today
-        const reached = escalationLevel(daysOverdue(set.deadline, now));
-        if (reached < a.escalation_level) set.escalation_level = reached;
+        const level = levelAfterDeadline(a.escalation_level, set.deadline, now);
+        if (level < a.escalation_level) set.escalation_level = level;
       }
       if (patch.user_name) set.user_name = patch.user_name;
       if (patch.user_email) set.user_email = patch.user_email;
@@ -619,10 +622,8 @@ export class TrainingService {
       const a = await this.getAssignment(tenant, assignmentId, store);
       let issued = await store.certificateOfAssignment(tenant, assignmentId);
       if (!issued) {
-        if (a.status !== 'completed' || !a.quiz_passed)
-          throw conflict(
-            `assignment ${assignmentId} is ${a.status}${a.quiz_passed ? '' : ' and its quiz is not passed'}; a certificate needs a completed assignment with a passed quiz`,
-          );
+        const problem = certificateProblem(a);
+        if (problem) throw conflict(problem);
         const now = this.now();
         const cert = {
           id: this.ids.next(),

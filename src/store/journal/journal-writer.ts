@@ -35,6 +35,8 @@ export interface EntryMeta {
   time: string;
   actor: string;
   principal: string;
+  /** Where the changes came from, when another store sent them (ChainedFields.origin). */
+  origin?: string | null;
 }
 
 export interface Change {
@@ -64,6 +66,7 @@ export function chainEntries(
       tenant_id: tenant,
       seq: ++seq,
       ...meta,
+      origin: meta.origin ?? null,
       entity: c.entity,
       entity_id: c.entity_id,
       op: c.op,

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
+import { columnsOf } from '../../domain/sync/row-rule.js';
+import { ROW_RULES } from '../../domain/sync/row-rules.js';
 import { exclusiveClaim, OPEN_STATUSES } from '../../domain/sync/merge-rules.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
@@ -72,7 +74,7 @@ export const SYNC_TABLES: Record<string, TableSpec> = {
 type Tables = Record<string, SyncRow>;
 
 const spec = (entity: string): TableSpec => {
-  const s = SYNC_TABLES[entity];
+  const s = Object.hasOwn(SYNC_TABLES, entity) ? SYNC_TABLES[entity] : undefined;
   if (!s)
     throw new DomainError('validation', `entity "${entity}" does not travel`, [
       { path: 'entity', message: `one of ${Object.keys(SYNC_TABLES).join(', ')}` },
@@ -99,9 +101,14 @@ const sameNames = (a: string[], b: string[]) => a.length === b.length && a.every
 export class KyselyReplicaStore implements ReplicaStore {
   readonly entities = Object.keys(SYNC_TABLES);
 
+  /**
+   * `everyTenant` reads rows of every tenant while `db` (a transaction) is open: the same connection where the engine
+   * has no row-level security, the owner's where it has (Store.everyTenant).
+   */
   constructor(
     private readonly db: Kysely<DB>,
     private journal: Recorder,
+    private readonly everyTenant: Kysely<DB> = db,
   ) {}
 
   async asOneEntry<T>(entity: string, id: string, fn: () => Promise<T>): Promise<T> {
@@ -119,6 +126,28 @@ export class KyselyReplicaStore implements ReplicaStore {
 
   private of(tenant: string) {
     return new TenantReplica(this.db, this.journal, tenant);
+  }
+
+  rowsWhere(tenant: string, entity: string, column: string, values: unknown[]) {
+    return this.of(tenant).rowsWhere(entity, column, values);
+  }
+
+  async heldElsewhere(tenant: string, entity: string, ids: string[]): Promise<Set<string>> {
+    const s = spec(entity);
+    const out = new Set<string>();
+    // a key that begins with the tenant (or the block, which is the tenant's) is never another tenant's
+    if (s.tenant === false || s.key.includes('tenant_id') || !s.id.includes('id')) return out;
+    const db = this.everyTenant as unknown as Kysely<Tables>;
+    for (let i = 0; i < ids.length; i += READ_CHUNK) {
+      const rows = await db
+        .selectFrom(entity)
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + READ_CHUNK))
+        .where('tenant_id', '!=', tenant)
+        .execute();
+      for (const r of rows) out.add(String(r.id));
+    }
+    return out;
   }
 
   read(tenant: string, entity: string, id: string, hint?: SyncRow | null) {
@@ -182,6 +211,35 @@ class TenantReplica {
     return out;
   }
 
+  /** A record's key with its tenant, so a statement never reaches another tenant's row of the same id. */
+  private scoped(s: TableSpec, key: Record<string, unknown>): Record<string, unknown> {
+    return s.tenant === false ? key : { ...key, tenant_id: this.tenant };
+  }
+
+  /** The tenant's records of a table whose `column` holds one of `values`, a few statements for many values. */
+  async rowsWhere(entity: string, column: string, values: unknown[]): Promise<SyncRow[]> {
+    const s = spec(entity);
+    if (!columnsOf(ROW_RULES[entity]!.schema).includes(column))
+      throw new DomainError('internal', `${entity} has no column ${column}`);
+    const out: SyncRow[] = [];
+    for (let i = 0; i < values.length; i += READ_CHUNK) {
+      let q = this.db
+        .selectFrom(entity)
+        .selectAll()
+        .where(column, 'in', values.slice(i, i + READ_CHUNK));
+      q =
+        s.tenant === false
+          ? q.where(
+              'block_id',
+              'in',
+              this.db.selectFrom('training_block').select('id').where('tenant_id', '=', this.tenant),
+            )
+          : q.where('tenant_id', '=', this.tenant);
+      out.push(...((await q.execute()) as SyncRow[]));
+    }
+    return out;
+  }
+
   private select(entity: string, where: Record<string, unknown>) {
     let q = this.db.selectFrom(entity).selectAll();
     for (const [k, v] of Object.entries(where)) q = q.where(k, '=', v);
@@ -218,7 +276,7 @@ class TenantReplica {
     const stored = await this.read(entity, id, values);
     if (stored) {
       let q = this.db.updateTable(entity).set(values);
-      for (const [k, v] of Object.entries(key)) q = q.where(k, '=', v);
+      for (const [k, v] of Object.entries(this.scoped(s, key))) q = q.where(k, '=', v);
       await q.execute();
       this.journal.put(entity, id, values, 'update');
     } else {
@@ -338,8 +396,14 @@ class TenantReplica {
     return this.namesItself(entity, s, id, row.tenant_id === this.tenant ? row : { ...row, tenant_id: this.tenant });
   }
 
-  /** `values`, refused when it names another record than `id`. */
+  /** `values`, refused when it names another record than `id` or a column its table does not have. */
   private namesItself(entity: string, s: TableSpec, id: string, values: SyncRow): SyncRow {
+    const columns = columnsOf(ROW_RULES[entity]!.schema);
+    const unknown = Object.keys(values).find((c) => !columns.includes(c));
+    if (unknown)
+      throw new DomainError('validation', `${entity} has no column ${unknown}`, [
+        { path: unknown, message: `one of ${columns.join(', ')}` },
+      ]);
     if (idOfRow(s, values, this.tenant) !== id)
       throw new DomainError('validation', `the row of ${entity} ${id} names another record`, [
         { path: 'entity_id', message: `must be the row's ${s.id.join(', ') || 'tenant'}` },

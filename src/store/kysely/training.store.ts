@@ -450,15 +450,17 @@ export class KyselyTrainingStore implements TrainingStore {
     return rows.length > 0;
   }
 
-  async raiseEscalation(_tenant: string, ids: string[], level: number, at: string) {
+  async raiseEscalation(tenant: string, ids: string[], level: number, at: string) {
     const raised: string[] = [];
     for (let i = 0; i < ids.length; i += BATCH) {
-      // conditional: a replica that escalated the same assignment meanwhile leaves nothing to raise here. The ids
-      // are this tenant's (read in this transaction): no tenant filter, which would steer SQLite off the primary key
+      // conditional: a replica that escalated the same assignment meanwhile leaves nothing to raise here. The tenant
+      // is named, as in every statement that changes a row, in a form no index serves: a plain filter on it would
+      // steer SQLite off the primary key
       const rows = await this.db
         .updateTable('training_assignment')
         .set({ escalation_level: level, updated_at: at })
         .where('id', 'in', ids.slice(i, i + BATCH))
+        .where(sql<string>`${sql.ref('tenant_id')} || ''`, '=', tenant)
         .where('escalation_level', '<', level)
         .returningAll()
         .execute();

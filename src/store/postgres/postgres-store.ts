@@ -139,6 +139,8 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
     timeouts,
     db,
     admin,
+    // row-level security hides other tenants' rows from the application role: the owner's connection sees them
+    everyTenant: () => admin,
     pool,
     mapError: (e) => postgresError(location, e),
     async ping(timeoutMs = 2000) {

@@ -4,7 +4,7 @@ import { makeFolder } from '../make-folder.js';
 import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { withStatementCache } from './statement-cache.js';
-import { CHAIN_FORMAT, type StoredEntry } from '../../domain/journal/chain.js';
+import { CHAIN_FORMAT, ORIGIN_FORMAT, type StoredEntry } from '../../domain/journal/chain.js';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { DomainError } from '../../domain/errors.js';
@@ -125,6 +125,8 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
       file: path,
       db,
       admin: db,
+      // one connection, and no row-level security: the transaction sees every tenant's rows
+      everyTenant: (trx) => trx,
       sqlite,
       mapError: (e) => (isSqliteError(e) ? storageError(file, e) : e),
       ping: async () => {
@@ -234,6 +236,9 @@ function journalVerifyPage(sqlite: Database.Database, tenant: string, after: num
   }));
 }
 const VERIFY_PAGE = `select seq, prev_hash, hash, data_hash, entity, entity_id, op, data,
-    json_array(${CHAIN_FORMAT}, tenant_id, seq, txn, time, actor, principal, entity, entity_id, op, data_hash, prev_hash)
+    case when origin is null
+      then json_array(${CHAIN_FORMAT}, tenant_id, seq, txn, time, actor, principal, entity, entity_id, op, data_hash, prev_hash)
+      else json_array(${ORIGIN_FORMAT}, tenant_id, seq, txn, time, actor, principal, origin, entity, entity_id, op, data_hash, prev_hash)
+    end
   from journal where tenant_id = ? and seq > ? order by seq limit ?`;
 const journalPages = new WeakMap<Database.Database, Database.Statement>();

@@ -1,0 +1,253 @@
+import { DomainError } from '../errors.js';
+import { detailsFromZod } from '../validation.js';
+import { changedColumn, futureColumn, futureRule, type Needs, type RecordFacts, type RowChange } from './row-rule.js';
+import { ROW_RULES } from './row-rules.js';
+import { sameRow, type SyncRow } from './version.js';
+
+/** What the door reads of the tenant's records: the replica store's reads (ReplicaStore). */
+export interface DoorReader {
+  readMany(
+    tenant: string,
+    entity: string,
+    wanted: Array<{ id: string; hint?: SyncRow | null }>,
+  ): Promise<Map<string, SyncRow>>;
+  rowsWhere(tenant: string, entity: string, column: string, values: unknown[]): Promise<SyncRow[]>;
+  idOf(tenant: string, entity: string, row: SyncRow): string;
+}
+
+const key = (entity: string, id: string) => `${entity}\u0000${id}`;
+const whereKey = (entity: string, column: string, value: unknown) =>
+  `${entity}\u0000${column}\u0000${JSON.stringify(value)}`;
+
+/** The first problem of a row with its table's schema, in one line. */
+function schemaProblem(c: RowChange & { after: SyncRow }): string | null {
+  const schema = ROW_RULES[c.entity]!.schema;
+  // parsed plainly first (the fast path of a bulk pull); a row that fails is parsed again to name what it was
+  if (schema.safeParse(c.after).success) return null;
+  const details = detailsFromZod(schema.safeParse(c.after, { reportInput: true }).error!);
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  return `${c.entity} ${c.id} does not fit its table: ${details[0]!.path}: ${details[0]!.message}${more}`;
+}
+
+/**
+ * The rules a change breaks on its own, before anything is looked up: the schema, the tenant and the record the row
+ * names, history, fixed columns and times.
+ */
+function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date): string | null {
+  const rule = Object.hasOwn(ROW_RULES, c.entity) ? ROW_RULES[c.entity] : undefined;
+  if (!rule) return `${c.entity} records do not travel: the tables that do are ${Object.keys(ROW_RULES).join(', ')}`;
+  if (c.after === null) {
+    if (c.before === null) return null;
+    return rule.deletion ? null : `${c.entity} ${c.id} cannot be deleted: ${c.entity} records are never deleted`;
+  }
+  const after = c.after;
+  const problem = schemaProblem({ ...c, after });
+  if (problem) return problem;
+  if ('tenant_id' in after && after.tenant_id !== tenant)
+    return `${c.entity} ${c.id} belongs to tenant ${String(after.tenant_id)}, not ${tenant}`;
+  if (reader.idOf(tenant, c.entity, after) !== c.id) return `the row of ${c.entity} ${c.id} names another record`;
+  if (c.before !== null && rule.appendOnly && !sameRow(c.before, after))
+    return `${c.entity} ${c.id} cannot be changed: ${c.entity} is history, written once and never changed`;
+  const fixed = c.before === null ? undefined : changedColumn(rule.fixed ?? [], c.before, after);
+  if (fixed) return `${c.entity} ${c.id} cannot change ${fixed}: it is fixed once the record is written`;
+  const future = futureColumn(rule.times ?? [], after, now);
+  return future ? futureRule(`${c.entity} ${c.id}`, future, now) : null;
+}
+
+/** Everything a change's rules look up: its references, and what its table's rule names. */
+function needsOf(c: RowChange): Needs {
+  const rule = ROW_RULES[c.entity]!;
+  const rows: NonNullable<Needs['rows']> = [];
+  for (const ref of c.after ? (rule.refs ?? []) : [])
+    if (c.after![ref.column] !== null && c.after![ref.column] !== undefined)
+      rows.push([ref.entity, String(c.after![ref.column])]);
+  const own = rule.needs?.(c) ?? {};
+  return { rows: [...rows, ...(own.rows ?? [])], where: own.where ?? [] };
+}
+
+/**
+ * The records a batch of changes (a push, a page of a pull, a choice of `sync resolve`, a bundle's part) may not
+ * write, each with the rule it breaks: its table's schema, its history, its fixed columns and times, the records it
+ * names (in this tenant, here or in the same batch) and the rules of its area (ROW_RULES). A record refused takes no
+ * part in the batch from then on: the records are checked again without it, until none is refused anew (deletions
+ * first, as a refused deletion puts its record back for the records checked after it).
+ * Answers reasons by `entity NUL id`; the records not named may be written.
+ */
+export async function refusedChanges(
+  reader: DoorReader,
+  tenant: string,
+  now: Date,
+  changes: RowChange[],
+): Promise<Map<string, string>> {
+  const refused = new Map<string, string>();
+  const live: RowChange[] = [];
+  for (const c of changes) {
+    const problem = ownProblem(c, reader, tenant, now);
+    if (problem) refused.set(key(c.entity, c.id), problem);
+    else if (c.before !== null || c.after !== null) live.push(c);
+  }
+  if (!live.length) return refused;
+  const facts = await BatchFacts.load(reader, tenant, now, live);
+  // deletions first: a deletion refused puts its record back, which the records checked after it may rest on
+  const order = [...live.filter((c) => c.after === null), ...live.filter((c) => c.after !== null)];
+  const out = new Set<RowChange>();
+  for (let again = true; again;) {
+    again = false;
+    for (const c of order) {
+      if (out.has(c)) continue;
+      const problem = ruleProblem(c, facts);
+      if (!problem) continue;
+      refused.set(key(c.entity, c.id), problem);
+      out.add(c);
+      facts.withdraw(c);
+      again = true;
+    }
+  }
+  return refused;
+}
+
+/** The rules of a change that need the other records: references, then the area's own. */
+function ruleProblem(c: RowChange, f: RecordFacts): string | null {
+  const rule = ROW_RULES[c.entity]!;
+  if (c.after === null) return rule.deletion!({ ...c, before: c.before! }, f);
+  for (const ref of rule.refs ?? []) {
+    const value = c.after[ref.column];
+    if (value === null || value === undefined) continue;
+    if (!f.row(ref.entity, String(value)))
+      return `${c.entity} ${c.id} names ${ref.entity} ${String(value)} (${ref.column}), which this tenant does not hold`;
+  }
+  return rule.check?.({ ...c, after: c.after }, f) ?? null;
+}
+
+/** Rows by table, then by journal id. */
+class Tables<T> {
+  private readonly byEntity = new Map<string, Map<string, T>>();
+
+  of(entity: string): Map<string, T> | undefined {
+    return this.byEntity.get(entity);
+  }
+
+  has(entity: string, id: string): boolean {
+    return this.byEntity.get(entity)?.has(id) ?? false;
+  }
+
+  get(entity: string, id: string): T | undefined {
+    return this.byEntity.get(entity)?.get(id);
+  }
+
+  set(entity: string, id: string, value: T): void {
+    const m = this.byEntity.get(entity);
+    if (m) m.set(id, value);
+    else this.byEntity.set(entity, new Map([[id, value]]));
+  }
+
+  delete(entity: string, id: string): void {
+    this.byEntity.get(entity)?.delete(id);
+  }
+}
+
+/** The facts of one batch: what was looked up, with the batch's own records over it. */
+class BatchFacts implements RecordFacts {
+  private readonly heldRows = new Tables<SyncRow | null>();
+  private readonly heldLists = new Map<string, SyncRow[]>();
+  /** The batch's records that are still written: the row after each (null: deleted). */
+  private readonly batch = new Tables<SyncRow | null>();
+
+  private constructor(
+    private readonly reader: DoorReader,
+    private readonly tenant: string,
+    readonly now: Date,
+  ) {}
+
+  static async load(reader: DoorReader, tenant: string, now: Date, changes: RowChange[]): Promise<BatchFacts> {
+    const f = new BatchFacts(reader, tenant, now);
+    const rows = new Map<string, Set<string>>();
+    const where = new Map<string, { entity: string; column: string; values: Set<unknown> }>();
+    for (const c of changes) {
+      f.heldRows.set(c.entity, c.id, c.before);
+      f.batch.set(c.entity, c.id, c.after);
+    }
+    for (const c of changes) {
+      const n = needsOf(c);
+      for (const [entity, id] of n.rows ?? []) if (!f.heldRows.has(entity, id)) add(rows, entity, id);
+      for (const [entity, column, value] of n.where ?? []) {
+        const k = `${entity}\u0000${column}`;
+        const w = where.get(k) ?? where.set(k, { entity, column, values: new Set() }).get(k)!;
+        w.values.add(value);
+      }
+    }
+    for (const [entity, ids] of rows) {
+      const found = await reader.readMany(
+        tenant,
+        entity,
+        [...ids].map((id) => ({ id })),
+      );
+      for (const id of ids) f.heldRows.set(entity, id, found.get(id) ?? null);
+    }
+    for (const { entity, column, values } of where.values()) {
+      for (const v of values) f.heldLists.set(whereKey(entity, column, v), []);
+      for (const r of await reader.rowsWhere(tenant, entity, column, [...values]))
+        f.heldLists.get(whereKey(entity, column, r[column]))?.push(r);
+    }
+    return f;
+  }
+
+  /** A refused change: its record stays as held. */
+  withdraw(c: RowChange): void {
+    this.batch.delete(c.entity, c.id);
+  }
+
+  held(entity: string, id: string): SyncRow | null {
+    if (!this.heldRows.has(entity, id))
+      throw new DomainError('internal', `a sync rule read ${entity} ${id} without asking for it`);
+    return this.heldRows.get(entity, id)!;
+  }
+
+  row(entity: string, id: string): SyncRow | null {
+    return this.batch.has(entity, id) ? this.batch.get(entity, id)! : this.held(entity, id);
+  }
+
+  heldWhere(entity: string, column: string, value: unknown): SyncRow[] {
+    const list = this.heldLists.get(whereKey(entity, column, value));
+    if (!list) throw new DomainError('internal', `a sync rule read ${entity} by ${column} without asking for it`);
+    return list;
+  }
+
+  where(entity: string, column: string, value: unknown): SyncRow[] {
+    const mine = this.batch.of(entity) ?? new Map<string, SyncRow | null>();
+    const held = this.heldWhere(entity, column, value).filter(
+      (r) => !mine.has(this.reader.idOf(this.tenant, entity, r)),
+    );
+    const written: SyncRow[] = [];
+    for (const id of this.index(entity, column, mine).get(JSON.stringify(value)) ?? []) {
+      // a record withdrawn since the index was made is no longer the batch's
+      const r = mine.get(id);
+      if (r) written.push(r);
+    }
+    return [...held, ...written];
+  }
+
+  /** The batch's records of a table by a column's value (JSON), made when first asked for. */
+  private index(entity: string, column: string, mine: Map<string, SyncRow | null>): Map<string, string[]> {
+    const k = `${entity}\u0000${column}`;
+    let index = this.indexes.get(k);
+    if (index) return index;
+    this.indexes.set(k, (index = new Map()));
+    for (const [id, r] of mine) {
+      if (!r) continue;
+      const v = JSON.stringify(r[column]);
+      const ids = index.get(v);
+      if (ids) ids.push(id);
+      else index.set(v, [id]);
+    }
+    return index;
+  }
+
+  private readonly indexes = new Map<string, Map<string, string[]>>();
+}
+
+function add(m: Map<string, Set<string>>, entity: string, id: string): void {
+  const s = m.get(entity);
+  if (s) s.add(id);
+  else m.set(entity, new Set([id]));
+}

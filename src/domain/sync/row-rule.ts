@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import type { SyncRow } from './version.js';
+
+/**
+ * How far a time a client sends may lie ahead of this store's clock: the stores that sync keep their own clocks,
+ * which differ by seconds, rarely by minutes (the consent API allows as much, consent.rules.ts).
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** One record's change as a door receives it: the row held here before (null: none) and after (null: deleted). */
+export interface RowChange {
+  entity: string;
+  id: string;
+  before: SyncRow | null;
+  after: SyncRow | null;
+}
+
+/**
+ * The tenant's records as a rule of one record sees them: as they will be once the batch it came in (a push, a page
+ * of a pull, a bundle's part) is written, and as they are held now. Only what the rule's `needs` named is at hand.
+ */
+export interface RecordFacts {
+  readonly now: Date;
+  /** A record after the batch by its journal id (null: absent or deleted). */
+  row(entity: string, id: string): SyncRow | null;
+  /** A record as held before the batch. */
+  held(entity: string, id: string): SyncRow | null;
+  /** The records of a table whose `column` holds `value`, after the batch. */
+  where(entity: string, column: string, value: unknown): SyncRow[];
+  /** The same, as held before the batch. */
+  heldWhere(entity: string, column: string, value: unknown): SyncRow[];
+}
+
+/** What a rule looks up besides the record itself: records by journal id, and records by a column's value. */
+export interface Needs {
+  rows?: Array<[entity: string, id: string]>;
+  where?: Array<[entity: string, column: string, value: unknown]>;
+}
+
+/** A column that names a record of another table of the same tenant (null allowed where the column is optional). */
+export interface Reference {
+  column: string;
+  entity: string;
+}
+
+/**
+ * The rules of one table's records, whatever door a record comes through (a push, a pull, `sync resolve`, a bundle):
+ * the row's schema, what may change and how, what it refers to. Each area keeps its tables' rules beside its domain
+ * code and builds them from its own schemas and rule functions (the ones its service applies).
+ */
+export interface RowRule {
+  /** The row as stored, every column: an unknown or missing column is refused, values by the area's own schemas. */
+  schema: z.ZodType;
+  /** History: a record is inserted once and never changed; deleted only where `deletion` allows it. */
+  appendOnly?: boolean;
+  /** Columns a record keeps for life once written. */
+  fixed?: readonly string[];
+  /** Columns holding times the sender set: none may lie in the future (beyond the clock skew). */
+  times?: readonly string[];
+  /** Records of other tables it names (checked after the batch: here, or written by the same batch). */
+  refs?: readonly Reference[];
+  /** Whether a record may be deleted (null: yes); absent: never. */
+  deletion?: (c: RowChange & { before: SyncRow }, f: RecordFacts) => string | null;
+  /** What `check` looks up. */
+  needs?: (c: RowChange) => Needs;
+  /** The rule a change (an insert or an update; deletions are `deletion`'s) breaks, or null. */
+  check?: (c: RowChange & { after: SyncRow }, f: RecordFacts) => string | null;
+}
+
+/** A time as stored: ISO 8601, with Z or an offset, or without (UTC, as DSFA records keep theirs). */
+export const storedTime = z.iso.datetime({ local: true, offset: true });
+
+/** Milliseconds since the epoch of a stored time (one without a zone is UTC); NaN for anything else. */
+export const timeOf = (t: unknown): number =>
+  typeof t !== 'string' ? NaN : Date.parse(/(?:Z|[+-]\d\d:?\d\d)$/.test(t) ? t : `${t}Z`);
+
+/** Whether `t` lies beyond the clock skew after `now`. */
+export const inFuture = (t: unknown, now: Date): boolean => timeOf(t) > now.getTime() + CLOCK_SKEW_MS;
+
+/** Whether stored time `a` comes before `b` (false when either is missing). */
+export const before = (a: unknown, b: unknown): boolean => timeOf(a) < timeOf(b);
+
+/** Booleans as stored: 0 or 1. */
+export const flag = z.literal([0, 1]);
+
+/** A text column checked by the schema the API takes its field with (a pipe: a row's parse is kept from hot paths). */
+export const textBy = (schema: z.ZodType) => z.string().pipe(schema as z.ZodType<unknown, string>);
+
+/**
+ * A JSON text column whose value is the area's own schema (a DSFA's data categories: a list of texts). The text is
+ * kept as sent; its value only checked, so both sides of a sync hold the same bytes.
+ */
+export function jsonText<T extends z.ZodType>(schema: T) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'must be JSON text', input: text });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema as z.ZodType<unknown, unknown>);
+}
+
+/** The first of `columns` whose value differs between two versions of a row, if any. */
+export const changedColumn = (columns: readonly string[], a: SyncRow, b: SyncRow): string | undefined =>
+  columns.find((c) => JSON.stringify(a[c] ?? null) !== JSON.stringify(b[c] ?? null));
+
+/** The first of `columns` holding a time beyond the clock skew, if any. */
+export const futureColumn = (columns: readonly string[], row: SyncRow, now: Date): string | undefined =>
+  columns.find((c) => row[c] !== null && row[c] !== undefined && inFuture(row[c], now));
+
+/** The refusal of a time beyond the clock skew. */
+export const futureRule = (what: string, column: string, now: Date): string =>
+  `${what}: ${column} lies in the future (more than ${CLOCK_SKEW_MS / 60_000} minutes after ${now.toISOString()})`;
+
+const columnsOfSchema = new WeakMap<z.ZodType, readonly string[]>();
+
+/**
+ * The schema of a table's rows: exactly these columns (an unknown one is refused, and so is a missing one, also
+ * where the column's schema has a default), each value by its schema; `refine` adds rules across columns.
+ */
+export function storedRow<S extends z.ZodRawShape>(
+  shape: S,
+  refine?: (row: z.output<z.ZodObject<S>>, ctx: z.RefinementCtx) => void,
+): z.ZodType {
+  const columns = Object.keys(shape);
+  const object = refine ? z.strictObject(shape).superRefine(refine) : z.strictObject(shape);
+  const schema = z.preprocess((row, ctx) => {
+    if (row && typeof row === 'object')
+      for (const c of columns)
+        if (!(c in row))
+          ctx.addIssue({ code: 'custom', path: [c], message: 'missing: every column of the table is sent' });
+    return row;
+  }, object);
+  columnsOfSchema.set(schema, columns);
+  return schema;
+}
+
+/** The columns of a table's rows, as its schema (storedRow) names them. */
+export const columnsOf = (schema: z.ZodType): readonly string[] => columnsOfSchema.get(schema) ?? [];

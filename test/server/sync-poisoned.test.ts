@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import { systemClock } from '../../src/domain/clock.js';
+import { uuidv7Source } from '../../src/store/ids.js';
+import { forRequest } from '../../src/store/tenant-scope.js';
+import { createUnitOfWork } from '../../src/store/unit-of-work.js';
+import { BACKEND_NAMES, cli, engineOf, tmp, tmpDb } from '../support/helpers.js';
+import { heldRow, mediaFolder } from '../support/hostile.js';
+import { expectChainIntact } from '../support/journal.js';
+import { onLaptop, withSyncServer } from '../support/sync-server.js';
+
+// A server whose records were poisoned (written past its rules, as an older release let a push do) must not crash a
+// laptop that syncs with it, nor break the laptop's rules: the laptop's door refuses each such record as a conflict
+// naming the rule, `sync resolve --theirs` cannot write it either, and everything else arrives.
+const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
+
+describe.each(engines)('a laptop pulling from a poisoned server on %s', (engine) => {
+  let server: LocalBackend;
+  let url: string;
+  let key: string;
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
+
+  /** Writes rows on the server as stored, past the door (the way a poisoned store came to hold them). */
+  async function poison(tenant: string, rows: Array<[string, string, Record<string, unknown>]>) {
+    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
+    await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
+      uow.write(tenant, async (tx) => {
+        for (const [entity, id, row] of rows) await tx.replica.apply(tenant, entity, id, row);
+      }),
+    );
+  }
+
+  it('refuses each poisoned record as a conflict naming the rule, and takes the rest', async () => {
+    const tenant = 'poisoned';
+    const t = { tenant, actor: 'sam' };
+    const good = await server.dsfa.create({ ...t, body: { title: 'Gut' } });
+    const bad = await server.dsfa.create({ ...t, body: { title: 'Schlecht' } });
+    const c = await server.consents.create({ ...t, body: { user_id: 'u1', data_point_id: 'news', granted: true } });
+    const m = await server.training.createModule({
+      ...t,
+      body: { module_code: 'M-1', title: 'Modul', regulation_area: 'dsgvo', frequency_type: 'annual' },
+    });
+    const laptop = tmpDb();
+    const sync = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    expect((await sync()).code).toBe(0);
+    await onLaptop(laptop, (l) => l.consents.revoke({ tenant, actor: 'lea', params: { id: c.id } }));
+    expect((await sync()).code).toBe(0);
+
+    const outside = join(tmp(), 'pulled-file');
+    const media = '01970000-0000-7000-8000-0000000000c1';
+    await poison(tenant, [
+      ['dsfa', bad.id, { ...(await heldRow(server, tenant, 'dsfa', bad.id))!, data_categories: 'not json' }],
+      ['consent', c.id, { ...(await heldRow(server, tenant, 'consent', c.id))!, revoked_at: null }],
+      [
+        'training_media',
+        media,
+        {
+          id: media,
+          tenant_id: tenant,
+          module_id: m.id,
+          content_id: null,
+          kind: 'audio',
+          bucket: '..',
+          object_key: `../../../../../../..${outside}`,
+          content_type: 'audio/mp4',
+          size_bytes: 1,
+          duration_seconds: 1,
+          status: 'draft',
+          created_at: new Date().toISOString(),
+          published_at: null,
+        },
+      ],
+    ]);
+    await server.dsfa.update({ ...t, params: { id: good.id }, body: { title: 'Gut (neu)' } });
+    const r = await sync();
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(6);
+    const conflicts = JSON.parse(r.stdout).conflicts as Array<{
+      id: string;
+      entity: string;
+      entity_id: string;
+      reason: string;
+    }>;
+    const reason = (entity: string, id: string) =>
+      conflicts.find((x) => x.entity === entity && x.entity_id === id)?.reason;
+    expect(reason('dsfa', bad.id)).toContain('data_categories: must be JSON text');
+    expect(reason('consent', c.id)).toContain('stays revoked');
+    expect(reason('training_media', media)).toContain(
+      `its location is the store's to choose: bucket training-media, object_key ${mediaFolder(tenant)}/`,
+    );
+    expect(conflicts).toHaveLength(3);
+    expect(existsSync(outside)).toBe(false);
+    await onLaptop(laptop, async (l) => {
+      // the laptop's commands work, and its records are as its rules allow
+      expect((await l.dsfa.list({ tenant, query: {} })).map((d) => d.title).sort()).toEqual(['Gut (neu)', 'Schlecht']);
+      expect((await l.consents.list({ tenant, query: {} })).consents[0]!.revoked_at).not.toBeNull();
+      expect(await l.trainingMedia.list({ tenant, params: { moduleId: m.id } })).toEqual([]);
+      await expectChainIntact(l, tenant);
+    });
+    // taking the server's version is refused by the same door, naming the rule (exit 5), and writes nothing
+    const theirs = await cli([
+      '--db',
+      laptop,
+      '--tenant',
+      tenant,
+      'sync',
+      'resolve',
+      conflicts.find((x) => x.entity === 'dsfa')!.id,
+      '--theirs',
+    ]);
+    expect(theirs.code).toBe(5);
+    expect(theirs.stderr).toContain('cannot take their version: dsfa');
+    expect(theirs.stderr).toContain('data_categories: must be JSON text');
+    const media2 = await cli([
+      '--db',
+      laptop,
+      '--tenant',
+      tenant,
+      'sync',
+      'resolve',
+      conflicts.find((x) => x.entity === 'training_media')!.id,
+      '--theirs',
+    ]);
+    expect(media2.code).toBe(5);
+    await onLaptop(laptop, async (l) => expect((await l.dsfa.list({ tenant, query: {} })).length).toBe(2));
+  });
+});
