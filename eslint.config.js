@@ -16,7 +16,7 @@ const LAYERS = {
   'src/backend/**': ['server', 'cli'],
   'src/server/**': ['cli'],
 };
-const CLI_STORE_ENTRIES = ['store.js', 'copy.js', 'make-folder.js'];
+const CLI_STORE_ENTRIES = ['store.js', 'open-store.js', 'copy.js', 'make-folder.js'];
 
 /** A relative import path that reaches into layer `layer` (`../../store/x.js`, `../store/x.js`). */
 const into = (layer) => `^(\\.\\./)+${layer}/`;

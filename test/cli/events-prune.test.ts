@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEventsRunner } from '../../src/backend/local/events/events-runner.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { BACKEND_NAMES, cli, engineOf, freshStore } from '../support/helpers.js';
 
 // Finished webhook deliveries and sent e-mail are kept for a retention (90 days unless COMPLIANCE_EVENTS_KEEP_DAYS

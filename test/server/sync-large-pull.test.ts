@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { BACKEND_NAMES, cli, engineOf, tmp, tmpDb } from '../support/helpers.js';
 import { BIN } from '../support/serve-process.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';

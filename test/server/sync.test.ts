@@ -7,7 +7,7 @@ import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { SyncEngine } from '../../src/backend/sync/sync-engine.js';
 import { runSync } from '../../src/backend/sync/sync-session.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { systemClock } from '../../src/domain/clock.js';

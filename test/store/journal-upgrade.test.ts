@@ -5,7 +5,7 @@ import { migrations } from '../../migrations/index.js';
 import { MIGRATION_NAMES } from '../../migrations/names.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { cli, freshStore } from '../support/helpers.js';
 
 const ENGINES = (['sqlite', 'postgres'] as const).filter(

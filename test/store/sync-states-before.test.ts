@@ -4,7 +4,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { versionOf } from '../../src/domain/sync/version.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { BACKEND_NAMES, engineOf, freshStore } from '../support/helpers.js';
