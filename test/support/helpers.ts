@@ -116,6 +116,9 @@ export function overHttp(name: BackendName): boolean {
   return name.endsWith('-http');
 }
 
+/** The engines the backends under test run on (`ENGINES=`, `BACKENDS=` and `FACES=` narrow them as above). */
+export const ENGINE_NAMES: Array<'sqlite' | 'postgres'> = [...new Set(BACKEND_NAMES.map(engineOf))];
+
 /** A fresh, empty store for one engine: a temp SQLite file, or a new database on the test run's PostgreSQL. */
 export async function freshStore(engine: 'sqlite' | 'postgres'): Promise<string> {
   return engine === 'postgres' ? freshPostgresDatabase() : tmpDb();
