@@ -151,6 +151,34 @@ export async function openBackend(
   };
 }
 
+/**
+ * The backend `name` for the tests of a describe block: opened fresh in `beforeAll` (before the block's own hooks)
+ * and closed in `afterAll`. Its fields are read when a hook or test runs.
+ */
+export function useBackend(name: BackendName, opts: Omit<LocalOptions, 'onUpgrade'> = {}): BackendUnderTest {
+  let opened: BackendUnderTest | undefined;
+  beforeAll(async () => {
+    opened = await openBackend(name, opts);
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+  const get = (): BackendUnderTest => {
+    if (!opened) throw new Error(`the ${name} backend is opened in beforeAll: use it inside a hook or a test`);
+    return opened;
+  };
+  return {
+    name,
+    get backend() {
+      return get().backend;
+    },
+    get local() {
+      return get().local;
+    },
+    close: () => get().close(),
+  };
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
