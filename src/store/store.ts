@@ -121,13 +121,3 @@ export function engineOf(target: string): EngineKind {
     [{ path: 'db', message: 'expected postgres://, postgresql:// or a file path' }],
   );
 }
-
-/** Opens the store at a file path (SQLite) or a postgres:// URL, creating and migrating it as needed. */
-export async function openStore(target: string, opts: OpenOptions = {}): Promise<Store> {
-  if (engineOf(target) === 'postgres') {
-    const { openPostgresStore } = await import('./postgres/postgres-store.js');
-    return openPostgresStore(target, opts);
-  }
-  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
-  return openSqliteStore(target, opts);
-}

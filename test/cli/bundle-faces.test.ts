@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmp, tmpDb } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, freshStore, startServer, tmp, tmpDb } from '../support/helpers.js';
 import { journalHead } from '../support/journal.js';
 import { storeMedium } from '../support/media.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
@@ -14,8 +14,6 @@ import { readObject } from '../../src/store/media-objects.js';
 // export and import on every face: from and into the embedded store, and through a server's routes (admin keys),
 // streamed; a bundle goes into its own tenant, or into another only when asked to rename it.
 const T = 'acme';
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
-
 /** What the API answers for a tenant's records. */
 async function answers(b: LocalBackend, tenant: string, ids: { consent: string; doc: string; module: string }) {
   const t = { tenant };
@@ -40,7 +38,7 @@ const partsOf = (file: string) => {
   return { tenant: m.tenant, parts: m.parts.filter((p) => !p.path.startsWith('schemas/')) };
 };
 
-describe.each(engines)('tenant bundles on every face, on %s', (engine) => {
+describe.each(ENGINE_NAMES)('tenant bundles on every face, on %s', (engine) => {
   let source: string;
   let bundle: string;
   let ids: { consent: string; doc: string; module: string; media: string };

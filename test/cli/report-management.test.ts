@@ -8,7 +8,8 @@ import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { TONE_COLOURS } from '../../src/services/report/tones.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { ink, overlapping, pdfWords, pixelsOf, renderPages } from '../support/pages.js';
-import { programPath, requirePrograms } from '../support/programs.js';
+import { launchChromium } from '../support/browser.js';
+import { requirePrograms } from '../support/programs.js';
 import { readDocx } from '../support/docx.js';
 import { parseXml } from '../support/xml.js';
 
@@ -182,19 +183,7 @@ describe('compliance report management', () => {
     const r = await run(['report', 'management', ...period, '-o', out]);
     expect([r.code, r.stderr]).toEqual([0, `wrote ${out}\n`]);
     requirePrograms(ctx, 'chromium');
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: programPath('chromium'), // Debian's /usr/bin/chromium
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       const requests: string[] = [];

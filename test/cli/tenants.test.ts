@@ -7,11 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmp } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, freshStore, startServer, tmp } from '../support/helpers.js';
 
 // A store knows its tenants from their first record. A command that names a tenant the store has never seen is
 // refused with the nearest known ones, on the embedded store and against a server, so no gate passes on a typo.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const DAY = 86_400_000;
 const FACES = ['local', 'remote'] as const;
 type Face = (typeof FACES)[number];
@@ -22,7 +21,7 @@ const file = (name: string, text: string) => {
   return f;
 };
 
-describe.each(engines)('tenants of a store on %s', (engine) => {
+describe.each(ENGINE_NAMES)('tenants of a store on %s', (engine) => {
   let db: string;
   let local: LocalBackend;
   let srv: Awaited<ReturnType<typeof startServer>>;

@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, overHttp, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, failure, overHttp, useBackend } from '../support/helpers.js';
 
 const T = { tenant: 'shop', actor: 'admin' };
 const Z_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.consents;
 
   it('records a consent with a granted history entry', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 
 const stream = (text: string, content_type: string) => ({
   body: (async function* () {
@@ -10,15 +10,9 @@ const stream = (text: string, content_type: string) => ({
 
 /** Issue 13: requests the OpenAPI document calls invalid are refused on every face, and never stored. */
 describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
-  let b: BackendUnderTest;
   const now = new Date('2026-06-01T12:00:00.000Z');
   const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
-  beforeAll(async () => {
-    b = await openBackend(name, { clock: { now: () => new Date(now) } });
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name, { clock: { now: () => new Date(now) } });
   const T = { tenant: 'regeln', actor: 'tester' };
 
   it('validates e-mail addresses: one @, a dotted domain, no spaces or control characters anywhere', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, failure, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { runEventsPass } from '../../src/backend/local/events/events-runner.js';
 import type { Clock } from '../../src/domain/clock.js';
@@ -12,14 +12,8 @@ const movable = (start: string) => {
 };
 
 describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
-  let b: BackendUnderTest;
   const time = movable('2026-11-26T08:00:00.000Z');
-  beforeAll(async () => {
-    b = await openBackend(name, { clock: time.clock });
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name, { clock: time.clock });
   const T = { tenant: 'hooks', actor: 'admin' };
   const api = () => b.backend.webhooks;
   const pass = () => runEventsPass(b.local.store, { clock: time.clock });

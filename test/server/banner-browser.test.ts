@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { verifyReceipt } from '../../src/domain/consents/receipt.js';
 import { bannerConfig } from '../support/banner.js';
 import { tmp, tmpDb } from '../support/helpers.js';
-import { onPath, programPath, requirePrograms } from '../support/programs.js';
+import { launchChromium } from '../support/browser.js';
+import { onPath, requirePrograms } from '../support/programs.js';
 import { serve } from '../support/serve-process.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -167,11 +168,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
   beforeAll(async () => {
     server = await serve(['--db', tmpDb()]);
     if (!onPath('chromium')) return;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: programPath('chromium'),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);

@@ -5,7 +5,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { bannerConfig } from '../support/banner.js';
 import { tmpDb } from '../support/helpers.js';
-import { onPath, programPath, requirePrograms } from '../support/programs.js';
+import { launchChromium } from '../support/browser.js';
+import { onPath, requirePrograms } from '../support/programs.js';
 import { BIN, serve } from '../support/serve-process.js';
 
 /**
@@ -144,11 +145,7 @@ window.errors = []; document.addEventListener('compliance:error', (e) => window.
     server = await serve(['--db', db]);
     await api('PUT', '/einwilligungen/cookies', bannerConfig());
     if (!onPath('chromium')) return;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: programPath('chromium'),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);

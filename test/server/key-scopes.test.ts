@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, engineOf, freshStore, startServer } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore, startServer } from '../support/helpers.js';
 
 /**
  * The security matrix of issue 25: every key scope × route class × own or other tenant × allowed, other or no
  * Origin, on a real server over SQLite and over PostgreSQL. What is allowed succeeds; everything else is 403 (401 for
  * an expired key) and leaves the journal where it was, so nothing was stored.
  */
-const ENGINES = [...new Set(BACKEND_NAMES.map(engineOf))];
 const OWN = 'acme';
 const OTHER = 'globex';
 const SHOP = 'https://shop.example';
@@ -94,7 +93,7 @@ function expected(key: KeyName, route: RouteClass, own: boolean, origin: OriginC
   return route.ok;
 }
 
-describe.each(ENGINES)('key scopes on %s', (engine) => {
+describe.each(ENGINE_NAMES)('key scopes on %s', (engine) => {
   let local: LocalBackend;
   let srv: Awaited<ReturnType<typeof startServer>>;
   const keys = {} as Record<KeyName, string>;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { writeTransaction } from '../../src/store/transaction.js';
 import { launchPostgres, type PostgresProcess } from '../support/postgres-server.js';
 import { exited, serve } from '../support/serve-process.js';

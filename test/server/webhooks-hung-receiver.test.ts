@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, engineOf, freshStore } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
 import { exited, serve } from '../support/serve-process.js';
 import { addEndpoint, startReceiver } from '../support/webhook-receiver.js';
 
@@ -7,8 +7,6 @@ import { addEndpoint, startReceiver } from '../support/webhook-receiver.js';
 // one of another tenant get their events within about the delivery loop's second, while the hung one's attempts
 // end after the attempt timeout (10 s) and are retried on the usual schedule. Real receivers on 127.0.0.1, a real
 // `serve`, both engines.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
-
 const until = async (what: string, done: () => boolean, ms: number) => {
   const end = Date.now() + ms;
   while (!done()) {
@@ -19,7 +17,7 @@ const until = async (what: string, done: () => boolean, ms: number) => {
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(q * (xs.length - 1))]!;
 
-describe.each(engines)('webhook deliveries with one hung receiver, on %s', (engine) => {
+describe.each(ENGINE_NAMES)('webhook deliveries with one hung receiver, on %s', (engine) => {
   it('keep every other endpoint, of the same tenant and of another, delivered within seconds', async () => {
     const db = await freshStore(engine);
     const hung = await startReceiver({ delayMs: 30_000 });

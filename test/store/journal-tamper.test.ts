@@ -3,11 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { dataHash, entryHash } from '../../src/domain/journal/chain.js';
 import type { DB, JournalRow } from '../../src/store/db-types.js';
-import { cli, freshStore } from '../support/helpers.js';
-
-const ENGINES = (['sqlite', 'postgres'] as const).filter(
-  (e) => !process.env.ENGINES || process.env.ENGINES.split(',').includes(e),
-);
+import { cli, ENGINE_NAMES, freshStore } from '../support/helpers.js';
 
 /** A store with one tenant's chain of seven entries (three assessments and a setting), and its location. */
 async function storeWithChain(engine: 'sqlite' | 'postgres'): Promise<{ target: string; local: LocalBackend }> {
@@ -58,7 +54,7 @@ async function verify(target: string, ...extra: string[]) {
   return { code: r.code, reports: r.stdout ? JSON.parse(r.stdout) : [], stderr: r.stderr };
 }
 
-describe.each(ENGINES)('tampering with the journal on %s is found and named', (engine) => {
+describe.each(ENGINE_NAMES)('tampering with the journal on %s is found and named', (engine) => {
   const tamper = async (change: (db: Kysely<DB>, entries: JournalRow[]) => Promise<void>) => {
     const { target, local } = await storeWithChain(engine);
     // the owner's connection: an attacker with the database file or the schema owner's password

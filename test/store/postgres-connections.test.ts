@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConnectionLostError } from '../../src/store/connection-lost.js';
 import { poolAs } from '../../src/store/postgres/connections.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { writeTransaction } from '../../src/store/transaction.js';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
 

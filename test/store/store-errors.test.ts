@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
 import { postgresError } from '../../src/store/postgres/postgres-errors.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { BACKEND_NAMES, engineOf, freshStore } from '../support/helpers.js';
 
 /**

@@ -1,7 +1,7 @@
 import { strFromU8 } from 'fflate';
 import { DomainError } from '../../domain/errors.js';
 import { KyselyTenantStore, SHARED_KEYS } from '../../store/kysely/tenant.store.js';
-import type { BundleManifest, BundleTarget } from './bundle.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * Whether a bundle may go into `t.tenant`, checked before anything is written: into its own tenant, or into another
@@ -10,8 +10,8 @@ import type { BundleManifest, BundleTarget } from './bundle.js';
  * 5 / 409, without naming that tenant.
  */
 export async function checkBundleTarget(
-  t: BundleTarget,
-  manifest: BundleManifest,
+  t: { store: Store; tenant: string; rename?: boolean },
+  manifest: { tenant: string },
   files: Record<string, Uint8Array>,
   label: string,
 ): Promise<void> {

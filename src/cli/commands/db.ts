@@ -91,7 +91,7 @@ export function createDbCommand(ctx: CliContext): Command {
     .argument('<target>', 'SQLite file or postgres:// URL to copy into (created if missing; must be empty)')
     .option('--force', 'replace the contents of a target that is not empty')
     .action(async (sourceArg: string, targetArg: string, o: { force?: boolean }) => {
-      const { openStore } = await import('../../store/store.js');
+      const { openStore } = await import('../../store/open-store.js');
       const { copyStore } = await import('../../store/copy.js');
       const upgrade = (where: string) => (from: number, to: number) =>
         note(ctx, `upgrading the ${where} store from schema ${from} to ${to}`);

@@ -158,7 +158,7 @@ export function chartSvg(c: ChartSpec, lang: ReportLanguage, height = chartSize(
 /** A chart as a PNG picture `pixels` wide (for Word), drawn from its SVG by resvg with the fonts of the PDF. */
 export async function chartPng(c: ChartSpec, lang: ReportLanguage, pixels: number): Promise<Buffer> {
   const { Resvg } = await import('@resvg/resvg-js');
-  const { findFonts } = await import('./pdf.js');
+  const { findFonts } = await import('./fonts.js');
   const fonts = findFonts();
   const resvg = new Resvg(chartSvg(c, lang), {
     fitTo: { mode: 'width', value: pixels },
