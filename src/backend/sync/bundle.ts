@@ -13,7 +13,8 @@ import type { Stores } from '../../domain/unit-of-work.js';
 import { holds, readObject } from '../../store/media-objects.js';
 import { osPrincipal } from '../local/os-principal.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
-import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { conflictFields } from '../../domain/sync/conflict-fields.js';
 import { uuidv7Source } from '../../store/ids.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
@@ -361,7 +362,7 @@ async function conflictOf(
     ours: a.mine,
     theirs: a.row,
     theirs_version: versionOf(a.row),
-    fields: differingFields(a.mine, a.row),
+    fields: conflictFields(entity, a.mine, a.row),
     our_actor: last?.actor ?? null,
     our_time: last?.time ?? null,
     their_actor: null,
