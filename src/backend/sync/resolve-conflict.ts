@@ -62,8 +62,13 @@ export async function resolveConflict(
   const rule = mergeBreaks(c.entity, result, c.ours, c.theirs, bundle ? BUNDLE_SIDES : SERVER_SIDES);
   if (rule) {
     const field = ruleField(c.entity);
+    // the choice per field that keeps the rule, when there is one that does
+    const keeps = (s: Side, f: string) => {
+      const { row } = mergeByField(c, { side: s, fields: { [f]: other(s) } });
+      return !mergeBreaks(c.entity, row, c.ours, c.theirs, bundle ? BUNDLE_SIDES : SERVER_SIDES);
+    };
     const hint =
-      side && field && !rule.includes(' renewed ')
+      side && field && c.ours && c.theirs && keeps(side, field)
         ? `; choose per field instead: sync resolve ${c.id} --${side} --field ${field}=${other(side)}`
         : '';
     throw new DomainError('conflict', `cannot ${taking}: ${rule}${hint}`);

@@ -39,10 +39,12 @@ export function mergeByField(
     );
   const columns = [...new Set([...Object.keys(c.ours), ...Object.keys(c.theirs)])].sort();
   for (const [name, side] of Object.entries(named)) {
-    if (!columns.includes(name) || BOOKKEEPING.includes(name))
+    if (!columns.includes(name))
       throw refuse(
-        `--field ${name}: ${c.entity} has no field ${name} to choose; the fields that differ: ${c.fields.join(', ') || 'none'}`,
+        `--field ${name}: ${c.entity} has no field ${name}; the fields that differ: ${c.fields.join(', ') || 'none'}`,
       );
+    if (BOOKKEEPING.includes(name))
+      throw refuse(`--field ${name}: ${name} is bookkeeping, not a field to choose (a merge takes the later)`);
     if (side === 'both' && !isListField(c.entity, name))
       throw refuse(
         `--field ${name}=both: only a list field merges both sides (of ${c.entity}: ${listsOf(c.entity)}); the side is one of ${SIDES.join(', ')}`,
@@ -52,15 +54,17 @@ export function mergeByField(
         `--field ${name}=${side}: the side is one of ${SIDES.join(', ')}${isListField(c.entity, name) ? ', both' : ''}`,
       );
   }
+  // a conflict stored by an older release may list updated_at: never a field to choose
+  const contested = c.fields.filter((f) => !BOOKKEEPING.includes(f));
   if (!choice.side) {
-    const missing = c.fields.filter((f) => !(f in named));
+    const missing = contested.filter((f) => !(f in named));
     if (missing.length)
       throw refuse(
         `without --ours or --theirs every field that differs needs a --field choice; missing: ${missing.join(', ')}`,
       );
   }
   const from: Record<string, FieldSource> = {};
-  for (const k of c.fields) from[k] = (named[k] as FieldSource | undefined) ?? choice.side ?? 'ours';
+  for (const k of contested) from[k] = (named[k] as FieldSource | undefined) ?? choice.side ?? 'ours';
   // every contested field from one side: that side's version whole, its bookkeeping too
   const sources = new Set(Object.values(from));
   const whole = sources.size <= 1 && !sources.has('both') ? ([...sources][0] ?? choice.side ?? 'ours') : undefined;
