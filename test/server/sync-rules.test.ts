@@ -144,7 +144,7 @@ describe.each(ENGINE_NAMES)('sync rules of one record, with a server on %s', (en
     expect(JSON.parse((await sync(laptop, tenant, '--json')).stdout)).toMatchObject({ pulled: {}, pushed: {} });
   });
 
-  it('a consent revoked offline while the server renews it: a conflict naming the rule, revoked on both after', async () => {
+  it('a consent revoked offline while the server renews it: a conflict saying both cannot hold, never revoked then renewed', async () => {
     const tenant = 'revoked';
     const consent = await server.consents.create({
       tenant,
@@ -157,24 +157,33 @@ describe.each(ENGINE_NAMES)('sync rules of one record, with a server on %s', (en
     await server.consents.renew({ tenant, actor: 'sam', params: { id: consent.id }, body: { consent_version: '2.0' } });
     const r = await sync(laptop, tenant, '--json');
     expect(r.code).toBe(6);
-    const c = conflictsOf(r.stdout).find((x) => x.entity === 'consent')!;
+    const all = conflictsOf(r.stdout);
+    const c = all.find((x) => x.entity === 'consent')!;
     expect(c.reason).toContain(`consent ${consent.id} is revoked here and stays revoked`);
+    // the server's renewal entry is not written after the revocation here: a conflict saying why
+    expect(all.find((x) => x.entity === 'consent_history')?.reason).toContain('a revoked consent is not renewed');
     const theirs = await resolve(laptop, tenant, c.id, '--theirs');
     expect(theirs.code).toBe(5);
     expect(theirs.stderr).toContain('stays revoked');
-    expect(theirs.stderr).toContain('--field revoked_at=ours');
-    // the server's new version, revoked as here
-    expect((await resolve(laptop, tenant, c.id, '--theirs', '--field', 'revoked_at=ours')).code).toBe(0);
-    const done = await sync(laptop, tenant, '--json');
-    expect(conflictsOf(done.stdout)).toEqual([]);
-    const there = (await server.consents.list({ tenant, query: {} })).consents;
-    expect(there).toHaveLength(1);
-    expect(there[0]).toMatchObject({ consent_version: '2.0', revoked_at: expect.any(String) });
-    expect(there[0]!.history.map((h) => h.action).sort()).toEqual(['granted', 'revoked', 'version_update']);
+    // the choice per field that made "revoked at 1.0, then renewed to 2.0" is refused, and not suggested
+    expect(theirs.stderr).not.toContain('--field revoked_at=ours');
+    const merged = await resolve(laptop, tenant, c.id, '--theirs', '--field', 'revoked_at=ours');
+    expect(merged.code).toBe(5);
+    expect(merged.stderr).toContain('is revoked here at version 1.0 and renewed on the server to version 2.0');
+    expect(merged.stderr).toContain('both cannot hold');
     await onLaptop(laptop, async (l) => {
-      expect((await l.consents.list({ tenant, query: {} })).consents).toEqual(there);
+      const [here] = (await l.consents.list({ tenant, query: {} })).consents;
+      expect(here).toMatchObject({ consent_version: '1.0', revoked_at: expect.any(String) });
+      expect(here!.history.map((h) => h.action).sort()).toEqual(['granted', 'revoked']);
       await expectChainIntact(l, tenant);
     });
+    // nor does the server take a revocation dated before its renewal
+    expect((await resolve(laptop, tenant, c.id, '--ours')).code).toBe(0);
+    const pushed = await sync(laptop, tenant, '--json');
+    expect(pushed.code).toBe(6);
+    expect(conflictsOf(pushed.stdout).find((x) => x.entity === 'consent')?.reason).toContain('renewed after');
+    const [there] = (await server.consents.list({ tenant, query: {} })).consents;
+    expect(there).toMatchObject({ consent_version: '2.0', revoked_at: null });
     await expectChainIntact(server, tenant);
   });
 

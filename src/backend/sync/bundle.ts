@@ -9,7 +9,8 @@ import { BUNDLE_SIDES, withRule } from '../../domain/sync/merge-rules.js';
 import { refusedChanges } from '../../domain/sync/record-door.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
-import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { conflictFields } from '../../domain/sync/conflict-fields.js';
 import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
 import type { Stores } from '../../domain/unit-of-work.js';
 import { uuidv7Source } from '../../store/ids.js';
@@ -315,7 +316,7 @@ async function conflictOf(
     ours: a.mine,
     theirs: a.row,
     theirs_version: versionOf(a.row),
-    fields: differingFields(a.mine, a.row),
+    fields: conflictFields(entity, a.mine, a.row),
     our_actor: last?.actor ?? null,
     our_time: last?.time ?? null,
     their_actor: null,

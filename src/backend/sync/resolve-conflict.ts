@@ -1,7 +1,9 @@
-import { isoZ, type Clock } from '../../domain/clock.js';
+import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { mergeByField, type Choice, type Side } from '../../domain/sync/field-merge.js';
+import { pickConflict } from '../../domain/sync/conflict-ref.js';
+import { mergeByField, type Choice, type FieldSource, type Side } from '../../domain/sync/field-merge.js';
 import { BUNDLE_SIDES, mergeBreaks, ruleField, SERVER_SIDES } from '../../domain/sync/merge-rules.js';
+import { resolutionTrail } from '../../domain/sync/resolution-audit.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { refusedChanges } from '../../domain/sync/record-door.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
@@ -11,35 +13,44 @@ import { osPrincipal } from '../local/os-principal.js';
 
 const other = (side: Side): Side => (side === 'ours' ? 'theirs' : 'ours');
 
+/** Each contested field taken from one side. */
+const allFrom = (c: SyncConflict, side: Side): Record<string, FieldSource> =>
+  Object.fromEntries(c.fields.map((f) => [f, side]));
+
 /**
- * Settles a conflict. `ours` keeps this store's version and pushes it at the next sync; `theirs` writes the other
- * side's version here now; a choice per field that takes from both writes the record it makes here as a change of
- * this store (journaled and chained like any, and pushed at the next sync over the version of the other side it was
- * made from). Refused (conflict) when the result would break a rule of the record against either version
- * (`mergeBreaks`: a revoked consent, an escalation level) or a rule across the tenant's records (`broken`).
+ * Settles a conflict, named by its id or its record's (whole, or by its start or end: pickConflict). `ours` keeps
+ * this store's version and pushes it at the next sync; `theirs` writes the other side's version here now; a choice
+ * per field that takes from both writes the record it makes here. Each is a change by the one who resolves: written
+ * with the audit entry its record's trail takes (resolutionTrail) in one transaction, journaled and chained like
+ * any command's; what this store now holds and the server lacks (the entry, a record made of both) is pushed at the
+ * next sync, a version taken from the server is agreed as the server's. Refused (conflict) when the result would
+ * break a rule of the record against either version (`mergeBreaks`: a revoked consent, an escalation level) or a
+ * rule of its table or across the tenant's records (the door every synced record passes).
  */
 export async function resolveConflict(
   uow: UnitOfWork,
   clock: Clock,
+  ids: IdSource,
   tenant: string,
-  id: string,
+  ref: string,
   choice: Choice,
   actor?: string,
 ): Promise<SyncConflict> {
-  const c = await uow.read.syncState.conflict(tenant, id);
-  if (!c || c.status === 'resolved') throw new DomainError('not_found', `conflict ${id} not found`);
+  const c = pickConflict(ref, await uow.read.syncState.findConflicts(tenant, ref));
   const bundle = c.remote.startsWith('bundle:');
   let side = choice.side;
+  let from: Record<string, FieldSource> = side ? allFrom(c, side) : {};
   let merged: { row: SyncRow; resolution: `fields:${string}` } | undefined;
   if (choice.fields && Object.keys(choice.fields).length) {
-    const { row, from } = mergeByField(c, choice);
+    const made = mergeByField(c, choice);
+    from = made.from;
     // a choice that makes one side's version is that side's
-    if (versionOf(row) === versionOf(c.theirs)) side = 'theirs';
-    else if (versionOf(row) === versionOf(c.ours)) side = 'ours';
+    if (versionOf(made.row) === versionOf(c.theirs)) side = 'theirs';
+    else if (versionOf(made.row) === versionOf(c.ours)) side = 'ours';
     else {
       side = undefined;
       const sources = Object.entries(from).map(([k, s]) => `${k}=${s}`);
-      merged = { row, resolution: `fields:${sources.join(',')}` };
+      merged = { row: made.row, resolution: `fields:${sources.join(',')}` };
     }
   }
   if (!side && !merged)
@@ -51,32 +62,45 @@ export async function resolveConflict(
   const rule = mergeBreaks(c.entity, result, c.ours, c.theirs, bundle ? BUNDLE_SIDES : SERVER_SIDES);
   if (rule) {
     const field = ruleField(c.entity);
+    // the choice per field that keeps the rule, when there is one that does
+    const keeps = (s: Side, f: string) => {
+      const { row } = mergeByField(c, { side: s, fields: { [f]: other(s) } });
+      return !mergeBreaks(c.entity, row, c.ours, c.theirs, bundle ? BUNDLE_SIDES : SERVER_SIDES);
+    };
     const hint =
-      side && field ? `; choose per field instead: sync resolve ${c.id} --${side} --field ${field}=${other(side)}` : '';
+      side && field && c.ours && c.theirs && keeps(side, field)
+        ? `; choose per field instead: sync resolve ${c.id} --${side} --field ${field}=${other(side)}`
+        : '';
     throw new DomainError('conflict', `cannot ${taking}: ${rule}${hint}`);
   }
+  const who = actor ?? 'system';
+  const at = clock.now();
+  const { entity, entity_id, ours, theirs } = c;
+  const trail = resolutionTrail({ tenant, entity, entity_id, actor: who, at, ours, theirs, result, from }, ids);
 
   const run = () =>
     uow.write(tenant, async (tx) => {
       // what is written here passes the same door as any record a sync or a bundle brings: the rules of its table
-      if (side !== 'ours') {
-        const before = await tx.replica.read(tenant, c.entity, c.entity_id, c.ours ?? result);
-        const refused = await refusedChanges(tx.replica, tenant, clock.now(), [
-          { entity: c.entity, id: c.entity_id, before, after: result },
-        ]);
-        const rule =
-          refused.values().next().value ?? (result && (await tx.replica.broken(tenant, c.entity, c.entity_id, result)));
-        if (rule) throw new DomainError('conflict', `cannot ${taking}: ${rule}`);
-      }
+      const before = await tx.replica.read(tenant, c.entity, c.entity_id, c.ours ?? result);
+      const changes = [
+        ...(side === 'ours' ? [] : [{ entity: c.entity, id: c.entity_id, before, after: result }]),
+        ...trail.map((t) => ({ entity: t.entity, id: t.id, before: null, after: t.row })),
+      ];
+      const refused = await refusedChanges(tx.replica, tenant, clock.now(), changes);
+      const broken =
+        refused.values().next().value ??
+        (side !== 'ours' && result && (await tx.replica.broken(tenant, c.entity, c.entity_id, result)));
+      if (broken) throw new DomainError('conflict', `cannot ${taking}: ${broken}`);
       const now = isoZ(clock.now());
+      if (side !== 'ours') await tx.replica.apply(tenant, c.entity, c.entity_id, result);
+      for (const t of trail) await tx.replica.apply(tenant, t.entity, t.id, t.row);
       if (side === 'theirs') {
-        await tx.replica.apply(tenant, c.entity, c.entity_id, c.theirs);
+        // the server's version, agreed: not pushed back
         await tx.syncState.setBase(c.remote, tenant, c.entity, c.entity_id, c.theirs_version);
         const next: SyncConflict = { ...c, status: 'resolved', resolution: 'theirs', resolved_at: now };
         await tx.syncState.putConflict(next);
         return next;
       }
-      if (merged) await tx.replica.apply(tenant, c.entity, c.entity_id, merged.row);
       // a bundle's conflict is settled here for good; a server's waits for the next sync to push this version (over
       // theirs_version, the server's version it was decided against)
       const next: SyncConflict = {
@@ -88,9 +112,8 @@ export async function resolveConflict(
       await tx.syncState.putConflict(next);
       return next;
     });
-  // taking the other side's version is a write of the sync (not pushed back); a choice of fields is a change of this
-  // store, pushed at the next sync
-  return side === 'theirs'
-    ? forRequest({ tenant, actor: actor ?? 'system', principal: `sync:${c.remote}` }, run)
-    : forRequest({ tenant, actor: actor ?? 'system', principal: osPrincipal() }, run);
+  // a resolution is a change of this store by whoever resolves it (pushed at the next sync where the server lacks
+  // it); a bundle's version taken stays the bundle's write, as its import's
+  const principal = bundle && side === 'theirs' ? `sync:${c.remote}` : osPrincipal();
+  return forRequest({ tenant, actor: who, principal }, run);
 }

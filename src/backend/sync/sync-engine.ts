@@ -8,10 +8,17 @@ import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { withRule } from '../../domain/sync/merge-rules.js';
+import {
+  BOOKKEEPING,
+  conflictFields,
+  differencesOf,
+  sameContent,
+  type FieldDifference,
+} from '../../domain/sync/conflict-fields.js';
 import { ClaimIndex } from '../../domain/sync/claims.js';
 import { refusedChanges } from '../../domain/sync/record-door.js';
 import type { RowChange } from '../../domain/sync/row-rule.js';
-import { differingFields, sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
 import { holds } from '../../store/media-objects.js';
@@ -49,10 +56,24 @@ export const reportOf = (c: SyncConflict): ConflictReport => ({
   entity: c.entity,
   entity_id: c.entity_id,
   reason: c.reason,
-  fields: c.fields,
+  fields: c.fields.filter((f) => !BOOKKEEPING.includes(f)),
   ours: { actor: c.our_actor, time: c.our_time, deleted: c.ours === null },
   theirs: { actor: c.their_actor, time: c.their_time, deleted: c.theirs === null },
   status: c.status,
+});
+
+/** One conflict as `sync conflicts show` reports it: its summary and the contested fields side by side. */
+export interface ConflictDetail extends ConflictReport {
+  remote: string;
+  created_at: string;
+  differences: FieldDifference[];
+}
+
+export const detailOf = (c: SyncConflict): ConflictDetail => ({
+  ...reportOf(c),
+  remote: c.remote,
+  created_at: c.created_at,
+  differences: differencesOf(c.entity, c.fields, c.ours, c.theirs),
 });
 
 export interface SyncSummary {
@@ -478,12 +499,15 @@ export class SyncEngine {
       claims.set(entity, new ClaimIndex(entity, await tx.replica.claimants(tenant, entity, rows)));
     }
     // without an agreed version to compare with, the record was not changed here: agreed as it is
-    const agreed = (k: string) =>
-      !pending.has(k) && (!bases.has(k) || versionOf(local.get(k) ?? null) === bases.get(k));
+    // both sides changed the record into the same content (but its bookkeeping, updated_at): nothing to decide, the
+    // server's version is taken as any other, and a conflict of the record closes itself
+    const converged = (k: string, r: Incoming) => sameContent(r.entity, local.get(k) ?? null, r.row);
+    const agreed = (k: string, r: Incoming) =>
+      converged(k, r) || (!pending.has(k) && (!bases.has(k) || versionOf(local.get(k) ?? null) === bases.get(k)));
     const refused = await this.refused(
       tx,
       [...records].flatMap(([k, r]) =>
-        r.echo || sameRow(local.get(k) ?? null, r.row) || !agreed(k)
+        r.echo || sameRow(local.get(k) ?? null, r.row) || !agreed(k, r)
           ? []
           : [{ entity: r.entity, id: r.id, before: local.get(k) ?? null, after: r.row }],
       ),
@@ -496,15 +520,18 @@ export class SyncEngine {
     await tx.replica.asOneEntry('sync_pull', span, async () => {
       for (const [k, r] of records) {
         const mine = local.get(k) ?? null;
+        const open = pending.get(k);
         if (r.echo || sameRow(mine, r.row)) {
+          // both sides came to the same version: its conflict closes itself
+          if (open && sameRow(mine, r.row)) await this.closeSame(tx, open);
           settled.push(r);
           continue;
         }
-        const open = pending.get(k);
         let reason = 'changed on both sides since the last sync';
-        if (agreed(k)) {
+        if (agreed(k, r)) {
           const broken = refused.get(k) ?? claims.get(r.entity)?.broken(r.id, r.row) ?? null;
           if (!broken) {
+            if (open) await this.closeSame(tx, open);
             claims.get(r.entity)?.moved(r.id, mine, r.row);
             // new records of one table are inserted together; anything else is written in its place in the order
             if (mine === null && r.row !== null) {
@@ -607,6 +634,16 @@ export class SyncEngine {
     await tx.syncState.setBases(this.remoteUrl, this.o.tenant, bases);
   }
 
+  /** Closes a conflict whose two sides came to the same version (a later pull, or an edit here): nothing to decide. */
+  private async closeSame(tx: Stores, c: SyncConflict): Promise<void> {
+    await tx.syncState.putConflict({
+      ...c,
+      status: 'resolved',
+      resolution: 'same',
+      resolved_at: isoZ(this.o.clock.now()),
+    });
+  }
+
   /** Records (or updates) the conflict of a record; both versions stay reachable until it is resolved. */
   private async conflict(
     tx: Stores,
@@ -618,6 +655,13 @@ export class SyncEngine {
   ): Promise<void> {
     const { tenant, clock, ids } = this.o;
     const mine = await tx.syncState.lastChange(tenant, c.entity, c.entity_id);
+    // against a deletion, the fields to show are what the surviving version changed since both sides agreed
+    const k = key(c.entity, c.entity_id);
+    const ch = this.changedHere.get(k);
+    const agreedRow =
+      (c.ours === null || c.theirs === null) && ch && !ch.created && ch.first > 0
+        ? (await tx.syncState.statesBefore(tenant, [{ entity: c.entity, id: c.entity_id, before: ch.first }])).get(k)
+        : undefined;
     await tx.syncState.putConflict({
       id: pending?.id ?? ids.next(),
       remote: this.remoteUrl,
@@ -627,7 +671,7 @@ export class SyncEngine {
       reason: withRule(c.reason, c.entity, c.ours, c.theirs),
       base: pending?.base ?? c.base,
       theirs_version: versionOf(c.theirs),
-      fields: differingFields(c.ours, c.theirs),
+      fields: conflictFields(c.entity, c.ours, c.theirs, agreedRow),
       our_actor: mine?.actor ?? null,
       our_time: mine?.time ?? null,
       status: 'open',
@@ -674,6 +718,16 @@ export class SyncEngine {
     const undecided = new Set<string>();
     for (const c of await this.reader.syncState.conflicts(tenant, this.remoteUrl)) {
       const k = key(c.entity, c.entity_id);
+      // a record changed here into the server's version: its conflict closes itself, the version is agreed
+      const here = await this.reader.replica.read(tenant, c.entity, c.entity_id, c.ours ?? c.theirs);
+      if (c.status === 'open' && sameContent(c.entity, here, c.theirs)) {
+        await uow.write(tenant, async (tx) => {
+          await this.closeSame(tx, c);
+          await tx.syncState.setBase(this.remoteUrl, tenant, c.entity, c.entity_id, c.theirs_version);
+        });
+        changed.delete(k);
+        continue;
+      }
       // an undecided conflict waits for `sync resolve`; a decided one is pushed with the server's version as base
       if (c.status === 'open') undecided.add(k);
       if (c.status !== 'ours') continue;

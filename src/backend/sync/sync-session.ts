@@ -11,13 +11,18 @@ import type { Choice } from '../../domain/sync/field-merge.js';
 import { resolveConflict } from './resolve-conflict.js';
 import {
   areaOf,
+  detailOf,
   reportOf,
+  type ConflictDetail,
   SyncEngine,
   type ConflictReport,
   type SyncOptions,
   type SyncSummary,
 } from './sync-engine.js';
 import { changesOf } from '../../domain/journal/changes.js';
+import { sameContent, TRAIL_TABLES } from '../../domain/sync/conflict-fields.js';
+import { pickConflict } from '../../domain/sync/conflict-ref.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
 /** What the sync commands need to reach: this store (a file or URL) and, for a run, the server. */
 export interface SyncTarget {
@@ -75,9 +80,12 @@ export interface SyncStatus {
     last_sync: string | null;
     pulled_seq: number;
     pushed_seq: number;
-    /** Records changed here since the last push, per area. */
+    /** Records changed here since the last push, per area (not the entries of their audit trails). */
     unsynced: Record<string, number>;
+    /** The conflicts still to settle: open (someone decides) and decided here (pushed next sync). */
     conflicts: ConflictReport[];
+    /** How many of them wait for a decision. */
+    open: number;
   }>;
 }
 
@@ -98,10 +106,13 @@ export function syncStatus(t: SyncTarget, remote?: string): Promise<SyncStatus> 
           if (e.principal.startsWith('sync:')) continue;
           const data = e.data === null ? null : (JSON.parse(e.data) as unknown);
           for (const c of changesOf({ ...e, data }))
-            if (entities.has(c.entity)) records.set(`${c.entity}\u0000${c.id}`, areaOf(c.entity));
+            if (entities.has(c.entity) && !TRAIL_TABLES.includes(c.entity))
+              records.set(`${c.entity}\u0000${c.id}`, areaOf(c.entity));
         }
         after = entries[entries.length - 1]!.seq;
       }
+      // a conflict whose record here came to the server's version closes at the next sync: not one to settle
+      const conflicts = await unsettled(uow, t.tenant, s.remote);
       const unsynced: Record<string, number> = {};
       for (const area of records.values()) unsynced[area] = (unsynced[area] ?? 0) + 1;
       out.remotes.push({
@@ -110,16 +121,36 @@ export function syncStatus(t: SyncTarget, remote?: string): Promise<SyncStatus> 
         pulled_seq: s.pulled_seq,
         pushed_seq: s.pushed_seq,
         unsynced,
-        conflicts: (await uow.read.syncState.conflicts(t.tenant, s.remote)).map(reportOf),
+        conflicts: conflicts.map(reportOf),
+        open: conflicts.filter((c) => c.status === 'open').length,
       });
     }
     return out;
   });
 }
 
-/** Settles one conflict (by its id or the id's end): this store's version, the server's, or a choice per field. */
+/** The tenant's unsettled conflicts with a server, but those whose record here is the server's version by now. */
+async function unsettled(uow: UnitOfWork, tenant: string, remote: string): Promise<SyncConflict[]> {
+  const out: SyncConflict[] = [];
+  for (const c of await uow.read.syncState.conflicts(tenant, remote)) {
+    const here = await uow.read.replica.read(tenant, c.entity, c.entity_id, c.ours ?? c.theirs);
+    if (c.status !== 'open' || !sameContent(c.entity, here, c.theirs)) out.push(c);
+  }
+  return out;
+}
+
+/** One unsettled conflict, by its id or its record's (whole, or its start or end), with both versions side by side. */
+export function showConflict(t: SyncTarget, ref: string): Promise<ConflictDetail> {
+  return withLocal(t, async (local) => {
+    const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
+    return detailOf(pickConflict(ref, await uow.read.syncState.findConflicts(t.tenant, ref)));
+  });
+}
+
+/** Settles one conflict (by its id or its record's: whole, or its start or end): this store's version, the server's, or a choice per field. */
 export function resolveSync(t: SyncTarget, id: string, choice: Choice): Promise<SyncConflict> {
-  return withLocal(t, (local) =>
-    resolveConflict(createUnitOfWork(local.store, t.clock, uuidv7Source()), t.clock, t.tenant, id, choice, t.actor),
-  );
+  return withLocal(t, (local) => {
+    const ids = uuidv7Source();
+    return resolveConflict(createUnitOfWork(local.store, t.clock, ids), t.clock, ids, t.tenant, id, choice, t.actor);
+  });
 }

@@ -108,6 +108,12 @@ const CONSENT_FACTS = [
   'policy_content_hash',
 ];
 
+/** Whether a history entry renews its consent at or after `revokedAt` (a revocation time; none: false). */
+const renewedSince = (h: SyncRow, revokedAt: unknown): boolean =>
+  (h.action === 'renewed' || h.action === 'version_update') &&
+  typeof revokedAt === 'string' &&
+  !before(h.created_at, revokedAt);
+
 export const CONSENT_ROW_RULES: Record<string, RowRule> = {
   consent: {
     schema: ConsentRow,
@@ -122,7 +128,9 @@ export const CONSENT_ROW_RULES: Record<string, RowRule> = {
     needs: (c) =>
       c.after === null || (c.before?.revoked_at && !c.after.revoked_at)
         ? { where: [REVERTED_RUNS, ['consent_history', 'consent_id', c.id]] }
-        : {},
+        : c.after.revoked_at && c.after.revoked_at !== (c.before?.revoked_at ?? null)
+          ? { where: [['consent_history', 'consent_id', c.id]] }
+          : {},
     check: ({ id, before: b, after: a }, f) => {
       if (a.granted === 0 && a.revoked_at !== null)
         return `consent ${id} records a refusal (granted=false) and cannot be revoked`;
@@ -134,6 +142,11 @@ export const CONSENT_ROW_RULES: Record<string, RowRule> = {
       if (b?.revoked_at && !a.revoked_at) return liftProblem(id, b, f);
       if (b?.revoked_at && timeOf(a.revoked_at) !== timeOf(b.revoked_at))
         return `consent ${id} was revoked at ${String(b.revoked_at)}: a revocation keeps its time`;
+      if (a.revoked_at && a.revoked_at !== (b?.revoked_at ?? null)) {
+        const renewal = f.where('consent_history', 'consent_id', id).find((h) => renewedSince(h, a.revoked_at));
+        if (renewal)
+          return `consent ${id} cannot be revoked at ${String(a.revoked_at)}: it was renewed after (${String(renewal.action)} to version ${String(renewal.consent_version)} at ${String(renewal.created_at)}), and a revoked consent is not renewed`;
+      }
       return null;
     },
   },
@@ -165,6 +178,8 @@ export const CONSENT_ROW_RULES: Record<string, RowRule> = {
         return `consent_history ${id} is dated ${String(a.created_at)}, before consent ${String(a.consent_id)} was given (${String(consent.granted_at)})`;
       if (a.action === 'revoked' && consent.granted === 0)
         return `consent_history ${id}: consent ${String(a.consent_id)} records a refusal and cannot be revoked`;
+      if (renewedSince(a, consent.revoked_at))
+        return `consent_history ${id}: consent ${String(a.consent_id)} is revoked (at ${String(consent.revoked_at)}) and a revoked consent is not renewed (${String(a.action)} to version ${String(a.consent_version)} at ${String(a.created_at)})`;
       return null;
     },
   },

@@ -30,6 +30,10 @@ export function mergeBreaks(
     const where = ours?.revoked_at ? sides.ours : theirs?.revoked_at ? sides.theirs : null;
     if (where) return `consent ${String(result.id)} is revoked ${where} and stays revoked`;
   }
+  if (entity === 'consent' && result.revoked_at) {
+    const renewal = renewedAfterRevocation(ours, theirs, sides);
+    if (renewal && result.consent_version !== renewal.version) return renewal.message(String(result.id));
+  }
   if (entity === 'training_assignment') {
     const highest = Math.max(level(ours), level(theirs));
     if (level(result) < highest) {
@@ -38,6 +42,29 @@ export function mergeBreaks(
     }
   }
   return null;
+}
+
+/**
+ * A consent revoked on one side at one version while the other side renewed it to another: a revoked consent is not
+ * renewed (the API refuses it), so both cannot hold. A merge keeps the version the consent was revoked at; a merged
+ * revoked consent at the renewed version would read "revoked, then renewed". Answers that version and the message.
+ */
+function renewedAfterRevocation(
+  ours: SyncRow | null,
+  theirs: SyncRow | null,
+  sides: MergeSides,
+): { version: unknown; message: (id: string) => string } | null {
+  if (!ours || !theirs || ours.consent_version === theirs.consent_version) return null;
+  const [revoked, renewed, where, there] = ours.revoked_at
+    ? [ours, theirs, sides.ours, sides.theirs]
+    : [theirs, ours, sides.theirs, sides.ours];
+  if (!revoked.revoked_at || renewed.revoked_at) return null;
+  const at = String(revoked.consent_version);
+  return {
+    version: revoked.consent_version,
+    message: (id) =>
+      `consent ${id} is revoked ${where} at version ${at} and renewed ${there} to version ${String(renewed.consent_version)}: a revoked consent is not renewed, so both cannot hold; it stays revoked at version ${at}`,
+  };
 }
 
 /**

@@ -36,8 +36,11 @@ export interface SyncConflict {
   status: ConflictStatus;
   created_at: string;
   resolved_at: string | null;
-  /** How it was settled: one side whole, or `fields:NAME=ours|theirs,…` for the fields that differed. */
-  resolution: 'ours' | 'theirs' | `fields:${string}` | null;
+  /**
+   * How it was settled: one side whole, `fields:NAME=ours|theirs|both,…` for the fields that differed, or `same`:
+   * both sides came to the same version (the conflict closed itself).
+   */
+  resolution: 'ours' | 'theirs' | 'same' | `fields:${string}` | null;
 }
 
 /** The sync bookkeeping of a store (not tenant data: never journaled, never synced itself). */
@@ -77,7 +80,11 @@ export interface SyncStateStore {
   putConflict(c: SyncConflict): Promise<void>;
   /** Unsettled conflicts of a tenant (of one server when given), oldest first. */
   conflicts(tenant: string, remote?: string): Promise<SyncConflict[]>;
-  conflict(tenant: string, id: string): Promise<SyncConflict | undefined>;
+  /**
+   * The unsettled conflicts `ref` may name (conflictRef): by their id or their record's, whole, or by its start or
+   * end; up to 11, oldest first.
+   */
+  findConflicts(tenant: string, ref: string): Promise<SyncConflict[]>;
   /** Who last changed a record of this store and when, from its journal. */
   lastChange(tenant: string, entity: string, id: string): Promise<{ actor: string; time: string } | undefined>;
   /**

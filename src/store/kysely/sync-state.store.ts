@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { BATCH_OP, changesOf } from '../../domain/journal/changes.js';
+import { conflictRef } from '../../domain/sync/conflict-ref.js';
 import type { SyncConflict, SyncState, SyncStateStore } from '../../domain/sync/sync-state.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
@@ -255,15 +256,33 @@ export class KyselySyncStateStore implements SyncStateStore {
     return (await q.orderBy('created_at').orderBy('id').execute()).map(conflictOf);
   }
 
-  async conflict(tenant: string, id: string): Promise<SyncConflict | undefined> {
-    const r = await this.db
+  async findConflicts(tenant: string, ref: string): Promise<SyncConflict[]> {
+    const { whole, part } = conflictRef(ref);
+    const like = part?.replace(/[%_\\]/g, '');
+    const rows = await this.db
       .selectFrom('sync_conflict')
       .selectAll()
       .where('tenant_id', '=', tenant)
-      .where((eb) => eb.or([eb('id', '=', id), eb('id', 'like', `%${id.replace(/[%_\\]/g, '')}`)]))
-      .limit(2)
+      .where('status', 'in', ['open', 'ours'])
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', whole),
+          eb('entity_id', '=', whole),
+          ...(like
+            ? [
+                eb('id', 'like', `${like}%`),
+                eb('id', 'like', `%${like}`),
+                eb('entity_id', 'like', `${like}%`),
+                eb('entity_id', 'like', `%${like}`),
+              ]
+            : []),
+        ]),
+      )
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(11)
       .execute();
-    return r.length === 1 ? conflictOf(r[0]!) : undefined;
+    return rows.map(conflictOf);
   }
 
   async changesBesides(tenant: string, after: number) {
