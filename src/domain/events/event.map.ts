@@ -1,4 +1,5 @@
 import type { StoredEntry } from '../journal/chain.js';
+import { groupCounts, type BatchData } from '../journal/changes.js';
 
 /** An event a journal entry stands for, before it becomes a delivery. */
 export interface JournalEvent {
@@ -43,13 +44,13 @@ export function eventsOf(e: StoredEntry): JournalEvent[] {
   if (e.op === 'genesis' || e.op === 'delete') return [];
   if (e.op === 'batch') {
     if (e.entity !== 'consent_import_run') return [];
-    const groups = (parse(e.data)?.groups ?? []) as Array<{ entity: string; op: string; rows: unknown[] }>;
+    const data = parse(e.data) as BatchData | undefined;
     return [
       {
         type: 'consents.imported',
         data: {
           import_run_id: e.entity_id,
-          rows: groups.map((g) => ({ entity: g.entity, op: g.op, count: Array.isArray(g.rows) ? g.rows.length : 0 })),
+          rows: Array.isArray(data?.groups) ? groupCounts(data!) : [],
         },
       },
     ];
