@@ -43,7 +43,10 @@ export class BatchRecorder implements Recorder {
   batch(_entity: string, _id: string, data: BatchData): void {
     this.last = undefined;
     // derived groups become rows of their own: this entry has no staged rows to derive them from
-    this.groups.push(...data.groups.map(({ derive: _, ...g }) => ({ ...g, rows: groupRows(data, g) })));
+    for (const g of data.groups) {
+      const { derive: _, ...group } = g;
+      this.groups.push({ ...group, rows: groupRows(data, g) });
+    }
   }
 
   get data(): BatchData {
