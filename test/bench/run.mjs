@@ -1,13 +1,15 @@
-// `npm run bench`: runs every test/bench/*.bench.mjs in turn (or the ones named on the command line).
+// `npm run bench`: the aims of the journal's cost (aims.bench.mjs: a table, and test/bench/results/aims.json);
+// `npm run bench -- all` runs every test/bench/*.bench.mjs in turn, `npm run bench -- sync report` the ones named.
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const wanted = args.length ? args : ['aims'];
 const files = readdirSync(here)
-  .filter((f) => f.endsWith('.bench.mjs') && (!wanted.length || wanted.some((w) => f.includes(w))))
+  .filter((f) => f.endsWith('.bench.mjs') && (wanted.includes('all') || wanted.some((w) => f.includes(w))))
   .sort();
 let failed = 0;
 for (const f of files) {

@@ -1,5 +1,5 @@
 import type { StoredEntry } from '../journal/chain.js';
-import { rowOf, type BatchGroup } from '../journal/changes.js';
+import { groupCounts, groupRows, rowOf, type BatchData } from '../journal/changes.js';
 
 /** An event a journal entry stands for, before it becomes a delivery. */
 export interface JournalEvent {
@@ -95,11 +95,12 @@ function consentEvent(entry: Record<string, unknown>, subject: ConsentSubject | 
  * The per-consent events of an import's batch: the revocations and renewals of consents stored before it (entries of
  * the run with source `import` on a consent the batch updates). The consents it creates are its `consents.imported`.
  */
-function importedChanges(groups: BatchGroup[], run: string): JournalEvent[] {
+function importedChanges(data: BatchData | undefined, run: string): JournalEvent[] {
+  const groups = Array.isArray(data?.groups) ? data.groups : [];
   const updated = new Map<string, ConsentSubject>();
   for (const g of groups)
     if (g.entity === 'consent' && g.op === 'update')
-      for (const values of g.rows) {
+      for (const values of groupRows(data!, g)) {
         const row = rowOf(g.columns, values);
         updated.set(String(row.id), subjectOf(row));
       }
@@ -107,7 +108,7 @@ function importedChanges(groups: BatchGroup[], run: string): JournalEvent[] {
   const out: JournalEvent[] = [];
   for (const g of groups)
     if (g.entity === 'consent_history' && g.op === 'insert')
-      for (const values of g.rows) {
+      for (const values of groupRows(data!, g)) {
         const entry = rowOf(g.columns, values);
         const subject = updated.get(String(entry.consent_id));
         if (!subject || entry.source !== 'import') continue;
@@ -128,16 +129,16 @@ export function eventsOf(e: StoredEntry, subjects: ReadonlyMap<string, ConsentSu
   if (e.op === 'genesis' || e.op === 'delete') return [];
   if (e.op === 'batch') {
     if (e.entity !== 'consent_import_run') return [];
-    const groups = (parse(e.data)?.groups ?? []) as BatchGroup[];
+    const data = parse(e.data) as BatchData | undefined;
     return [
       {
         type: 'consents.imported',
         data: {
           import_run_id: e.entity_id,
-          rows: groups.map((g) => ({ entity: g.entity, op: g.op, count: Array.isArray(g.rows) ? g.rows.length : 0 })),
+          rows: Array.isArray(data?.groups) ? groupCounts(data!) : [],
         },
       },
-      ...importedChanges(groups, e.entity_id),
+      ...importedChanges(data, e.entity_id),
     ];
   }
   const row = parse(e.data);

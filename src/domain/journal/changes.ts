@@ -10,23 +10,91 @@ export interface RowChange {
  * Rows written together by a bulk path (an import's batch of consents and their history, a revert), recorded as one
  * entry (op `batch`) to keep the journal's cost per row small: groups of rows of one table and one operation, each
  * row as its values in `columns` order, keyed by the columns in `key`. A deletion's rows hold only their key.
+ *
+ * A group may instead `derive` its rows from the entry's `staged` rows (the values a bulk path was given, which it
+ * wrote by set-based statements): each staged row makes one row per rule whose `when` value is present. An import
+ * batch's entry then holds its input once instead of every consent and history row it wrote (a quarter of the size,
+ * and no second reading of the rows to write it); `changesOf` gives the same rows either way.
  */
 export interface BatchGroup {
   entity: string;
   op: 'insert' | 'update' | 'delete';
   key: string[];
   columns: string[];
-  rows: unknown[][];
+  rows?: unknown[][];
+  derive?: DeriveRule[];
 }
 export interface BatchData {
   groups: BatchGroup[];
+  staged?: StagedRows;
+}
+
+/**
+ * How a derived row's value is made, per column: `["v", i]` the staged row's value i, `["or", i, x]` that value or x
+ * where it is null, `["c", x]` the constant x, `["id", k]` the id `prefix` + the hex digits (12) of start + step × n + k,
+ * n being the staged row's number.
+ */
+export type DeriveCell = ['v', number] | ['or', number, unknown] | ['c', unknown] | ['id', number];
+export interface DeriveRule {
+  /** Only staged rows whose value `when` is not null make a row. */
+  when?: number;
+  /** One cell per column of the group, in `columns` order. */
+  cells: DeriveCell[];
+}
+/** The rows a bulk path was given: each its number n, then its values; and how the ids it wrote were made. */
+export interface StagedRows {
+  ids: { prefix: string; start: number; step: number };
+  rows: unknown[][];
 }
 
 export const BATCH_OP = 'batch';
 
+/** The rows of one group of a batch: its own, or those it derives from the entry's staged rows. */
+export function groupRows(data: BatchData, g: BatchGroup): unknown[][] {
+  if (g.rows) return g.rows;
+  if (!g.derive || !data.staged) return [];
+  const { ids, rows: staged } = data.staged;
+  const out: unknown[][] = [];
+  for (const s of staged) {
+    const n = s[0] as number;
+    for (const rule of g.derive) {
+      if (rule.when !== undefined && (s[1 + rule.when] ?? null) === null) continue;
+      out.push(
+        rule.cells.map((c) => {
+          switch (c[0]) {
+            case 'v':
+              return s[1 + c[1]] ?? null;
+            case 'or':
+              return s[1 + c[1]] ?? c[2];
+            case 'c':
+              return c[1];
+            case 'id':
+              return ids.prefix + (ids.start + ids.step * n + c[1]).toString(16).padStart(12, '0');
+          }
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+/** How many rows each group of a batch holds. */
+export function groupCounts(data: BatchData): Array<{ entity: string; op: string; count: number }> {
+  return data.groups.map((g) => {
+    let count = g.rows?.length ?? 0;
+    if (!g.rows && g.derive && data.staged)
+      for (const rule of g.derive)
+        count +=
+          rule.when === undefined
+            ? data.staged.rows.length
+            : data.staged.rows.filter((s) => (s[1 + rule.when!] ?? null) !== null).length;
+    return { entity: g.entity, op: g.op, count };
+  });
+}
+
 /** How many row changes an entry records: one, or each row of a batch. */
 export const rowsIn = (e: { op: string; data: unknown }): number =>
-  e.op === BATCH_OP ? (e.data as BatchData).groups.reduce((n, g) => n + g.rows.length, 0) : 1;
+  e.op === BATCH_OP ? groupCounts(e.data as BatchData).reduce((n, g) => n + g.count, 0) : 1;
 
 /** The id of a row by its key columns: the value itself for one column, else the values as a JSON array. */
 export const idOf = (values: unknown[]): string => (values.length === 1 ? String(values[0]) : JSON.stringify(values));
@@ -48,10 +116,11 @@ export function changesOf(
     return [{ entity: e.entity, id: e.entity_id, op: e.op, row: e.data as RowChange['row'] }];
   }
   const out: RowChange[] = [];
-  for (const g of (e.data as BatchData).groups) {
+  const data = e.data as BatchData;
+  for (const g of data.groups) {
     if (only !== undefined && g.entity !== only) continue;
     const keyAt = g.key.map((k) => g.columns.indexOf(k));
-    for (const values of g.rows) {
+    for (const values of groupRows(data, g)) {
       const row = g.op === 'delete' ? null : rowOf(g.columns, values);
       out.push({ entity: g.entity, id: idOf(keyAt.map((i) => values[i])), op: g.op, row });
     }

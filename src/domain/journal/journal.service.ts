@@ -32,13 +32,24 @@ export interface TrailReport {
   problem?: { id: string; kind: 'edited' | 'deleted' | 'inserted'; message: string };
 }
 
-/** A row as comparable text: columns in name order, an absent column the same as null. */
+/** The column names of rows in name order, per list of names as a row has them (rows of a table share one). */
+const sortedNames = new Map<string, string[]>();
+
+/**
+ * A row as comparable text: columns in name order, an absent column the same as null; the names are sorted once per
+ * table rather than once per row.
+ */
 function rowDigest(row: Record<string, unknown>): string {
-  const pairs = Object.keys(row)
-    .filter((k) => row[k] !== null && row[k] !== undefined)
-    .sort()
-    .map((k) => [k, row[k]]);
-  return hash('sha256', JSON.stringify(pairs), 'base64');
+  const names = Object.keys(row);
+  const key = names.join('\u0000');
+  let sorted = sortedNames.get(key);
+  if (!sorted) sortedNames.set(key, (sorted = names.sort()));
+  let text = '';
+  for (const k of sorted) {
+    const v = row[k];
+    if (v !== null && v !== undefined) text += `${JSON.stringify(k)}:${JSON.stringify(v)},`;
+  }
+  return hash('sha256', text, 'base64');
 }
 
 /** The anchor to check: a hash, or what `audit anchor --json` printed. */

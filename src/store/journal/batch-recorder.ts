@@ -1,4 +1,4 @@
-import { idOf, type BatchData, type BatchGroup } from '../../domain/journal/changes.js';
+import { groupRows, idOf, type BatchData, type BatchGroup } from '../../domain/journal/changes.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Recorder } from './journal-writer.js';
 
@@ -21,7 +21,7 @@ export class BatchRecorder implements Recorder {
     const keyAt = group.key.map((k) => columns.indexOf(k));
     if (idOf(keyAt.map((i) => rowValues[i])) !== id)
       throw new DomainError('internal', `the row of ${entity} ${id} does not carry its journal id`);
-    group.rows.push(rowValues);
+    group.rows!.push(rowValues);
   }
 
   putRows(entity: string, columns: string[], rows: Array<{ id: string; values: unknown[] }>, op: 'insert'): void {
@@ -30,19 +30,23 @@ export class BatchRecorder implements Recorder {
     for (const r of rows) {
       if (idOf(keyAt.map((i) => r.values[i])) !== r.id)
         throw new DomainError('internal', `the row of ${entity} ${r.id} does not carry its journal id`);
-      group.rows.push(r.values);
+      group.rows!.push(r.values);
     }
   }
 
   remove(entity: string, id: string): void {
     const key = this.keyOf(entity);
     const values = key.length === 1 ? [id] : (JSON.parse(id) as unknown[]);
-    this.group(entity, 'delete', key).rows.push(values);
+    this.group(entity, 'delete', key).rows!.push(values);
   }
 
   batch(_entity: string, _id: string, data: BatchData): void {
     this.last = undefined;
-    this.groups.push(...data.groups);
+    // derived groups become rows of their own: this entry has no staged rows to derive them from
+    for (const g of data.groups) {
+      const { derive: _, ...group } = g;
+      this.groups.push({ ...group, rows: groupRows(data, g) });
+    }
   }
 
   get data(): BatchData {

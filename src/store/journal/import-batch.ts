@@ -1,4 +1,6 @@
-import { BATCH_OP, type BatchGroup } from '../../domain/journal/changes.js';
+import { BATCH_OP, type BatchGroup, type DeriveCell, type DeriveRule } from '../../domain/journal/changes.js';
+import { DomainError } from '../../domain/errors.js';
+import { ROW_FIELDS, ROW_WIDTH, type BatchValue } from '../consent-import-rows.js';
 import type { JournalRow } from '../db-types.js';
 import { currentRequest } from '../tenant-scope.js';
 import { chainEntries, type ChainHead } from './journal-writer.js';
@@ -54,19 +56,6 @@ export const BATCH_QUERIES: Array<{
   params: (k: BatchKeys) => string[];
 }> = [
   {
-    entity: 'consent',
-    op: 'insert',
-    sql: `select * from consent c where ${CREATED} order by c.id`,
-    params: (k) => [k.tenant, k.prefix, k.end, k.run],
-  },
-  {
-    entity: 'consent_history',
-    op: 'insert',
-    sql: `select h.* from consent c join consent_history h on h.consent_id = c.id and h.tenant_id = c.tenant_id
-      where ${CREATED} order by h.id`,
-    params: (k) => [k.tenant, k.prefix, k.end, k.run],
-  },
-  {
     entity: 'consent_history',
     op: 'insert',
     sql: `${REVOCATIONS} order by h.id`,
@@ -86,6 +75,125 @@ export const BATCH_QUERIES: Array<{
     params: (k) => [k.tenant, ...changeParams(k), ...changeParams(k)],
   },
 ];
+/** The ids of the consents a batch created, in order (`?`: the tenant, the prefix, the end of its range, the run). */
+export const CREATED_IDS = `select c.id from consent c where ${CREATED} order by c.id`;
+
+/**
+ * The consents a batch created and their history entries are not read back for its entry: they are what the writers'
+ * set-based inserts make of the staged rows, so the entry holds the staged rows of the created consents and these
+ * rules, which say what each insert writes into each column (BatchGroup.derive). Both writers' statements and these
+ * rules change together; a column the rules do not know stops the import (a test compares the derived rows with the
+ * tables after an import of every kind of row on both engines).
+ */
+function importRules(
+  tenant: string,
+  now: string,
+  run: string,
+): Record<'consent' | 'consent_history', Array<{ when?: number; cells: Record<string, DeriveCell> }>> {
+  const v = (f: (typeof ROW_FIELDS)[number]): DeriveCell => ['v', ROW_FIELDS.indexOf(f)];
+  const grantedAt: DeriveCell = ['or', ROW_FIELDS.indexOf('granted_at'), now];
+  const common: Record<string, DeriveCell> = {
+    tenant_id: ['c', tenant],
+    import_run_id: ['c', run],
+    consent_version: v('consent_version'),
+  };
+  return {
+    consent: [
+      {
+        cells: {
+          ...common,
+          id: ['id', 0],
+          user_id: v('user_id'),
+          data_point_id: v('data_point_id'),
+          granted: v('granted'),
+          granted_at: grantedAt,
+          revoked_at: v('revoked_at'),
+          source: v('source'),
+          ip_address: v('ip_address'),
+          user_agent: v('user_agent'),
+          created_at: ['c', now],
+          banner_revision: ['c', null],
+          policy_version_id: ['c', null],
+          policy_content_hash: ['c', null],
+        },
+      },
+    ],
+    consent_history: [
+      {
+        cells: {
+          ...common,
+          id: ['id', 1],
+          consent_id: ['id', 0],
+          action: ['c', 'granted'],
+          ip_address: v('ip_address'),
+          user_agent: v('user_agent'),
+          source: v('source'),
+          created_at: grantedAt,
+        },
+      },
+      {
+        when: ROW_FIELDS.indexOf('revoked_at'),
+        cells: {
+          ...common,
+          id: ['id', 2],
+          consent_id: ['id', 0],
+          action: ['c', 'revoked'],
+          ip_address: ['c', null],
+          user_agent: ['c', null],
+          source: ['c', null],
+          created_at: v('revoked_at'),
+        },
+      },
+    ],
+  };
+}
+
+/** What a batch's writer knows of the consents it created: its staged rows, their ids' prefix and counter start. */
+export interface CreatedRows {
+  pieces: BatchValue[][];
+  prefix: string;
+  start: number;
+  /** The ids of the consents it created (CREATED_IDS), in order. */
+  ids: string[];
+}
+
+/**
+ * The groups of the consents a batch created and of their history entries, as rules over its staged rows, and the
+ * staged rows of the created consents (the text of BatchData's `staged`).
+ */
+export function createdGroups(
+  tenant: string,
+  now: string,
+  run: string,
+  columns: Record<'consent' | 'consent_history', readonly string[]>,
+  created: CreatedRows,
+): { groups: string[]; staged: string } {
+  const rules = importRules(tenant, now, run);
+  const groups = (['consent', 'consent_history'] as const).map((entity) => {
+    const derive: DeriveRule[] = rules[entity].map((r) => ({
+      ...(r.when === undefined ? {} : { when: r.when }),
+      cells: columns[entity].map((c) => {
+        const cell = r.cells[c];
+        if (!cell) throw new DomainError('internal', `the import's journal entry does not know column ${entity}.${c}`);
+        return cell;
+      }),
+    }));
+    return `{"entity":"${entity}","op":"insert","key":["id"],"columns":${JSON.stringify(columns[entity])},"derive":${JSON.stringify(derive)}}`;
+  });
+  // the created consents' ids count up by 3 per staged row (n) from `start`; rows and ids are in the same order
+  const rows: BatchValue[][] = [];
+  let piece = 0;
+  let first = 0;
+  for (const id of created.ids) {
+    const n = (parseInt(id.slice(created.prefix.length), 16) - created.start) / 3;
+    while (n >= first + created.pieces[piece]!.length / ROW_WIDTH) first += created.pieces[piece++]!.length / ROW_WIDTH;
+    const at = (n - first) * ROW_WIDTH;
+    rows.push([n, ...created.pieces[piece]!.slice(at, at + ROW_WIDTH)]);
+  }
+  const staged = JSON.stringify({ ids: { prefix: created.prefix, start: created.start, step: 3 }, rows });
+  return { groups, staged };
+}
+
 export const RUN_QUERY = `select * from consent_import_run where tenant_id = ? and id = ?`;
 
 /** The parameters of a batch query. */
@@ -120,13 +228,14 @@ export function batchEntry(
   who: ImportJournal,
   txn: string,
   groups: string[],
+  staged?: string,
 ): JournalRow {
   const meta = { txn, time: new Date().toISOString(), ...who };
   const change = {
     entity: 'consent_import_run',
     entity_id: run,
     op: BATCH_OP,
-    data: `{"groups":[${groups.join(',')}]}`,
+    data: `{"groups":[${groups.join(',')}]${staged === undefined ? '' : `,"staged":${staged}`}}`,
   };
   return chainEntries(tenant, head, meta, [change])[0]!;
 }

@@ -116,7 +116,7 @@ export class JournalWriter implements Recorder {
   }
 
   batch(entity: string, id: string, data: BatchData): void {
-    if (data.groups.some((g) => g.rows.length)) this.changes.push(batchChange(entity, id, data));
+    if (data.groups.some((g) => g.rows?.length || g.derive)) this.changes.push(batchChange(entity, id, data));
   }
 
   get size(): number {

@@ -26,6 +26,8 @@ import {
   BATCH_QUERIES,
   BATCH_TABLES,
   batchEntry,
+  createdGroups,
+  CREATED_IDS,
   batchParams,
   groupJson,
   HEAD_QUERY,
@@ -346,7 +348,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
           if ((await c.query(COUNT_RUN, args)).rowCount !== 1) throw runReverted(run.id);
         }
       }
-      if (run) await this.journalBatch(run.id, prefix);
+      if (run) await this.journalBatch(run.id, prefix, start, pieces);
       await c.query(dryRun ? 'rollback' : 'commit');
       this.created += result.created;
       return { pieces: pieces.length, ...result, refused: result.refused.sort((a, b) => a.n - b.n) };
@@ -356,15 +358,22 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     }
   }
 
-  /** The batch's journal entry: its rows read back by the range of their ids, appended to the tenant's chain. */
-  private async journalBatch(run: string, prefix: string): Promise<void> {
-    const { journal, tenant } = this.o;
+  /**
+   * The batch's journal entry: the consents it created with their history as its staged rows (createdGroups), the
+   * revocations and the run's record read back by the range of their ids, appended to the tenant's chain.
+   */
+  private async journalBatch(run: string, prefix: string, start: number, pieces: BatchValue[][]): Promise<void> {
+    const { journal, tenant, now } = this.o;
     if (!journal) return;
     const c = this.client;
     const columns = (this.columns ??= await tableColumns(c));
     const json = async (sql: string, table: BatchTable, values: string[]) =>
       (await c.query<{ rows: string }>(numbered(asJsonRows('postgres', sql, columns[table])), values)).rows[0]!.rows;
-    const groups: string[] = [];
+    const ids = (
+      await c.query<{ id: string }>({ text: numbered(CREATED_IDS), values: [tenant, prefix, `${prefix}~`, run] })
+    ).rows.map((r) => r.id);
+    const created = createdGroups(tenant, now, run, columns, { pieces, prefix, start, ids });
+    const groups = [...created.groups];
     for (const q of BATCH_QUERIES)
       groups.push(
         groupJson(q.entity, q.op, columns[q.entity], await json(q.sql, q.entity, batchParams(tenant, run, prefix, q))),
@@ -375,7 +384,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     );
     this.journaled = true;
     const head = (await c.query<ChainHead>(numbered(HEAD_QUERY), [tenant])).rows[0];
-    const entry = batchEntry(tenant, run, head, journal, this.ids.next(), groups);
+    const entry = batchEntry(tenant, run, head, journal, this.ids.next(), groups, created.staged);
     if (!head) await c.query(numbered(REGISTER_TENANT), [tenant, entry.time]);
     await c.query(
       `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,

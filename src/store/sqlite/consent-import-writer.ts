@@ -7,6 +7,8 @@ import {
   BATCH_QUERIES,
   BATCH_TABLES,
   batchEntry,
+  createdGroups,
+  CREATED_IDS,
   batchParams,
   groupJson,
   HEAD_QUERY,
@@ -132,6 +134,7 @@ export class ConsentBatchWriter {
   /** The statements that read a batch's rows for its journal entry, and the journal's. */
   private readonly batchRows: Array<{ q: (typeof BATCH_QUERIES)[number]; stmt: Database.Statement }>;
   private readonly runRow: Database.Statement;
+  private readonly createdIds: Database.Statement;
   private readonly columns: Record<BatchTable, string[]>;
   private readonly head: Database.Statement;
   private readonly append: Database.Statement;
@@ -221,6 +224,7 @@ export class ConsentBatchWriter {
         this.db.prepare(asJsonRows('sqlite', sql, this.columns[table])).pluck();
       this.batchRows = BATCH_QUERIES.map((q) => ({ q, stmt: json(q.sql, q.entity) }));
       this.runRow = json(RUN_QUERY, 'consent_import_run');
+      this.createdIds = this.db.prepare(CREATED_IDS).pluck();
       this.head = this.db.prepare(HEAD_QUERY);
       this.append = this.db.prepare(
         `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map(() => '?').join(', ')})`,
@@ -327,7 +331,7 @@ export class ConsentBatchWriter {
         }
       }
       if (!dryRun) this.count(rows, result);
-      if (!dryRun) this.journalBatch(prefix);
+      if (!dryRun) this.journalBatch(prefix, Number(start), pieces);
       this.clearActions.run();
       this.clearChanges.run();
       this.clearStage.run();
@@ -353,22 +357,28 @@ export class ConsentBatchWriter {
   }
 
   /**
-   * The batch's journal entry: its rows read back by the range of their ids, appended to the tenant's chain in the
+   * The batch's journal entry: the consents it created with their history as its staged rows (createdGroups), the
+   * revocations and the run's record read back by the range of their ids, appended to the tenant's chain in the
    * batch's transaction (SQLite's write lock orders it with every other writer's entries).
    */
-  private journalBatch(prefix: string): void {
-    const { journal, run, tenant } = this.o;
+  private journalBatch(prefix: string, start: number, pieces: BatchValue[][]): void {
+    const { journal, run, tenant, now } = this.o;
     if (!journal || !run) return;
-    const groups = this.batchRows.map(({ q, stmt }) =>
-      groupJson(q.entity, q.op, this.columns[q.entity], stmt.get(batchParams(tenant, run.id, prefix, q)) as string),
-    );
+    const ids = this.createdIds.all(tenant, prefix, `${prefix}~`, run.id) as string[];
+    const created = createdGroups(tenant, now, run.id, this.columns, { pieces, prefix, start, ids });
+    const groups = [
+      ...created.groups,
+      ...this.batchRows.map(({ q, stmt }) =>
+        groupJson(q.entity, q.op, this.columns[q.entity], stmt.get(batchParams(tenant, run.id, prefix, q)) as string),
+      ),
+    ];
     const runRow = this.runRow.get(tenant, run.id) as string;
     groups.push(
       groupJson('consent_import_run', this.journaled ? 'update' : 'insert', this.columns.consent_import_run, runRow),
     );
     this.journaled = true;
     const head = this.head.get(tenant) as ChainHead | undefined;
-    const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), groups);
+    const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), groups, created.staged);
     if (!head) this.register.run(tenant, entry.time);
     this.append.run(JOURNAL_COLUMNS.map((c) => entry[c]));
   }
