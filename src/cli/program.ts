@@ -77,6 +77,10 @@ export async function createProgram(ctx: CliContext, argv?: string[]): Promise<C
     .option('--tenant <id>', 'tenant (env COMPLIANCE_TENANT; default "default")')
     .option('--user <name>', 'actor recorded in audit entries (env COMPLIANCE_USER; default: the OS user)')
     .option('--json', 'print the wire shape as JSON')
+    .option(
+      '--media <url>',
+      'keep media in an S3-compatible object store: s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=true (env COMPLIANCE_MEDIA_URL)',
+    )
     .configureOutput(output(ctx))
     .exitOverride();
 

@@ -224,6 +224,17 @@ export function buildOpenApi(version: string): Record<string, unknown> {
                   status: { const: 'ok' },
                   store: { enum: ['sqlite', 'postgres'] },
                   version: { type: 'string' },
+                  media: {
+                    type: 'object',
+                    description:
+                      'where media live and whether they answer (a media store that does not fails only media routes)',
+                    properties: {
+                      location: { type: 'string' },
+                      status: { enum: ['ok', 'unavailable'] },
+                      message: { type: 'string' },
+                    },
+                    required: ['location', 'status'],
+                  },
                 },
                 required: ['status', 'store', 'version'],
               },

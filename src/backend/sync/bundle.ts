@@ -18,7 +18,7 @@ import { uuidv7Source } from '../../store/ids.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { VERSION } from '../../version.js';
-import { createLocalBackend, type LocalBackend } from '../local/local-backend.js';
+import { createLocalBackend, type LocalBackend, type LocalOptions } from '../local/local-backend.js';
 import { areaOf, reportOf, type ConflictReport } from './sync-engine.js';
 
 /** The format a bundle's manifest names; a later layout gets a new number. */
@@ -48,12 +48,14 @@ export interface BundleTarget {
   tenant: string;
   actor?: string;
   clock: Clock;
+  /** The object store of this store's media (`--media`), if it keeps them in one. */
+  media?: LocalOptions['media'];
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 async function withLocal<T>(t: BundleTarget, fn: (b: LocalBackend) => Promise<T>): Promise<T> {
-  const local = await createLocalBackend(t.db, { clock: t.clock });
+  const local = await createLocalBackend(t.db, { clock: t.clock, media: t.media });
   try {
     return await forRequest({ tenant: t.tenant, actor: t.actor ?? 'system' }, () => fn(local));
   } finally {

@@ -17,6 +17,7 @@ export function createExportCommand(ctx: CliContext): Command {
         tenant: c.tenant,
         actor: c.user,
         clock: ctx.clock,
+        media: c.media,
       });
       await writeOutputFile(o.output, bytes);
       if (c.json) return printJson(ctx, m);
@@ -37,7 +38,7 @@ export function createImportCommand(ctx: CliContext): Command {
   ).action(async (file: string) => {
     const c = ctx.config();
     const { importBundle } = await import('../../backend/sync/bundle.js');
-    const s = await importBundle({ db: c.db, actor: c.user, clock: ctx.clock }, file);
+    const s = await importBundle({ db: c.db, actor: c.user, clock: ctx.clock, media: c.media }, file);
     if (s.conflicts.length) ctx.exitCode = 6;
     if (c.json) return printJson(ctx, s);
     const created = Object.entries(s.created)
