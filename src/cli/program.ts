@@ -30,6 +30,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<MakeCommand>]> = [
   ['journal', async () => (await import('./commands/journal.js')).createJournalCommand],
   ['audit', async () => (await import('./commands/audit.js')).createAuditCommand],
   ['db', async () => (await import('./commands/db.js')).createDbCommand],
+  ['media', async () => (await import('./commands/media.js')).createMediaCommand],
   ['keys', async () => (await import('./commands/keys.js')).createKeysCommand],
   ['serve', async () => (await import('./commands/serve.js')).createServeCommand],
   ['webhooks', async () => (await import('./commands/webhooks.js')).createWebhooksCommand],

@@ -11,6 +11,11 @@ export const MEDIA_URL_SETTING = 'media.url';
 export interface MediaPlaces {
   /** Where media live: `--media`, else where `media move` last moved them, else the engine's own place. */
   objects(root?: string): Promise<MediaObjectStore>;
+  /**
+   * Where `media move` takes media from: `--media`, else the recorded home, else the engine's own place, with the
+   * URL that names it (`default` for the own place); unlike `objects`, a --media the record contradicts is taken.
+   */
+  from(): Promise<{ url: string; objects: MediaObjectStore }>;
   /** The media store at `target` (an s3:// URL, or `default` for the engine's own place). */
   at(target: string, field: string): Promise<MediaObjectStore>;
   /** The URL the store records as the home of its media (undefined: its own place). */
@@ -51,6 +56,12 @@ export function mediaPlaces(
       if (configured) return s3(configured);
       if (home !== undefined) return s3(parseMediaUrl(home, 'the recorded media URL'));
       return own(root);
+    },
+    async from() {
+      const url = configured?.url ?? (await recorded());
+      return url === undefined
+        ? { url: OWN_MEDIA, objects: await own() }
+        : { url, objects: await this.at(url, '--media') };
     },
     async at(target, field) {
       return target === OWN_MEDIA ? own() : s3(parseMediaUrl(target, field));
