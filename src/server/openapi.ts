@@ -225,15 +225,8 @@ export function buildOpenApi(version: string): Record<string, unknown> {
                   store: { enum: ['sqlite', 'postgres'] },
                   version: { type: 'string' },
                   media: {
-                    type: 'object',
-                    description:
-                      'where media live and whether they answer (a media store that does not fails only media routes)',
-                    properties: {
-                      location: { type: 'string' },
-                      status: { enum: ['ok', 'unavailable'] },
-                      message: { type: 'string' },
-                    },
-                    required: ['location', 'status'],
+                    enum: ['ok', 'unavailable'],
+                    description: 'whether the media store answers (one that does not fails only the media routes)',
                   },
                 },
                 required: ['status', 'store', 'version'],

@@ -293,9 +293,10 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (parts.length === 1 && parts[0] === 'health' && (method === 'GET' || method === 'HEAD')) {
       const health = { status: 'ok', store: opts.store?.kind ?? 'unknown', version: opts.version ?? '0.0.0' };
       await opts.store?.ping(HEALTH_TIMEOUT_MS);
-      // media that cannot be reached fail their own routes only (503): the health says so and stays 200
+      // media that cannot be reached fail their own routes only (503): the health says so and stays 200; where
+      // they live and why they fail are for `db status`, not for anyone who asks
       const media = opts.store?.mediaObjects ? await mediaHealthWithin(opts.store, HEALTH_TIMEOUT_MS) : undefined;
-      send(res, 200, media ? { ...health, media } : health);
+      send(res, 200, media ? { ...health, media: media.status } : health);
       return 200;
     }
     const origin = header(req, 'origin');
