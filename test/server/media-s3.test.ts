@@ -299,6 +299,52 @@ describe.each(['sqlite', 'postgres'] as const)('media in an S3 object store (%s)
     expect([r.code, r.stderr]).toEqual([0, expect.stringContaining('from media')]);
     expect(readFileSync(last).equals(bytes)).toBe(true);
   }, 60_000);
+
+  it('sync carries media between an S3-backed server and laptops with and without an object store, both ways', async () => {
+    const serverDb = await freshStore(engine);
+    const url = s3.url('server');
+    const server = await createLocalBackend(serverDb, { media: parseMediaUrl(url) });
+    const srv = await startServer(server, { keys: false });
+    const fromServer = '01970000-0000-7000-8000-00000000e001';
+    const fromLaptop = '01970000-0000-7000-8000-00000000e002';
+    try {
+      const moduleId = await newModule(server, 'S3-7');
+      await storeMedium(server, { tenant, moduleId, id: fromServer, kind: 'audio', bytes });
+      const folderLaptop = await freshStore('sqlite');
+      const s3Laptop = await freshStore('sqlite');
+      const laptopUrl = s3.url('laptop');
+      const laptops = [
+        ['--db', folderLaptop],
+        ['--db', s3Laptop, '--media', laptopUrl],
+      ];
+      for (const face of laptops) {
+        const r = await cli([...face, '--remote', srv.url, '--tenant', tenant, 'sync']);
+        expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
+        const out = join(tmp(), 'pulled.m4a');
+        expect((await cli([...face, '--tenant', tenant, 'training', 'media', 'get', fromServer, '-o', out])).code).toBe(
+          0,
+        );
+        expect(readFileSync(out).equals(bytes)).toBe(true);
+      }
+      expect(existsSync(join(folderLaptop, '..', 'media', 'training-media'))).toBe(true);
+      // a medium made on the laptop without S3 reaches the server's bucket by a push
+      const laptop = await createLocalBackend(folderLaptop);
+      try {
+        await storeMedium(laptop, { tenant, moduleId, id: fromLaptop, kind: 'audio', bytes });
+      } finally {
+        await laptop.close();
+      }
+      expect((await cli(['--db', folderLaptop, '--remote', srv.url, '--tenant', tenant, 'sync'])).code).toBe(0);
+      const u = (await (
+        await fetch(`${srv.url}/sdk/v1/training/media/${fromLaptop}/url`, { headers: { 'x-tenant-id': tenant } })
+      ).json()) as { url: string; bucket: string };
+      expect(u.bucket).toBe('media');
+      expect(Buffer.from(await (await fetch(u.url)).arrayBuffer()).equals(bytes)).toBe(true);
+    } finally {
+      await srv.close();
+      await server.close();
+    }
+  }, 60_000);
 });
 
 describe('media in an S3 object store, configuration', () => {
