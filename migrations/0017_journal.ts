@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { dataHash, entryHash, GENESIS_HASH } from '../src/domain/journal/chain.js';
+import { dataHash, entryHash, GENESIS_HASH } from './frozen/0017-chain.js';
 import { APP_ROLE, columnTypes, isolateTenant, isPostgres } from './dialect.js';
 
 /**

@@ -5,7 +5,7 @@ import { REPORT_LANGUAGES } from './domain/report-locale.js';
 import { TENANT_PATTERN, TENANT_RULE } from './domain/tenant.js';
 import { DomainError } from './domain/errors.js';
 import { parseOrThrow } from './domain/validation.js';
-import { parseMediaUrl, type MediaLocation } from './store/media-url.js';
+import { parseMediaUrl, type MediaLocation } from './domain/training/media-url.js';
 
 /** Global flags as commander hands them over. */
 export interface GlobalFlags {

@@ -79,8 +79,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
         return EXIT.ok;
       if (e.exitCode === 0) return EXIT.ok;
       // commander printed nothing (see program.ts): its usage errors look like every other error, JSON with --json
-      const { usageError } = await import('./cli/usage-error.js');
-      return fail(usageError(e), { usage: true });
+      const { commandAt, usageError } = await import('./cli/usage-error.js');
+      return fail(usageError(e, commandAt(program, argv.slice(2))), { usage: true });
     }
     // Ctrl-C in a prompt (@inquirer's ExitPromptError) ends quietly, as a shell expects of an interrupt.
     if ((e as Error)?.name === 'ExitPromptError') return EXIT.interrupted;

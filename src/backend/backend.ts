@@ -18,6 +18,8 @@ export interface Backend {
   webhooks: Client<Contracts['webhooks']>;
   notifications: Client<Contracts['notifications']>;
   sync: Client<Contracts['sync']>;
+  tenants: Client<Contracts['tenants']>;
+  bundles: Client<Contracts['bundles']>;
   /** Where the data lives, for messages: a file path or a URL. */
   readonly location: string;
   close(): Promise<void>;

@@ -7,17 +7,24 @@
  * from, shows the banner as configured unless the visitor already answered this revision of it, records the answer
  * as one consent per optional category (source web_banner, refusals included), remembers it in a first-party cookie
  * and tells the page:
- *   window.compliance.consent('analytics')   -> true | false
+ *   window.compliance.consent('analytics')   -> true | false (what is in effect now)
+ *   window.compliance.status                 -> 'loading' | 'unanswered' | 'pending' | 'recorded' | 'failed' |
+ *                                               'unavailable' (see the README); window.compliance.error: the last
+ *                                               compliance:error detail, or null
  *   window.compliance.onChange(fn)           -> fn({ consent, revision }) now (if answered) and on every change
  *   window.compliance.show()                 -> opens the settings layer again (also: any element with
  *                                               data-consent-settings, e.g. a footer link "Cookie settings")
  *   document 'compliance:consent' event      -> detail { consent, revision, changed }
  *   document 'compliance:recorded' event     -> detail { ids: { category: consent id }, revision } once stored
+ *   document 'compliance:error' event        -> detail { during, reason, message, httpStatus, retryAfter, status }
+ * A refusal takes effect at once; a grant only once the server has stored it (consent must be demonstrable,
+ * Art. 7(1) GDPR). A choice not yet stored is kept in localStorage and sent again: after Retry-After while the page
+ * is open, when the page is hidden or left (keepalive), and on the next page load.
  * Optional content waits for consent:
  *   <script type="text/plain" data-consent-category="analytics" data-src="https://…/stats.js"></script>
  *   <script type="text/plain" data-consent-category="marketing">inline code</script>
  *   <iframe data-consent-category="marketing" data-src="https://…"></iframe>
- * No dependencies, no build step needed (the build only minifies it); ES2017, so every current browser runs it.
+ * No dependencies, no build step needed (the build only minifies it); ES2019, so every current browser runs it.
  */
 (function () {
   'use strict';
@@ -60,9 +67,11 @@
   // ------------------------------------------------------------------ state and the page-facing API
   var config = null;
   var policy = null;
-  var state = null; // { consent: {category: boolean}, revision, user }
-  var previous = null; // the cookie's answer to an earlier revision: preselects the settings, applies nothing
+  var state = null; // what is in effect: { consent: {category: boolean}, revision, user }
+  var previous = null; // the visitor's answer to an earlier revision: preselects the settings, applies nothing
   var listeners = [];
+  var status = 'loading';
+  var lastError = null;
 
   function readCookie() {
     var m = document.cookie.match(new RegExp('(?:^|; )' + COOKIE + '=([^;]*)'));
@@ -109,7 +118,14 @@
       if (config) render(true);
     },
   };
+  Object.defineProperty(api, 'status', { enumerable: true, get: () => status });
+  Object.defineProperty(api, 'error', { enumerable: true, get: () => lastError && Object.assign({}, lastError) });
   window.compliance = api;
+
+  /** Whether `consent` says the same as what is in effect. */
+  function inEffect(consent) {
+    return !!state && Object.keys(consent).every((k) => !!state.consent[k] === !!consent[k]);
+  }
 
   function apply(consent, revision, user, changed) {
     state = { consent: consent, revision: revision, user: user };
@@ -146,8 +162,33 @@
     });
   }
 
+  /** Tells the page (a compliance:error event, window.compliance.error) and the console what went wrong. */
+  function reportError(during, e, after) {
+    status = after;
+    lastError = {
+      during: during,
+      reason: e.code,
+      message: e.message,
+      httpStatus: e.status,
+      retryAfter: e.retryAfter,
+      status: after,
+    };
+    var what = during === 'configuration' ? 'configuration not available' : 'the choice could not be recorded';
+    console.warn('compliance banner: ' + what + ': ' + e.message);
+    document.dispatchEvent(new CustomEvent('compliance:error', { detail: Object.assign({}, lastError) }));
+  }
+
   // ------------------------------------------------------------------ the API
-  function call(method, path, body) {
+  function failure(code, message, status, retryAfter) {
+    return Object.assign(new Error(message), { code: code, status: status, retryAfter: retryAfter });
+  }
+
+  /**
+   * One request to the API. A refusal rejects with an Error whose `code` is the server's (`rate_limited`,
+   * `forbidden`, …) or `network` when there is no answer the page may read, `status` the HTTP status (0 without
+   * one) and `retryAfter` the seconds of Retry-After (or null). `keepalive` lets the request outlive the page.
+   */
+  function call(method, path, body, keepalive) {
     var headers = { 'X-Tenant-ID': tenant, 'Content-Type': 'application/json' };
     if (key) headers.Authorization = 'Bearer ' + key;
     return fetch(base + path, {
@@ -156,59 +197,191 @@
       body: body ? JSON.stringify(body) : undefined,
       credentials: 'omit',
       mode: 'cors',
-    }).then((res) =>
-      res.json().then((json) => {
-        if (!res.ok) throw Object.assign(new Error(json.error || 'HTTP ' + res.status), { status: res.status });
-        return json;
-      }),
-    );
-  }
-
-  /** One consent per optional category; required categories need no consent and are not recorded. */
-  function record(consent, user) {
-    var optional = config.categories.filter((c) => !c.isRequired);
-    var ids = {};
-    return Promise.all(
-      optional.map((c) => {
-        var body = {
-          user_id: user,
-          data_point_id: 'cookies:' + c.id,
-          granted: !!consent[c.id],
-          consent_version: config.revision,
-          source: 'web_banner',
-          user_agent: navigator.userAgent.slice(0, 1000),
-          banner_revision: config.revision,
-        };
-        if (policy) {
-          body.policy_version_id = policy.version_id;
-          body.policy_content_hash = policy.content_hash;
-        }
-        return call('POST', 'einwilligungen/consents', body).then((r) => {
-          ids[c.id] = r.id;
-        });
-      }),
-    ).then(
-      () =>
-        document.dispatchEvent(
-          new CustomEvent('compliance:recorded', { detail: { ids: ids, revision: config.revision } }),
-        ),
+      keepalive: !!keepalive,
+    }).then(
+      (res) =>
+        res
+          .json()
+          .catch(() => ({}))
+          .then((json) => {
+            if (res.ok) return json;
+            var wait = parseInt(res.headers.get('Retry-After'), 10);
+            throw failure(
+              json.code || 'http_' + res.status,
+              json.error || 'HTTP ' + res.status,
+              res.status,
+              wait >= 0 ? wait : null,
+            );
+          }),
       (e) => {
-        console.warn('compliance banner: the choice could not be recorded: ' + e.message);
-        document.dispatchEvent(new CustomEvent('compliance:error', { detail: { message: e.message } }));
+        // a browser hides why: the server is down or offline, or it did not allow this page's origin (CORS)
+        throw failure(
+          'network',
+          'no answer from ' +
+            base +
+            ' (' +
+            e.message +
+            '): the server cannot be reached, or it does not allow this page’s origin ' +
+            location.origin +
+            ' (a usable publishable key must list it)',
+          0,
+          null,
+        );
       },
     );
   }
 
-  function choose(consent) {
+  // ------------------------------------------------------------------ recording, and a choice not recorded yet
+  var PENDING = 'compliance_pending_' + tenant.replace(/[^A-Za-z0-9_-]/g, '_');
+  var held = null; // the pending choice, also when localStorage cannot keep it (then for this page only)
+  var sending = false;
+  var again = false;
+  var retries = 0; // in this page, after a failure that a retry may mend
+  var timer = null;
+
+  /**
+   * The choice the server has not stored yet, or null: { r: revision, c: consent, u: visitor, t: chosen at,
+   * p: the privacy policy shown, cats: the optional categories, ids: {category: consent id} of those stored }.
+   */
+  function loadPending() {
+    try {
+      var v = JSON.parse(localStorage.getItem(PENDING));
+      var usable = v && typeof v.c === 'object' && typeof v.r === 'string' && Array.isArray(v.cats);
+      held = usable && v.t > Date.now() - MAX_AGE * 1000 ? Object.assign(v, { ids: v.ids || {} }) : null;
+    } catch {
+      // no storage: what this page holds
+    }
+    return held;
+  }
+
+  function savePending(p) {
+    held = p;
+    try {
+      if (p) localStorage.setItem(PENDING, JSON.stringify(p));
+      else localStorage.removeItem(PENDING);
+    } catch {
+      // no storage: kept for this page only
+    }
+  }
+
+  function consentBody(p, category) {
+    var body = {
+      user_id: p.u,
+      data_point_id: 'cookies:' + category,
+      granted: !!p.c[category],
+      consent_version: p.r,
+      // the server records when, through which channel (web_banner) and the browser's User-Agent itself
+      banner_revision: p.r,
+    };
+    if (p.p) {
+      body.policy_version_id = p.p.version_id;
+      body.policy_content_hash = p.p.content_hash;
+    }
+    return body;
+  }
+
+  /**
+   * Sends the pending choice: one consent per optional category not stored yet (a retry repeats none that was).
+   * `leaving`: the page is being hidden or left. Every request is `keepalive`, so it outlives the page.
+   */
+  function send(leaving) {
+    if (sending) {
+      again = again || !leaving;
+      return;
+    }
+    var p = config && loadPending(); // before the configuration, the start of the page sends it
+    if (!p || (leaving && status === 'failed')) return;
+    clearTimeout(timer);
+    sending = true;
+    var refused = null;
+    Promise.all(
+      p.cats
+        .filter((c) => !(c in p.ids))
+        .map((c) =>
+          call('POST', 'einwilligungen/consents', consentBody(p, c), true).then(
+            (r) => {
+              p.ids[c] = r.id;
+            },
+            (e) => {
+              refused = refused || e;
+            },
+          ),
+        ),
+    ).then(() => {
+      sending = false;
+      var latest = loadPending();
+      // unless a newer choice (here or in another tab) replaced it meanwhile
+      if (latest && latest.t === p.t) {
+        if (refused) notRecorded(p, refused);
+        else recorded(p);
+      }
+      if (again) {
+        again = false;
+        send(false);
+      }
+    });
+  }
+
+  function recorded(p) {
+    savePending(null);
+    retries = 0;
+    // an answer to an earlier revision is stored, and the current one still waits for its answer
+    status = p.r === config.revision ? 'recorded' : 'unanswered';
+    lastError = null;
+    if (p.r === config.revision) {
+      writeCookie({ r: p.r, c: p.c, u: p.u, t: p.t });
+      if (!inEffect(p.c)) apply(p.c, p.r, p.u, true);
+    }
+    document.dispatchEvent(
+      new CustomEvent('compliance:recorded', { detail: { ids: Object.assign({}, p.ids), revision: p.r } }),
+    );
+  }
+
+  /** Keeps the choice (with the consents already stored) to send again; soon, when the server may take it then. */
+  function notRecorded(p, e) {
+    savePending(p);
+    var later = !e.status || e.status === 408 || e.status === 429 || e.status >= 500;
+    reportError('recording', e, later ? 'pending' : 'failed');
+    var wait = e.retryAfter || 2 << retries; // 2, 4, 8 s without Retry-After
+    if (later && retries < 3 && wait <= 60) {
+      retries++;
+      timer = setTimeout(() => send(false), wait * 1000);
+    }
+  }
+
+  /**
+   * The visitor's answer. A refusal takes effect at once, a grant once the server has stored it: until then the
+   * page gets the narrower of the choice in effect and the new one, and the cookie remembers that.
+   */
+  function choose(consent, byKeyboard) {
     config.categories.forEach((c) => {
       if (c.isRequired) consent[c.id] = true;
       else consent[c.id] = !!consent[c.id];
     });
     var user = (state && state.user) || (previous && previous.u) || newVisitorId();
-    writeCookie({ r: config.revision, c: consent, u: user, t: Date.now() });
-    close();
-    apply(consent, config.revision, user, true);
-    record(consent, user);
+    var before = state && state.revision === config.revision ? state.consent : {};
+    var now = {};
+    var grants = false;
+    config.categories.forEach((c) => {
+      now[c.id] = consent[c.id] && (c.isRequired || !!before[c.id]);
+      if (consent[c.id] && !now[c.id]) grants = true;
+    });
+    var at = Date.now();
+    savePending({
+      r: config.revision,
+      c: consent,
+      u: user,
+      t: at,
+      p: policy && { version_id: policy.version_id, content_hash: policy.content_hash },
+      cats: config.categories.filter((c) => !c.isRequired).map((c) => c.id),
+      ids: {},
+    });
+    retries = 0;
+    status = 'pending';
+    writeCookie({ r: config.revision, c: now, u: user, t: at });
+    close(byKeyboard);
+    if (state ? !inEffect(now) : !grants) apply(now, config.revision, user, true);
+    send(false);
   }
 
   // ------------------------------------------------------------------ colours (WCAG 2.1 contrast)
@@ -312,11 +485,39 @@
     return 'box ' + position;
   }
 
-  function close() {
+  /** The page's first control in the tab order, to continue from where the banner (first in that order) was. */
+  function firstInPage() {
+    var all = document.body.querySelectorAll(
+      'a[href],area[href],button,input,select,textarea,iframe,summary,[tabindex],[contenteditable]',
+    );
+    return Array.prototype.find.call(
+      all,
+      (e) =>
+        e !== host &&
+        !e.disabled &&
+        e.tabIndex >= 0 &&
+        e.type !== 'hidden' &&
+        e.getClientRects().length > 0 &&
+        getComputedStyle(e).visibility !== 'hidden',
+    );
+  }
+
+  /**
+   * Removes the banner and returns the focus to the element that opened it. A banner that opened by itself was
+   * opened from nowhere: after a choice made by keyboard (or a screen reader) the focus goes on to the page's first
+   * control, where the next Tab would have gone; after a mouse click it stays where the click left it.
+   */
+  function close(byKeyboard) {
+    var opener = lastFocus;
     if (host) host.remove();
     host = root = null;
+    lastFocus = null;
     document.removeEventListener('keydown', onKey, true);
-    if (lastFocus && lastFocus.focus && document.contains(lastFocus)) lastFocus.focus();
+    if (opener && opener !== document.body && opener.focus && document.contains(opener)) opener.focus();
+    else if (byKeyboard) {
+      var next = firstInPage();
+      if (next) next.focus();
+    }
   }
 
   function focusables() {
@@ -361,7 +562,8 @@
     }
     root.innerHTML = '';
     root.appendChild(el('style', { text: css(c.primaryColor) }));
-    var stored = state ? state.consent : previous ? previous.c : {};
+    // preselected: the latest choice (also one the server has not stored yet), else an earlier revision's answer
+    var stored = held && held.r === config.revision ? held.c : state ? state.consent : previous ? previous.c : {};
     // a site path or an http(s) address only: never a javascript: or data: URL from the configuration
     var privacyHref = texts.privacyLink || '';
     if (/^\s*[a-z][a-z0-9+.-]*:/i.test(privacyHref) && !/^\s*https?:/i.test(privacyHref)) privacyHref = '';
@@ -451,20 +653,21 @@
     else if (style === 'modal') root.querySelector('button').focus();
   }
 
-  function acceptAll() {
+  // a click from the keyboard or a screen reader has no pointer position: detail 0
+  function acceptAll(e) {
     var consent = {};
     config.categories.forEach((c) => (consent[c.id] = true));
-    choose(consent);
+    choose(consent, e.detail === 0);
   }
-  function declineAll() {
-    choose({});
+  function declineAll(e) {
+    choose({}, e.detail === 0);
   }
-  function saveSelection() {
+  function saveSelection(e) {
     var consent = {};
     Array.prototype.forEach.call(root.querySelectorAll('input[data-category]'), (i) => {
       consent[i.getAttribute('data-category')] = i.checked;
     });
-    choose(consent);
+    choose(consent, e.detail === 0);
   }
 
   // ------------------------------------------------------------------ start
@@ -477,6 +680,7 @@
   });
 
   var saved = readCookie();
+  var waiting = loadPending();
   var policyPath = 'legal-documents/published?document_type=privacy_policy&language=' + encodeURIComponent(lang);
   Promise.all([
     call('GET', 'einwilligungen/cookies'),
@@ -488,18 +692,31 @@
     (r) => {
       config = r[0];
       policy = r[1];
-      if (saved && saved.r === config.revision) apply(saved.c, saved.r, saved.u, false);
-      else {
-        previous = saved; // asks again, preselecting the last answer
+      var current = saved && saved.r === config.revision;
+      // the cookie holds what is in effect: a grant not yet recorded is not in it
+      if (current) apply(saved.c, saved.r, saved.u, false);
+      status = waiting ? 'pending' : current ? 'recorded' : 'unanswered';
+      if (!current && !(waiting && waiting.r === config.revision)) {
+        // asks again, preselecting the last answer
+        previous = waiting && (!saved || waiting.t >= saved.t) ? waiting : saved;
         var start = () => render(false);
         if (document.body) start();
         else document.addEventListener('DOMContentLoaded', start);
       }
+      // a choice the server did not store on an earlier page goes again now
+      if (waiting) send(false);
     },
     (e) => {
-      // the API cannot be reached: keep a choice made before, but show nothing and load nothing new
-      console.warn('compliance banner: configuration not available: ' + e.message);
+      // the API cannot be reached or refuses this page: keep a choice made before, but show nothing and load
+      // nothing new
+      reportError('configuration', e, 'unavailable');
       if (saved) apply(saved.c, saved.r, saved.u, false);
     },
   );
+
+  // what is still not recorded goes with the page when it is hidden or left (keepalive requests outlive it)
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') send(true);
+  });
+  window.addEventListener('pagehide', () => send(true));
 })();

@@ -5,7 +5,7 @@ import type { Config, GlobalFlags } from '../config.js';
 import type { OpenOptions } from '../store/store.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DomainError } from '../domain/errors.js';
-import type { StoreAccess } from './store-access.js';
+import type { StoreAccess, TenantUse } from './store-access.js';
 
 /** The terminal a command talks to; tests hand in memory streams. */
 export interface IO {
@@ -26,11 +26,12 @@ export interface CliContext {
   clock: Clock;
   /**
    * Resolves flags + environment into the configuration; called once the command line is parsed, with the store
-   * access the command declares (a command that only reads never creates a store).
+   * access the command declares (a command that only reads never creates a store) and how it uses its tenant (one
+   * that needs a known tenant refuses a tenant the store has never seen as it opens the store).
    */
-  configure(flags: GlobalFlags, access?: StoreAccess): Promise<void>;
+  configure(flags: GlobalFlags, access?: StoreAccess, tenant?: TenantUse): Promise<void>;
   config(): Config;
-  /** The local store or the remote server, opened on first use. */
+  /** The local store or the remote server, opened on first use, its tenant checked as the command declares. */
   backend(): Promise<Backend>;
   /**
    * The embedded store itself, for commands that only make sense locally (db, keys, serve); `onMissing` is told
@@ -47,18 +48,56 @@ export interface CliContext {
 export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = systemClock): CliContext {
   let config: Config | undefined;
   let access: StoreAccess = 'read';
+  let tenantUse: TenantUse = 'known';
   let opened: Promise<Backend> | undefined;
   let onMissing: OpenOptions['onMissing'];
+
+  /** The local store or the remote server, as the configuration names it. */
+  const open = async (): Promise<Backend> => {
+    const c = ctx.config();
+    if (c.remote) {
+      const { createHttpBackend } = await import('../backend/http/http-backend.js');
+      return createHttpBackend({ url: c.remote, apiKey: c.apiKey });
+    }
+    const { createLocalBackend } = await import('../backend/local/local-backend.js');
+    const { redactUrl } = await import('../store/store.js');
+    return createLocalBackend(c.db, {
+      clock,
+      // a read creates nothing: a store named by --db or COMPLIANCE_DB must exist; the default store of a first
+      // run, and a dry run, read as empty until a command that writes creates it
+      ifMissing: access === 'write' ? 'create' : access === 'dry-run' || c.dbIsDefault ? 'empty' : 'refuse',
+      onMissing: (outcome, location) => {
+        onMissing?.(outcome, location);
+        if (outcome === 'empty')
+          io.stderr.write(
+            `no store at ${location} yet: it reads as empty and nothing is created (a command that writes creates it, as does \`compliance db init\`)\n`,
+          );
+      },
+      llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
+      media: c.media,
+      timeouts: {
+        statement_timeout: env.COMPLIANCE_PG_STATEMENT_TIMEOUT,
+        lock_timeout: env.COMPLIANCE_PG_LOCK_TIMEOUT,
+        query_timeout: env.COMPLIANCE_PG_QUERY_TIMEOUT,
+      },
+      // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
+      onUpgrade: (from, to, names) =>
+        io.stderr.write(
+          `upgrading the store ${redactUrl(c.db)} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`,
+        ),
+    });
+  };
 
   const ctx: CliContext = {
     io,
     env,
     clock,
     exitCode: 0,
-    async configure(flags, declared = 'read') {
+    async configure(flags, declared = 'read', tenant = 'known') {
       const { resolveConfig } = await import('../config.js');
       config = resolveConfig(flags, env);
       access = declared;
+      tenantUse = tenant;
     },
     config() {
       if (!config) throw new DomainError('internal', 'configuration read before the command line was parsed');
@@ -66,38 +105,16 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
     },
     backend() {
       opened ??= (async () => {
-        const c = ctx.config();
-        if (c.remote) {
-          const { createHttpBackend } = await import('../backend/http/http-backend.js');
-          return createHttpBackend({ url: c.remote, apiKey: c.apiKey });
+        const backend = await open();
+        const known = await import('./known-tenant.js');
+        if (!known.mustBeKnown(ctx.config(), tenantUse)) return backend;
+        try {
+          await known.requireKnownTenant(backend, ctx.config());
+        } catch (e) {
+          await backend.close();
+          throw e;
         }
-        const { createLocalBackend } = await import('../backend/local/local-backend.js');
-        const { redactUrl } = await import('../store/store.js');
-        return createLocalBackend(c.db, {
-          clock,
-          // a read creates nothing: a store named by --db or COMPLIANCE_DB must exist; the default store of a first
-          // run, and a dry run, read as empty until a command that writes creates it
-          ifMissing: access === 'write' ? 'create' : access === 'dry-run' || c.dbIsDefault ? 'empty' : 'refuse',
-          onMissing: (outcome, location) => {
-            onMissing?.(outcome, location);
-            if (outcome === 'empty')
-              io.stderr.write(
-                `no store at ${location} yet: it reads as empty and nothing is created (a command that writes creates it, as does \`compliance db init\`)\n`,
-              );
-          },
-          llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
-          media: c.media,
-          timeouts: {
-            statement_timeout: env.COMPLIANCE_PG_STATEMENT_TIMEOUT,
-            lock_timeout: env.COMPLIANCE_PG_LOCK_TIMEOUT,
-            query_timeout: env.COMPLIANCE_PG_QUERY_TIMEOUT,
-          },
-          // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
-          onUpgrade: (from, to, names) =>
-            io.stderr.write(
-              `upgrading the store ${redactUrl(c.db)} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`,
-            ),
-        });
+        return backend;
       })();
       return opened;
     },

@@ -1,7 +1,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { dirname, extname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { DomainError } from '../domain/errors.js';
 import { makeFolder } from '../store/make-folder.js';
 
@@ -58,6 +58,39 @@ export async function openOutputFile(path: string, options?: { encoding?: Buffer
     throw outputFileError(path, e);
   }
   return out;
+}
+
+/**
+ * Streams an output file that must never be left half-written (a bundle): the bytes go to a hidden file beside it,
+ * renamed over `path` once every chunk is written and removed when anything fails. A failure to write names `path`
+ * (exit 1); one of the source comes as the source threw it.
+ */
+export async function writeOutputFileWhole(path: string, chunks: AsyncIterable<Uint8Array | string>): Promise<void> {
+  parent(path);
+  const partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  const out = createWriteStream(partial);
+  const written = async (step: Promise<unknown>) => {
+    try {
+      await step;
+    } catch (e) {
+      throw outputFileError(path, e);
+    }
+  };
+  try {
+    await written(once(out, 'open'));
+    for await (const chunk of chunks) {
+      if (out.write(chunk)) continue;
+      await written(Promise.race([once(out, 'drain'), once(out, 'close')]));
+      if (out.destroyed) throw outputFileError(path, out.errored ?? new Error('the file was closed'));
+    }
+    out.end();
+    await written(once(out, 'finish'));
+    await written(rename(partial, path));
+  } catch (e) {
+    out.destroy();
+    await rm(partial, { force: true });
+    throw e;
+  }
 }
 
 /**

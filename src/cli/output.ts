@@ -11,7 +11,8 @@ export interface Column<T> {
   id?: boolean;
 }
 
-const UUIDS = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+/** Ids of ours as a table shows them: UUIDs, and webhook deliveries (`msg_` and 32 hex digits). */
+const OUR_IDS = /\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|msg_[0-9a-f]{32})\b/gi;
 
 /**
  * A list never joins its items with a separator that an item may contain ("Lebenslauf, Zeugnisse" is one data
@@ -81,7 +82,7 @@ export async function tableText<T>(rows: T[], columns: Column<T>[], opts: { empt
     rows.map((r) =>
       columns.map((c) => {
         const text = cell(c.value(r), true);
-        return c.id ? text.replace(UUIDS, shortId) : text;
+        return c.id ? text.replace(OUR_IDS, shortId) : text;
       }),
     ),
   );

@@ -1,7 +1,7 @@
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
 import type { CliContext } from './context.js';
-import { storeAccess } from './store-access.js';
+import { storeAccess, tenantUse } from './store-access.js';
 
 /**
  * Help goes where commander puts it; its usage errors are not printed here but thrown, and main() prints them like
@@ -39,6 +39,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<MakeCommand>]> = [
   ['sync', async () => (await import('./commands/sync.js')).createSyncCommand],
   ['export', async () => (await import('./commands/bundle.js')).createExportCommand],
   ['import', async () => (await import('./commands/bundle.js')).createImportCommand],
+  ['tenants', async () => (await import('./commands/tenants.js')).createTenantsCommand],
 ];
 
 /**
@@ -87,7 +88,7 @@ export async function createProgram(ctx: CliContext, argv?: string[]): Promise<C
 
   program.hook('preAction', async (_root, action) => {
     ctx.command = action;
-    await ctx.configure(action.optsWithGlobals(), storeAccess(action));
+    await ctx.configure(action.optsWithGlobals(), storeAccess(action), tenantUse(action));
   });
 
   const name = argv && commandOf(program, argv.slice(2));

@@ -1,4 +1,4 @@
-import type { CommanderError } from 'commander';
+import type { Command, CommanderError } from 'commander';
 import { DomainError, type ErrorDetail } from '../domain/errors.js';
 
 /** Commander's wording of each usage error, and the detail each becomes (the flag or argument it names). */
@@ -43,13 +43,43 @@ const invalid = (value: string, choices: string | undefined, rest: string | unde
     : `${JSON.stringify(value)} is not valid${rest?.trim() ? `: ${rest.trim()}` : ''}`;
 
 /**
+ * The command a command line runs, as far as its words name commands (commander does not say which command refused
+ * an option): each word that names a subcommand of the command reached so far goes one level down.
+ */
+export function commandAt(root: Command, args: string[]): Command {
+  let cmd = root;
+  for (const word of args) {
+    if (word === '--') break;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (sub) cmd = sub;
+  }
+  return cmd;
+}
+
+/**
+ * `--junit` where `--format junit` was meant: the options of `cmd` and its parents that take the unknown flag's
+ * name as one of their values.
+ */
+export function valueHint(cmd: Command, flag: string): string | undefined {
+  const value = flag.replace(/^-+/, '').split('=')[0]!;
+  const options: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent)
+    for (const o of c.options) if (o.long && o.argChoices?.includes(value)) options.push(`${o.long} ${value}`);
+  return options.length ? `Did you mean ${options.join(' or ')}?` : undefined;
+}
+
+/**
  * A usage error commander raised (unknown option, missing argument, a value outside its choices) as the error every
  * other command prints: the same message, code `bad_request` (exit 2), and details naming the flag or argument, so
- * `--json` prints one error body for every command.
+ * `--json` prints one error body for every command. Given the command that refused it, an unknown option that is a
+ * value of one of its options says so (`unknown option '--junit' (Did you mean --format junit?)`).
  */
-export function usageError(e: CommanderError): DomainError {
+export function usageError(e: CommanderError, cmd?: Command): DomainError {
   // one line: commander puts its suggestion on a line of its own
-  const message = e.message.replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ');
+  let message = e.message.replace(/^error:\s*/, '').replace(/\s*\n\s*/g, ' ');
+  const unknown = /^unknown option '([^']+)'/.exec(message);
+  const hint = unknown && cmd && valueHint(cmd, unknown[1]!);
+  if (hint) message = `${unknown[0]} (${hint})`;
   for (const [pattern, details] of PATTERNS) {
     const m = pattern.exec(message);
     if (m) return new DomainError('bad_request', message, details(m));

@@ -48,6 +48,7 @@ export function bindHandlers<C extends Contract>(
       const req = {
         tenant: raw.tenant,
         actor: raw.actor,
+        principal: raw.principal,
         origin: raw.origin,
         keyTenants: raw.keyTenants,
         params: o.params

@@ -35,12 +35,19 @@ export const consentsContract = {
   create: op({
     method: 'POST',
     path: '/einwilligungen/consents',
-    summary: 'Record a consent (or a refusal with granted=false)',
+    summary:
+      'Record a decision (a consent, or a refusal with granted=false) under the rule of one decision in force per user and data point: a refusal revokes the grant in force, the same decision again changes nothing (200), a grant while one is in force renews it (200); from a browser the server sets granted_at, source and user_agent (422 when sent)',
     tenant: 'header',
     body: ConsentInput,
     output: ConsentCreated,
     scope: 'publishable',
+    // a page records a choice now, through the banner: it cannot date it, revoke it or name another channel
+    serverDecides: {
+      fields: ['granted_at', 'revoked_at', 'source', 'ip_address', 'user_agent'],
+      values: (seen) => ({ source: 'web_banner', user_agent: seen.userAgent?.slice(0, 1000) }),
+    },
     status: 201,
+    statusOf: (r: { outcome: string }) => (r.outcome === 'created' ? 201 : 200),
   }),
   stats: op({
     method: 'GET',
@@ -125,6 +132,16 @@ export const consentsContract = {
     output: ConsentWithHistory,
     status: 200,
     raises: ['conflict'],
+  }),
+  get: op({
+    method: 'GET',
+    path: '/einwilligungen/consents/{id}',
+    ids: { params: { id: 'consent' } },
+    summary: 'One consent with its history (addition)',
+    tenant: 'header',
+    params: IdParams,
+    output: ConsentWithHistory,
+    status: 200,
   }),
   receipt: op({
     method: 'GET',

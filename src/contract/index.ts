@@ -13,6 +13,8 @@ import { apiKeysContract } from './api-keys.contract.js';
 import { webhooksContract } from './webhooks.contract.js';
 import { notificationsContract } from './notifications.contract.js';
 import { syncContract } from './sync.contract.js';
+import { tenantsContract } from './tenants.contract.js';
+import { bundlesContract } from './bundles.contract.js';
 
 /** Every area of /sdk/v1; the server, the HTTP client and the OpenAPI document are generated from this table. */
 export const contracts = {
@@ -31,6 +33,8 @@ export const contracts = {
   webhooks: webhooksContract,
   notifications: notificationsContract,
   sync: syncContract,
+  tenants: tenantsContract,
+  bundles: bundlesContract,
 };
 export type Contracts = typeof contracts;
 export type AreaName = keyof Contracts;

@@ -21,4 +21,6 @@ export const contractLoaders: { [K in keyof Contracts]: () => Promise<Contracts[
   webhooks: async () => (await import('./webhooks.contract.js')).webhooksContract,
   notifications: async () => (await import('./notifications.contract.js')).notificationsContract,
   sync: async () => (await import('./sync.contract.js')).syncContract,
+  tenants: async () => (await import('./tenants.contract.js')).tenantsContract,
+  bundles: async () => (await import('./bundles.contract.js')).bundlesContract,
 };

@@ -33,6 +33,11 @@ export interface Operation<
   /** Success status. */
   status: 200 | 201;
   /**
+   * The success status of a given output, where it depends on what the operation did (a POST that found its
+   * decision recorded already creates nothing: 200). Both statuses are in the OpenAPI document.
+   */
+  statusOf?: (output: never) => 200 | 201;
+  /**
    * `json` (default): the body is JSON, validated with `body`. `stream`: the raw body is handed to the handler as a
    * stream with its content type (bulk import of CSV or NDJSON); `body` is then not used.
    */
@@ -52,6 +57,23 @@ export interface Operation<
   publishedOnly?: (output: never) => unknown;
   /** No API key: the request carries its own proof (a signed URL with the tenant in its `tenant` parameter). */
   public?: boolean;
+  /**
+   * Body fields only the operator of the store decides, such as whether a webhook may reach private addresses: the
+   * command line on the store sets them, while through the API a request that sets one (to anything but false) is a
+   * 403 naming it, unless `serve` was started allowing it (ApiServerOptions.operatorFields). Each field names the
+   * `serve` flag that allows it.
+   */
+  operatorFields?: Readonly<Record<string, string>>;
+  /**
+   * For a browser's request (a publishable key; on a server without keys, any request with an Origin header): the
+   * body fields the server decides itself, because a page could claim anything there (when, by which channel, from
+   * which address). A request that sends one is a 422 naming it, and the server records `values` in their place,
+   * from what it sees of the request.
+   */
+  serverDecides?: {
+    fields: readonly string[];
+    values: (seen: { userAgent?: string }) => Record<string, unknown>;
+  };
   /**
    * Domain errors the handler raises beyond those the operation's shape implies (`errorCodesOf` adds those: a
    * parameter that names no record, a body that fails validation, ...): `not_found` for an id inside the body,
@@ -118,6 +140,8 @@ type Out<S> = [NonNullable<S>] extends [z.ZodType] ? z.output<NonNullable<S>> : 
 export interface Req<O extends Operation> {
   tenant: string;
   actor?: string;
+  /** What made the request (RawRequest.principal); the local backend fills in its own when the caller gave none. */
+  principal?: string;
   origin?: string;
   keyTenants?: string[] | null;
   params: Out<O['params']>;

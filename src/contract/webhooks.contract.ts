@@ -27,6 +27,8 @@ export const webhooksContract = {
     summary: 'Add an endpoint; the answer holds its signing secret, shown this once',
     tenant: 'header',
     body: WebhookCreate,
+    // a tenant's admin could otherwise point the server at the network it runs in (SSRF)
+    operatorFields: { allow_private: '--allow-private-webhooks' },
     output: WebhookEndpointCreated,
     status: 201,
     scope: 'admin',
@@ -69,6 +71,7 @@ export const webhooksContract = {
   redeliver: op({
     method: 'POST',
     path: '/webhook-deliveries/{id}/redeliver',
+    ids: { params: { id: 'webhook_delivery' } },
     summary: 'Send a delivery again (same webhook-id), due now',
     tenant: 'header',
     params: Id,

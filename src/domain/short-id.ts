@@ -13,8 +13,12 @@ export const MIN_ID_PART = 8;
 const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID_PART = /^[0-9a-f-]+$/i;
 
-/** The short form commands show of an id: its last 8 hex digits; an id that is no UUID stays as it is. */
-export const shortId = (id: string): string => (FULL_ID.test(id) ? id.slice(-SHORT_ID_LENGTH) : id);
+/** A webhook delivery's id (the `webhook-id` header): `msg_` and a UUID's 32 hex digits. */
+const MESSAGE_ID = /^msg_[0-9a-f]{32}$/i;
+
+/** The short form commands show of an id: its last 8 hex digits; an id that is no UUID (nor `msg_…`) stays as it is. */
+export const shortId = (id: string): string =>
+  FULL_ID.test(id) || MESSAGE_ID.test(id) ? id.slice(-SHORT_ID_LENGTH) : id;
 
 /** A part of an id to look up: its start or its end, lower case. */
 export type IdMatch = { prefix: string } | { suffix: string };
@@ -35,6 +39,8 @@ export const ID_KINDS = {
   training_block: 'training block',
   consent_import_run: 'import run',
   webhook_endpoint: 'webhook endpoint',
+  /** `msg_…`: its end as any id's, its start as the hex digits after `msg_`. */
+  webhook_delivery: 'webhook delivery',
 } as const;
 export type IdKind = keyof typeof ID_KINDS;
 

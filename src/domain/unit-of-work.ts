@@ -5,7 +5,7 @@ import type { DsfaStore } from './dsfa/dsfa.store.js';
 import type { LegalDocumentStore } from './legal-documents/legal-document.store.js';
 import type { NotificationStore } from './notifications/notification.store.js';
 import type { TrainingBlockStore } from './training-blocks/block.store.js';
-import type { CanonicalStore } from './training-blocks/canonical.service.js';
+import type { CanonicalStore } from './training-blocks/canonical-store.port.js';
 import type { TrainingContentStore } from './training/content.store.js';
 import type { TrainingMediaStore } from './training/media.store.js';
 import type { TrainingStore } from './training/training.store.js';

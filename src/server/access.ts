@@ -53,7 +53,7 @@ export function authorize(caller: Caller, need: KeyNeed, now: Date): void {
 
 /** Request headers a browser may send cross-origin (the banner sends the first three). */
 export const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, X-Tenant-ID, X-User-ID, X-Request-ID';
-/** Response headers a page may read. */
-export const CORS_EXPOSE_HEADERS = 'X-Request-ID, Retry-After';
+/** Response headers a page may read: the request id, and when to come back (Retry-After and the quota fields). */
+export const CORS_EXPOSE_HEADERS = 'X-Request-ID, Retry-After, RateLimit-Policy, RateLimit';
 /** How long a browser may reuse a preflight's answer, in seconds. */
 export const CORS_MAX_AGE = 600;

@@ -52,7 +52,8 @@ export function sendBannerScript(req: IncomingMessage, res: ServerResponse): num
     'x-content-type-options': 'nosniff',
     'cross-origin-resource-policy': 'cross-origin',
     'access-control-allow-origin': '*',
-    vary: 'Accept-Encoding',
+    // the same script for every origin, as every answer of the server says; gzipped or not by Accept-Encoding
+    vary: 'Origin, Accept-Encoding',
   };
   const held = req.headers['if-none-match'];
   if (held && held.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {

@@ -56,6 +56,16 @@ const REQUEST_ID = {
 };
 const REQUEST_ID_RULE = '1 to 128 characters of A-Z a-z 0-9 . _ : @ / + = -';
 
+/** The quota fields of draft-ietf-httpapi-ratelimit-headers, on every answer of a rate-limited route. */
+const RATE_LIMIT = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+};
+
+/** The headers of an operation's answers: its request id, and the quota fields where it is rate-limited. */
+const answerHeaders = (op: Operation) =>
+  errorStatusesOf(op).includes(429) ? { ...REQUEST_ID, ...RATE_LIMIT } : REQUEST_ID;
+
 /** Unwraps `.optional()` and `.default()` to reach the schema registered as a comma-separated list. */
 function commaItems(s: z.ZodType): z.ZodType | undefined {
   let cur: z.ZodType = s;
@@ -147,14 +157,17 @@ function success(op: Operation): Record<string, unknown> {
       return {
         '307': {
           description: 'redirect to a time-limited signed URL',
-          headers: { Location: { required: true, schema: { type: 'string', format: 'uri-reference' } }, ...REQUEST_ID },
+          headers: {
+            Location: { required: true, schema: { type: 'string', format: 'uri-reference' } },
+            ...answerHeaders(op),
+          },
         },
       };
     case 'binary':
       return {
         [String(op.status)]: {
           description: 'the file',
-          headers: REQUEST_ID,
+          headers: answerHeaders(op),
           content: fileContent(op.responseTypes ?? []),
         },
       };
@@ -162,18 +175,21 @@ function success(op: Operation): Record<string, unknown> {
       return {
         [String(op.status)]: {
           description: 'streamed as it is produced',
-          headers: REQUEST_ID,
+          headers: answerHeaders(op),
           content: fileContent(op.responseTypes ?? []),
         },
       };
-    default:
-      return {
-        [String(op.status)]: {
-          description: 'success',
-          headers: REQUEST_ID,
-          content: { 'application/json': { schema: schemaOf(op.output, 'output') } },
-        },
+    default: {
+      const answer = {
+        description: 'success',
+        headers: answerHeaders(op),
+        content: { 'application/json': { schema: schemaOf(op.output, 'output') } },
       };
+      // an operation whose status depends on what it did (statusOf) answers 200 when it created nothing
+      return op.statusOf
+        ? { '200': { ...answer, description: 'nothing created' }, [String(op.status)]: answer }
+        : { [String(op.status)]: answer };
+    }
   }
 }
 
@@ -262,13 +278,31 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           description: `the request's id, as the server logged it (the client's X-Request-ID when it is ${REQUEST_ID_RULE})`,
           schema: { type: 'string' },
         },
+        RateLimitPolicy: {
+          description:
+            'the quotas that counted this request (draft-ietf-httpapi-ratelimit-headers): "per-address" and "per-key", each with q (requests) and w (seconds), e.g. "per-address";q=300;w=60, "per-key";q=3000;w=60; only on a server with keys',
+          schema: { type: 'string' },
+        },
+        RateLimit: {
+          description:
+            'what is left of each quota: r (whole requests) and t (seconds until one more, absent while full), e.g. "per-address";r=299;t=1, "per-key";r=2999;t=1',
+          schema: { type: 'string' },
+        },
+        RetryAfter: {
+          required: true,
+          description: 'whole seconds until the quota takes a request again',
+          schema: { type: 'integer', minimum: 1 },
+        },
       },
       responses: Object.fromEntries(
         Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
           `Error${status}`,
           {
             description,
-            headers: REQUEST_ID,
+            headers:
+              status === '429'
+                ? { ...REQUEST_ID, 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_LIMIT }
+                : REQUEST_ID,
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },
         ]),

@@ -5,6 +5,7 @@ import { contracts } from '../contract/index.js';
 import {
   SDK_PREFIX,
   type BinaryPayload,
+  type Operation,
   type RawRequest,
   type StreamBody,
   type TenantPlacement,
@@ -12,11 +13,11 @@ import {
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../domain/errors.js';
+import { parseJson } from '../contract/json-body.js';
 import { sendBannerScript } from './banner-script.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
-import type { Store } from '../store/store.js';
-import type { MediaHealth } from '../store/media-location.js';
+import type { MediaHealth, Store } from '../store/store.js';
 import { TENANT_PATTERN, TENANT_RULE } from '../domain/tenant.js';
 import { neededScope } from '../domain/api-keys/api-key.rules.js';
 import {
@@ -28,7 +29,7 @@ import {
   type Caller,
   type KeyCheck,
 } from './access.js';
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit.js';
+import { addRateLimitFields, DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit.js';
 import { logLine, requestId, type LogFormat } from './request-log.js';
 
 /** An error of the HTTP exchange itself whose status says more than its code's (413 for a body over the limit). */
@@ -58,6 +59,11 @@ export interface ApiServerOptions {
   trustProxy?: boolean;
   maxBodyBytes?: number;
   /**
+   * Operator fields (Operation.operatorFields) this server lets API clients set: `allow_private` with
+   * `serve --allow-private-webhooks`. None by default.
+   */
+  operatorFields?: readonly string[];
+  /**
    * The store behind the backend, for `GET /sdk/v1/health`, and to translate an engine failure outside an area's
    * own guard (the API-key lookup) into the same clear error.
    */
@@ -81,7 +87,7 @@ const HEALTH_TIMEOUT_MS = 2000;
 
 /** Whether the media store answers, within `ms`. */
 async function mediaHealthWithin(store: Partial<Pick<Store, 'mediaObjects'>>, ms: number): Promise<MediaHealth> {
-  const { mediaHealth } = await import('../store/media-location.js');
+  const { mediaHealth } = await import('../store/store.js');
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<MediaHealth>((done) => {
     timer = setTimeout(
@@ -203,6 +209,26 @@ function tenantFrom(req: IncomingMessage, placement: TenantPlacement, url: URL):
   return tenant;
 }
 
+/**
+ * A browser's body with the fields the server decides (Operation.serverDecides) set by the server: a body that sends
+ * one of them is a 422 naming each.
+ */
+function decidedByServer(
+  decides: NonNullable<Operation['serverDecides']>,
+  body: unknown,
+  req: IncomingMessage,
+): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const sent = decides.fields.filter((f) => f in body);
+  if (sent.length)
+    throw new DomainError(
+      'validation',
+      `${sent.join(', ')}: set by the server for a browser's request (a publishable key records a choice now, through the banner); leave ${sent.length > 1 ? 'them' : 'it'} out`,
+      sent.map((path) => ({ path, message: "set by the server for a browser's request" })),
+    );
+  return { ...body, ...decides.values({ userAgent: header(req, 'user-agent') }) };
+}
+
 /** What the server learns of a request as it goes, for its log line. */
 interface Seen {
   id: string;
@@ -219,8 +245,8 @@ export function createApiServer(opts: ApiServerOptions): Server {
   let openapi: Record<string, unknown> | undefined;
 
   const limits = { ...DEFAULT_RATE_LIMITS, ...opts.rateLimits };
-  const perKey = new RateLimiter(limits.perKey);
-  const perIp = new RateLimiter(limits.perIp);
+  const perKey = new RateLimiter('per-key', limits.perKey);
+  const perIp = new RateLimiter('per-address', limits.perIp);
   const logFormat = opts.logFormat ?? 'text';
 
   /** The client's address: the socket's peer, or behind a trusted proxy the address it forwarded. */
@@ -229,13 +255,14 @@ export function createApiServer(opts: ApiServerOptions): Server {
     return forwarded || req.socket.remoteAddress || 'unknown';
   }
 
-  /** 429 with Retry-After once `who` has used up its requests of the minute. */
+  /** Counts the request against `who`'s quota (RateLimit fields); 429 with Retry-After once it is used up. */
   function limit(limiter: RateLimiter, who: string, res: ServerResponse): void {
-    const wait = limiter.take(who);
-    if (wait === 0) return;
-    res.setHeader('retry-after', String(wait));
-    throw new DomainError('rate_limited', `too many requests: try again in ${wait} s`, [
-      { path: 'Retry-After', message: String(wait) },
+    const taken = limiter.take(who);
+    if (!taken) return;
+    addRateLimitFields(res, limiter, taken);
+    if (taken.wait === 0) return;
+    throw new DomainError('rate_limited', `too many requests: try again in ${taken.wait} s`, [
+      { path: 'Retry-After', message: String(taken.wait) },
     ]);
   }
 
@@ -247,6 +274,23 @@ export function createApiServer(opts: ApiServerOptions): Server {
   async function allowedOrigin(origin: string | undefined): Promise<boolean> {
     if (origin === undefined || !opts.keys?.browserOrigins) return false;
     return (await opts.keys.browserOrigins()).has(origin);
+  }
+
+  /** 403 for a body that sets a field only the operator decides, unless this server was started allowing it. */
+  function refuseOperatorFields(op: Operation, body: unknown): void {
+    if (!op.operatorFields || !body || typeof body !== 'object') return;
+    const values = body as Record<string, unknown>;
+    const set = Object.entries(op.operatorFields).filter(
+      ([f]) => values[f] !== undefined && values[f] !== false && !opts.operatorFields?.includes(f),
+    );
+    if (set.length)
+      throw new DomainError(
+        'forbidden',
+        set
+          .map(([f, flag]) => `${f}: only the operator decides it, on the store's command line or with serve ${flag}`)
+          .join('; '),
+        set.map(([path, flag]) => ({ path, message: `only the operator may set it (serve ${flag})` })),
+      );
   }
 
   const keyed = async () => (opts.keys ? (await opts.keys.activeCount()) > 0 : false);
@@ -362,15 +406,12 @@ export function createApiServer(opts: ApiServerOptions): Server {
       };
     } else if (route.op.body) {
       const text = await readBody(req, maxBody);
-      if (text.trim() === '') body = {};
-      else {
-        try {
-          body = JSON.parse(text);
-        } catch (e) {
-          throw new DomainError('bad_request', `malformed JSON body: ${(e as Error).message}`);
-        }
-      }
+      body = text.trim() === '' ? {} : parseJson(text);
     }
+    refuseOperatorFields(route.op, body);
+    // a browser (a publishable key; on a server without keys, any page) records a choice now: an Origin says browser,
+    // and a secret key with one was refused above
+    if (origin !== undefined && route.op.serverDecides) body = decidedByServer(route.op.serverDecides, body, req);
     const raw: RawRequest = {
       tenant,
       actor: actorFrom(req),
@@ -418,8 +459,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
       res.end();
       return 307;
     }
-    send(res, route.op.status, result);
-    return route.op.status;
+    const status = route.op.statusOf?.(result as never) ?? route.op.status;
+    send(res, status, result);
+    return status;
   }
 
   const server = createServer((req, res) => {
@@ -461,7 +503,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       });
   });
   // bytes the HTTP parser refuses never reach `handle`: answer them with the same JSON error body, not a bare socket close
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
@@ -484,9 +526,14 @@ export function createApiServer(opts: ApiServerOptions): Server {
       'x-request-id': id,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
+      vary: 'Origin',
       connection: 'close',
     });
-    socket.end(`HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);
+    // an answer to HEAD has no body: a client would read those bytes as the start of the next answer
+    const head = err.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${head ? '' : text}`,
+    );
   });
   // a bulk import streams for as long as its file lasts: no limit on receiving a whole body (headers keep theirs)
   server.requestTimeout = 0;

@@ -1,4 +1,4 @@
-import { decideImportRow, type ImportRowState, type StoredMatch } from '../domain/consents/import-match.js';
+import { decideImport, type ImportRow, type StoredConsent } from '../domain/consents/import-match.js';
 import type { ConsentTables } from './db-types-consents.js';
 import type { ImportJournal } from './journal/import-batch.js';
 
@@ -50,6 +50,7 @@ export const RUN_COLUMNS = [
   'created',
   'unchanged',
   'revoked',
+  'renewed',
   'rejected',
   'created_by',
   'started_at',
@@ -64,6 +65,7 @@ export const runCounts = (rows: number, r: Omit<BatchResult, 'pieces'>) => ({
   created: r.created,
   unchanged: r.unchanged,
   revoked: r.revoked,
+  renewed: r.renewed,
   rejected: r.refused.length,
 });
 
@@ -81,58 +83,133 @@ export interface Refusal {
 
 /**
  * What one transaction of an import did with its rows: the pieces it took, how many rows were new, equal to a stored
- * consent, or revoked one, and the rows it refused (each row is one of these).
+ * consent, revoked one (also a refusal withdrawing the grant in force) or renewed the grant in force, and the rows it
+ * refused (each row is one of these).
  */
 export interface BatchResult {
   pieces: number;
   created: number;
   unchanged: number;
   revoked: number;
+  renewed: number;
   refused: Refusal[];
 }
 
-/** A staged row that matched a stored consent without equalling it, joined with one such consent (c_…). */
-export interface CheckRow extends ImportRowState {
+/** A staged row to be decided in JS, joined with one stored consent of its user and data point (c_…). */
+export interface CheckRow {
   n: number;
+  granted: number;
+  granted_at: string | null;
+  revoked_at: string | null;
+  consent_version: string;
+  source: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
   c_id: string;
+  c_granted: number;
   c_granted_at: string;
   c_revoked_at: string | null;
+  c_consent_version: string;
   c_source: string | null;
   c_ip_address: string | null;
   c_user_agent: string | null;
 }
 
-export interface CheckDecision {
-  n: number;
-  action: 'unchanged' | 'revoke' | 'refuse';
-  target?: string;
-  reason?: string;
+/** A `granted`, `renewed` or `version_update` entry of a stored grant: when the user said yes, to which version. */
+export interface Affirmation {
+  consent_id: string;
+  created_at: string;
+  consent_version: string;
 }
 
+/** A change a decided row makes to a stored consent, with the id of its history entry. */
+export interface StoredChange {
+  n: number;
+  kind: 'revoke' | 'renew';
+  target: string;
+  at: string;
+  /** The version a renewal gives the consent (the row's). */
+  version: string;
+  id: string;
+}
+
+export interface CheckDecision {
+  n: number;
+  action: 'unchanged' | 'refuse' | 'create' | 'revoke' | 'renew';
+  reason?: string;
+  /** The revoked_at a created consent gets (the row's own, or that of a later refusal stored already). */
+  revoked_at?: string | null;
+  changes: Array<Omit<StoredChange, 'id'>>;
+}
+
+/** What a decided row counts as in the summary: a row that revoked a stored consent is `revoked`, also a refusal. */
+export const countOf = (d: CheckDecision): 'created' | 'unchanged' | 'revoked' | 'renewed' | 'refused' =>
+  d.action === 'create'
+    ? d.changes.length
+      ? 'revoked'
+      : 'created'
+    : d.action === 'revoke'
+      ? 'revoked'
+      : d.action === 'renew'
+        ? 'renewed'
+        : d.action === 'refuse'
+          ? 'refused'
+          : 'unchanged';
+
 /**
- * The decisions of import-match.ts for staged rows the store could not decide alone, given every consent each matched
- * (rows ordered by n, then by consent id): the same on both engines.
+ * The decisions of import-match.ts for staged rows the store could not decide alone, given every stored consent of
+ * each row's user and data point (rows ordered by n, then by consent id) and the yes entries of those that are grants:
+ * the same on both engines. `now` is the import's time.
  */
-export function decideChecks(rows: CheckRow[]): CheckDecision[] {
+export function decideChecks(rows: CheckRow[], affirmations: Affirmation[], now: string): CheckDecision[] {
+  const yes = new Map<string, Array<{ at: string; consent_version: string }>>();
+  for (const a of affirmations) {
+    const list = yes.get(a.consent_id) ?? [];
+    list.push({ at: a.created_at, consent_version: a.consent_version });
+    yes.set(a.consent_id, list);
+  }
   const out: CheckDecision[] = [];
   for (let i = 0; i < rows.length;) {
     const first = rows[i]!;
-    const matches: StoredMatch[] = [];
+    const stored: StoredConsent[] = [];
     for (; i < rows.length && rows[i]!.n === first.n; i++) {
       const r = rows[i]!;
-      matches.push({
+      stored.push({
         id: r.c_id,
+        granted: r.c_granted === 1,
         granted_at: r.c_granted_at,
         revoked_at: r.c_revoked_at,
+        consent_version: r.c_consent_version,
         source: r.c_source,
         ip_address: r.c_ip_address,
         user_agent: r.c_user_agent,
+        banner_revision: null,
+        policy_version_id: null,
+        policy_content_hash: null,
+        affirmations: yes.get(r.c_id) ?? [],
       });
     }
-    const d = decideImportRow(first, matches);
-    if (d.kind === 'revoke') out.push({ n: first.n, action: 'revoke', target: d.consent_id });
-    else if (d.kind === 'refuse') out.push({ n: first.n, action: 'refuse', reason: d.reason });
-    else out.push({ n: first.n, action: 'unchanged' });
+    const row: ImportRow = { ...first, granted: first.granted === 1 };
+    const d = decideImport(row, stored, now);
+    const n = first.n;
+    const version = first.consent_version;
+    if (d.kind === 'unchanged') out.push({ n, action: 'unchanged', changes: [] });
+    else if (d.kind === 'refuse') out.push({ n, action: 'refuse', reason: d.reason, changes: [] });
+    else if (d.kind === 'revoke')
+      out.push({
+        n,
+        action: 'revoke',
+        changes: [{ n, kind: 'revoke', target: d.consent_id, at: first.revoked_at!, version }],
+      });
+    else if (d.kind === 'renew')
+      out.push({ n, action: 'renew', changes: [{ n, kind: 'renew', target: d.consent_id, at: d.at, version }] });
+    else
+      out.push({
+        n,
+        action: 'create',
+        revoked_at: d.revoked_at,
+        changes: d.revokes.map((r) => ({ n, kind: 'revoke' as const, target: r.consent_id, at: r.at, version })),
+      });
   }
   return out;
 }
@@ -152,62 +229,38 @@ export interface ConsentImportWriter {
   abort(): Promise<void>;
 }
 
-/** What an earlier row of a batch with one (user_id, data_point_id, granted, consent_version) left for later ones. */
-interface Earlier {
-  /** The last pass of any such row, and of one without granted_at. */
-  any: number;
-  none: number;
-  /** The last pass per granted_at: one kept inline (most keys have one), more in a map. */
-  at: string | null;
-  atPass: number;
-  more?: Map<string, number>;
-}
-
 const USER = ROW_FIELDS.indexOf('user_id');
 const DATA_POINT = ROW_FIELDS.indexOf('data_point_id');
-const GRANTED = ROW_FIELDS.indexOf('granted');
-const GRANTED_AT = ROW_FIELDS.indexOf('granted_at');
-const VERSION = ROW_FIELDS.indexOf('consent_version');
 
 /**
  * The pass (1, 2, …) in which each row of a batch is written, in batch order: a row comes a pass after every earlier
- * row that could match the same stored consent, or the consent that row creates (the same user_id, data_point_id,
- * granted and consent_version, and granted_at equal or absent on either side). A batch written pass after pass reads
- * as row after row, so a grant and its revocation further down the file both count, whatever the batch boundaries;
- * rows of one pass never touch each other's consents, so each pass is written with set-based statements. Most batches
- * have one pass. A dry run writes nothing, so it compares every row with the store alone: one pass.
+ * row of the same user and data point, whose decisions it may depend on (a grant and its refusal further down, a
+ * grant and its revocation). A batch written pass after pass reads as row after row, whatever the batch boundaries;
+ * rows of one pass concern different users or data points, so each pass is written with set-based statements. Most
+ * batches have one pass. A dry run writes nothing, so it compares every row with the store alone: one pass.
  */
 export function passesOf(pieces: BatchValue[][], dryRun: boolean): { passes: number[]; last: number } {
   const passes: number[] = [];
-  if (dryRun) {
-    for (const piece of pieces) for (let i = 0; i < piece.length; i += ROW_WIDTH) passes.push(1);
-    return { passes, last: 1 };
-  }
-  const seen = new Map<string, Earlier>();
+  const seen = new Map<string, number>();
   let last = 1;
   for (const piece of pieces)
     for (let i = 0; i < piece.length; i += ROW_WIDTH) {
-      const key = `${piece[i + USER]}\u0000${piece[i + DATA_POINT]}\u0000${piece[i + GRANTED]}\u0000${piece[i + VERSION]}`;
-      const at = piece[i + GRANTED_AT] as string | null;
-      const e = seen.get(key);
-      if (!e) {
+      if (dryRun) {
         passes.push(1);
-        seen.set(key, { any: 1, none: at === null ? 1 : 0, at, atPass: at === null ? 0 : 1 });
         continue;
       }
-      const before = at === null ? e.any : Math.max(e.none, at === e.at ? e.atPass : (e.more?.get(at) ?? 0));
-      const pass = before + 1;
+      const key = `${piece[i + USER]}\u0000${piece[i + DATA_POINT]}`;
+      const pass = (seen.get(key) ?? 0) + 1;
+      seen.set(key, pass);
       passes.push(pass);
       if (pass > last) last = pass;
-      e.any = Math.max(e.any, pass);
-      if (at === null) e.none = Math.max(e.none, pass);
-      else if (e.at === null || e.at === at) {
-        e.at = at;
-        e.atPass = Math.max(e.atPass, pass);
-      } else (e.more ??= new Map()).set(at, Math.max(e.more.get(at) ?? 0, pass));
     }
   return { passes, last };
 }
+
+/** The id of the `k`-th change to a stored consent in a batch of `rows` rows: after the three ids of each row. */
+export const changeId = (prefix: string, start: number, rows: number, k: number): string =>
+  prefix + (start + 3 * rows + k).toString(16).padStart(12, '0');
 
 /**
  * Where the counter in the last 48 bits of a batch's ids may start: below 2^47, so it never rolls over (RFC 9562 6.2,

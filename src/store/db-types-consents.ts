@@ -46,6 +46,7 @@ export interface ConsentTables {
     created: number;
     unchanged: number;
     revoked: number;
+    renewed: number;
     rejected: number;
     created_by: string;
     started_at: string;

@@ -62,6 +62,8 @@ export interface EventTables {
     language: string;
     management_email: string | null;
     compliance_officer_email: string | null;
+    /** The tenant's training portal, linked from e-mail (migration 0023). */
+    base_url?: string | null;
     updated_at: string;
   };
   notification_template: {

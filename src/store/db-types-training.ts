@@ -5,6 +5,8 @@ export interface TrainingTables {
     tenant_id: string;
     module_code: string;
     title: string;
+    /** The English title (migration 0023). */
+    title_en?: string | null;
     description: string;
     regulation_area: string;
     frequency_type: string;

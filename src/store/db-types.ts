@@ -89,4 +89,6 @@ export interface DB
   media_object_chunk: { tenant_id: string; bucket: string; object_key: string; chunk: number; data: Uint8Array };
   api_key: ApiKeyRow;
   journal: JournalRow;
+  /** The tenants the store knows (migration 0023), each registered by its first journal entry. */
+  tenant: { tenant_id: string; created_at: string };
 }

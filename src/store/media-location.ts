@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
 import type { MediaObjectStore } from './media-objects.js';
-import { OWN_MEDIA, parseMediaUrl, type MediaLocation } from './media-url.js';
+import { OWN_MEDIA, parseMediaUrl, type MediaLocation } from '../domain/training/media-url.js';
 
 /** The `setting` that records where a store's media live once `media move` has moved them (absent: its own place). */
 export const MEDIA_URL_SETTING = 'media.url';

@@ -14,7 +14,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DomainError } from '../domain/errors.js';
 import type { MediaRef } from '../domain/training/media-ref.js';
 import type { MediaObjectStore, MediaSource, PresignedObject, StoredObject } from './media-objects.js';
-import type { S3Location } from './media-url.js';
+import type { S3Location } from '../domain/training/media-url.js';
 
 const CONTENT_TYPES: Record<string, string> = { m4a: 'audio/mp4', mp4: 'video/mp4' };
 

@@ -3,7 +3,7 @@ import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
 import type { MediaObjectStore } from './media-objects.js';
 import type { MediaPlaces } from './media-location.js';
-import type { MediaLocation } from './media-url.js';
+import type { MediaLocation } from '../domain/training/media-url.js';
 import type { StoredEntry } from '../domain/journal/chain.js';
 import type { ExportQuery } from '../domain/consents/consent.schema.js';
 import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
@@ -126,16 +126,6 @@ export function engineOf(target: string): EngineKind {
     `unsupported database URL scheme "${scheme}://": use postgres://user:password@host:port/database or a file path`,
     [{ path: 'db', message: 'expected postgres://, postgresql:// or a file path' }],
   );
-}
-
-/** Opens the store at a file path (SQLite) or a postgres:// URL, creating and migrating it as needed. */
-export async function openStore(target: string, opts: OpenOptions = {}): Promise<Store> {
-  if (engineOf(target) === 'postgres') {
-    const { openPostgresStore } = await import('./postgres/postgres-store.js');
-    return openPostgresStore(target, opts);
-  }
-  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
-  return openSqliteStore(target, opts);
 }
 
 export { mediaHealth, type MediaHealth } from './media-location.js';

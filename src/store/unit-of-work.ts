@@ -22,6 +22,7 @@ import type { Store } from './store.js';
 import { currentRequest } from './tenant-scope.js';
 import { writeTransaction } from './transaction.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { ConnectionLostError } from './connection-lost.js';
 
 /** Every area's store over one connection (or transaction), each made when first asked for. */
 function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock, everyTenant: Kysely<DB> = db): Stores {
@@ -61,6 +62,31 @@ const journalOff = () => process.env.COMPLIANCE_BENCH_NO_JOURNAL === '1';
 /** Each store's queue of writers per tenant (see KeyedMutex). */
 const queues = new WeakMap<Store, KeyedMutex>();
 
+/** The error of each write that got no answer, as the writers queued behind it fail with it. */
+const notTried = new WeakMap<object, Error>();
+
+/**
+ * A writer queued behind a write of its tenant that got no answer from the database is not tried: it would wait out
+ * a timeout of its own after that one's, and the last of many queued writers would answer only after all of them
+ * (the bound the README promises is one timeout). It fails with an error saying it was not tried (nothing saved).
+ */
+function passOnNoAnswer(failure: unknown): Error | undefined {
+  if (!(failure instanceof ConnectionLostError) || failure.kind !== 'timeout') return undefined;
+  let passed = notTried.get(failure);
+  if (!passed) {
+    const why = failure.message.split('\n')[0];
+    passed = new ConnectionLostError(
+      `a write of this tenant queued before this one got no answer (${why}); this one was not tried`,
+      failure,
+      'timeout',
+      false,
+    );
+    notTried.set(failure, passed);
+    notTried.set(passed, passed);
+  }
+  return passed;
+}
+
 /**
  * One journaled transaction of one tenant: `fn` writes through `trx` and tells `journal` what it wrote; the entries
  * are appended just before the commit, in the same transaction. Writers of one tenant of this process queue in
@@ -76,28 +102,31 @@ export function journaledWrite<T>(
 ): Promise<T> {
   let queue = queues.get(store);
   if (!queue) queues.set(store, (queue = new KeyedMutex()));
-  return queue.run(tenant, () =>
-    writeTransaction(
-      store.db,
-      async (trx) => {
-        const request = currentRequest();
-        let txn: string | undefined;
-        const journal = new JournalWriter(tenant, {
-          // drawn with the first entry: a transaction that journals nothing (a sync's bookkeeping) draws no id
-          get txn() {
-            return (txn ??= ids.next());
-          },
-          time: isoZ(clock.now()),
-          actor: request?.actor ?? 'system',
-          principal: request?.principal ?? 'unknown',
-          origin: request?.origin ?? null,
-        });
-        const result = await fn(trx, journal);
-        if (!journalOff()) await journal.flush(trx);
-        return result;
-      },
-      { lock: tenant },
-    ),
+  return queue.run(
+    tenant,
+    () =>
+      writeTransaction(
+        store.db,
+        async (trx) => {
+          const request = currentRequest();
+          let txn: string | undefined;
+          const journal = new JournalWriter(tenant, {
+            // drawn with the first entry: a transaction that journals nothing (a sync's bookkeeping) draws no id
+            get txn() {
+              return (txn ??= ids.next());
+            },
+            time: isoZ(clock.now()),
+            actor: request?.actor ?? 'system',
+            principal: request?.principal ?? 'unknown',
+            origin: request?.origin ?? null,
+          });
+          const result = await fn(trx, journal);
+          if (!journalOff()) await journal.flush(trx);
+          return result;
+        },
+        { lock: tenant },
+      ),
+    passOnNoAnswer,
   );
 }
 

@@ -32,7 +32,6 @@ async function consentsPerSecond(url, headers) {
           user_id: `visitor-${w}-${i++}`,
           data_point_id: 'analytics',
           granted: true,
-          source: 'web_banner',
         }),
       });
       if (r.status !== 201) throw new Error(`${r.status} ${await r.text()}`);

@@ -4,16 +4,14 @@ import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, tmp, tmpDb } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, freshStore, tmp, tmpDb } from '../support/helpers.js';
 import { expectChainIntact, journalAfter, journalHead } from '../support/journal.js';
 
 // A tenant written to a bundle and read into another store: the API answers the same JSON for every record; the
 // same bundle again changes nothing; a record that differs is a conflict; a damaged bundle is refused, naming the
 // part, before anything is written.
 const T = 'acme';
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
-
-describe.each(engines)('tenant bundles into a store on %s', (engine) => {
+describe.each(ENGINE_NAMES)('tenant bundles into a store on %s', (engine) => {
   let source: string;
   let bundle: string;
   let ids: { dsfa: string; consent: string; doc: string; module: string };

@@ -39,6 +39,7 @@ describe('consents import from files', () => {
       'created',
       'read',
       'rejected',
+      'renewed',
       'revoked',
       'run_id',
       'seconds',
@@ -224,7 +225,9 @@ describe.each([
     const run = (args: string[]) => cli([...at, ...args]);
     const sample = 'fixtures/consents/sample.csv';
     const text = await run(['consents', 'import', sample]);
-    expect(text.stdout).toMatch(/^read 4, created 4, unchanged 0, revoked 0, rejected 0 in [\d.]+ s, run \S+\n$/);
+    expect(text.stdout).toMatch(
+      /^read 4, created 4, unchanged 0, revoked 0, renewed 0, rejected 0 in [\d.]+ s, run \S+\n$/,
+    );
     const id = text.stdout.trim().split(' ').at(-1)!;
     const listed = JSON.parse((await run(['consents', 'imports', '--json'])).stdout);
     expect(listed).toMatchObject({
@@ -394,14 +397,14 @@ describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress b
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
     expect(onTty.stdout).toMatch(/\d+ rows \| \d+ rows\/s \| ETA/);
-    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, revoked 0, rejected 0/);
+    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, revoked 0, renewed 0, rejected 0/);
     const piped = spawnSync(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], {
       encoding: 'utf8',
     });
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe('');
     expect(piped.stdout).toMatch(
-      /^read 30000, created 0, unchanged 30000, revoked 0, rejected 0 in [\d.]+ s, run \S+\n$/,
+      /^read 30000, created 0, unchanged 30000, revoked 0, renewed 0, rejected 0 in [\d.]+ s, run \S+\n$/,
     );
   }, 60_000);
 });

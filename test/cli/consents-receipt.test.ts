@@ -62,9 +62,12 @@ describe('consents receipt on the command line', () => {
       expect(ok.stdout).toContain(
         `valid: receipt of consent ${consentId}, signed by ${receipt.signature.key_fingerprint}`,
       );
-      const pinned = await cli(['consents', 'receipt', '--verify', file, '--key-fingerprint', 'SHA256:abc']);
+      const other = `SHA256:${'0'.repeat(64)}`;
+      const pinned = await cli(['consents', 'receipt', '--verify', file, '--key-fingerprint', other]);
       expect(pinned.code).toBe(6);
-      expect(pinned.stdout).toContain('invalid: signature.key_fingerprint');
+      expect(pinned.stdout).toContain(
+        `invalid: signature.key_fingerprint: signed by ${receipt.signature.key_fingerprint}, not by the expected key ${other}`,
+      );
 
       const edited = join(tmp(), 'edited.json');
       writeFileSync(edited, JSON.stringify({ ...receipt, consent: { ...receipt.consent, user_id: 'someone-else' } }));
@@ -99,5 +102,30 @@ describe('consents receipt on the command line', () => {
     const nj = await cli(['consents', 'receipt', '--verify', notJson]);
     expect(nj.code).toBe(6);
     expect(nj.stdout).toContain('not JSON');
+  });
+
+  it('names the fingerprint format when --key-fingerprint is not one (exit 2), and takes it in either case', async () => {
+    const file = join(tmp(), 'pin.json');
+    expect((await cli(['--db', db, '--tenant', 'shop', 'consents', 'receipt', consentId, '-o', file])).code).toBe(0);
+    const fingerprint = (JSON.parse(readFileSync(file, 'utf8')) as { signature: { key_fingerprint: string } }).signature
+      .key_fingerprint;
+    const hex = fingerprint.slice('SHA256:'.length);
+    const pin = (fp: string) => cli(['consents', 'receipt', '--verify', file, '--key-fingerprint', fp]);
+    for (const [given, hint] of [
+      [hex, `did you mean SHA256:${hex}?`], // the hash without its prefix, as the issue saw it
+      ['SHA256:9f2c', 'SHA256: and 64 hexadecimal digits'],
+      ['MD5:' + hex.slice(0, 32), 'SHA256: and 64 hexadecimal digits'],
+    ]) {
+      const r = await pin(given);
+      expect(r.code, given).toBe(2);
+      expect(r.stderr).toContain(`--key-fingerprint ${given}: expected SHA256: and 64 hexadecimal digits`);
+      expect(r.stderr).toContain(hint);
+      expect(r.stdout).toBe('');
+    }
+    // the same fingerprint in capitals, or with a lower-case prefix, is the same key
+    for (const same of [`SHA256:${hex.toUpperCase()}`, `sha256:${hex}`]) {
+      const r = await pin(same);
+      expect(r.code, `${same}: ${r.stdout}`).toBe(0);
+    }
   });
 });

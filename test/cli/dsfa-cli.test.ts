@@ -161,7 +161,10 @@ describe('dsfa commands on the embedded store', () => {
 
   it('chooses the strict review workflow per tenant and names the allowed transitions when refusing', async () => {
     const t = ['--tenant', 'strenge-gmbh', '--user', 'autorin'];
-    expect((await run([...t, 'dsfa', 'workflow', '--json'])).stdout).toContain('"workflow":"open"');
+    expect((await run(['dsfa', 'workflow', '--json'])).stdout).toContain('"workflow":"open"');
+    // a tenant the store has never seen has no workflow to show; choosing one starts it
+    const unknown = await run([...t, 'dsfa', 'workflow']);
+    expect([unknown.code, unknown.stderr]).toEqual([3, expect.stringContaining('unknown tenant strenge-gmbh')]);
     expect((await run([...t, 'dsfa', 'workflow', 'strict'])).code).toBe(0);
     const bad = await run([...t, 'dsfa', 'workflow', 'lenient']);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('open, strict')]);

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createEventsRunner } from '../../src/backend/local/events/events-runner.js';
-import { openStore } from '../../src/store/store.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore } from '../support/helpers.js';
+import { openStore } from '../../src/store/open-store.js';
+import { cli, ENGINE_NAMES, freshStore } from '../support/helpers.js';
 
 // Finished webhook deliveries and sent e-mail are kept for a retention (90 days unless COMPLIANCE_EVENTS_KEEP_DAYS
 // says otherwise), then deleted: by `events prune`, and by the delivery loop once an hour. Rows still due are never
 // deleted, however old. Every tenant's, on both engines.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const NOW = new Date('2026-06-01T12:00:00Z');
 const clock = { now: () => new Date(NOW) };
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();
@@ -78,7 +77,7 @@ async function remaining(target: string): Promise<string[]> {
 
 const all = ROWS.map((r) => r.id).sort();
 
-describe.each(engines)('retention of finished events on %s', (engine) => {
+describe.each(ENGINE_NAMES)('retention of finished events on %s', (engine) => {
   it('events prune deletes what finished before the cutoff, in every tenant, and nothing still due', async () => {
     const target = await seeded(engine);
     const dry = await cli(['--db', target, 'events', 'prune', '--older-than', '30', '--dry-run', '--json'], { clock });

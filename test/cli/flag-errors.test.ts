@@ -81,6 +81,8 @@ describe('option errors on the command line name the flag, not the API field', (
     const run = (args: string[]) =>
       cli(face === 'local' ? ['--db', db, ...args] : ['--remote', srv.url, ...tenant, ...args]);
     const file = csv();
+    // the tenant has a record: the commands below read it (a tenant the store has never seen is refused first)
+    expect((await run(['consents', 'grant', '--user-id', 'u', '--data-point', 'x'])).code).toBe(0);
     for (const [template, message, flag] of CASES) {
       const args = template.map((a) => (a === 'CSV' ? file : a));
       const text = await run(args);
@@ -93,6 +95,32 @@ describe('option errors on the command line name the flag, not the API field', (
       });
     }
   });
+
+  it.each(['local', 'remote'])(
+    '%s: an unknown option that is a value of an option of the command names that option',
+    async (face) => {
+      const where = face === 'local' ? ['--db', tmpDb()] : ['--remote', srv.url];
+      for (const [args, hint] of [
+        [['training', 'overdue', '--junit'], '--format junit'],
+        [['dsfa', 'report', 'x', '--pdf'], '--format pdf'],
+        [['report', 'management', '--docx', '-o', 'r.docx'], '--format docx'],
+        [['dsfa', 'report', 'x', '--en'], '--lang en'],
+      ] as const) {
+        const flag = args.find((a) => a.startsWith('--'))!;
+        const r = await cli([...where, ...args]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toBe(`error: unknown option '${flag}' (Did you mean ${hint}?)\n(add --help for usage)\n`);
+        const json = await cli([...where, '--json', ...args]);
+        expect(JSON.parse(json.stderr)).toMatchObject({
+          code: 'bad_request',
+          details: [{ path: flag, message: `unknown option; did you mean ${hint}?` }],
+        });
+      }
+      // commander's own suggestion stays where no value fits
+      const typo = await cli([...where, 'training', 'overdue', '--jsn']);
+      expect(typo.stderr).toContain("unknown option '--jsn' (Did you mean --json?)");
+    },
+  );
 
   it('keeps the API field where no flag gave it (a JSON body from a file)', async () => {
     const body = join(tmp(), 'body.json');

@@ -1,8 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/main.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 
 const body = (stderr: string) => {
@@ -80,24 +78,6 @@ describe('usage errors with --json', () => {
   });
 });
 
-/** Runs the CLI with stdout on a terminal or not. */
-async function run(args: string[], tty: boolean): Promise<string> {
-  const stdout = new PassThrough();
-  let out = '';
-  stdout.on('data', (c) => (out += c));
-  const io = {
-    stdin: Readable.from(['']),
-    stdout,
-    stderr: new PassThrough().resume(),
-    stdinIsTTY: false,
-    stdoutIsTTY: tty,
-    stderrIsTTY: false,
-    color: false,
-  };
-  await main(['node', 'compliance', ...args], { io, env: { HOME: tmp(), COMPLIANCE_USER: 'tester' } });
-  return out;
-}
-
 describe('one JSON style', () => {
   it('is indented on a terminal and one line when piped, for every command', async () => {
     const db = tmpDb();
@@ -113,9 +93,9 @@ describe('one JSON style', () => {
       ['training', 'matrix', 'import', matrix],
       ['db', 'backup', backup, '--force'],
     ]) {
-      const piped = await run(['--db', db, ...args, '--json'], false);
+      const piped = (await cli(['--db', db, ...args, '--json'])).stdout;
       expect(piped.split('\n'), args.join(' ')).toHaveLength(2);
-      const onTty = await run(['--db', db, ...args, '--json'], true);
+      const onTty = (await cli(['--db', db, ...args, '--json'], { tty: true })).stdout;
       expect(onTty, args.join(' ')).toBe(JSON.stringify(JSON.parse(piped), null, 2) + '\n');
     }
   });

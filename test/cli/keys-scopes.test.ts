@@ -78,6 +78,7 @@ describe('keys in remote mode and through the API', () => {
     const read = await store.create({ scope: 'read', tenants: ['acme'] });
     const admin = await store.create({ scope: 'admin', tenants: ['acme'] });
     const root = await store.create('root');
+    await local.dsfa.create({ tenant: 'acme', body: { title: 'Kamera' } });
     const srv = await startServer(local);
     try {
       const remote = (key: string, ...args: string[]) =>

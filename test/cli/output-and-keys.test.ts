@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, startServer, tmp, tmpDb, useServer } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, freshStore, startServer, tmp, tmpDb, useServer } from '../support/helpers.js';
 
 const oneLine = (stderr: string) => expect(stderr.trim().split('\n')).toHaveLength(1);
 
@@ -102,6 +102,36 @@ describe('API keys in remote mode', () => {
         error: expect.stringMatching(/--api-key/),
       });
       expect((await cli(['--remote', s.url, '--api-key', key, 'consents', 'list'])).code).toBe(0);
+    } finally {
+      await s.close();
+      await l.close();
+    }
+  });
+});
+
+describe.each(ENGINE_NAMES)('an expired API key in remote mode, on %s', (engine) => {
+  it("says the server's reason (expired at …), not that the key is wrong or revoked", async () => {
+    const l = await createLocalBackend(await freshStore(engine));
+    const keys = await l.keys();
+    const k = await keys.create({ scope: 'read', tenants: ['acme'], expires: '1d' });
+    await l.store.admin
+      .updateTable('api_key')
+      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+      .where('id', '=', k.id)
+      .execute();
+    const s = await startServer(l);
+    try {
+      const r = await cli(['--remote', s.url, '--api-key', k.key, '--tenant', 'acme', 'dsfa', 'list']);
+      expect(r.code).toBe(4);
+      oneLine(r.stderr);
+      expect(r.stderr).toContain(`API key ${k.prefix} expired at 2020-01-01T00:00:00.000Z`);
+      expect(r.stderr).toContain('a new key');
+      expect(r.stderr).not.toMatch(/wrong or revoked/);
+      const json = await cli(['--remote', s.url, '--api-key', k.key, '--tenant', 'acme', '--json', 'dsfa', 'list']);
+      expect(JSON.parse(json.stderr)).toMatchObject({
+        code: 'unauthorized',
+        error: expect.stringMatching(/expired at/),
+      });
     } finally {
       await s.close();
       await l.close();

@@ -8,7 +8,8 @@ import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { TONE_COLOURS } from '../../src/services/report/tones.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { ink, overlapping, pdfWords, pixelsOf, renderPages } from '../support/pages.js';
-import { programPath, requirePrograms } from '../support/programs.js';
+import { launchChromium } from '../support/browser.js';
+import { requirePrograms } from '../support/programs.js';
 import { readDocx } from '../support/docx.js';
 import { parseXml } from '../support/xml.js';
 
@@ -182,19 +183,7 @@ describe('compliance report management', () => {
     const r = await run(['report', 'management', ...period, '-o', out]);
     expect([r.code, r.stderr]).toEqual([0, `wrote ${out}\n`]);
     requirePrograms(ctx, 'chromium');
-    const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: programPath('chromium'), // Debian's /usr/bin/chromium
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
       const requests: string[] = [];
@@ -279,6 +268,51 @@ describe('compliance report management', () => {
       await browser.close();
     }
   }, 120_000);
+
+  it('says under what needs attention that no legal documents exist and a privacy policy is required: PDF, HTML, Word', async (ctx) => {
+    requirePrograms(ctx, 'pdftotext');
+    // a tenant with an assessment and nothing else
+    const b = await createLocalBackend(db);
+    await b.dsfa.create({ tenant: 'kahl', actor: 'officer', body: { title: 'Kamera' } });
+    await b.close();
+    const report = (args: string[]) =>
+      cli(['--db', db, '--tenant', 'kahl', 'report', 'management', ...period, ...args], { clock: { now: () => at } });
+    const flat = (text: string) => text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    /** The part of a report's text from the heading of what needs attention to the next heading. */
+    const attention = (text: string, from: string, to: string) => {
+      const start = text.indexOf(from);
+      expect(start, from).toBeGreaterThan(0);
+      return text.slice(start, text.indexOf(to, start));
+    };
+    for (const [lang, says, from, to] of [
+      [
+        'de',
+        'Es sind keine Rechtstexte angelegt; eine Datenschutzerklärung ist Pflicht.',
+        'Was Aufmerksamkeit braucht',
+        'Schwellenwerte dieses Berichts',
+      ],
+      [
+        'en',
+        'No legal documents exist; a privacy policy is required.',
+        'What needs attention',
+        'Thresholds of this report',
+      ],
+    ]) {
+      const dir = tmp();
+      expect((await report(['--lang', lang, '-o', join(dir, 'r.pdf')])).code).toBe(0);
+      const pdf = flat(execFileSync('pdftotext', [join(dir, 'r.pdf'), '-']).toString());
+      expect(attention(pdf, from, to), `PDF ${lang}`).toContain(says);
+      const html = flat((await report(['--lang', lang, '--format', 'html'])).stdout);
+      expect(attention(html, from, to), `HTML ${lang}`).toContain(says);
+      expect((await report(['--lang', lang, '-o', join(dir, 'r.docx')])).code).toBe(0);
+      const docx = flat(
+        readDocx(join(dir, 'r.docx'))
+          .body.map((p) => p.text)
+          .join(' '),
+      );
+      expect(attention(docx, from, to), `Word ${lang}`).toContain(says);
+    }
+  });
 
   it('prints the JSON with --json, the HTML on stdout otherwise; -o report.json writes the JSON', async () => {
     const json = await run(['--json', 'report', 'management', ...period]);

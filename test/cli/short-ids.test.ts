@@ -53,6 +53,15 @@ describe.each(['local', 'remote'] as const)('short ids on the command line (%s)'
     const c = json(await run(['consents', 'grant', '--user-id', 'anna@example.com', '--data-point', 'nl', '--json']));
     expect((await run(['consents', 'list'], { tty: true })).stdout).toContain(tail(c.id));
     expect(json(await run(['consents', 'history', tail(c.id), '--json']))).toHaveLength(1);
+    // consents get (issue 36 item 15): by its short id, with its history; another tenant's is not found
+    const got = json(await run(['consents', 'get', tail(c.id), '--json']));
+    expect(got).toMatchObject({ id: c.id, user_id: 'anna@example.com', data_point_id: 'nl', revoked_at: null });
+    expect(got.history.map((h: { action: string }) => h.action)).toEqual(['granted']);
+    const piped = (await run(['consents', 'get', tail(c.id)])).stdout;
+    expect(piped).toContain(`id\t${c.id}\n`);
+    expect(piped).toMatch(/^history\t\S+Z granted 1\.0$/m);
+    const elsewhere = await run(['--tenant', 'elsewhere', 'consents', 'get', tail(c.id)]);
+    expect([elsewhere.code, elsewhere.stderr]).toEqual([3, expect.stringMatching(/not found/)]);
     expect((await run(['consents', 'revoke', tail(c.id)])).code).toBe(0);
     const doc = json(await run(['legal-docs', 'create', '--title', 'Impressum', '--type', 'imprint', '--json']));
     const file = join(tmp(), 'impressum.md');

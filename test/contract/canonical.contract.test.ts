@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 import { control } from '../support/canonical.js';
 
 const T = { tenant: 'acme', actor: 'ciso' };
 
 describe.each(BACKEND_NAMES)('canonical controls on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.canonical;
 
   it('ships a catalogue of at least 150 controls with stable ids', async () => {

@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyReceipt } from '../../src/domain/consents/receipt.js';
 import { bannerConfig, publishPolicy } from '../support/banner.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
 describe.each(BACKEND_NAMES)('consent receipts on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
 
   it('names the published privacy policy with the hash of its content, and 404 when none is published', async () => {
     const T = { tenant: 'nopolicy' };

@@ -1,19 +1,13 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DomainError } from '../../src/domain/errors.js';
-import { BACKEND_NAMES, openBackend, overHttp, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, failure, overHttp, useBackend } from '../support/helpers.js';
 
 const T = { tenant: 'shop', actor: 'admin' };
 const Z_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.consents;
 
   it('records a consent with a granted history entry', async () => {
@@ -137,18 +131,109 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     ]);
   });
 
+  // README (Consents, one decision in force), issue 36 item 1
+  describe('one decision in force per user and data point', () => {
+    const t = { tenant: 'decisions', actor: 'visitor' };
+    const body = (user: string, granted: boolean, extra: Record<string, unknown> = {}) => ({
+      user_id: user,
+      data_point_id: 'cookies:analytics',
+      granted,
+      consent_version: 'aaaa1111',
+      source: 'web_banner',
+      ...extra,
+    });
+
+    it('a refusal revokes the grant in force: history, receipt, statistics; the same decision again changes nothing', async () => {
+      const grant = await api().create({ ...t, body: body('v1', true) });
+      expect(grant).toMatchObject({ outcome: 'created', granted: true, revoked_consent_ids: [] });
+      expect(await api().create({ ...t, body: body('v1', true) })).toEqual({ ...grant, outcome: 'unchanged' });
+      const refusal = await api().create({ ...t, body: body('v1', false, { ip_address: '192.0.2.7' }) });
+      expect(refusal).toMatchObject({ outcome: 'created', granted: false, revoked_consent_ids: [grant.id] });
+      const withdrawn = await api().get({ ...t, params: { id: grant.id } });
+      expect(withdrawn.revoked_at).toBe(refusal.granted_at);
+      expect(withdrawn.history.map((h) => [h.action, h.created_at, h.source, h.ip_address])).toEqual([
+        ['granted', grant.granted_at, 'web_banner', null],
+        ['revoked', refusal.granted_at, 'web_banner', '192.0.2.7'],
+      ]);
+      const receipt = await b.backend.consents.receipt({ ...t, params: { id: grant.id } });
+      expect(receipt.consent).toMatchObject({ id: grant.id, granted: true, revoked_at: refusal.granted_at });
+      expect(receipt.notes[0]).toBe(`revoked at ${refusal.granted_at}: the consent is no longer in force`);
+      expect(await api().create({ ...t, body: body('v1', false) })).toEqual({
+        ...refusal,
+        outcome: 'unchanged',
+        revoked_consent_ids: [],
+      });
+      expect((await api().stats(t)).by_data_point['cookies:analytics']).toEqual({ total: 2, active: 0, revoked: 1 });
+      const report = await b.backend.reports.management({ ...t, query: {} });
+      expect(report.consents).toMatchObject({ total: 2, active: 0, revoked: 1, refused: 1 });
+      expect((await failure(api().revoke({ ...t, params: { id: grant.id } }))).code).toBe('conflict');
+    });
+
+    it('a grant while one is in force renews it: another version is a version_update, the same one changes nothing', async () => {
+      const first = await api().create({ ...t, body: body('v2', true) });
+      const renewed = await api().create({ ...t, body: body('v2', true, { consent_version: 'bbbb2222' }) });
+      expect(renewed).toMatchObject({ outcome: 'renewed', id: first.id, granted_at: first.granted_at });
+      const stored = await api().get({ ...t, params: { id: first.id } });
+      expect(stored.consent_version).toBe('bbbb2222');
+      expect(stored.history.map((h) => [h.action, h.consent_version, h.source])).toEqual([
+        ['granted', 'aaaa1111', 'web_banner'],
+        ['version_update', 'bbbb2222', 'web_banner'],
+      ]);
+      // a grant after a refusal is a new decision in force
+      await api().create({ ...t, body: body('v2', false, { consent_version: 'bbbb2222' }) });
+      const again = await api().create({ ...t, body: body('v2', true, { consent_version: 'bbbb2222' }) });
+      expect(again.outcome).toBe('created');
+      const all = (await api().list({ ...t, query: { user_id: 'v2' } })).consents;
+      expect(all.map((c) => [c.granted, c.revoked_at === null])).toEqual([
+        [true, true],
+        [false, true],
+        [true, false],
+      ]);
+    });
+
+    it('applies decisions of the past (granted_at given) in the order of their times', async () => {
+      const at = (day: number) => `2026-01-0${day}T10:00:00.000Z`;
+      const grant = await api().create({ ...t, body: body('v3', true, { granted_at: at(2) }) });
+      // an older grant changes nothing, the same grant given again neither
+      expect(await api().create({ ...t, body: body('v3', true, { granted_at: at(1) }) })).toMatchObject({
+        outcome: 'unchanged',
+        id: grant.id,
+      });
+      expect((await api().create({ ...t, body: body('v3', true, { granted_at: at(2) }) })).outcome).toBe('unchanged');
+      // a refusal before the grant withdraws nothing; one after it withdraws it at its own time
+      const before = await api().create({ ...t, body: body('v3', false, { granted_at: at(1) }) });
+      expect(before.revoked_consent_ids).toEqual([]);
+      const after = await api().create({ ...t, body: body('v3', false, { granted_at: at(3) }) });
+      expect(after.revoked_consent_ids).toEqual([grant.id]);
+      expect((await api().get({ ...t, params: { id: grant.id } })).revoked_at).toBe(at(3));
+      expect((await api().create({ ...t, body: body('v3', false, { granted_at: at(3) }) })).outcome).toBe('unchanged');
+    });
+  });
+
+  it('reads one consent by id or short id, with its history', async () => {
+    const t = { tenant: 'one-by-id', actor: 'a' };
+    const { id } = await api().create({ ...t, body: { user_id: 'anna', data_point_id: 'newsletter', granted: true } });
+    const listed = (await api().list(t)).consents[0]!;
+    expect(await api().get({ ...t, params: { id } })).toEqual(listed);
+    expect(await api().get({ ...t, params: { id: id.slice(-8) } })).toEqual(listed);
+    expect((await failure(api().get({ ...t, params: { id: '00000000-0000-7000-8000-000000000000' } }))).code).toBe(
+      'not_found',
+    );
+  });
+
   it('lists with filters, paging and history; limits are checked', async () => {
     const t = { tenant: 'paging', actor: 'a' };
+    // six decisions of two users on three data points (one decision per user and data point)
     for (let i = 0; i < 6; i++)
       await api().create({
         ...t,
-        body: { user_id: `user${i % 2}`, data_point_id: i < 3 ? 'a' : 'b', granted: i !== 5 },
+        body: { user_id: `user${i % 2}`, data_point_id: `dp${Math.floor(i / 2)}`, granted: i !== 5 },
       });
     const all = await api().list(t);
     expect(all).toMatchObject({ total: 6, offset: 0, limit: 50 });
     expect(all.consents[0]!.history).toHaveLength(1);
     expect((await api().list({ ...t, query: { user_id: 'user1' } })).total).toBe(3);
-    expect((await api().list({ ...t, query: { data_point_id: 'b', granted: 'false' } })).total).toBe(1);
+    expect((await api().list({ ...t, query: { data_point_id: 'dp2', granted: 'false' } })).total).toBe(1);
     const page = await api().list({ ...t, query: { limit: 2, offset: 4 } });
     expect(page.consents.map((c) => c.id)).toEqual(all.consents.slice(4).map((c) => c.id));
     for (const [q, code] of [
@@ -189,6 +274,8 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
   it("keeps tenants apart: another tenant's consent is not found", async () => {
     const { id } = await api().create({ ...T, body: { user_id: 'secret', data_point_id: 'x', granted: true } });
     const other = { tenant: 'elsewhere', params: { id } };
+    expect((await failure(api().get(other))).code).toBe('not_found');
+    expect((await failure(api().get({ ...other, params: { id: id.slice(-8) } }))).code).toBe('not_found');
     expect((await failure(api().revoke(other))).code).toBe('not_found');
     expect((await failure(api().history(other))).code).toBe('not_found');
     expect((await failure(api().renew({ ...other, body: {} }))).code).toBe('not_found');
@@ -370,6 +457,127 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     );
   });
 
+  // README (Consents, one decision in force; Bulk import), issue 36 item 1: the import applies the rule row after row
+  describe('an import applies the rule of one decision in force', () => {
+    const csv = (text: string) => ({
+      body: (async function* () {
+        yield text;
+      })(),
+      content_type: 'text/csv',
+    });
+    const header = 'user_id,data_point_id,granted,granted_at,consent_version\n';
+    const byUser = async (t: { tenant: string }, user: string) =>
+      (await api().list({ ...t, query: { user_id: user } })).consents
+        .map((c) => [c.granted, c.consent_version, c.revoked_at, c.history.map((h) => [h.action, h.source])])
+        .reverse();
+
+    it('a refusal after a grant in the same file revokes it; the file again changes nothing', async () => {
+      const t = { tenant: 'import-rule', actor: 'a' };
+      const file =
+        header +
+        'ann,cookies:analytics,true,2026-01-01T10:00:00Z,1.0\n' +
+        'ann,cookies:analytics,false,2026-01-02T10:00:00Z,1.0\n' +
+        'bob,cookies:analytics,true,,1.0\n' +
+        'bob,cookies:analytics,false,,1.0\n' +
+        'cai,cookies:analytics,true,,1.0\n' +
+        'cai,cookies:analytics,true,,1.0\n';
+      const first = await api().import({ ...t, stream: csv(file) });
+      expect(first).toMatchObject({ read: 6, created: 3, unchanged: 1, revoked: 2, renewed: 0, rejected: 0 });
+      expect(await byUser(t, 'ann')).toEqual([
+        [
+          true,
+          '1.0',
+          '2026-01-02T10:00:00.000Z',
+          [
+            ['granted', null],
+            ['revoked', 'import'],
+          ],
+        ],
+        [false, '1.0', null, [['granted', null]]],
+      ]);
+      expect((await byUser(t, 'bob')).map(([granted, , revoked]) => [granted, revoked !== null])).toEqual([
+        [true, true],
+        [false, false],
+      ]);
+      expect((await api().stats(t)).by_data_point['cookies:analytics']).toEqual({ total: 5, active: 1, revoked: 2 });
+      const again = await api().import({ ...t, stream: csv(file) });
+      expect(again).toMatchObject({ created: 0, unchanged: 6, revoked: 0, renewed: 0, rejected: 0 });
+      expect((await api().stats(t)).by_data_point['cookies:analytics']).toEqual({ total: 5, active: 1, revoked: 2 });
+    });
+
+    it('a refusal revokes a grant made through the API; a grant of another version renews it; a revert undoes both', async () => {
+      const t = { tenant: 'import-rule-api', actor: 'a' };
+      const dan = await api().create({ ...t, body: { user_id: 'dan', data_point_id: 'newsletter', granted: true } });
+      const eve = await api().create({ ...t, body: { user_id: 'eve', data_point_id: 'newsletter', granted: true } });
+      const file = header + 'dan,newsletter,false,,1.0\neve,newsletter,true,,2.0\n';
+      const run = await api().import({ ...t, stream: csv(file) });
+      expect(run).toMatchObject({ created: 0, revoked: 1, renewed: 1 });
+      expect(await byUser(t, 'dan')).toEqual([
+        [
+          true,
+          '1.0',
+          expect.stringMatching(Z_TS),
+          [
+            ['granted', null],
+            ['revoked', 'import'],
+          ],
+        ],
+        [false, '1.0', null, [['granted', null]]],
+      ]);
+      expect(await byUser(t, 'eve')).toEqual([
+        [
+          true,
+          '2.0',
+          null,
+          [
+            ['granted', null],
+            ['version_update', 'import'],
+          ],
+        ],
+      ]);
+      expect(await api().import({ ...t, stream: csv(file) })).toMatchObject({ unchanged: 2, revoked: 0, renewed: 0 });
+      expect(await api().importRun({ ...t, params: { id: run.run_id! } })).toMatchObject({ revoked: 1, renewed: 1 });
+      expect(await api().revertImport({ ...t, params: { id: run.run_id! } })).toMatchObject({
+        consents_removed: 1,
+        revocations_undone: 1,
+        renewals_undone: 1,
+      });
+      expect(await byUser(t, 'dan')).toEqual([[true, '1.0', null, [['granted', null]]]]);
+      expect(await byUser(t, 'eve')).toEqual([[true, '1.0', null, [['granted', null]]]]);
+      expect((await api().get({ ...t, params: { id: dan.id } })).revoked_at).toBeNull();
+      expect((await api().get({ ...t, params: { id: eve.id } })).consent_version).toBe('1.0');
+    });
+
+    it('a renewal changed since blocks the revert of its run', async () => {
+      const t = { tenant: 'import-rule-blocked', actor: 'a' };
+      const fay = await api().create({ ...t, body: { user_id: 'fay', data_point_id: 'newsletter', granted: true } });
+      const run = await api().import({ ...t, stream: csv(header + 'fay,newsletter,true,,2.0\n') });
+      expect(run.renewed).toBe(1);
+      await api().revoke({ ...t, params: { id: fay.id } });
+      const blocked = await failure(api().revertImport({ ...t, params: { id: run.run_id! } }));
+      expect(blocked.code).toBe('conflict');
+      expect(blocked.details).toEqual([
+        {
+          path: fay.id,
+          message: expect.stringMatching(
+            /^consent \(fay, newsletter\) renewed by this run at \S+Z was revoked at \S+Z by a request$/,
+          ),
+        },
+      ]);
+    });
+
+    it('decides a grant and its refusal in different batches as row after row', async () => {
+      const t = { tenant: 'import-rule-batches', actor: 'a' };
+      const filler = Array.from({ length: 9_999 }, (_, i) => `u${i},news,true,,1.0\n`).join('');
+      const file = header + filler + 'gil,news,true,,1.0\ngil,news,false,,1.0\n';
+      expect(await api().import({ ...t, stream: csv(file) })).toMatchObject({ created: 10_000, revoked: 1 });
+      expect((await byUser(t, 'gil')).map(([granted, , revoked]) => [granted, revoked !== null])).toEqual([
+        [true, true],
+        [false, false],
+      ]);
+    });
+  });
+
   describe('import runs', () => {
     const body = (text: string, extra: Record<string, unknown> = {}) => ({
       body: (async function* () {
@@ -406,6 +614,7 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
         created: 2,
         unchanged: 0,
         revoked: 0,
+        renewed: 0,
         rejected: 1,
         created_by: 'importer',
         started_at: expect.stringMatching(Z_TS),

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, useServer, type BackendUnderTest, failure } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend, useServer } from '../support/helpers.js';
 
 const T = { tenant: 'kanzlei', actor: 'editor' };
 
@@ -23,13 +23,7 @@ const banner = {
 };
 
 describe.each(BACKEND_NAMES)('cookie banner on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.cookieBanner;
 
   it('answers the default before any PUT, then stores and returns the whole configuration', async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentHash } from '../../src/domain/dsfa/dsfa.workflow.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 
 // What the audit trail of an assessment records: exactly the fields that changed, who changed them, and for an
 // approval the hash of the content approved.
 describe.each(BACKEND_NAMES)('DSFA audit trail and review rules on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.dsfa;
   const tenant = () => ({ tenant: `audit-${Math.random()}`, actor: 'alice@example.com' });
   const latest = async (t: { tenant: string }, id: string) =>

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 
 const T = { tenant: 'acme', actor: 'alice@example.com' };
 const OTHER = { tenant: 'globex', actor: 'bob' };
@@ -54,13 +54,7 @@ const art35 = {
 const ART35_FIELDS = Object.keys(art35);
 
 describe.each(BACKEND_NAMES)('DSFA contract on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.dsfa;
 
   it('creates with the decided defaults and local timestamps', async () => {

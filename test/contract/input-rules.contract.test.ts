@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 
 const stream = (text: string, content_type: string) => ({
   body: (async function* () {
@@ -10,15 +10,9 @@ const stream = (text: string, content_type: string) => ({
 
 /** Issue 13: requests the OpenAPI document calls invalid are refused on every face, and never stored. */
 describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
-  let b: BackendUnderTest;
   const now = new Date('2026-06-01T12:00:00.000Z');
   const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000).toISOString();
-  beforeAll(async () => {
-    b = await openBackend(name, { clock: { now: () => new Date(now) } });
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name, { clock: { now: () => new Date(now) } });
   const T = { tenant: 'regeln', actor: 'tester' };
 
   it('validates e-mail addresses: one @, a dotted domain, no spaces or control characters anywhere', async () => {
@@ -63,8 +57,13 @@ describe.each(BACKEND_NAMES)('input rules on the %s backend', (name) => {
   });
 
   it('keeps consent timestamps plausible: not in the future beyond the clock skew, revoked after granted', async () => {
+    // each of another user: one user's grants on one data point would be one decision in force
+    let n = 0;
     const create = (extra: Record<string, unknown>) =>
-      b.backend.consents.create({ ...T, body: { user_id: 'u', data_point_id: 'newsletter', granted: true, ...extra } });
+      b.backend.consents.create({
+        ...T,
+        body: { user_id: `u${++n}`, data_point_id: 'newsletter', granted: true, ...extra },
+      });
     const refused: Array<[Record<string, unknown>, string, RegExp]> = [
       [{ granted_at: at(10) }, 'granted_at', /must not lie in the future \(more than 5 minutes/],
       [{ granted_at: at(-60), revoked_at: at(10) }, 'revoked_at', /must not lie in the future/],

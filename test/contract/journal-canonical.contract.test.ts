@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, useBackend } from '../support/helpers.js';
 import { control } from '../support/canonical.js';
 import { expectChainIntact, journalled, lastState } from '../support/journal.js';
 
@@ -8,13 +8,7 @@ import { expectChainIntact, journalled, lastState } from '../support/journal.js'
 const T = { tenant: 'journal-canonical', actor: 'ciso@example.com' };
 
 describe.each(BACKEND_NAMES)('the journal of own controls on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.canonical;
   const run = <R>(op: () => Promise<R>) => journalled(b.backend, T.tenant, op);
 

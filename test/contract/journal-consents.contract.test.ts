@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { changesOf } from '../../src/domain/journal/changes.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, useBackend } from '../support/helpers.js';
 import { expectChainIntact, journalAfter, journalHead, journalled, lastState, tally } from '../support/journal.js';
 
 const AT = '2026-01-01T10:00:00Z';
@@ -20,13 +20,7 @@ const rowTally = (entries: JournalEntry[]) =>
 // the tenant's journal, in the transaction of the change (an import's batch as one entry of its run), with the actor
 // the request named; reads and refused writes leave none, and the chain verifies afterwards.
 describe.each(BACKEND_NAMES)('the journal of consents, legal documents and the banner on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const T = { tenant: 'journal-consents', actor: 'alice@example.com' };
   const consents = () => b.backend.consents;
 

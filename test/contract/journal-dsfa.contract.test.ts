@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, useBackend } from '../support/helpers.js';
 import { journalled, lastState } from '../support/journal.js';
 
 // Every DSFA write leaves exactly its entries in the tenant's journal, in the transaction of the change: the record
 // after the change (or a tombstone) and its audit entry, with the actor the request named.
 describe.each(BACKEND_NAMES)('the journal of DSFA writes on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const T = { tenant: 'journal-dsfa', actor: 'alice@example.com' };
   const api = () => b.backend.dsfa;
 

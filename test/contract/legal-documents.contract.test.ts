@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, useServer, type BackendUnderTest, failure } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend, useServer } from '../support/helpers.js';
 
 const T = { tenant: 'kanzlei', actor: 'editor' };
 
 describe.each(BACKEND_NAMES)('legal documents on the %s backend', (name) => {
-  let b: BackendUnderTest;
-  beforeAll(async () => {
-    b = await openBackend(name);
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name);
   const api = () => b.backend.legalDocuments;
 
   it('walks draft → review → approved → published and archives the previous publication', async () => {

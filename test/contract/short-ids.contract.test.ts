@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { IdSource } from '../../src/domain/clock.js';
 import { shortId } from '../../src/domain/short-id.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 
 /** Time-ordered ids, of which the test may give the next ones an end of its choosing (null: leave one as it is). */
 function idsWithEnds(): IdSource & { end(...tails: Array<string | null>): void } {
@@ -26,16 +26,10 @@ const questions = [
 // Every id a route takes may be given short: its last 8 characters (what tables show) or more of its end, or its
 // first 8 or more; resolved per tenant, on an index, the same on every face.
 describe.each(BACKEND_NAMES)('short ids on the %s backend', (name) => {
-  let b: BackendUnderTest;
   const ids = idsWithEnds();
   const A = { tenant: `short-a-${Math.random()}`, actor: 'tester' };
   const B = { tenant: `short-b-${Math.random()}`, actor: 'tester' };
-  beforeAll(async () => {
-    b = await openBackend(name, { ids });
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name, { ids });
 
   it('consents: revoke, renew and history by the short id; two that share it are listed; another tenant has none', async () => {
     const c = b.backend.consents;

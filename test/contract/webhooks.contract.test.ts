@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, failure, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, failure, useBackend } from '../support/helpers.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { runEventsPass } from '../../src/backend/local/events/events-runner.js';
 import type { Clock } from '../../src/domain/clock.js';
@@ -12,14 +12,8 @@ const movable = (start: string) => {
 };
 
 describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
-  let b: BackendUnderTest;
   const time = movable('2026-11-26T08:00:00.000Z');
-  beforeAll(async () => {
-    b = await openBackend(name, { clock: time.clock });
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name, { clock: time.clock });
   const T = { tenant: 'hooks', actor: 'admin' };
   const api = () => b.backend.webhooks;
   const pass = () => runEventsPass(b.local.store, { clock: time.clock });
@@ -61,6 +55,26 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
     expect(await failure(api().remove({ ...T, params: { id: end } }))).toMatchObject({ code: 'not_found' });
     expect(await api().remove({ ...tenant, params: { id: end } })).toEqual({ id: ep.id, removed: true });
     expect(await api().list(tenant)).toEqual([]);
+  });
+
+  it("redelivers a delivery by its short id (its end) or the start after msg_; another tenant's is not found", async () => {
+    const tenant = { tenant: 'short-deliveries', actor: 'admin' };
+    const ep = await api().add({
+      ...tenant,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['*'], allow_private: true },
+    });
+    const sent = await api().test({ ...tenant, params: { id: ep.id } });
+    expect(sent.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    const end = sent.id.slice(-8);
+    const start = sent.id.slice(4, 16).toUpperCase();
+    expect((await api().redeliver({ ...tenant, params: { id: end } })).id).toBe(sent.id);
+    expect((await api().redeliver({ ...tenant, params: { id: start } })).id).toBe(sent.id);
+    expect((await api().redeliver({ ...tenant, params: { id: sent.id } })).status).toBe('pending');
+    expect(await failure(api().redeliver({ ...T, params: { id: end } }))).toMatchObject({ code: 'not_found' });
+    expect(await failure(api().redeliver({ ...tenant, params: { id: 'ffffffff' } }))).toMatchObject({
+      code: 'not_found',
+    });
+    await api().remove({ ...tenant, params: { id: ep.id } });
   });
 
   it('signs every delivery (verified with standardwebhooks), from the journal after the endpoint was added', async () => {
@@ -170,10 +184,112 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
       const t = await api().test({ ...T, params: { id: ep.id } });
       expect(t).toMatchObject({ event_type: 'webhook.test', status: 'delivered', attempts: 1, last_status: 204 });
       expect(receiver.received.at(-1)).toMatchObject({ type: 'webhook.test', verified: true });
+      // each test is a delivery of its own: a second and a third are sent too, with ids of their own
+      const t2 = await api().test({ ...T, params: { id: ep.id } });
+      const t3 = await api().test({ ...T, params: { id: ep.id } });
+      expect([t2, t3]).toMatchObject([
+        { event_type: 'webhook.test', status: 'delivered', seq: 0 },
+        { event_type: 'webhook.test', status: 'delivered', seq: 0 },
+      ]);
+      expect(new Set([t.id, t2.id, t3.id]).size).toBe(3);
+      expect(receiver.received.slice(-3).map((x) => x.id)).toEqual([t.id, t2.id, t3.id]);
       expect(await failure(api().redeliver({ ...T, tenant: 'other', params: { id: d!.id } }))).toMatchObject({
         code: 'not_found',
       });
       await api().remove({ ...T, params: { id: ep.id } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  // README (Events), issue 36 items 1 and 15: a withdrawal is an event, and every consent event names whom it concerns
+  it('sends consent events naming the user and data point: a refusal that withdraws a grant is consent.revoked', async () => {
+    const tenant = { tenant: 'consent-hooks', actor: 'admin' };
+    const receiver = await startReceiver();
+    try {
+      const ep = await api().add({
+        ...tenant,
+        body: {
+          url: receiver.url,
+          events: ['consent.granted', 'consent.refused', 'consent.revoked', 'consent.renewed'],
+          allow_private: true,
+        },
+      });
+      receiver.useSecret(ep.secret);
+      const consents = b.backend.consents;
+      const decide = (user: string, granted: boolean, consent_version = '1.0') =>
+        consents.create({
+          ...tenant,
+          body: { user_id: user, data_point_id: 'newsletter', granted, consent_version, source: 'shop' },
+        });
+      const anna = await decide('anna@example.com', true);
+      await decide('anna@example.com', true); // the same decision again: nothing, no event
+      await decide('anna@example.com', true, '2.0'); // renewed to a new version
+      const refusal = await decide('anna@example.com', false); // withdraws the grant
+      const ben = await decide('ben@example.com', true);
+      await consents.revoke({ ...tenant, params: { id: ben.id } });
+      await consents.renew({ ...tenant, params: { id: anna.id }, body: {} }).catch(() => undefined); // revoked: 409
+      expect((await pass()).webhooks).toMatchObject({ queued: 6, delivered: 6 });
+      expect(receiver.received.every((r) => r.verified)).toBe(true);
+      const anna_ = { user_id: 'anna@example.com', data_point_id: 'newsletter' };
+      const ben_ = { user_id: 'ben@example.com', data_point_id: 'newsletter' };
+      expect(receiver.received.map((r) => [r.type, r.payload.data])).toEqual([
+        [
+          'consent.granted',
+          expect.objectContaining({ consent_id: anna.id, ...anna_, consent_version: '1.0', source: 'shop' }),
+        ],
+        [
+          'consent.renewed',
+          expect.objectContaining({ consent_id: anna.id, ...anna_, action: 'version_update', consent_version: '2.0' }),
+        ],
+        ['consent.refused', expect.objectContaining({ consent_id: refusal.id, ...anna_, action: 'granted' })],
+        [
+          'consent.revoked',
+          expect.objectContaining({ consent_id: anna.id, ...anna_, action: 'revoked', source: 'shop' }),
+        ],
+        ['consent.granted', expect.objectContaining({ consent_id: ben.id, ...ben_ })],
+        ['consent.revoked', expect.objectContaining({ consent_id: ben.id, ...ben_, source: null })],
+      ]);
+      await api().remove({ ...tenant, params: { id: ep.id } });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends consent.revoked for each grant an import withdraws, naming the user, data point and run', async () => {
+    const tenant = { tenant: 'import-hooks', actor: 'admin' };
+    const receiver = await startReceiver();
+    try {
+      const consents = b.backend.consents;
+      const granted = await consents.create({
+        ...tenant,
+        body: { user_id: 'cara', data_point_id: 'newsletter', granted: true },
+      });
+      const ep = await api().add({ ...tenant, body: { url: receiver.url, events: ['*'], allow_private: true } });
+      receiver.useSecret(ep.secret);
+      const csv = 'user_id,data_point_id,granted\ncara,newsletter,false\ndan,newsletter,true\n';
+      const run = await consents.import({
+        ...tenant,
+        stream: {
+          content_type: 'text/csv',
+          body: (async function* () {
+            yield csv;
+          })(),
+        },
+      });
+      // cara's refusal revoked her grant (the refusal is stored too), dan is new
+      expect(run).toMatchObject({ created: 1, revoked: 1, rejected: 0 });
+      await pass();
+      expect(receiver.received.map((r) => r.type)).toEqual(['consents.imported', 'consent.revoked']);
+      expect(receiver.received[1]!.payload.data).toMatchObject({
+        consent_id: granted.id,
+        user_id: 'cara',
+        data_point_id: 'newsletter',
+        action: 'revoked',
+        source: 'import',
+        import_run_id: run.run_id,
+      });
+      await api().remove({ ...tenant, params: { id: ep.id } });
     } finally {
       await receiver.close();
     }

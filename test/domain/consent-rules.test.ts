@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { IdSource } from '../../src/domain/clock.js';
-import { consentTimeProblems } from '../../src/domain/consents/consent.rules.js';
+import {
+  consentTimeProblems,
+  decideConsent,
+  type IncomingDecision,
+  type StoredDecision,
+} from '../../src/domain/consents/consent.rules.js';
 import { newConsent, statsFromCounts } from '../../src/domain/consents/consent.service.js';
 
 /**
@@ -120,5 +125,196 @@ describe('consent statistics', () => {
       3,
     );
     expect(Object.keys(s.by_data_point)).toEqual(['ads', 'newsletter', 'tracking']);
+  });
+});
+
+/**
+ * README (Consents, one decision in force): a user has at most one decision in force per data point. A refusal
+ * withdraws the grant in force, the same decision again changes nothing, a grant while one is in force renews it.
+ */
+describe('the decision in force of a user on a data point', () => {
+  const T1 = '2026-01-01T10:00:00.000Z';
+  const T2 = '2026-02-01T10:00:00.000Z';
+  const T3 = '2026-03-01T10:00:00.000Z';
+  const NOW = '2026-06-01T12:00:00.000Z';
+  const none = { banner_revision: null, policy_version_id: null, policy_content_hash: null };
+  const grant = (id: string, at: string, extra: Partial<StoredDecision> = {}): StoredDecision => ({
+    id,
+    granted: true,
+    granted_at: at,
+    revoked_at: null,
+    consent_version: '1.0',
+    ...none,
+    affirmations: [{ at, consent_version: extra.consent_version ?? '1.0' }],
+    ...extra,
+  });
+  const refusal = (id: string, at: string, version = '1.0'): StoredDecision => ({
+    id,
+    granted: false,
+    granted_at: at,
+    revoked_at: null,
+    consent_version: version,
+    ...none,
+    affirmations: [],
+  });
+  const now = (granted: boolean, extra: Partial<IncomingDecision> = {}): IncomingDecision => ({
+    granted,
+    consent_version: '1.0',
+    at: NOW,
+    timed: false,
+    revoked_at: null,
+    ...none,
+    ...extra,
+  });
+  const past = (granted: boolean, at: string, extra: Partial<IncomingDecision> = {}) =>
+    now(granted, { at, timed: true, ...extra });
+  const record = (revoked_at: string | null = null, revokes: Array<{ consent_id: string; at: string }> = []) => ({
+    kind: 'record',
+    revoked_at,
+    revokes,
+  });
+
+  it.each<[string, StoredDecision[], IncomingDecision, unknown]>([
+    ['a first grant is recorded', [], now(true), record()],
+    ['a first refusal is recorded', [], now(false), record()],
+    [
+      'a refusal withdraws the grant in force at its time',
+      [grant('g', T1)],
+      now(false),
+      record(null, [{ consent_id: 'g', at: NOW }]),
+    ],
+    [
+      'a refusal withdraws every grant in force (two stored before the rule held)',
+      [grant('g1', T1), grant('g2', T2)],
+      now(false),
+      record(null, [
+        { consent_id: 'g2', at: NOW },
+        { consent_id: 'g1', at: NOW },
+      ]),
+    ],
+    ['the same grant again changes nothing', [grant('g', T1)], now(true), { kind: 'unchanged', consent_id: 'g' }],
+    [
+      'a grant of another version renews the grant in force',
+      [grant('g', T1)],
+      now(true, { consent_version: '2.0' }),
+      { kind: 'renew', consent_id: 'g', at: NOW },
+    ],
+    [
+      'a grant of the same version naming other texts renews it',
+      [grant('g', T1, { banner_revision: 'aaaaaaaa' })],
+      now(true, { banner_revision: 'bbbbbbbb' }),
+      { kind: 'renew', consent_id: 'g', at: NOW },
+    ],
+    [
+      'a grant of the same version naming the same texts changes nothing',
+      [grant('g', T1, { banner_revision: 'aaaaaaaa' })],
+      now(true, { banner_revision: 'aaaaaaaa' }),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'a grant of a version the grant in force had before changes nothing',
+      [
+        grant('g', T1, {
+          consent_version: '2.0',
+          affirmations: [
+            { at: T1, consent_version: '1.0' },
+            { at: T2, consent_version: '2.0' },
+          ],
+        }),
+      ],
+      now(true),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'the same refusal again changes nothing',
+      [grant('g', T1, { revoked_at: T2 }), refusal('r', T2)],
+      now(false),
+      { kind: 'unchanged', consent_id: 'r' },
+    ],
+    ['a refusal of another version is recorded', [refusal('r', T2)], now(false, { consent_version: '2.0' }), record()],
+    [
+      'a refusal after a revocation by request is recorded (no refusal was)',
+      [grant('g', T1, { revoked_at: T2 })],
+      now(false),
+      record(),
+    ],
+    ['a grant after a refusal is recorded', [refusal('r', T1)], now(true), record()],
+    ['a grant after a withdrawn grant is recorded', [grant('g', T1, { revoked_at: T2 })], now(true), record()],
+    [
+      'a grant of the past given again is recorded already, whatever happened to it since',
+      [grant('g', T1, { revoked_at: T2 }), refusal('r', T2)],
+      past(true, T1),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'a version update of the past given again is recorded already',
+      [
+        grant('g', T1, {
+          consent_version: '2.0',
+          affirmations: [
+            { at: T1, consent_version: '1.0' },
+            { at: T2, consent_version: '2.0' },
+          ],
+        }),
+      ],
+      past(true, T2, { consent_version: '2.0' }),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'a refusal of the past given again is recorded already',
+      [refusal('r', T1)],
+      past(false, T1),
+      { kind: 'unchanged', consent_id: 'r' },
+    ],
+    [
+      'a refusal of the past older than the grant in force withdraws nothing',
+      [grant('g', T2)],
+      past(false, T1),
+      record(),
+    ],
+    [
+      'a refusal of the past after the grant in force withdraws it at its own time',
+      [grant('g', T1)],
+      past(false, T2),
+      record(null, [{ consent_id: 'g', at: T2 }]),
+    ],
+    [
+      'a grant of the past older than a stored refusal is recorded revoked at that refusal',
+      [refusal('r', T2)],
+      past(true, T1),
+      record(T2),
+    ],
+    [
+      'a grant of the past older than the grant in force changes nothing',
+      [grant('g', T2)],
+      past(true, T1, { consent_version: '0.9' }),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'a grant given as revoked is a record of the past',
+      [grant('g', T1)],
+      past(true, T2, { revoked_at: T3 }),
+      record(T3),
+    ],
+    [
+      'a grant given as revoked that is stored so is recorded already',
+      [grant('g', T1, { revoked_at: T3 })],
+      past(true, T1, { revoked_at: T3 }),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'a refusal now withdraws a grant whose clock ran ahead, at that grant’s own time',
+      [grant('g', '2026-06-01T12:03:00.000Z')],
+      now(false),
+      record(null, [{ consent_id: 'g', at: '2026-06-01T12:03:00.000Z' }]),
+    ],
+  ])('%s', (_what, stored, incoming, decision) => {
+    expect(decideConsent(stored, incoming)).toEqual(decision);
+  });
+
+  it('decides the same whatever the order the consents are stored in', () => {
+    const stored = [grant('g1', T1, { revoked_at: T2 }), refusal('r', T2), grant('g2', T3)];
+    for (const order of [stored, [...stored].reverse()])
+      expect(decideConsent(order, now(false))).toEqual(record(null, [{ consent_id: 'g2', at: NOW }]));
   });
 });

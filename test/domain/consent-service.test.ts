@@ -39,7 +39,7 @@ describe('revoking a consent another replica revokes at the same moment', () => 
     const ids = { next: () => `c${++n}` };
     const { store, uow } = await sqliteUnitOfWork(fixedClock(GRANTED), uuidv7Source());
     const input = { user_id: 'anna', data_point_id: 'newsletter', granted: true, consent_version: '1.0' };
-    const { id } = await new ConsentService(uow, fixedClock(GRANTED), ids).create('shop', input);
+    const { id } = (await new ConsentService(uow, fixedClock(GRANTED), ids).create('shop', input)).consent;
     expect(id).toBe('c1');
     const before = await journalOf(store, 'shop');
     expect(before.map((e) => `${e.entity}:${e.op}`)).toEqual(['consent:insert', 'consent_history:insert']);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Dsfa, DsfaAuditEntry } from '../../src/domain/dsfa/dsfa.schema.js';
 import {
   approvedContent,
+  authorsOf,
   checkApprover,
+  isKeyPrincipal,
   checkTransition,
   contentHash,
   STRICT_TRANSITIONS,
@@ -138,5 +140,72 @@ describe('the DSFA review rules', () => {
     expect(details('AUTHOR')).toEqual([
       { path: 'approved_by', message: 'must differ from created_by in the strict review workflow' },
     ]);
+  });
+
+  it.each([
+    // approver, wrote, submitted: refused with, or allowed (undefined)
+    ['key:aaa', 'key:aaa', 'key:bbb', 'wrote'],
+    ['key:bbb', 'key:aaa', 'key:bbb', 'submitted'],
+    ['key:aaa', 'key:aaa', 'key:aaa', 'wrote'],
+    ['key:ccc', 'key:aaa', 'key:bbb', undefined],
+    ['key:ccc', undefined, undefined, undefined],
+    // without a key the names decide: one operating-system account records a DPO's approval on a laptop
+    ['os:anna', 'os:anna', 'os:anna', undefined],
+    ['anonymous', 'anonymous', 'anonymous', undefined],
+    [undefined, 'key:aaa', 'key:aaa', undefined],
+    ['KEY:aaa', 'KEY:aaa', 'KEY:aaa', undefined],
+  ])(
+    'four eyes compare keys: %s approving what %s wrote and %s submitted → %s',
+    (approver, created, submitted, role) => {
+      const check = () => checkApprover('strict', 'alice', 'bob', { approver, created, submitted });
+      if (role === undefined) {
+        expect(check).not.toThrow();
+        return;
+      }
+      let e: DomainError | undefined;
+      try {
+        check();
+      } catch (err) {
+        e = err as DomainError;
+      }
+      expect(e).toMatchObject({
+        code: 'conflict',
+        message: `${approver} ${role} this assessment and cannot approve it as well (four-eyes principle: the API keys are compared, whatever names the request sends); approve with another key`,
+        details: [
+          { path: 'approved_by', message: `the approving key must differ from the key that ${role} the assessment` },
+        ],
+      });
+      // the open workflow compares nothing, and the names rule still comes first
+      expect(() => checkApprover('open', 'alice', 'bob', { approver, created, submitted })).not.toThrow();
+      expect(() => checkApprover('strict', 'alice', 'Alice', { approver, created, submitted })).toThrow(
+        /alice wrote|Alice wrote/,
+      );
+    },
+  );
+
+  it('find who wrote an assessment and who last submitted it in its changes', () => {
+    const c = (principal: string, status: string | null) => ({ principal, status });
+    expect(authorsOf([])).toEqual({ created: undefined, submitted: undefined });
+    expect(authorsOf([c('key:a', 'draft')])).toEqual({ created: 'key:a', submitted: undefined });
+    expect(
+      authorsOf([c('key:a', 'draft'), c('key:b', 'in-review'), c('key:c', 'in-review'), c('key:d', 'draft')]),
+    ).toEqual({ created: 'key:a', submitted: 'key:b' });
+    expect(
+      authorsOf([
+        c('key:a', 'draft'),
+        c('key:b', 'in-review'),
+        c('key:c', 'draft'),
+        c('key:d', 'in-review'),
+        c('key:e', 'in-review'),
+      ]),
+    ).toEqual({ created: 'key:a', submitted: 'key:d' });
+    // created straight into review (the open workflow, before the tenant chose strict)
+    expect(authorsOf([c('key:a', 'in-review'), c('key:b', 'in-review')])).toEqual({
+      created: 'key:a',
+      submitted: 'key:a',
+    });
+    expect(isKeyPrincipal('key:x')).toBe(true);
+    expect(isKeyPrincipal('os:key:x')).toBe(false);
+    expect(isKeyPrincipal(undefined)).toBe(false);
   });
 });

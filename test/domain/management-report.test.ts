@@ -146,14 +146,42 @@ describe('what needs attention', () => {
         ],
         of: 2, // a data point with refusals only has nothing to revoke
       },
+      // and a tenant without legal documents has no privacy policy
+      { threshold: 'min_privacy_policies', section: 'legal', scope: 'tenant', value: 0, limit: 1 },
     ]);
   });
 
-  it('flags nothing on an empty tenant but a banner finding', () => {
+  it('flags an empty tenant for its missing privacy policy only, and then a banner finding', () => {
     const r = emptyReport();
-    expect(attention(r, DEFAULT_THRESHOLDS)).toEqual([]);
+    expect(attention(r, DEFAULT_THRESHOLDS)).toEqual([
+      { threshold: 'min_privacy_policies', section: 'legal', scope: 'tenant', value: 0, limit: 1 },
+    ]);
     r.legal.banner.findings = [{ rule: 'decline-all', path: 'config', message: 'm' }];
-    expect(attention(r, DEFAULT_THRESHOLDS).map((a) => a.threshold)).toEqual(['max_banner_findings']);
+    expect(attention(r, DEFAULT_THRESHOLDS).map((a) => a.threshold)).toEqual([
+      'min_privacy_policies',
+      'max_banner_findings',
+    ]);
+  });
+
+  it('counts a privacy policy only once it has a published version; 0 turns the rule off', () => {
+    const r = emptyReport();
+    const policy = {
+      id: 'd1',
+      title: 'Datenschutzerklärung',
+      document_type: 'privacy_policy',
+      language: 'de',
+      published_version: null as number | null,
+      published_at: null as string | null,
+    };
+    r.legal.documents = [{ ...policy, id: 'd0', document_type: 'imprint', published_version: 1 }, policy];
+    expect(attention(r, DEFAULT_THRESHOLDS).map((a) => [a.threshold, a.value])).toEqual([
+      ['max_unpublished_documents', 1],
+      ['min_privacy_policies', 0],
+    ]);
+    policy.published_version = 1;
+    expect(attention(r, DEFAULT_THRESHOLDS)).toEqual([]);
+    r.legal.documents = [];
+    expect(attention(r, { ...DEFAULT_THRESHOLDS, min_privacy_policies: 0 })).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 
 const opened: Array<Kysely<unknown>> = [];

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +32,14 @@ async function storeAtSchema6() {
 describe('migrations', () => {
   it('lists every migration in names.ts, which opening a store reads instead of loading them', () => {
     expect(Object.keys(migrations)).toEqual([...MIGRATION_NAMES]);
+  });
+
+  it('registers every migration file of the folder, once (names.ts is the one list)', () => {
+    const files = readdirSync(new URL('../../migrations/', import.meta.url))
+      .filter((f) => /^\d{4}_.*\.ts$/.test(f))
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort();
+    expect([...MIGRATION_NAMES]).toEqual(files);
   });
 
   it('are named in order and each has up and down', () => {
@@ -76,7 +84,8 @@ describe('migrations', () => {
       await (await openStore(file)).close();
       expect(schemaOf(file), `upgraded from version ${k}`).toEqual(expected);
     }
-  });
+    // one upgrade per migration that landed: it grows with each, and a busy machine runs it slowly
+  }, 120_000);
 
   it('keep consents and their history when 0007 rebuilds their tables', async () => {
     const { file, sqlite, db } = await storeAtSchema6();

@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { verifyReceipt } from '../../src/domain/consents/receipt.js';
 import { bannerConfig } from '../support/banner.js';
 import { tmp, tmpDb } from '../support/helpers.js';
-import { onPath, programPath, requirePrograms } from '../support/programs.js';
+import { launchChromium } from '../support/browser.js';
+import { onPath, requirePrograms } from '../support/programs.js';
 import { serve } from '../support/serve-process.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The website banner in a real browser: headless Chromium loads a page that includes /sdk/v1/banner.js from a running
@@ -20,15 +22,17 @@ interface Stored {
   user_id: string;
   data_point_id: string;
   granted: boolean;
+  revoked_at: string | null;
   source: string | null;
   banner_revision: string | null;
   policy_version_id: string | null;
   policy_content_hash: string | null;
 }
 declare const window: Record<string, unknown> & {
-  compliance: { consent(c: string): boolean; show(): void };
+  compliance: { consent(c: string): boolean; show(): void; status: string; error: unknown };
 };
 declare const document: { activeElement: unknown; readyState: string };
+declare const localStorage: { getItem(k: string): string | null };
 
 const SHOTS = process.env.BANNER_SCREENSHOTS ?? join(tmp('banner-shots-'), 'png');
 mkdirSync(SHOTS, { recursive: true });
@@ -64,6 +68,9 @@ describe('the website banner in a browser', () => {
     return { revision: banner.revision, policyVersion: v.id };
   }
 
+  /** A visitor's consents oldest first per category (the banner records its categories at the same time). */
+  const byCategory = (consents: Stored[]) =>
+    [...consents].reverse().sort((a, b) => a.data_point_id.localeCompare(b.data_point_id));
   const stored = async (tenant: string, user: string) =>
     (await api<{ consents: Stored[] }>(tenant, 'GET', `/einwilligungen/consents?user_id=${encodeURIComponent(user)}`))
       .consents;
@@ -76,6 +83,8 @@ describe('the website banner in a browser', () => {
   window.events = [];
   document.addEventListener('compliance:consent', (e) => window.events.push(e.detail));
   document.addEventListener('compliance:recorded', (e) => (window.recorded = e.detail));
+  window.errors = [];
+  document.addEventListener('compliance:error', (e) => window.errors.push(e.detail));
 </script>
 <script src="${server.url}/sdk/v1/banner.js" data-tenant="${tenant}" defer></script>
 <script type="text/plain" data-consent-category="analytics">window.analyticsLoaded = true;</script>
@@ -117,6 +126,39 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
   };
   const recorded = (page: Page) =>
     page.waitForFunction(() => window.recorded as { ids: Record<string, string> }).then((h) => h.jsonValue());
+  /** What the page can see of the banner's recording, and what it let run. */
+  const seen = (page: Page) =>
+    page.evaluate(() => ({
+      status: window.compliance.status,
+      error: window.compliance.error,
+      errors: window.errors,
+      analytics: window.analyticsLoaded ?? false,
+      marketing: window.marketingLoaded ?? false,
+      consent: { analytics: window.compliance.consent('analytics'), marketing: window.compliance.consent('marketing') },
+    }));
+  const pendingOf = (page: Page, tenant: string) =>
+    page.evaluate((t) => JSON.parse(localStorage.getItem(`compliance_pending_${t}`) ?? 'null'), tenant) as Promise<{
+      c: Record<string, boolean>;
+      ids: Record<string, string>;
+    } | null>;
+  /** The server refuses every consent POST with its 429 (Retry-After longer than the page waits) until unrouted. */
+  const refuseConsents = (context: BrowserContext) =>
+    context.route(`${server.url}/sdk/v1/einwilligungen/consents`, (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 429,
+            contentType: 'application/json; charset=utf-8',
+            headers: { 'retry-after': '120', ratelimit: '"per-key";r=0;t=120' },
+            body: JSON.stringify({
+              error: 'too many requests: try again in 120 s',
+              code: 'rate_limited',
+              details: [{ path: 'Retry-After', message: '120' }],
+            }),
+          })
+        : route.continue(),
+    );
+  const decisions = async (tenant: string, user: string) =>
+    [...new Set((await stored(tenant, user)).map((c) => `${c.data_point_id}=${c.granted}`))].sort();
 
   const needsBrowser = (ctx: TestContext) => {
     requirePrograms(ctx, 'chromium');
@@ -126,11 +168,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
   beforeAll(async () => {
     server = await serve(['--db', tmpDb()]);
     if (!onPath('chromium')) return;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: programPath('chromium'),
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => undefined);
@@ -252,6 +290,96 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     expect(verifyReceipt(receipt).valid).toBe(true);
   });
 
+  it('keeps a grant the server refused (429) out of effect, and sends it again on the next page load', async (ctx) => {
+    needsBrowser(ctx);
+    const { revision } = await setUp('refused');
+    const { context, page, marketing, errors } = await visit('refused');
+    await refuseConsents(context);
+    await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
+    await page.waitForFunction(() => (window.errors as unknown[]).length > 0);
+    // nothing optional ran: the grant is not demonstrable yet; the page is told why and that it waits
+    const error = {
+      during: 'recording',
+      reason: 'rate_limited',
+      message: 'too many requests: try again in 120 s',
+      httpStatus: 429,
+      retryAfter: 120,
+      status: 'pending',
+    };
+    expect(await seen(page)).toEqual({
+      status: 'pending',
+      error,
+      errors: [error],
+      analytics: false,
+      marketing: false,
+      consent: { analytics: false, marketing: false },
+    });
+    expect(marketing).toEqual([]);
+    expect(await page.evaluate(() => window.events)).toEqual([]);
+    expect(await dialog(page).count()).toBe(0); // the visitor answered: not asked again
+    const cookie = (await cookieOf(context, 'refused'))!;
+    expect(cookie.c).toEqual({ necessary: true, analytics: false, marketing: false });
+    expect(await pendingOf(page, 'refused')).toMatchObject({
+      c: { necessary: true, analytics: true, marketing: true },
+      ids: {},
+    });
+    expect(await stored('refused', cookie.u)).toEqual([]);
+
+    // the server takes requests again: the next page sends the kept choice, and only then does it take effect
+    await context.unroute(`${server.url}/sdk/v1/einwilligungen/consents`);
+    await page.reload();
+    const { ids } = await recorded(page);
+    await page.waitForFunction(() => window.marketingLoaded === true); // an external script: loads after
+    expect(await seen(page)).toMatchObject({
+      status: 'recorded',
+      error: null,
+      errors: [],
+      analytics: true,
+      marketing: true,
+      consent: { analytics: true, marketing: true },
+    });
+    expect(await page.evaluate(() => window.events)).toEqual([
+      { consent: { necessary: true, analytics: false, marketing: false }, revision, changed: false },
+      { consent: { necessary: true, analytics: true, marketing: true }, revision, changed: true },
+    ]);
+    expect(await dialog(page).count()).toBe(0);
+    expect((await cookieOf(context, 'refused'))!.c).toEqual({ necessary: true, analytics: true, marketing: true });
+    expect(await pendingOf(page, 'refused')).toBeNull();
+    // leaving the first page sent it too (keepalive), which may reach the server as a second identical decision
+    expect(await decisions('refused', cookie.u)).toEqual(['cookies:analytics=true', 'cookies:marketing=true']);
+    const all = (await stored('refused', cookie.u)).map((c) => c.id);
+    expect(all).toEqual(expect.arrayContaining(Object.values(ids)));
+    expect(errors).toEqual([]);
+  });
+
+  it('lets a withdrawal take effect at once whatever the server answers, and sends it as the page is left', async (ctx) => {
+    needsBrowser(ctx);
+    const { revision } = await setUp('withdraw');
+    const { context, page } = await visit('withdraw');
+    await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
+    await recorded(page);
+    const user = (await cookieOf(context, 'withdraw'))!.u;
+    await refuseConsents(context);
+    await page.evaluate(() => (window.events = []));
+    await page.getByText('Cookie-Einstellungen').click();
+    await page.getByRole('checkbox', { name: 'Marketing' }).uncheck();
+    await page.getByRole('button', { name: 'Auswahl speichern' }).click();
+    await page.waitForFunction(() => (window.errors as unknown[]).length > 0);
+    // the refusal applies now, unrecorded: no script of marketing loads from here on, the cookie says so
+    expect(await seen(page)).toMatchObject({ status: 'pending', consent: { analytics: true, marketing: false } });
+    expect(await page.evaluate(() => window.events)).toEqual([
+      { consent: { necessary: true, analytics: true, marketing: false }, revision, changed: true },
+    ]);
+    expect((await cookieOf(context, 'withdraw'))!.c).toEqual({ necessary: true, analytics: true, marketing: false });
+    expect(await decisions('withdraw', user)).toEqual(['cookies:analytics=true', 'cookies:marketing=true']);
+    // the visitor leaves the site: the kept choice goes with the closing page (keepalive outlives it)
+    await context.unroute(`${server.url}/sdk/v1/einwilligungen/consents`);
+    await page.close();
+    await expect
+      .poll(() => decisions('withdraw', user), { timeout: 10_000 })
+      .toEqual(['cookies:analytics=true', 'cookies:marketing=false', 'cookies:marketing=true']);
+  });
+
   it('shows no privacy link whose address is not a web address or a site path', async (ctx) => {
     needsBrowser(ctx);
     await setUp('badlink', bannerConfig({ privacyLink: 'javascript:alert(document.cookie)' }));
@@ -314,7 +442,107 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await page.getByRole('button', { name: 'Save selection' }).click();
     await recorded(page);
     expect(marketing).toHaveLength(1);
-    expect((await stored('settings', cookie.u)).length).toBe(4);
+    // statistics as before (one decision in force): the marketing refusal, then the marketing grant
+    expect(
+      byCategory(await stored('settings', cookie.u)).map((c) => [c.data_point_id, c.granted, c.revoked_at]),
+    ).toEqual([
+      ['cookies:analytics', true, null],
+      ['cookies:marketing', false, null],
+      ['cookies:marketing', true, null],
+    ]);
+  });
+
+  // README (Consents, one decision in force), issue 36 item 1
+  it('accept all, then untick a category and save: the grant is revoked, once, with its receipt saying so', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('withdraw');
+    // a receiver of the consent events, as a newsletter or analytics service would subscribe (serve delivers them)
+    const receiver = await startReceiver();
+    ctx.onTestFinished(() => receiver.close());
+    const ep = await api<{ secret: string }>('withdraw', 'POST', '/webhooks', {
+      url: receiver.url,
+      events: ['consent.revoked'],
+      allow_private: true,
+    });
+    receiver.useSecret(ep.secret);
+    const active = async () =>
+      Object.values(
+        (
+          await api<{ by_data_point: Record<string, { active: number }> }>(
+            'withdraw',
+            'GET',
+            '/einwilligungen/consents/stats',
+          )
+        ).by_data_point,
+      ).reduce((n, c) => n + c.active, 0);
+    const { context, page } = await visit('withdraw');
+    await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
+    const { ids } = await recorded(page);
+    const cookie = (await cookieOf(context, 'withdraw'))!;
+    expect(await active()).toBe(2);
+    await page.evaluate(() => (window.recorded = undefined));
+    await page.getByText('Cookie-Einstellungen').click();
+    await page.getByRole('checkbox', { name: 'Statistik' }).uncheck();
+    await page.getByRole('button', { name: 'Auswahl speichern' }).click();
+    const second = await recorded(page);
+    expect(await page.evaluate(() => window.compliance.consent('analytics'))).toBe(false);
+    // the marketing grant is the same decision again: the same consent, nothing new
+    expect(second.ids.marketing).toBe(ids.marketing);
+    const all = await stored('withdraw', cookie.u);
+    expect(byCategory(all).map((c) => [c.data_point_id, c.granted, c.revoked_at !== null])).toEqual([
+      ['cookies:analytics', true, true],
+      ['cookies:analytics', false, false],
+      ['cookies:marketing', true, false],
+    ]);
+    const stats = await api<{ by_data_point: Record<string, unknown> }>(
+      'withdraw',
+      'GET',
+      '/einwilligungen/consents/stats',
+    );
+    expect(stats.by_data_point).toEqual({
+      'cookies:analytics': { total: 2, active: 0, revoked: 1 },
+      'cookies:marketing': { total: 1, active: 1, revoked: 0 },
+    });
+    const grant = await api<{ revoked_at: string; history: Array<{ action: string; source: string }> }>(
+      'withdraw',
+      'GET',
+      `/einwilligungen/consents/${ids.analytics}`,
+    );
+    expect(grant.history.map((h) => [h.action, h.source])).toEqual([
+      ['granted', 'web_banner'],
+      ['revoked', 'web_banner'],
+    ]);
+    const receipt = await api<{ consent: { revoked_at: string } }>(
+      'withdraw',
+      'GET',
+      `/einwilligungen/consents/${ids.analytics}/receipt`,
+    );
+    expect(receipt.consent.revoked_at).toBe(grant.revoked_at);
+    expect(verifyReceipt(receipt).valid).toBe(true);
+    expect(await active()).toBe(1);
+    // one consent.revoked, naming whom it concerns
+    await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(receiver.received.map((r) => [r.type, r.verified, r.payload.data])).toEqual([
+      [
+        'consent.revoked',
+        true,
+        expect.objectContaining({
+          consent_id: ids.analytics,
+          user_id: cookie.u,
+          data_point_id: 'cookies:analytics',
+          action: 'revoked',
+          source: 'web_banner',
+        }),
+      ],
+    ]);
+    // saving the same choice again records nothing
+    await page.evaluate(() => (window.recorded = undefined));
+    await page.getByText('Cookie-Einstellungen').click();
+    await page.getByRole('button', { name: 'Auswahl speichern' }).click();
+    await recorded(page);
+    expect(await stored('withdraw', cookie.u)).toHaveLength(3);
+    await new Promise((r) => setTimeout(r, 2500)); // two passes of serve's delivery loop
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('asks again when the configuration changes; the older receipt says it refers to an earlier revision', async (ctx) => {
@@ -394,6 +622,35 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await recorded(page);
     expect((await cookieOf(context, 'keys'))!.c).toEqual({ necessary: true, analytics: true, marketing: false });
     expect(await dialog(page).count()).toBe(0);
+    // the banner opened by itself, first in the tab order: the focus goes on to the page's first control, visibly
+    expect(await focused()).toMatchObject({ text: 'Zum Inhalt', action: null });
+    expect((await focused()).outline).not.toMatch(/^none/);
+
+    // opened again from the page's link: the focus returns to that link after saving
+    await page.keyboard.press('Tab'); // the page's button
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Cookie-Einstellungen');
+    await page.keyboard.press('Enter');
+    expect((await focused()).action).toBe('analytics');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space'); // marketing on
+    await page.keyboard.press('Tab');
+    expect((await focused()).action).toBe('save');
+    await page.evaluate(() => (window.recorded = undefined));
+    await page.keyboard.press('Enter');
+    await recorded(page);
+    expect((await cookieOf(context, 'keys'))!.c).toEqual({ necessary: true, analytics: true, marketing: true });
+    expect(await focused()).toMatchObject({ text: 'Cookie-Einstellungen' });
+  });
+
+  it('leaves the focus alone after a mouse click on a banner that opened by itself', async (ctx) => {
+    needsBrowser(ctx);
+    await setUp('mouse');
+    const { page } = await visit('mouse');
+    await page.getByRole('button', { name: 'Alle ablehnen' }).click();
+    await recorded(page);
+    // no skip link jumps into view under the pointer: the page keeps its own focus (none)
+    expect(await page.evaluate(() => (document.activeElement as { tagName: string }).tagName)).toBe('BODY');
   });
 
   it('keeps the focus inside the modal, and blocks no page content while the API is slow', async (ctx) => {
@@ -404,7 +661,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await context.route(`${server.url}/site/**`, (r) => r.fulfill({ contentType: 'text/html', body: site('modal') }));
     // the configuration answers late: the page is complete and readable before the banner appears
     await context.route(`${server.url}/sdk/v1/einwilligungen/cookies`, async (r) => {
-      await new Promise((ok) => setTimeout(ok, 800));
+      await new Promise((ok) => setTimeout(ok, 3000));
       await r.continue();
     });
     const page = await context.newPage();
@@ -412,7 +669,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     expect(await page.evaluate(() => document.readyState)).toBe('complete');
     expect(await page.getByRole('heading', { name: 'Willkommen bei modal' }).isVisible()).toBe(true);
     expect(await dialog(page).count()).toBe(0);
-    await expect.poll(() => dialog(page).count(), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => dialog(page).count(), { timeout: 15_000 }).toBe(1);
     expect(await dialog(page).getAttribute('aria-modal')).toBe('true');
     const inside = () =>
       page.evaluate(() => {

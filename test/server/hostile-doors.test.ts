@@ -4,9 +4,11 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { exportBundle, importBundle } from '../../src/backend/sync/bundle.js';
+import { importBundle } from '../../src/backend/sync/bundle.js';
+import { exportBundle } from '../../src/backend/sync/bundle-export.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { DomainError } from '../../src/domain/errors.js';
+import { forTenant } from '../../src/store/tenant-scope.js';
 import { BACKEND_NAMES, engineOf, freshStore, startServer, tmp } from '../support/helpers.js';
 import {
   call,
@@ -713,8 +715,11 @@ describe.each(engines)('a hostile holder of a valid key against the doors of a s
 
   it('bundle import: an operator importing a forged bundle writes none of its forged records', async () => {
     const clock = systemClock;
-    const exported = await exportBundle({ db: target, tenant: ACME, clock });
-    const files = unzipSync(exported.bytes);
+    const chunks: Uint8Array[] = [];
+    await forTenant(ACME, async () => {
+      for await (const chunk of exportBundle(server.store, ACME, clock)) chunks.push(chunk);
+    });
+    const files = unzipSync(Buffer.concat(chunks));
     const forge = (edit: (parts: Record<string, Row[]>) => void, tenant = ACME) => {
       const parts: Record<string, Row[]> = {};
       for (const [path, data] of Object.entries(files))
@@ -752,7 +757,7 @@ describe.each(engines)('a hostile holder of a valid key against the doors of a s
     const m = ids['acme.module']!;
     const theirHistory = (await heldRow(server, GLOBEX, 'consent_history', ids['globex.granted']!))!;
     const assignment = await held('training_assignment', ids['acme.assignment']!);
-    const forgeries: Array<[string, string]> = [
+    const forgeries: Array<[string, string, string?, { rename?: boolean }?]> = [
       [
         'a back-dated audit entry',
         forge(add('dsfa_audit', { ...audit, id: 'b-audit', created_at: '2019-01-01T00:00:00.000' })),
@@ -811,14 +816,15 @@ describe.each(engines)('a hostile holder of a valid key against the doors of a s
           c.revoked_at = null;
         }),
       ],
-      ['acme’s records sent as globex’s bundle', forge(() => undefined, GLOBEX)],
+      ['acme’s records sent as globex’s bundle', forge(() => undefined, GLOBEX), GLOBEX],
+      ['acme’s records renamed into globex, beside their originals', forge(() => undefined), GLOBEX, { rename: true }],
     ];
-    for (const [what, file] of forgeries)
+    for (const [what, file, tenant = ACME, how = {}] of forgeries)
       await attempt(
         'bundle import',
         what,
         async () => {
-          const s = await importBundle({ db: target, clock }, file);
+          const s = await importBundle({ store: server.store, tenant, clock, ...how }, file);
           return { status: Object.keys(s.created).length ? 200 : 409, body: s, text: JSON.stringify(s).slice(0, 500) };
         },
         (a) => a.status === 409 || a.status === 422,

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { MediaRef } from '../../src/domain/training/media-ref.js';
-import { parseMediaUrl } from '../../src/store/media-url.js';
+import { parseMediaUrl } from '../../src/domain/training/media-url.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { cli, freshStore, startServer, tmp } from '../support/helpers.js';
 import { storeMedium } from '../support/media.js';

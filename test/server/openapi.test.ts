@@ -107,6 +107,22 @@ describe('the OpenAPI document', () => {
     expect(statuses(contracts.dsfa.stats)).not.toContain('404');
   });
 
+  it('names the quota fields on the answers of rate-limited routes, and Retry-After on their 429', async () => {
+    const doc = (await served()) as unknown as Doc & {
+      components: { responses: Record<string, { headers: Json }>; headers: Record<string, Json> };
+    };
+    const headersOf = (o: Operation) => Object.keys((docOf(doc, o).responses[String(o.status)]!.headers ?? {}) as Json);
+    expect(headersOf(contracts.consents.create)).toEqual(['X-Request-ID', 'RateLimit-Policy', 'RateLimit']);
+    expect(headersOf(contracts.dsfa.create)).toEqual(['X-Request-ID']);
+    expect(Object.keys(doc.components.responses.Error429!.headers)).toEqual([
+      'X-Request-ID',
+      'Retry-After',
+      'RateLimit-Policy',
+      'RateLimit',
+    ]);
+    expect(doc.components.headers.RateLimitPolicy!.description).toMatch(/"per-address";q=300;w=60/);
+  });
+
   it('lists the status of every answer to wrong input, on every operation', async () => {
     const check = new OpenApiCheck((await served()) as never, '/sdk/v1');
     const problems: string[] = [];
@@ -270,5 +286,26 @@ describe('the server checks requests exactly as documented', () => {
       expect(body).toMatchObject({ code: 'bad_request', details: [] });
       expect(body.error).toMatch(/malformed HTTP request/);
     }
+  });
+
+  it('answers a HEAD request the HTTP parser refuses with the 400 status line and headers only', async () => {
+    const { port } = new URL(srv.url);
+    const request = Buffer.concat([
+      Buffer.from('HEAD /sdk/v1/dsfa/'),
+      Buffer.from([0xc3]),
+      Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n'),
+    ]);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+      let text = '';
+      socket.on('data', (c) => (text += c.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
+    // a client reads no body after a HEAD: any byte after the headers would be taken for the next answer
+    expect(reply.endsWith('\r\n\r\n')).toBe(true);
+    expect(reply.indexOf('\r\n\r\n')).toBe(reply.length - 4);
   });
 });

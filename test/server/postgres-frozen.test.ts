@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { writeTransaction } from '../../src/store/transaction.js';
 import { launchPostgres, type PostgresProcess } from '../support/postgres-server.js';
 import { exited, serve } from '../support/serve-process.js';
@@ -79,6 +79,82 @@ describe('serve while PostgreSQL stops answering', () => {
         ).toBe(true);
       expect(s.stderr()).not.toMatch(/internal error/);
     } finally {
+      postgres.thaw();
+      s.proc.kill('SIGTERM');
+      await exited(s.proc);
+    }
+  }, 120_000);
+
+  it('holds the bound for every request of a loaded server while it is frozen, and says truly what was saved', async () => {
+    // statements 2 s, so the client gives up on a statement after 4 s (Q) and on a new connection after 5 s (C): no
+    // request may take much more than C + Q, whatever it was doing when the freeze came (a statement in the middle
+    // of a transaction, a COMMIT, waiting for the tenant's turn behind a write that hangs). The freeze (13 s) is
+    // longer than three statement timeouts, the most a request once waited (statement, rollback, unlock).
+    const s = await serve(['--db', postgres.url], { COMPLIANCE_PG_STATEMENT_TIMEOUT: '2000' });
+    const api = `${s.url}/sdk/v1`;
+    const BOUND_MS = 4_000 + 5_000 + 1_500;
+    type Done = Answer & { kind: string; title?: string; started: number };
+    const done: Done[] = [];
+    const call = async (kind: string, path: string, method = 'GET', body?: unknown, title?: string) => {
+      const started = Date.now();
+      const r = await timed(`${api}${path}`, method, body);
+      done.push({ ...r, kind, title, started });
+      return r;
+    };
+    let stop = false;
+    // twelve clients, four on each of three tenants: writers of one tenant queue for its turn
+    const client = async (i: number) => {
+      const tenant = `frozen${i % 3}`;
+      for (let n = 0; !stop; n++) {
+        const title = `c${i}-${n}`;
+        const created = await call('create', `/dsfa?tenant_id=${tenant}`, 'POST', { title }, title);
+        if (created.status === 201)
+          await call('update', `/dsfa/${created.body.id}?tenant_id=${tenant}`, 'PUT', { description: title });
+        await call('list', `/dsfa${n % 2 ? '/stats' : ''}?tenant_id=${tenant}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    try {
+      const clients = Array.from({ length: 12 }, (_, i) => client(i));
+      // under way: every client past its first round
+      while (done.length < 72) await new Promise((r) => setTimeout(r, 50));
+      const frozenAt = Date.now();
+      postgres.freeze();
+      await new Promise((r) => setTimeout(r, 13_000));
+      postgres.thaw();
+      await new Promise((r) => setTimeout(r, 2_000));
+      stop = true;
+      await Promise.all(clients);
+
+      const during = done.filter((d) => d.started + d.ms > frozenAt);
+      const slowest = Math.max(...done.map((d) => d.ms));
+      const unknown = done.filter((d) => d.status === 503 && /may or may not/.test(d.body.error ?? ''));
+      expect(done.map((d) => d.status).filter((st) => ![200, 201, 503].includes(st))).toEqual([]);
+      expect(
+        done.filter((d) => d.ms > BOUND_MS).map((d) => `${d.kind} ${d.title ?? ''} ${d.ms} ms ${d.status}`),
+      ).toEqual([]);
+      expect(during.filter((d) => d.status === 503).length).toBeGreaterThan(0);
+
+      // what was saved: every created assessment answered 201 is there; one refused without "may or may not" is not
+      const stored = new Set<string>();
+      for (const tenant of ['frozen0', 'frozen1', 'frozen2']) {
+        const list = await timed(`${api}/dsfa?tenant_id=${tenant}&limit=500`);
+        expect(list.status).toBe(200);
+        for (const d of list.body as unknown as Array<{ title: string }>) stored.add(d.title);
+      }
+      const creates = done.filter((d) => d.kind === 'create');
+      expect(creates.filter((d) => d.status === 201 && !stored.has(d.title!)).map((d) => d.title)).toEqual([]);
+      const refused = creates.filter((d) => d.status === 503 && !unknown.includes(d));
+      expect(refused.filter((d) => stored.has(d.title!)).map((d) => `${d.title}: ${d.body.error}`)).toEqual([]);
+      console.log(
+        `frozen 13 s: ${done.length} requests, ${during.length} ended during or after the freeze, ` +
+          `${done.filter((d) => d.status === 503).length} answered 503, slowest ${slowest} ms; ` +
+          `${unknown.length} said "may or may not have been saved", ` +
+          `${unknown.filter((d) => d.title && stored.has(d.title)).length} of them were`,
+      );
+      expect(s.stderr()).not.toMatch(/internal error/);
+    } finally {
+      stop = true;
       postgres.thaw();
       s.proc.kill('SIGTERM');
       await exited(s.proc);

@@ -119,6 +119,42 @@ describe('rate limits', () => {
     }
   });
 
+  it('tells every caller of a limited route its quota in RateLimit-Policy and RateLimit, and readably cross-origin', async () => {
+    const s = await serverWithKeys({ rateLimits: { perIp: 3, perKey: 2 } });
+    try {
+      const headers = { authorization: `Bearer ${s.pk}`, 'x-tenant-id': 'acme', origin: SHOP };
+      const get = () => fetch(`${s.srv.url}/sdk/v1/einwilligungen/cookies`, { headers });
+      const first = await get();
+      expect(first.status).toBe(200);
+      // draft-ietf-httpapi-ratelimit-headers: a list of quota policies, and the service limit left of each
+      expect(first.headers.get('ratelimit-policy')).toBe('"per-address";q=3;w=60, "per-key";q=2;w=60');
+      expect(first.headers.get('ratelimit')).toMatch(/^"per-address";r=2;t=\d+, "per-key";r=1;t=\d+$/);
+      expect(first.headers.get('retry-after')).toBeNull();
+      // a page may read them, as it reads Retry-After
+      expect(first.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Policy, RateLimit\b/);
+      expect((await get()).headers.get('ratelimit')).toMatch(/^"per-address";r=1;t=\d+, "per-key";r=0;t=\d+$/);
+      // the key's quota refuses the third: both quotas counted it, Retry-After is the key's next request
+      const byKey = await get();
+      expect(byKey.status).toBe(429);
+      const t = /"per-key";r=0;t=(\d+)$/.exec(byKey.headers.get('ratelimit')!)?.[1];
+      expect(Number(t)).toBeGreaterThanOrEqual(1);
+      expect(byKey.headers.get('retry-after')).toBe(t);
+      // the address's quota refuses the fourth before any key is looked up: only its own quota is named
+      const byAddress = await get();
+      expect(byAddress.status).toBe(429);
+      expect(byAddress.headers.get('ratelimit-policy')).toBe('"per-address";q=3;w=60');
+      expect(byAddress.headers.get('ratelimit')).toBe(`"per-address";r=0;t=${byAddress.headers.get('retry-after')}`);
+      // the routes of secret keys are not limited, and say nothing of quotas
+      const dsfa = await fetch(`${s.srv.url}/sdk/v1/dsfa?tenant_id=acme`, {
+        headers: { authorization: `Bearer ${s.admin}` },
+      });
+      expect(dsfa.headers.get('ratelimit')).toBeNull();
+      expect(dsfa.headers.get('ratelimit-policy')).toBeNull();
+    } finally {
+      await s.close();
+    }
+  });
+
   it('does not limit a server without keys (it listens on 127.0.0.1 only)', async () => {
     const local = await createLocalBackend(tmpDb());
     const srv = await startServer(local, { server: { rateLimits: { perIp: 1, perKey: 1 } } });
@@ -136,6 +172,7 @@ describe('rate limits', () => {
   it('limits each key on its own, and stores nothing for a refused request', async () => {
     const s = await serverWithKeys({ rateLimits: { perIp: 0, perKey: 2 } });
     try {
+      let visitor = 0;
       const post = () =>
         fetch(`${s.srv.url}/sdk/v1/einwilligungen/consents`, {
           method: 'POST',
@@ -145,7 +182,7 @@ describe('rate limits', () => {
             origin: SHOP,
             'content-type': 'application/json',
           },
-          body: JSON.stringify({ user_id: 'v', data_point_id: 'analytics', granted: true }),
+          body: JSON.stringify({ user_id: `v${++visitor}`, data_point_id: 'analytics', granted: true }),
         });
       expect((await post()).status).toBe(201);
       expect((await post()).status).toBe(201);
@@ -206,6 +243,41 @@ describe('request ids, the log and security headers', () => {
     expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   });
 
+  it('says Vary: Origin on every answer: JSON, errors, preflights, the banner script (also 304 and HEAD), 429', async () => {
+    const url = (path: string) => `${s.srv.url}/sdk/v1${path}`;
+    const script = await fetch(url('/banner.js'), { headers: { origin: SHOP } });
+    const answers: Array<[string, Response]> = [
+      ['health', await fetch(url('/health'))],
+      ['JSON', await fetch(url('/dsfa?tenant_id=acme'), { headers: { authorization: `Bearer ${s.admin}` } })],
+      ['401', await fetch(url('/dsfa'))],
+      ['404', await fetch(url('/nothing-here'))],
+      ['405', await fetch(url('/einwilligungen/consents/stats'), { method: 'DELETE' })],
+      [
+        'preflight',
+        await fetch(url('/einwilligungen/consents'), {
+          method: 'OPTIONS',
+          headers: { origin: SHOP, 'access-control-request-method': 'POST' },
+        }),
+      ],
+      [
+        'refused preflight',
+        await fetch(url('/keys'), {
+          method: 'OPTIONS',
+          headers: { origin: SHOP, 'access-control-request-method': 'GET' },
+        }),
+      ],
+      ['banner.js', script],
+      ['banner.js 304', await fetch(url('/banner.js'), { headers: { 'if-none-match': script.headers.get('etag')! } })],
+      ['banner.js HEAD', await fetch(url('/banner.js'), { method: 'HEAD' })],
+    ];
+    for (const [what, res] of answers) {
+      const vary = (res.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase());
+      expect(vary, `${what} (${res.status})`).toContain('origin');
+    }
+    // the script is the same for every origin and may be gzipped: it varies by both
+    expect(script.headers.get('vary')).toBe('Origin, Accept-Encoding');
+  });
+
   it('answers garbage the HTTP parser refuses with the JSON 400 body and a request id, and logs it', async () => {
     const { port } = new URL(s.srv.url);
     const n = s.srv.logs.length;
@@ -219,6 +291,7 @@ describe('request ids, the log and security headers', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 400 /);
     expect(reply).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
     expect(reply).toMatch(/\r\nx-content-type-options: nosniff\r\n/);
+    expect(reply).toMatch(/\r\nvary: Origin\r\n/);
     const body = JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)) as { code: string };
     expect(body).toMatchObject({ code: 'bad_request', details: [] });
     const line = JSON.parse(s.srv.logs.at(-1)!) as Record<string, unknown>;

@@ -2,18 +2,17 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, engineOf, freshStore } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
 import { BIN } from '../support/serve-process.js';
 import { startSmtpSink } from '../support/smtp-sink.js';
 
 // Escalation e-mail is queued in the store; every replica of `serve` (and any `events run`) sends from the same
 // outbox. Two senders started together on one database must send each message once: each claims a message before
 // it sends it, and a claim taken by the other is passed over. Real processes, a real SMTP server, both engines.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const run = promisify(execFile);
 const DAY = 86_400_000;
 
-describe.each(engines)('escalation e-mail from two senders on one %s store', (engine) => {
+describe.each(ENGINE_NAMES)('escalation e-mail from two senders on one %s store', (engine) => {
   it('sends every queued message once', async () => {
     const target = await freshStore(engine);
     const T = { tenant: 'twins', actor: 'trainer' };

@@ -27,7 +27,9 @@ describe('webhook deliveries from serve replicas', () => {
     const db = await freshPostgresDatabase();
     const receiver = await startReceiver();
     try {
-      const replicas = await Promise.all([serve(['--db', db]), serve(['--db', db])]);
+      // the receiver listens on 127.0.0.1: the operator lets API clients add such endpoints
+      const args = ['--db', db, '--allow-private-webhooks'];
+      const replicas = await Promise.all([serve(args), serve(args)]);
       procs.push(...replicas);
       const call = replicaClient<Record<string, unknown>>(
         () => replicas,

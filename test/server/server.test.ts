@@ -2,6 +2,8 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { contracts } from '../../src/contract/index.js';
+import type { Operation } from '../../src/contract/operation.js';
+import { nestsDeeperThan } from '../../src/contract/json-body.js';
 import { startServer, tmpDb, useServer } from '../support/helpers.js';
 
 const srv = useServer();
@@ -30,6 +32,23 @@ describe('the /sdk/v1 server', () => {
     expect(d.tenant_id).toBe('default');
     const got = await fetch(api(`/dsfa/${d.id}`));
     expect(got.status).toBe(200);
+  });
+
+  // README (Consents, one decision in force): a decision recorded already creates nothing, so it is not a 201
+  it('answers 201 for a decision it records, 200 for one recorded already or a renewal', async () => {
+    const post = (body: object) =>
+      fetch(api('/einwilligungen/consents'), {
+        ...json({ user_id: 'status-visitor', data_point_id: 'analytics', granted: true, ...body }),
+        headers: { 'content-type': 'application/json', 'x-tenant-id': 'statuses' },
+      });
+    const first = await post({});
+    expect([first.status, ((await first.json()) as { outcome: string }).outcome]).toEqual([201, 'created']);
+    const again = await post({});
+    expect([again.status, ((await again.json()) as { outcome: string }).outcome]).toEqual([200, 'unchanged']);
+    const renewed = await post({ consent_version: '2.0' });
+    expect([renewed.status, ((await renewed.json()) as { outcome: string }).outcome]).toEqual([200, 'renewed']);
+    const refusal = await post({ granted: false });
+    expect(refusal.status).toBe(201);
   });
 
   it('answers malformed JSON with 400 and a JSON error body, storing nothing', async () => {
@@ -200,6 +219,74 @@ describe('the /sdk/v1 server', () => {
       const res = await fetch(api(path), init);
       expect(res.status, path).toBeLessThan(500);
       await res.arrayBuffer();
+    }
+  });
+});
+
+describe('JSON nested too deep', () => {
+  const DEEP = 100_000;
+  const deepArray = '['.repeat(DEEP) + ']'.repeat(DEEP);
+  const deepObject = (field: string) => `{"${field}":` + '{"a":'.repeat(DEEP) + '1' + '}'.repeat(DEEP) + '}';
+  const bodies = Object.values(contracts).flatMap((c) =>
+    Object.values(c as Record<string, Operation>)
+      .filter((o) => o.body && o.requestKind !== 'stream')
+      .map((o) => {
+        const shape = (o.body as unknown as { shape?: Record<string, unknown> }).shape;
+        return { o, field: Object.keys(shape ?? { title: 1 })[0]! };
+      }),
+  );
+
+  it.each(bodies.map(({ o, field }) => [`${o.method} ${o.path}`, o, field] as const))(
+    '%s: refused with 400 naming the depth before anything recurses',
+    async (_name, o, field) => {
+      const path = o.path.replace(/\{\w+\}/g, 'x');
+      for (const text of [deepArray, deepObject(field), `[${'{"a":['.repeat(40)}1${']}'.repeat(40)}]`]) {
+        const res = await fetch(api(path), {
+          method: o.method,
+          headers: { 'content-type': 'application/json', 'x-tenant-id': 'acme' },
+          body: text,
+        });
+        const body = await expectError(res, 400, 'bad_request');
+        expect(body.error).toMatch(/nested deeper than 64 levels/);
+      }
+    },
+  );
+
+  it.each([
+    ['[[1]]', 2, false],
+    ['[[[1]]]', 2, true],
+    ['{"a":{"b":[]}}', 3, false],
+    ['{"a":{"b":[{}]}}', 3, true],
+    ['["[[[[", "\\"", "\\\\", "{{{{"]', 1, false],
+    ['["\\\\"]]]]', 1, false],
+    ['[[]][[]]', 2, false],
+  ])('%s nests deeper than %i: %s', (text, max, deeper) => {
+    expect(nestsDeeperThan(text, max)).toBe(deeper);
+  });
+
+  it('refuses an NDJSON import line nested too deep as a rejected row, importing the others', async () => {
+    const deepLine = `{"user_id":${deepArray},"data_point_id":"tief","granted":true}`;
+    const res = await fetch(api('/einwilligungen/consents/import'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson', 'x-tenant-id': 'tief' },
+      body: `${deepLine}\n{"user_id":"a","data_point_id":"tief","granted":true}\n`,
+    });
+    expect(res.status).toBe(200);
+    const summary = (await res.json()) as { created: number; rejections: Array<{ line: number; reason: string }> };
+    expect(summary.created).toBe(1);
+    expect(summary.rejections).toEqual([
+      { line: 1, reason: expect.stringMatching(/nested deeper than 64/), text: deepLine },
+    ]);
+  });
+
+  it('accepts JSON nested up to the limit, and brackets inside strings do not count', async () => {
+    for (const body of [
+      // 64 levels: the object and 63 arrays inside one of its fields (refused by the schema, not by the parser)
+      `{"title":"tief","data_categories":${'['.repeat(63)}${']'.repeat(63)}}`,
+      `{"title":"${'[{'.repeat(500)}","data_categories":7}`,
+    ]) {
+      const res = await fetch(api('/dsfa'), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await expectError(res, 422, 'validation');
     }
   });
 });

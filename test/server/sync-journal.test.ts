@@ -4,17 +4,16 @@ import { runSync } from '../../src/backend/sync/sync-session.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { changesOf } from '../../src/domain/journal/changes.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
-import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, tmpDb } from '../support/helpers.js';
 import { withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // What a pull leaves in the laptop's journal: the rows of each transaction as one batch entry (`sync_pull`, named by
 // the server's entries they came from), transactions of a bounded number of rows, and a chain whose audit trails
 // match their tables (audit verify expands the batches).
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const T = 'jr';
 
-describe.each(engines)('the journal of a pull from a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('the journal of a pull from a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

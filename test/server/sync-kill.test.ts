@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, tmp, tmpDb } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, tmp, tmpDb } from '../support/helpers.js';
 import { withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalHead } from '../support/journal.js';
 import { BIN } from '../support/serve-process.js';
@@ -12,11 +12,10 @@ import { BIN } from '../support/serve-process.js';
 // chance to clean up), and run again: it completes, and both stores hold the same records, each once, with their
 // journal chains intact. The tenant is large enough for several pages each way (1,000 journal entries a page,
 // 1,000 records a push).
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const T = 'kill';
 const USERS = 1200; // an assignment and its audit entry each: 2,400 entries, three pages each way
 
-describe.each(engines)('a sync killed as a process, with a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('a sync killed as a process, with a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

@@ -4,19 +4,18 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
-import { openStore } from '../../src/store/store.js';
-import { BACKEND_NAMES, cli, engineOf, tmp, tmpDb } from '../support/helpers.js';
+import { openStore } from '../../src/store/open-store.js';
+import { cli, ENGINE_NAMES, tmp, tmpDb } from '../support/helpers.js';
 import { BIN } from '../support/serve-process.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 
 // A large pull through the built CLI stores no agreed version for the records it writes: they are agreed as they
 // are until changed here, and a change here is pushed over the version the journal shows before it. A base out of
 // place would show as a false conflict: a record changed on one side only must travel either way.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const T = 'hash';
 const run = promisify(execFile);
 
-describe.each(engines)('a large pull from a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('a large pull from a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

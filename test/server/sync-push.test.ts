@@ -3,17 +3,16 @@ import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { changesOf } from '../../src/domain/journal/changes.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { BACKEND_NAMES, engineOf } from '../support/helpers.js';
+import { ENGINE_NAMES } from '../support/helpers.js';
 import { withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // The server applies a push of many records together (new ones inserted a table at a time), so the records of one
 // push are checked against each other as well as against the server's: a client that pushes two open assignments of
 // one user and module, or two published versions of one document, gets the second back as a conflict.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const T = 'push';
 
-describe.each(engines)('a push to a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('a push to a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, tmpDb } from '../support/helpers.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
@@ -9,7 +9,6 @@ import { expectChainIntact, journalAfter } from '../support/journal.js';
 // record changed on both sides, and how its conflict is settled. A change of one side onto a record the other side
 // left alone is sequential (a later deadline lowers a level, an undone import lifts a revocation) and just travels.
 // Conflicts are settled whole or per field.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const DAY = 86_400_000;
 const inDays = (n: number) => new Date(Date.now() + n * DAY).toISOString();
 
@@ -21,7 +20,7 @@ interface Conflict {
   fields: string[];
 }
 
-describe.each(engines)('sync rules of one record, with a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('sync rules of one record, with a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

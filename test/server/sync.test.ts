@@ -7,20 +7,19 @@ import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { SyncEngine } from '../../src/backend/sync/sync-engine.js';
 import { runSync } from '../../src/backend/sync/sync-session.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, tmpDb } from '../support/helpers.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact } from '../support/journal.js';
 
 // Two (or four) real stores and a real server on 127.0.0.1: a laptop clones a tenant, works offline, syncs back;
 // records changed on both sides become conflicts (exit 6) that `sync resolve` settles; a cut-off sync resumes.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const T = 'acme';
 
-describe.each(engines)('compliance sync with a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('compliance sync with a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

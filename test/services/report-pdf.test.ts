@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import type { ChartSpec, ReportDoc } from '../../src/domain/report.js';
 import { chartSize, chartSvg } from '../../src/services/report/charts.js';
 import { renderPdf } from '../../src/services/report/pdf.js';
 import { tmp } from '../support/helpers.js';
-import { pdfWords as words, overlapping } from '../support/pages.js';
+import { filledTo, pdfWords as words, overlapping, renderPages } from '../support/pages.js';
 import { requirePrograms } from '../support/programs.js';
 
 // Where the words of a report's PDF land: every chart inside the text area of its page, at the size the layout
@@ -107,5 +108,71 @@ describe('the PDF of a report', () => {
     const pageOf = (text: string) => all.find((w) => w.text === text)!.page;
     expect(pageOf('Ende89')).toBeGreaterThan(1);
     for (let i = 0; i < 90; i++) expect(pageOf(`Ende${i}`), `paragraph ${i}`).toBe(pageOf(`Anfang${i}`));
+  });
+
+  it('leaves no page but the last mostly empty: bars of many modules stand closer to fit the rest of a page', async (ctx) => {
+    requirePrograms(ctx, 'pdftoppm', 'pdftotext');
+    // as in the management report: a summary that fills the first page, then the training section on the next, a
+    // block of fields and the bars of 32 modules (taller than what that page has left at their own spacing) with their
+    // table, then a chart of the months
+    const fields = Array.from({ length: 8 }, (_v, i): [string, string] => [`Kennzahl ${i + 1}`, String(i)]);
+    const report: ReportDoc = {
+      title: 'Bericht',
+      lang: 'de',
+      pageWords: ['Seite', 'von'],
+      blocks: [
+        { kind: 'heading', text: 'Auf einen Blick', level: 2 },
+        { kind: 'table', head: ['Kennzahl', 'Wert'], rows: Array.from({ length: 34 }, (_v, i) => [`Zeile ${i}`, '1']) },
+        { kind: 'heading', text: 'Schulungen', level: 2 },
+        { kind: 'fields', rows: fields },
+        { kind: 'chart', chart: chart({ horizontal: true }) },
+        { kind: 'chart', chart: chart({ title: 'Je Monat', categories: modules.slice(0, 12) }) },
+      ],
+    };
+    const pdf = join(tmp(), 'fill.pdf');
+    writeFileSync(pdf, await renderPdf(report));
+    const pages = renderPages(pdf, 40);
+    expect(pages.length).toBeGreaterThan(2);
+    pages.slice(0, -1).forEach((page, i) => {
+      expect(filledTo(page), `page ${i + 1} of ${pages.length}`).toBeGreaterThan(0.6);
+    });
+    // the bars keep the text width and the labels their size: every label apart, on the page with the chart's title
+    const { words: all } = words(pdf);
+    // the chart's labels end at its axis; the table's cells start at the margin
+    const labels = all.filter((w) => /^MODUL-\d+$/.test(w.text) && w.x0 > 60);
+    expect(labels).toHaveLength(32);
+    expect(new Set(labels.map((w) => w.page))).toEqual(new Set([1]));
+    expect(overlapping(all.filter((w) => w.y0 < 842 - 50))).toEqual([]);
+    expect(Math.min(...labels.map((w) => w.y1 - w.y0))).toBeGreaterThan(7);
+  });
+
+  it('never breaks a command-line option after its dashes, and keeps its text as written', async (ctx) => {
+    requirePrograms(ctx, 'pdftotext');
+    // the option lands at every place of a line, so some line ends just after its dashes
+    const blocks: ReportDoc['blocks'] = Array.from({ length: 40 }, (_v, i) => ({
+      kind: 'paragraph' as const,
+      spans: [{ text: `${'ab '.repeat(i)}Set the thresholds with --threshold NAME=VALUE or -o FILE.` }],
+    }));
+    blocks.push({
+      kind: 'table',
+      head: ['Note', 'Value'],
+      rows: Array.from({ length: 12 }, (_v, i) => [`${'x'.repeat(i)} use --threshold NAME=VALUE`, '1']),
+    });
+    const pdf = join(tmp(), 'options.pdf');
+    writeFileSync(pdf, await renderPdf({ title: 'Options', lang: 'en', pageWords: ['Page', 'of'], blocks }));
+    // what follows the dashes is on their line, right after them (pdftotext's boxes part the option at the joiner)
+    const { words: all } = words(pdf);
+    const after = all.filter((w) => w.text === 'threshold' || w.text === 'o');
+    expect(after).toHaveLength(92);
+    const dashesBefore = (w: (typeof all)[number]) =>
+      all.some(
+        (d) => d.page === w.page && Math.abs(d.y0 - w.y0) < 1 && Math.abs(d.x1 - w.x0) < 0.5 && /-$/.test(d.text),
+      );
+    expect(after.filter((w) => !dashesBefore(w)).map((w) => `${w.text} on page ${w.page + 1} at ${w.y0}`)).toEqual([]);
+    // as a reader copies it: the options read as written (the word joiner copies as nothing)
+    const text = execFileSync('pdftotext', [pdf, '-']).toString();
+    expect(text.match(/(^|\s)--threshold\s+NAME=VALUE/g)).toHaveLength(52);
+    expect(text.match(/(^|\s)-o\s+FILE\./g)).toHaveLength(40);
+    expect(text).not.toContain('\u2060');
   });
 });

@@ -12,7 +12,7 @@ const piece = (rows: Array<[string, string, number, string | null, string]>): Ba
 describe('the pass of each row of a batch', () => {
   it.each([
     [
-      'different consents',
+      'different users or data points',
       [
         ['a', 'x', 1, 'T1', '1.0'],
         ['b', 'x', 1, 'T1', '1.0'],
@@ -21,13 +21,16 @@ describe('the pass of each row of a batch', () => {
       [1, 1, 1],
     ],
     [
-      'another version or granted is another consent',
+      // a refusal withdraws a grant, a grant of another version renews one: each decides after the one before
+      'another version, granted or time of one user and data point waits for the row before',
       [
         ['a', 'x', 1, 'T1', '1.0'],
         ['a', 'x', 1, 'T1', '2.0'],
-        ['a', 'x', 0, 'T1', '1.0'],
+        ['a', 'x', 0, 'T2', '1.0'],
+        ['b', 'x', 0, null, '1.0'],
+        ['a', 'x', 1, null, '1.0'],
       ],
-      [1, 1, 1],
+      [1, 2, 3, 1, 4],
     ],
     [
       'the same consent again',
@@ -37,33 +40,6 @@ describe('the pass of each row of a batch', () => {
         ['a', 'x', 1, 'T1', '1.0'],
       ],
       [1, 2, 3],
-    ],
-    [
-      'another granted_at is another consent',
-      [
-        ['a', 'x', 1, 'T1', '1.0'],
-        ['a', 'x', 1, 'T2', '1.0'],
-      ],
-      [1, 1],
-    ],
-    [
-      'no granted_at waits for every one',
-      [
-        ['a', 'x', 1, 'T1', '1.0'],
-        ['a', 'x', 1, 'T2', '1.0'],
-        ['a', 'x', 1, null, '1.0'],
-      ],
-      [1, 1, 2],
-    ],
-    [
-      'every one waits for no granted_at',
-      [
-        ['a', 'x', 1, null, '1.0'],
-        ['a', 'x', 1, 'T1', '1.0'],
-        ['a', 'x', 1, 'T2', '1.0'],
-        ['a', 'x', 1, 'T1', '1.0'],
-      ],
-      [1, 2, 2, 3],
     ],
   ] as const)('%s', (_name, rows, expected) => {
     const { passes, last } = passesOf([piece(rows as never)], false);

@@ -1,17 +1,13 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
-import { freshStore } from '../support/helpers.js';
-
-const ENGINES = (['sqlite', 'postgres'] as const).filter(
-  (e) => !process.env.ENGINES || process.env.ENGINES.split(',').includes(e),
-);
+import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
 
 const T = { tenant: 'atomic', actor: 'alice' };
 
 // A journal append that fails takes its change with it: the journal is made to refuse every insert (a trigger, as a
 // full disk or a broken constraint would), and the write that needed it leaves nothing behind on either engine.
-describe.each(ENGINES)('a failing journal append on %s', (engine) => {
+describe.each(ENGINE_NAMES)('a failing journal append on %s', (engine) => {
   it('rolls the change back: no record, no audit entry, no entry; the store writes again once appends work', async () => {
     const local = await createLocalBackend(await freshStore(engine));
     try {

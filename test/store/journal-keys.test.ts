@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
-import { cli, freshStore } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, freshStore } from '../support/helpers.js';
 
-const ENGINES = (['sqlite', 'postgres'] as const).filter(
-  (e) => !process.env.ENGINES || process.env.ENGINES.split(',').includes(e),
-);
-
-describe.each(ENGINES)('API keys in the journal on %s', (engine) => {
+describe.each(ENGINE_NAMES)('API keys in the journal on %s', (engine) => {
   it('creating and revoking a key are entries of the store’s own chain, without the key’s hash', async () => {
     const target = await freshStore(engine);
     const created = await cli(['--db', target, '--user', 'admin', '--json', 'keys', 'create', '--name', 'ci']);

@@ -4,9 +4,11 @@ import { TrainingService } from '../../src/domain/training/training.service.js';
 import type { AssignmentRecord, AuditRecord } from '../../src/domain/training/training.store.js';
 import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
+import { ENGINE_NAMES } from '../support/helpers.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { journalOf } from '../support/unit-of-work.js';
 
@@ -17,7 +19,7 @@ import { journalOf } from '../support/unit-of-work.js';
 const T = 'race';
 const NOW = '2026-06-15T12:00:00.000Z';
 
-describe.skipIf(process.env.ENGINES && !process.env.ENGINES.split(',').includes('postgres'))(
+describe.skipIf(!ENGINE_NAMES.includes('postgres'))(
   'assignments on PostgreSQL written after a rival wrote one of them first',
   () => {
     let store: Store;

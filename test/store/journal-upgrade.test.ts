@@ -5,12 +5,9 @@ import { migrations } from '../../migrations/index.js';
 import { MIGRATION_NAMES } from '../../migrations/names.js';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
-import { openStore } from '../../src/store/store.js';
-import { cli, freshStore } from '../support/helpers.js';
+import { openStore } from '../../src/store/open-store.js';
+import { cli, ENGINE_NAMES, freshStore } from '../support/helpers.js';
 
-const ENGINES = (['sqlite', 'postgres'] as const).filter(
-  (e) => !process.env.ENGINES || process.env.ENGINES.split(',').includes(e),
-);
 const JOURNAL = MIGRATION_NAMES.find((n) => n.endsWith('_journal'))!;
 const BEFORE_JOURNAL = MIGRATION_NAMES[MIGRATION_NAMES.indexOf(JOURNAL) - 1]!;
 
@@ -47,7 +44,7 @@ async function backToBeforeJournal(local: LocalBackend, target: string, engine: 
   }
 }
 
-describe.each(ENGINES)('a %s store of the version before the journal', (engine) => {
+describe.each(ENGINE_NAMES)('a %s store of the version before the journal', (engine) => {
   it('is chained on upgrade: one genesis entry per stored record, per tenant, and the chains verify', async () => {
     const target = await freshStore(engine);
     const local = await createLocalBackend(target);

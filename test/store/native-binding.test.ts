@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nativeBinding } from '../../src/store/sqlite/native-binding.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { tmpDb } from '../support/helpers.js';
 
 // The SQLite store names better-sqlite3's addon to it instead of letting the `bindings` helper search for it.

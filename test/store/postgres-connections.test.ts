@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConnectionLostError } from '../../src/store/connection-lost.js';
 import { poolAs } from '../../src/store/postgres/connections.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { writeTransaction } from '../../src/store/transaction.js';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
 
@@ -36,8 +37,11 @@ function scriptedPool(fail: (text: string, n: number) => Error | undefined) {
   return { app: poolAs(pool, 'app', TIMEOUTS), released, sent };
 }
 
-const terminated = () =>
-  Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+// as the server sends it: a DatabaseError with its SQLSTATE (the code decides, postgres-errors.ts)
+const terminated = () => {
+  const message = 'terminating connection due to administrator command';
+  return Object.assign(new pg.DatabaseError(message, message.length, 'error'), { code: '57P01' });
+};
 const notQueryable = () => new Error('Client has encountered a connection error and is not queryable');
 const run = (c: { query: (t: string, v: unknown[]) => Promise<unknown> }, text: string) => c.query(text, []);
 
@@ -100,6 +104,31 @@ describe('PostgreSQL connections that break', () => {
       safeToRepeat: false,
     });
     expect(slow.sent.filter((x) => x.endsWith('select * from dsfa'))).toHaveLength(1);
+  });
+
+  it('sends nothing more over a connection whose statement got no answer: the rollback and the unlock fail at once', async () => {
+    const p = scriptedPool((t) => (t.startsWith('insert') ? new Error('Query read timeout') : undefined));
+    const c = await p.app.connect();
+    await run(c, 'select pg_advisory_lock(1)');
+    await run(c, 'begin');
+    expect(await run(c, 'insert into dsfa values (1)').catch((x: unknown) => x)).toMatchObject({ kind: 'timeout' });
+    // pg would queue these behind the statement still waiting, each waiting out a read timeout of its own
+    expect(await run(c, 'rollback').catch((x: unknown) => x)).toMatchObject({ kind: 'timeout', safeToRepeat: false });
+    expect(await run(c, 'select pg_advisory_unlock(1)').catch((x: unknown) => x)).toBeInstanceOf(ConnectionLostError);
+    expect(p.sent.filter((x) => /rollback|unlock/.test(x))).toEqual([]);
+    c.release();
+    expect(p.released[0]).toMatchObject({ message: 'Query read timeout' });
+  });
+
+  it('reports a pool that hands out no connection within the connect timeout as a timeout', async () => {
+    const pool = {
+      connect: () => Promise.reject(new Error('timeout exceeded when trying to connect')),
+    } as unknown as pg.Pool;
+    const e = await poolAs(pool, 'app', TIMEOUTS)
+      .connect()
+      .catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConnectionLostError);
+    expect(e).toMatchObject({ kind: 'timeout', outcomeUnknown: false });
   });
 
   describe('on a real server', () => {

@@ -76,7 +76,7 @@ describe('consent statistics from tallies on PostgreSQL (migration 0013)', () =>
 
     // writes after the upgrade: new users, a repeat user, a refusal, a revoke, a renewal with a new version
     const dora = await grant(after, 'a', 'dora', 'newsletter');
-    await grant(after, 'a', 'anna', 'newsletter');
+    await grant(after, 'a', 'anna', 'ads');
     await grant(after, 'b', 'ben', 'analytics', false);
     await after.consents.revoke({ tenant: 'a', actor: 'test', params: { id: dora.id } });
     const ben = (await after.consents.list({ tenant: 'a', actor: 'test', query: { user_id: 'ben' } })).consents[0]!;
@@ -89,7 +89,13 @@ describe('consent statistics from tallies on PostgreSQL (migration 0013)', () =>
     const url = await freshPostgresDatabase();
     const database = new URL(url).pathname.slice(1);
     const b = await backend(url);
-    for (const user of ['u1', 'u1', 'u2', 'u3']) await grant(b, 't', user, 'newsletter');
+    for (const [user, dp] of [
+      ['u1', 'newsletter'],
+      ['u1', 'ads'],
+      ['u2', 'newsletter'],
+      ['u3', 'newsletter'],
+    ] as const)
+      await grant(b, 't', user, dp);
     const stats = () => b.consents.stats({ tenant: 't', actor: 'test' });
 
     await asAdmin(

@@ -4,20 +4,19 @@ import { systemClock } from '../../src/domain/clock.js';
 import { versionOf } from '../../src/domain/sync/version.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
-import { BACKEND_NAMES, engineOf, freshStore } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
 
 // A record a sync wrote carries no stored agreed version: when it is changed here, its agreed version is its state
 // in the journal before that change. The journal is read backwards: single entries, and batch entries (an import, a
 // pull) whose data is read only where it may hold a record looked for, on both engines.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const T = 'looking-back';
 const as = { tenant: T, actor: 'sam' };
 const key = (entity: string, id: string) => `${entity}\u0000${id}`;
 
-describe.each(engines)('statesBefore on %s', (engine) => {
+describe.each(ENGINE_NAMES)('statesBefore on %s', (engine) => {
   let target: string;
   const onBackend = async <R>(fn: (b: LocalBackend) => Promise<R>) => {
     const b = await createLocalBackend(target);

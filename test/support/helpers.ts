@@ -116,6 +116,9 @@ export function overHttp(name: BackendName): boolean {
   return name.endsWith('-http');
 }
 
+/** The engines the backends under test run on (`ENGINES=`, `BACKENDS=` and `FACES=` narrow them as above). */
+export const ENGINE_NAMES: Array<'sqlite' | 'postgres'> = [...new Set(BACKEND_NAMES.map(engineOf))];
+
 /** A fresh, empty store for one engine: a temp SQLite file, or a new database on the test run's PostgreSQL. */
 export async function freshStore(engine: 'sqlite' | 'postgres'): Promise<string> {
   return engine === 'postgres' ? freshPostgresDatabase() : tmpDb();
@@ -134,7 +137,8 @@ export async function openBackend(
 ): Promise<BackendUnderTest> {
   const local = await createLocalBackend(await freshStore(engineOf(name)), opts);
   if (!overHttp(name)) return { name, backend: checkedLocal(local), local, close: () => local.close() };
-  const srv = await startServer(local);
+  // the suite's webhook receivers listen on 127.0.0.1: the server runs as an operator who allows that (operatorFields)
+  const srv = await startServer(local, { server: { operatorFields: ['allow_private'] } });
   // every answer the contract suite receives over HTTP is checked against the served OpenAPI document
   const http = createHttpBackend({ url: srv.url, transport: checkedTransport(srv.url) });
   return {
@@ -145,6 +149,34 @@ export async function openBackend(
       await srv.close();
       await local.close();
     },
+  };
+}
+
+/**
+ * The backend `name` for the tests of a describe block: opened fresh in `beforeAll` (before the block's own hooks)
+ * and closed in `afterAll`. Its fields are read when a hook or test runs.
+ */
+export function useBackend(name: BackendName, opts: Omit<LocalOptions, 'onUpgrade'> = {}): BackendUnderTest {
+  let opened: BackendUnderTest | undefined;
+  beforeAll(async () => {
+    opened = await openBackend(name, opts);
+  });
+  afterAll(async () => {
+    await opened?.close();
+  });
+  const get = (): BackendUnderTest => {
+    if (!opened) throw new Error(`the ${name} backend is opened in beforeAll: use it inside a hook or a test`);
+    return opened;
+  };
+  return {
+    name,
+    get backend() {
+      return get().backend;
+    },
+    get local() {
+      return get().local;
+    },
+    close: () => get().close(),
   };
 }
 

@@ -37,6 +37,19 @@ export function ink(page: Page, from = 0, to = 1): number {
   return dark / ((y1 - y0) * page.width);
 }
 
+/**
+ * How far down its text area a page is drawn on: the lowest row with ink, as a share of the area between the margins
+ * (`margin` points of a `pageHeight`-point page, A4 by default), the footer below the bottom margin left out.
+ */
+export function filledTo(page: Page, margin = 50, pageHeight = 842): number {
+  const [top, bottom] = [margin / pageHeight, 1 - margin / pageHeight];
+  const rows = Math.floor((bottom - top) * page.height);
+  const first = Math.floor(top * page.height);
+  for (let r = rows; r > 0; r--)
+    if (ink(page, (first + r - 1) / page.height, (first + r) / page.height) > 0) return r / rows;
+  return 0;
+}
+
 /** How many pixels of a page have a colour within `tolerance` of `hex` in each channel. */
 export function pixelsOf(page: Page, hex: string, tolerance = 8): number {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));

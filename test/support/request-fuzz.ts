@@ -47,7 +47,7 @@ export function rng(seed: number) {
 type Rng = ReturnType<typeof rng>;
 
 /** Operations that call programs or services outside the store (a language model, speech, video): left out. */
-const EXTERNAL = new Set([
+export const EXTERNAL = new Set([
   'trainingContent.generate',
   'trainingContent.generateQuiz',
   'trainingContent.generateAll',
@@ -100,7 +100,7 @@ const NASTY = [
 ] as const;
 
 /** A text that is usually troublesome, often with a NUL somewhere. */
-function nastyText(r: Rng): string {
+export function nastyText(r: Rng): string {
   if (r.chance(0.35)) {
     const base = r.pick(['Titel', 'user@example.com', 'R1', 'dsgvo', '2026-01-01T00:00:00Z', 'newsletter', 'x']);
     const at = r.int(base.length + 1);
@@ -129,7 +129,7 @@ function nastyValue(r: Rng): unknown {
 const ref = (kind: RefKind, r: Rng): Ref => ({ $ref: kind, n: r.int(6) });
 
 /** A request body the operation accepts (before mutation). `k` makes codes and names unique. */
-function validBody(area: string, name: string, r: Rng, k: number): unknown {
+export function validBody(area: string, name: string, r: Rng, k: number): unknown {
   const user = `user${r.int(5)}@example.com`;
   switch (`${area}.${name}`) {
     case 'dsfa.create':
@@ -167,10 +167,17 @@ function validBody(area: string, name: string, r: Rng, k: number): unknown {
     case 'cookieBanner.put':
       return {
         categories: [
-          { id: 'necessary', name: 'Notwendig', description: 'immer', required: true, enabled: true },
-          { id: 'analytics', name: 'Statistik', description: 'Besuche', required: false, enabled: false },
+          { id: 'necessary', name: 'Notwendig', isRequired: true, defaultEnabled: true },
+          { id: 'analytics', name: 'Statistik', isRequired: false, defaultEnabled: false },
         ],
-        config: { position: 'bottom', style: 'bar', primaryColor: '#1a73e8', showDeclineAll: true, showSettings: true },
+        config: {
+          position: 'bottom',
+          style: 'bar',
+          primaryColor: '#1a73e8',
+          showDeclineAll: true,
+          showSettings: true,
+          banner_texts: { title: 'Cookies', description: 'Nur mit Einwilligung.', privacyLink: '/datenschutz' },
+        },
       };
     case 'training.createModule':
     case 'training.updateModule':

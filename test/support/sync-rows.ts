@@ -233,6 +233,7 @@ export const rows = {
     tenant_id: TENANT,
     module_code: 'DSGVO-01',
     title: 'Datenschutz',
+    title_en: null,
     description: '',
     regulation_area: 'dsgvo',
     frequency_type: 'annual',

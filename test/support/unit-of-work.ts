@@ -4,7 +4,8 @@ import type { Stores, UnitOfWork } from '../../src/domain/unit-of-work.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
 import { toWire } from '../../src/domain/journal/journal.service.js';
 import { KyselyJournalStore } from '../../src/store/journal/journal.store.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { tmpDb } from './helpers.js';
 

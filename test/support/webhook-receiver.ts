@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { cli } from './helpers.js';
 
 /** One request a receiver accepted or refused, after checking its signature with the standardwebhooks package. */
 export interface Received {
@@ -9,6 +10,8 @@ export interface Received {
   payload: { type: string; timestamp: string; data: Record<string, unknown> };
   verified: boolean;
   answered: number;
+  /** When the request arrived (ms since the epoch). */
+  at: number;
 }
 
 /**
@@ -23,6 +26,7 @@ export async function startReceiver(opts: { answer?: (n: number) => number; body
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const at = Date.now();
       const body = Buffer.concat(chunks).toString('utf8');
       let verified: boolean;
       try {
@@ -33,7 +37,7 @@ export async function startReceiver(opts: { answer?: (n: number) => number; body
       }
       const answered = opts.answer?.(n++) ?? 204;
       const payload = JSON.parse(body) as Received['payload'];
-      received.push({ id: String(req.headers['webhook-id']), type: payload.type, payload, verified, answered });
+      received.push({ id: String(req.headers['webhook-id']), type: payload.type, payload, verified, answered, at });
       const reply = () => {
         res.writeHead(answered, { 'content-type': 'text/plain' });
         res.end(opts.body ?? (answered < 300 ? '' : 'receiver down'));
@@ -60,4 +64,17 @@ export async function startReceiver(opts: { answer?: (n: number) => number; body
         server.close(() => r());
       }),
   };
+}
+
+/** Adds an endpoint for `url` to the store `db` as an operator does (the command line, private addresses allowed). */
+export async function addEndpoint(
+  db: string,
+  url: string,
+  opts: { tenant?: string; events?: string } = {},
+): Promise<{ id: string; secret: string }> {
+  const tenant = opts.tenant ? ['--tenant', opts.tenant] : [];
+  const events = opts.events ?? 'dsfa.created';
+  const r = await cli(['--db', db, ...tenant, '--json', 'webhooks', 'add', url, '--events', events, '--allow-private']);
+  if (r.code !== 0) throw new Error(`webhooks add ${url} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { id: string; secret: string };
 }

@@ -176,6 +176,8 @@ export function createHttpBackend(opts: HttpOptions): Backend {
     webhooks: make('webhooks'),
     notifications: make('notifications'),
     sync: make('sync'),
+    tenants: make('tenants'),
+    bundles: make('bundles'),
     close: async () => transport.close(),
   };
 }

@@ -19,7 +19,7 @@ export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, 
   return bindWith(storeIdResolver(store.admin))(consentsContract, {
     list: (r) => svc.list(r.tenant, r.query),
     create: async (r) => {
-      const c = await svc.create(r.tenant, r.body);
+      const { consent: c, outcome, revoked } = await svc.create(r.tenant, r.body);
       return {
         success: true,
         id: c.id,
@@ -27,8 +27,11 @@ export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, 
         data_point_id: c.data_point_id,
         granted: c.granted,
         granted_at: c.granted_at,
+        outcome,
+        revoked_consent_ids: revoked,
       };
     },
+    get: (r) => svc.get(r.tenant, r.params.id),
     stats: (r) => svc.stats(r.tenant),
     import: (r) => importConsents(store, { tenant: r.tenant, actor: r.actor, clock, ids, uow }, r.stream!, r.query),
     imports: (r) => runs.list(r.tenant, r.query),

@@ -50,7 +50,9 @@ export type ImportStream = StreamBody & {
   /** SHA-256 of the body's bytes (hex), when the caller read it before (a local file); else computed as it is read. */
   sha256?: string;
   /** After each committed transaction: the totals so far (what a run interrupted now has written). */
-  onProgress?: (s: Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked' | 'rejected'>) => void;
+  onProgress?: (
+    s: Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked' | 'renewed' | 'rejected'>,
+  ) => void;
 };
 
 const UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$/;
@@ -65,12 +67,14 @@ const iso = (v: string | undefined) => {
 };
 
 /** The options a run records: those given, as given. */
-const runOptions = (o: ImportOptions): ImportRunOptions =>
-  Object.fromEntries(
+const runOptions = (o: ImportOptions): ImportRunOptions => ({
+  ...Object.fromEntries(
     (['delimiter', 'map', 'encoding', 'true_values', 'false_values', 'date_format', 'timezone'] as const)
       .filter((k) => o[k] !== undefined)
       .map((k) => [k, o[k]]),
-  );
+  ),
+  ...(o.raw_cells ? { raw_cells: true } : {}),
+});
 
 /** Who runs an import, and with what: the tenant, the actor recorded on the run, the clock and the ids. */
 export interface ImportContext {
@@ -84,7 +88,7 @@ export interface ImportContext {
 
 /**
  * Bulk import of consents from CSV or NDJSON. Streams, validates every row with the API's schema, compares it with the
- * stored consents (import-match.ts: new, unchanged, revoked or refused, so a second run creates nothing), writes
+ * stored consents (import-match.ts: new, unchanged, revoked, renewed or refused, so a second run creates nothing), writes
  * consent and history rows in transactions of 10,000 rows on a connection of its own. Every run but a dry one is
  * recorded (import-run.schema.ts) by its first transaction, and the consents and entries it writes carry its id, so it
  * can be listed and reverted. A run stopped halfway leaves whole batches and its record says so; running it again
@@ -108,6 +112,7 @@ export async function importConsents(
     created: 0,
     unchanged: 0,
     revoked: 0,
+    renewed: 0,
     rejected: 0,
     seconds: 0,
     dry_run: opts.dry_run,
@@ -205,6 +210,7 @@ export async function importConsents(
         created: 0,
         unchanged: 0,
         revoked: 0,
+        renewed: 0,
         rejected: 0,
         created_by: ctx.actor ?? 'system',
         started_at: isoZ(importedAt),
@@ -227,6 +233,7 @@ export async function importConsents(
       summary.created += r.created;
       summary.unchanged += r.unchanged;
       summary.revoked += r.revoked;
+      summary.renewed += r.renewed;
       summary.rejected += r.refused.length;
       ledger.batch(r);
       input.onProgress?.(summary);
@@ -278,6 +285,7 @@ function finished(
     created: s.created,
     unchanged: s.unchanged,
     revoked: s.revoked,
+    renewed: s.renewed,
     rejected: s.rejected,
     finished_at: isoZ(clock.now()),
   };

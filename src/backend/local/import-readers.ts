@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import { CONSENT_FIELDS, type ImportOptions } from '../../domain/consents/consent.schema.js';
 import { resolveHeader } from '../../domain/consents/import-header.js';
 import { DomainError } from '../../domain/errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../contract/json-body.js';
+import { unguardedCell } from '../../domain/spreadsheet-cells.js';
 
 /**
  * A row as it was read, for the rejects file: the cells of a CSV row (the header's count, or as many as the row had),
@@ -93,7 +95,8 @@ export async function readCsv(
           const record: Record<string, unknown> = {};
           for (let i = 0; i < fields.length; i++) {
             const f = fields[i];
-            if (f) record[f] = row[i];
+            // the ' an export puts before a cell a spreadsheet would run is taken away (spreadsheet-cells.ts)
+            if (f) record[f] = opts.raw_cells ? row[i] : unguardedCell(row[i]!);
           }
           sink.row(here, record, row);
         } catch (e) {
@@ -120,6 +123,13 @@ export async function readNdjson(text: AsyncIterable<string>, map: Map<string, s
     line++;
     const t = raw.trim();
     if (!t) return;
+    // a line of 100,000 brackets parses, but every schema and serialiser after it would recurse past the stack
+    if (nestsDeeperThan(t, MAX_JSON_DEPTH))
+      return sink.reject(
+        line,
+        `nested deeper than ${MAX_JSON_DEPTH} levels (arrays and objects inside one another)`,
+        t,
+      );
     let obj: unknown;
     try {
       obj = JSON.parse(t);

@@ -5,7 +5,8 @@ import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
 import { DsfaService } from '../../domain/dsfa/dsfa.service.js';
 import type { Backend } from '../backend.js';
 import type { RawRequest } from '../../contract/operation.js';
-import { openStore, type OpenOptions, type Store, type UpgradeListener } from '../../store/store.js';
+import { openStore } from '../../store/open-store.js';
+import type { OpenOptions, Store, UpgradeListener } from '../../store/store.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import type { JournalService } from '../../domain/journal/journal.service.js';
@@ -33,7 +34,7 @@ function guard<T extends Record<string, Operation>>(store: Store, client: T, pri
     out[name] = async (raw) => {
       const request = { tenant: raw.tenant, actor: raw.actor, principal: raw.principal ?? principal };
       try {
-        return await forRequest(request, () => fn(raw));
+        return await forRequest(request, () => fn({ ...raw, principal: request.principal }));
       } catch (e) {
         throw store.mapError(e);
       }
@@ -106,8 +107,8 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         stats: (r) => dsfa.stats(r.tenant),
         auditLog: (r) => dsfa.auditLog(r.tenant, r.query),
         get: (r) => dsfa.get(r.tenant, r.params.id),
-        update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body),
-        setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body),
+        update: (r) => dsfa.update(r.tenant, r.actor, r.params.id, r.body, r.principal),
+        setStatus: (r) => dsfa.setStatus(r.tenant, r.actor, r.params.id, r.body, r.principal),
         settings: (r) => dsfa.settings(r.tenant),
         updateSettings: (r) => dsfa.updateSettings(r.tenant, r.actor, r.body),
         delete: (r) => dsfa.delete(r.tenant, r.actor, r.params.id),
@@ -147,6 +148,10 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       (await import('./notifications.area.js')).createNotificationsArea(uow, clock),
     ),
     sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
+    tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(store)),
+    bundles: lazy(store, principal, async () =>
+      (await import('./bundles.area.js')).createBundlesArea(store, clock, opts.mediaRoot),
+    ),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys,
     close: () => store.close(),

@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors.js';
 import { MediaRef } from '../../domain/training/media-ref.js';
 import type { MediaObjectStore } from '../../store/media-objects.js';
 import type { Store } from '../../store/store.js';
-import { OWN_MEDIA } from '../../store/media-url.js';
+import { OWN_MEDIA } from '../../domain/training/media-url.js';
 import { forTenant } from '../../store/tenant-scope.js';
 
 /** An object without a record is removed by `media gc` once it is this old (an upload in progress is younger). */

@@ -1,24 +1,24 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { strFromU8, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { strFromU8, unzipSync } from 'fflate';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { BUNDLE_SIDES, withRule } from '../../domain/sync/merge-rules.js';
 import { refusedChanges } from '../../domain/sync/record-door.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
-import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
-import type { Stores } from '../../domain/unit-of-work.js';
-import { holds, readObject } from '../../store/media-objects.js';
-import { osPrincipal } from '../local/os-principal.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { differingFields, versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
+import type { Stores } from '../../domain/unit-of-work.js';
 import { uuidv7Source } from '../../store/ids.js';
-import { forRequest } from '../../store/tenant-scope.js';
+import type { Store } from '../../store/store.js';
+import { currentRequest, forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { VERSION } from '../../version.js';
-import { createLocalBackend, type LocalBackend, type LocalOptions } from '../local/local-backend.js';
+import { osPrincipal } from '../local/os-principal.js';
+import { checkBundleTarget } from './bundle-target.js';
 import { areaOf, reportOf, type ConflictReport } from './sync-engine.js';
 
 /** The format a bundle's manifest names; a later layout gets a new number. */
@@ -43,106 +43,32 @@ export interface BundleManifest {
   parts: BundlePart[];
 }
 
+/** Where a bundle is imported: a store, the tenant its records go to, and whether they may come from another. */
 export interface BundleTarget {
-  db: string;
+  store: Store;
   tenant: string;
+  /** Import the records of a bundle of another tenant as `tenant` (else that is refused). */
+  rename?: boolean;
   actor?: string;
   clock: Clock;
-  /** The object store of this store's media (`--media`), if it keeps them in one. */
-  media?: LocalOptions['media'];
+  /** Folder of the media objects on SQLite (default: `media/` beside the database file). */
+  mediaRoot?: string;
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-async function withLocal<T>(t: BundleTarget, fn: (b: LocalBackend) => Promise<T>): Promise<T> {
-  const local = await createLocalBackend(t.db, { clock: t.clock, media: t.media });
-  try {
-    return await forRequest({ tenant: t.tenant, actor: t.actor ?? 'system' }, () => fn(local));
-  } finally {
-    await local.close();
-  }
-}
-
-/** A JSON Schema of a table's rows as stored (JSON lists and objects are text, booleans integers). */
-async function schemasOf(local: LocalBackend, entities: string[]): Promise<Record<string, unknown>> {
-  const tables = await local.store.db.introspection.getTables();
-  const out: Record<string, unknown> = {};
-  for (const entity of entities) {
-    const table = tables.find((t) => t.name === entity);
-    if (!table) continue;
-    const type = (dataType: string) =>
-      /int/i.test(dataType) ? 'integer' : /real|double|float|numeric/i.test(dataType) ? 'number' : 'string';
-    out[entity] = {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      title: entity,
-      type: 'object',
-      additionalProperties: false,
-      properties: Object.fromEntries(
-        table.columns.map((c) => [c.name, { type: c.isNullable ? [type(c.dataType), 'null'] : type(c.dataType) }]),
-      ),
-      required: table.columns.filter((c) => !c.isNullable).map((c) => c.name),
-    };
-  }
-  return out;
-}
-
-/**
- * Every record of a tenant as the bytes of one file, with its manifest: a ZIP archive (fflate) of
- * `records/<table>.ndjson` (one row as stored per line), `media/<bucket>/<object key>` (the files behind media
- * records), `schemas/<table>.schema.json`, and `manifest.json` naming every other part with its size, SHA-256
- * and number of records.
- */
-export async function exportBundle(t: BundleTarget): Promise<{ manifest: BundleManifest; bytes: Uint8Array }> {
-  return withLocal(t, async (local) => {
-    const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
-    const files: Zippable = {};
-    const parts: BundlePart[] = [];
-    const add = (path: string, data: Uint8Array, count?: number) => {
-      files[path] = data;
-      parts.push({ path, sha256: sha256(data), bytes: data.length, ...(count === undefined ? {} : { count }) });
-    };
-    const entities = [...uow.read.replica.entities];
-    const media: SyncRow[] = [];
-    for (const entity of entities) {
-      const lines: string[] = [];
-      for await (const rows of uow.read.replica.rows(t.tenant, entity))
-        for (const r of rows) {
-          lines.push(JSON.stringify(r));
-          if (entity === 'training_media') media.push(r);
-        }
-      add(`records/${entity}.ndjson`, strToU8(lines.map((l) => `${l}\n`).join('')), lines.length);
-    }
-    const objects = await local.store.mediaObjects();
-    for (const m of media) {
-      const ref = MediaRef.of(t.tenant, String(m.module_id), String(m.id), String(m.kind));
-      if (await holds(objects, ref)) add(`media/${MEDIA_BUCKET}/${ref.key}`, await readObject(objects, ref));
-    }
-    for (const [entity, schema] of Object.entries(await schemasOf(local, entities)))
-      add(`schemas/${entity}.schema.json`, strToU8(JSON.stringify(schema, null, 2) + '\n'));
-    const manifest: BundleManifest = {
-      format: BUNDLE_FORMAT,
-      tool_version: VERSION,
-      schema: MIGRATION_NAMES[MIGRATION_NAMES.length - 1]!,
-      tenant: t.tenant,
-      created_at: isoZ(t.clock.now()),
-      parts,
-    };
-    files['manifest.json'] = strToU8(JSON.stringify(manifest, null, 2) + '\n');
-    return { manifest, bytes: zipSync(files, { level: 6 }) };
-  });
-}
-
 /** A bundle read and checked whole: every part listed, present and with its checksum; nothing else in it. */
 export async function readBundle(
   file: string,
+  label = file,
 ): Promise<{ manifest: BundleManifest; files: Record<string, Uint8Array> }> {
   const refuse = (message: string, path = 'bundle') =>
-    new DomainError('validation', `${file}: ${message}`, [{ path, message }]);
+    new DomainError('validation', `${label}: ${message}`, [{ path, message }]);
   let files: Record<string, Uint8Array>;
   try {
     files = unzipSync(new Uint8Array(await readFile(file)));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new DomainError('not_found', `${file} not found`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new DomainError('not_found', `${label} not found`);
     throw refuse('not a bundle (not a readable ZIP archive)');
   }
   if (!files['manifest.json']) throw refuse('not a bundle (no manifest.json)', 'manifest.json');
@@ -158,7 +84,7 @@ export async function readBundle(
   if (manifest.schema !== schema)
     throw new DomainError(
       'conflict',
-      `${file} was written by compliance ${manifest.tool_version} (schema ${manifest.schema}), this is ${VERSION} (schema ${schema}): import it with the same schema`,
+      `${label} was written by compliance ${manifest.tool_version} (schema ${manifest.schema}), this is ${VERSION} (schema ${schema}): import it with the same schema`,
     );
   const listed = new Set(manifest.parts.map((p) => p.path));
   for (const path of Object.keys(files))
@@ -198,26 +124,33 @@ interface Arrival {
 }
 
 /**
- * Imports a bundle after checking it whole. Into a store without the tenant's records every record is written as it
- * was exported (journaled here with the bundle as its origin); into one with records they merge as a sync does: a
- * record that is not here is written, one that is here the same is left, one that differs is a conflict holding both
- * versions (`sync resolve` settles it), as is a record that breaks a rule. Every record written passes the door
- * first (refusedChanges, the whole bundle as one batch: its rows rest on each other, whatever part they are in), and
- * a media file is stored only for a media record that passes it, where the store decides (MediaRef).
+ * Imports a bundle after checking it whole, into `t.tenant` (its own, or another when `t.rename`: each record's
+ * tenant_id becomes it, and a medium's location the one this store gives it there). Into a store without the
+ * tenant's records every record is written as it was exported (journaled here with the bundle as its origin); into
+ * one with records they merge as a sync does: a record that is not here is written, one that is here the same is
+ * left, one that differs is a conflict holding both versions (`sync resolve` settles it), as is a record that breaks
+ * a rule. Every record written passes the door first (refusedChanges, the whole bundle as one batch: its rows rest on
+ * each other, whatever part they are in), and a media file is stored only for a media record that passes it, where
+ * the store decides (MediaRef). `label` names the bundle in messages.
  */
-export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string): Promise<ImportSummary> {
-  const { manifest, files } = await readBundle(file);
-  const tenant = manifest.tenant;
+export async function importBundle(t: BundleTarget, file: string, label = file): Promise<ImportSummary> {
+  const { manifest, files } = await readBundle(file, label);
+  const tenant = t.tenant;
+  await checkBundleTarget(t, manifest, files, label);
   const origin = `bundle:${sha256(files['manifest.json']!).slice(0, 16)}`;
-  return withLocal({ ...t, tenant }, async (local) => {
+  // the bundle's changes are journaled as made by whoever imports it (a key, or the operator on this machine)
+  const principal = currentRequest()?.principal ?? osPrincipal();
+  return forRequest({ tenant, actor: t.actor ?? 'system', principal }, async () => {
     const ids = uuidv7Source();
-    const uow = createUnitOfWork(local.store, t.clock, ids);
+    const uow = createUnitOfWork(t.store, t.clock, ids);
     const summary: ImportSummary = { tenant, created: {}, unchanged: 0, conflicts: [] };
     const parts = new Map<string, Arrival[]>();
     for (const entity of uow.read.replica.entities) {
       const part = files[`records/${entity}.ndjson`];
       if (!part) continue;
-      const rows = parseRows(strFromU8(part), `records/${entity}.ndjson`);
+      const rows = parseRows(strFromU8(part), `records/${entity}.ndjson`).map((row) =>
+        retenant(row, entity, manifest.tenant, tenant),
+      );
       const arrivals: Arrival[] = [];
       for (let i = 0; i < rows.length; i += 1000) {
         const page = rows.slice(i, i + 1000).map((row) => ({ id: idOf(uow.read.replica, tenant, entity, row), row }));
@@ -233,7 +166,7 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
             ...r,
             mine,
             same,
-            reason: same || !mine ? undefined : `differs from the bundle's version (${file})`,
+            reason: same || !mine ? undefined : `differs from the bundle's version (${label})`,
           });
         }
       }
@@ -261,15 +194,14 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
       a.reason = taken.has(k) ? `${entity} ${a.id} cannot be written: the id is taken` : refused.get(k);
     }
     // files first, then their records (as the media service stores them): only those of records that pass
-    const objects = await local.store.mediaObjects();
+    const objects = await t.store.mediaObjects(t.mediaRoot);
     for (const a of parts.get('training_media') ?? []) {
       if (a.mine || a.reason) continue;
-      const ref = MediaRef.of(tenant, String(a.row.module_id), a.id, String(a.row.kind));
-      const data = files[`media/${MEDIA_BUCKET}/${ref.key}`];
-      if (data) await objects.put(ref, Readable.from([data]));
+      const [module, kind] = [String(a.row.module_id), String(a.row.kind)];
+      const data = files[`media/${MEDIA_BUCKET}/${MediaRef.of(manifest.tenant, module, a.id, kind).key}`];
+      if (data) await objects.put(MediaRef.of(tenant, module, a.id, kind), Readable.from([data]));
     }
-    // the bundle's changes are journaled as the operator's (who runs the import on this machine), from the bundle
-    await forRequest({ tenant, actor: t.actor ?? 'system', principal: osPrincipal(), origin }, async () => {
+    await forRequest({ tenant, actor: t.actor ?? 'system', principal, origin }, async () => {
       for (const [entity, arrivals] of parts)
         for (let i = 0; i < arrivals.length; i += 1000) {
           const page = arrivals.slice(i, i + 1000);
@@ -286,7 +218,7 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
                 continue;
               }
               await tx.syncState.putConflict(
-                await conflictOf(tx, { tenant, origin, entity, a, reason, file, manifest, ids, clock: t.clock }),
+                await conflictOf(tx, { tenant, origin, entity, a, reason, manifest, ids, clock: t.clock }),
               );
             }
             // the new records of a page are one batch entry, named by the bundle, its part and the rows
@@ -302,6 +234,27 @@ export async function importBundle(t: Omit<BundleTarget, 'tenant'>, file: string
     summary.conflicts = (await uow.read.syncState.conflicts(tenant, origin)).map(reportOf);
     return summary;
   });
+}
+
+/**
+ * A bundle's row as the target tenant's: its tenant_id, and for a medium the location this store gives it there
+ * (when the row had the one of its own tenant; any other stays, for the door to refuse).
+ */
+function retenant(row: SyncRow, entity: string, from: string, to: string): SyncRow {
+  if (from === to || !('tenant_id' in row)) return row;
+  const moved = { ...row, tenant_id: to };
+  if (entity !== 'training_media') return moved;
+  const [module, media, kind] = [String(row.module_id), String(row.id), String(row.kind)];
+  let key: string | undefined;
+  try {
+    key =
+      MediaRef.of(from, module, media, kind).key === row.object_key
+        ? MediaRef.of(to, module, media, kind).key
+        : undefined;
+  } catch {
+    key = undefined;
+  }
+  return key ? { ...moved, object_key: key } : moved;
 }
 
 /** The lines of a records part as rows; a line that is not a JSON object is refused, naming the part and line. */
@@ -343,7 +296,6 @@ async function conflictOf(
     entity: string;
     a: Arrival;
     reason: string;
-    file: string;
     manifest: BundleManifest;
     ids: { next(): string };
     clock: Clock;

@@ -5,7 +5,8 @@ import { KyselyJournalStore } from '../../store/journal/journal.store.js';
 import { forTenant } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { createHttpBackend } from '../http/http-backend.js';
-import { openStore, type OpenOptions, type Store } from '../../store/store.js';
+import { openStore } from '../../store/open-store.js';
+import type { OpenOptions, Store } from '../../store/store.js';
 import type { Choice } from '../../domain/sync/field-merge.js';
 import { resolveConflict } from './resolve-conflict.js';
 import {

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { AnchorCheck, ChainReport } from '../../domain/journal/journal.service.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printRecord, writeOut } from '../output.js';
+import { usesTenant } from '../store-access.js';
 
 const HASH = /^[0-9a-f]{64}$/;
 
@@ -42,9 +43,10 @@ function describe(r: ChainReport): string {
 export function createAuditCommand(ctx: CliContext): Command {
   const audit = new Command('audit').description('the tamper-evident journal: verify its hash chains, take anchors');
 
-  audit
-    .command('verify')
-    .description('recompute the hash chains and name the first broken link; exits 6 when one is broken')
+  usesTenant(audit.command('verify'), 'narrows')
+    .description(
+      'recompute the hash chains and compare the audit trails with the journal; exits 6 naming the first problem',
+    )
     .option('--anchor <hash|json>', 'also prove that nothing up to this anchored entry changed since')
     .action(async (o: { anchor?: string }) => {
       const c = ctx.config();

@@ -1,25 +1,44 @@
 import { Command } from 'commander';
+import type { BundleStream } from '../../backend/local/bundles.area.js';
+import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
-import { writeOutputFile } from '../output-file.js';
 import { printJson, writeOut } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
-/** `compliance export`: every record of the tenant (and its media files) into one bundle file. */
+/**
+ * `compliance export`: every record of the tenant (and its media files) into one bundle file, from this store or,
+ * with --remote, from the server (admin key). Streamed into the file, which appears whole or not at all.
+ */
 export function createExportCommand(ctx: CliContext): Command {
   return new Command('export')
-    .description('write every record of the tenant, its media files and their schemas to one bundle file (ZIP)')
+    .description(
+      'write every record of the tenant, its media files and their schemas to one bundle file (ZIP); --remote: from the server (admin key)',
+    )
     .requiredOption('-o, --output <file>', 'the bundle to write (acme.bundle)')
     .action(async (o: { output: string }) => {
       const c = ctx.config();
-      const { exportBundle } = await import('../../backend/sync/bundle.js');
-      const { manifest: m, bytes } = await exportBundle({
-        db: c.db,
-        tenant: c.tenant,
-        actor: c.user,
-        clock: ctx.clock,
-        media: c.media,
-      });
-      await writeOutputFile(o.output, bytes);
+      const backend = await ctx.backend();
+      const r = await backend.bundles.export({ tenant: c.tenant, actor: c.user });
+      const { manifestReader } = await import('../bundle-file.js');
+      const { writeOutputFileWhole } = await import('../output-file.js');
+      const reader = manifestReader();
+      async function* watched() {
+        try {
+          for await (const chunk of r.body) {
+            reader.push(chunk);
+            yield chunk;
+          }
+        } catch (e) {
+          if (e instanceof DomainError) throw e;
+          throw new DomainError(
+            'unavailable',
+            `the bundle from ${backend.location} stopped before its end: ${(e as Error)?.message ?? String(e)}`,
+          );
+        }
+      }
+      await writeOutputFileWhole(o.output, watched());
+      const m = reader.manifest();
+      if (!m) throw new DomainError('internal', `${backend.location} sent a bundle without a manifest`);
       if (c.json) return printJson(ctx, m);
       const records = m.parts.reduce((n, p) => n + (p.count ?? 0), 0);
       const media = m.parts.filter((p) => p.path.startsWith('media/')).length;
@@ -27,18 +46,47 @@ export function createExportCommand(ctx: CliContext): Command {
     });
 }
 
-/** `compliance import FILE`: a bundle into this store (its own tenant), checked whole before anything is written. */
+/**
+ * `compliance import FILE`: a bundle into this store or, with --remote, into the server (admin key), checked whole
+ * before anything is written. Into the bundle's own tenant, or into --tenant when that is the bundle's or
+ * --rename-tenant says to rename its records.
+ */
 export function createImportCommand(ctx: CliContext): Command {
-  return writes(
+  const cmd = writes(
     new Command('import')
       .description(
-        'import a bundle written by export (checked whole first); records that differ here are conflicts, exit 6',
+        'import a bundle written by export into its tenant (checked whole first); --remote: into the server (admin key); records that differ here are conflicts, exit 6',
       )
-      .argument('<file>', 'the bundle'),
-  ).action(async (file: string) => {
+      .argument('<file>', 'the bundle')
+      .option('--rename-tenant', "import the records of a bundle of another tenant as --tenant's"),
+  );
+  return usesTenant(cmd, 'starts').action(async (file: string, o: { renameTenant?: boolean }) => {
     const c = ctx.config();
-    const { importBundle } = await import('../../backend/sync/bundle.js');
-    const s = await importBundle({ db: c.db, actor: c.user, clock: ctx.clock, media: c.media }, file);
+    if (o.renameTenant && !c.tenantGiven)
+      throw new DomainError('bad_request', '--rename-tenant renames the records to the tenant of --tenant: name one', [
+        { path: '--tenant', message: 'required with --rename-tenant' },
+      ]);
+    const { bundleTenant, fileBytes } = await import('../bundle-file.js');
+    const from = await bundleTenant(file);
+    if (from !== undefined && c.tenantGiven && from !== c.tenant && !o.renameTenant)
+      throw new DomainError(
+        'validation',
+        `${file} holds tenant ${from}, not ${c.tenant}: import it with --tenant ${from} (or without --tenant), or add --rename-tenant to import its records as tenant ${c.tenant}`,
+        [
+          { path: '--tenant', message: `${c.tenant}, but the bundle holds tenant ${from}` },
+          { path: '--rename-tenant', message: `not given: the records would stay tenant ${from}'s` },
+        ],
+      );
+    // the embedded store reads the file where it is; a server gets its bytes
+    const stream: BundleStream = { body: fileBytes(file), content_type: 'application/zip', file };
+    const s = await (
+      await ctx.backend()
+    ).bundles.import({
+      tenant: c.tenantGiven ? c.tenant : (from ?? c.tenant),
+      actor: c.user,
+      query: { rename_tenant: o.renameTenant ? true : undefined },
+      stream,
+    });
     if (s.conflicts.length) ctx.exitCode = 6;
     if (c.json) return printJson(ctx, s);
     const created = Object.entries(s.created)

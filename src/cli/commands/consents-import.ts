@@ -11,7 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import { collect, defined } from '../input.js';
 import { note, printJson, writeOut } from '../output.js';
 import { openRejects, type RejectsForm } from './consents-rejects.js';
-import { unlessDryRun, writes } from '../store-access.js';
+import { unlessDryRun, usesTenant, writes } from '../store-access.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
@@ -78,7 +78,7 @@ async function checkEncoding(
 }
 
 /** What an interrupted import had committed: the totals of its batches, and its run. */
-type Committed = Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked'>;
+type Committed = Pick<ImportSummary, 'run_id' | 'created' | 'unchanged' | 'revoked' | 'renewed'>;
 
 /**
  * The run a server recorded for an import this CLI interrupted: the newest of this file (name and SHA-256), once the
@@ -103,9 +103,9 @@ async function remoteRun(
 /** What Ctrl-C left: how many rows were committed, and that running the same import again completes it. */
 function interruptedNote(c: Committed | undefined, dryRun: boolean | undefined): string {
   if (dryRun) return 'interrupted: a dry run writes nothing';
-  const rows = c ? c.created + c.unchanged + c.revoked : 0;
+  const rows = c ? c.created + c.unchanged + c.revoked + c.renewed : 0;
   if (!c || rows === 0) return 'interrupted: no rows were committed; run the import again to import the file';
-  return `interrupted: ${rows} rows were committed in whole batches (created ${c.created}, unchanged ${c.unchanged}, revoked ${c.revoked}; run ${c.run_id}); running the same import again completes it (the rows already imported count as unchanged)`;
+  return `interrupted: ${rows} rows were committed in whole batches (created ${c.created}, unchanged ${c.unchanged}, revoked ${c.revoked}, renewed ${c.renewed}; run ${c.run_id}); running the same import again completes it (the rows already imported count as unchanged)`;
 }
 
 /** The flag each option of an import or export comes from, for messages. */
@@ -124,6 +124,7 @@ const FLAGS: Record<string, string> = {
   granted: '--granted',
   user_id: '--user-id',
   data_point_id: '--data-point',
+  raw_cells: '--raw-cells',
 };
 
 /**
@@ -145,7 +146,7 @@ export async function checkOptions<K extends 'ImportOptions' | 'ExportQuery'>(
 
 /** `consents import FILE`: the bulk import, with its rejects file, its progress bar and Ctrl-C. */
 export function addImportCommand(cmd: Command, ctx: CliContext): void {
-  writes(cmd.command('import'), unlessDryRun)
+  usesTenant(writes(cmd.command('import'), unlessDryRun), 'starts')
     .description('bulk import from CSV (header row with consent fields) or NDJSON; idempotent')
     .argument('<file>', 'a .csv, .ndjson or .jsonl file; - reads stdin')
     .option('--map <column=field>', 'take a field from a differently named column (repeatable)', collect)
@@ -160,6 +161,10 @@ export function addImportCommand(cmd: Command, ctx: CliContext): void {
     .option('--time-zone <zone>', 'IANA zone of timestamps written without one, e.g. Europe/Berlin')
     .addOption(new Option('--timezone <zone>').hideHelp())
     .addOption(new Option('--format <format>', 'csv or ndjson (default: by file extension)').choices(['csv', 'ndjson']))
+    .option(
+      '--raw-cells',
+      "CSV: read cells as they are (by default a ' before = + - @, a tab or CR, as an export writes it, is taken away)",
+    )
     .option('--rejects <file>', 'write the refused rows themselves, with line and reason, to fix and import again')
     .option('--dry-run', 'validate and count without writing')
     .action(
@@ -177,6 +182,7 @@ export function addImportCommand(cmd: Command, ctx: CliContext): void {
           dateFormat?: string;
           timeZone?: string;
           timezone?: string;
+          rawCells?: boolean;
         },
       ) => {
         const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
@@ -190,13 +196,15 @@ export function addImportCommand(cmd: Command, ctx: CliContext): void {
           false_values: o.falseValues,
           date_format: o.dateFormat,
           timezone: o.timeZone ?? o.timezone,
+          raw_cells: o.rawCells ? 'true' : undefined,
         });
         // options are checked before the file is read: a wrong one is named as the flag it came from, not as the
         // first thing the file would have run into
         const options = await checkOptions('ImportOptions', query);
         let input: AsyncIterable<Buffer>;
         let sha256: string | undefined;
-        let form: RejectsForm = { format, encoding: options.encoding ?? 'utf-8', bom: false };
+        const rawCells = options.raw_cells;
+        let form: RejectsForm = { format, encoding: options.encoding ?? 'utf-8', bom: false, rawCells };
         if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
         else {
           let isFile: boolean;
@@ -212,7 +220,7 @@ export function addImportCommand(cmd: Command, ctx: CliContext): void {
           // a file that is not valid in its encoding is refused here, before a row is sent or written
           const checked = await checkEncoding(file, options.encoding);
           sha256 = checked.sha256;
-          form = { format, encoding: checked.encoding, bom: checked.bom };
+          form = { format, encoding: checked.encoding, bom: checked.bom, rawCells };
           input = createReadStream(file);
         }
         const rejects = o.rejects ? await openRejects(o.rejects, form) : undefined;
@@ -265,7 +273,7 @@ export function addImportCommand(cmd: Command, ctx: CliContext): void {
         } else {
           writeOut(
             ctx,
-            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : `, run ${summary.run_id}`}`,
+            `read ${summary.read}, created ${summary.created}, unchanged ${summary.unchanged}, revoked ${summary.revoked}, renewed ${summary.renewed}, rejected ${summary.rejected} in ${summary.seconds} s${summary.dry_run ? ' (dry run: nothing written)' : `, run ${summary.run_id}`}`,
           );
         }
         if (summary.rejected > 0) ctx.exitCode = 6;

@@ -16,6 +16,7 @@ const runColumns = [
   { header: 'CREATED', value: (r: ImportRun) => r.created },
   { header: 'UNCHANGED', value: (r: ImportRun) => r.unchanged },
   { header: 'REVOKED', value: (r: ImportRun) => r.revoked },
+  { header: 'RENEWED', value: (r: ImportRun) => r.renewed },
   { header: 'REJECTED', value: (r: ImportRun) => r.rejected },
 ];
 
@@ -30,6 +31,7 @@ const runPairs = (r: ImportRun): Array<[string, unknown]> => [
   ['created', r.created],
   ['unchanged', r.unchanged],
   ['revoked', r.revoked],
+  ['renewed', r.renewed],
   ['rejected', r.rejected],
   ['created_by', r.created_by],
   ['started_at', r.started_at],
@@ -64,7 +66,7 @@ export function addImportsCommands(consents: Command, ctx: CliContext): void {
     });
   writes(imports.command('revert'))
     .description(
-      'remove the consents a run created and undo the revocations it applied, all or nothing; exits 5 listing the records changed since',
+      'remove the consents a run created and undo the revocations and renewals it applied, all or nothing; exits 5 listing the records changed since',
     )
     .argument('<run>')
     .action(async (id: string) => {
@@ -74,6 +76,7 @@ export function addImportsCommands(consents: Command, ctx: CliContext): void {
         ['status', r.run.status],
         ['consents_removed', r.consents_removed],
         ['revocations_undone', r.revocations_undone],
+        ['renewals_undone', r.renewals_undone],
       ]);
     });
 }

@@ -70,8 +70,9 @@ export function addReceiptCommand(cmd: Command, ctx: CliContext): void {
     });
 }
 
-async function verify(ctx: CliContext, file: string, fingerprint: string | undefined): Promise<void> {
-  const { verifyReceipt } = await import('../../domain/consents/receipt.js');
+async function verify(ctx: CliContext, file: string, pinned: string | undefined): Promise<void> {
+  const { parseKeyFingerprint, verifyReceipt } = await import('../../domain/consents/receipt.js');
+  const fingerprint = pinned === undefined ? undefined : parseKeyFingerprint(pinned, '--key-fingerprint');
   const text = await readText(ctx, file);
   let value: unknown;
   let check: ReturnType<typeof verifyReceipt>;

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { ImportSummary } from '../../domain/consents/consent.schema.js';
 import { encodeText, type ImportEncoding } from '../../domain/consents/text-encoding.js';
+import { guardedCell, opensFormula, unguardedCell } from '../../domain/spreadsheet-cells.js';
 import { openOutputFile } from '../output-file.js';
 
 type Rejection = ImportSummary['rejections'][number];
@@ -11,6 +12,8 @@ export interface RejectsForm {
   encoding: ImportEncoding | 'utf-16be';
   /** The file started with a byte order mark. */
   bom: boolean;
+  /** The import read cells as they are (`--raw-cells`): so are they written. */
+  rawCells: boolean;
 }
 
 const BOMS: Record<RejectsForm['encoding'], string> = {
@@ -49,6 +52,11 @@ export async function openRejects(file: string, form: RejectsForm) {
   const write = (text: string) =>
     out.write(encodeText((started ? '' : form.bom ? BOMS[form.encoding] : '') + text, form.encoding));
   const cell = (v: string) => (v.includes(delimiter) || /["\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  // A refused row's cells hold the values the import read, written back as an export writes them: a cell a
+  // spreadsheet would run gets its ' (spreadsheet-cells.ts), and one that had it keeps it; imported again with the same
+  // options, each gives the same value. The header row stays as read, or the columns would no longer be found.
+  const valueCell = (v: string) =>
+    form.rawCells ? cell(v) : opensFormula(v) ? `"${guardedCell(unguardedCell(v)).replace(/"/g, '""')}"` : cell(v);
   const head = () => {
     if (started || form.format !== 'csv') return;
     write([...addedNames(columns ?? []), ...(columns ?? [])].map(cell).join(delimiter) + '\n');
@@ -65,7 +73,7 @@ export async function openRejects(file: string, form: RejectsForm) {
       if (form.format === 'csv') {
         if (!r.cells) return; // a further line of a malformed row: the row is on its first line
         head();
-        write([String(r.line), r.reason, ...r.cells].map(cell).join(delimiter) + '\n');
+        write([cell(String(r.line)), valueCell(r.reason), ...r.cells.map(valueCell)].join(delimiter) + '\n');
       } else {
         let row: unknown;
         try {

@@ -6,7 +6,7 @@ import { openOutputFile, outputFileError, outputFormat } from '../output-file.js
 import { defined } from '../input.js';
 import { note, printJson, printList, printRecord, writeChunk, type Column } from '../output.js';
 import { flagFields } from '../flag-names.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 import { addImportCommand, checkOptions, tabOr } from './consents-import.js';
 import { addImportsCommands } from './consents-imports.js';
 import { addReceiptCommand } from './consents-receipt.js';
@@ -43,6 +43,7 @@ interface ExportFlags {
   dateFormat?: string;
   timeZone?: string;
   timezone?: string;
+  rawCells?: boolean;
 }
 
 export function createConsentsCommand(ctx: CliContext): Command {
@@ -67,12 +68,14 @@ export function createConsentsCommand(ctx: CliContext): Command {
       if (ctx.io.stderrIsTTY) note(ctx, `${r.consents.length} of ${r.total} (offset ${r.offset})`);
     });
 
-  flagFields(writes(cmd.command('grant')), {
+  flagFields(usesTenant(writes(cmd.command('grant')), 'starts'), {
     data_point_id: '--data-point',
     ip_address: '--ip',
     granted: '--refused',
   })
-    .description('record a consent (use --refused to record a refusal)')
+    .description(
+      'record a decision (use --refused for a refusal): a refusal revokes the grant in force, the same decision again changes nothing',
+    )
     .requiredOption('--user-id <id>', 'user id or e-mail')
     .requiredOption('--data-point <id>', 'data point id')
     .option('--refused', 'the user refused (granted=false)')
@@ -113,6 +116,8 @@ export function createConsentsCommand(ctx: CliContext): Command {
           ['data_point_id', r.data_point_id],
           ['granted', r.granted],
           ['granted_at', r.granted_at],
+          ['outcome', r.outcome],
+          ['revoked', r.revoked_consent_ids.length ? r.revoked_consent_ids.join(', ') : null],
         ]);
       },
     );
@@ -140,6 +145,30 @@ export function createConsentsCommand(ctx: CliContext): Command {
         ['id', r.id],
         ['consent_version', r.consent_version],
         ['last action', r.history.at(-1)?.action],
+      ]);
+    });
+
+  cmd
+    .command('get')
+    .description('one consent with its history (its id or a short id)')
+    .argument('<id>')
+    .action(async (id: string) => {
+      const c = await (await ctx.backend()).consents.get({ ...req(ctx), params: { id } });
+      await printRecord(ctx, c, [
+        ['id', c.id],
+        ['user_id', c.user_id],
+        ['data_point_id', c.data_point_id],
+        ['granted', c.granted],
+        ['consent_version', c.consent_version],
+        ['granted_at', c.granted_at],
+        ['revoked_at', c.revoked_at],
+        ['source', c.source],
+        ['ip_address', c.ip_address],
+        ['user_agent', c.user_agent],
+        ...c.history.map((h): [string, unknown] => [
+          'history',
+          `${h.created_at} ${h.action} ${h.consent_version}${h.source ? ` (${h.source})` : ''}`,
+        ]),
       ]);
     });
 
@@ -201,6 +230,10 @@ export function createConsentsCommand(ctx: CliContext): Command {
     )
     .option('--time-zone <zone>', 'CSV: IANA zone the times are written in, e.g. Europe/Berlin (default UTC)')
     .addOption(new Option('--timezone <zone>').hideHelp())
+    .option(
+      '--raw-cells',
+      "CSV: write cells that start with = + - @, a tab or CR as they are (by default a ' in front keeps spreadsheets from running them)",
+    )
     .option('-o, --output <file>', 'file to write (default stdout); its folder is created')
     .action(async (o: ExportFlags) => {
       const format = outputFormat('consents export', { csv: ['csv'], ndjson: ['ndjson', 'jsonl'] }, o, 'csv');
@@ -215,6 +248,7 @@ export function createConsentsCommand(ctx: CliContext): Command {
         false_values: o.falseValues,
         date_format: o.dateFormat,
         timezone: o.timeZone ?? o.timezone,
+        raw_cells: o.rawCells ? 'true' : undefined,
       });
       await checkOptions('ExportQuery', query);
       const r = await (await ctx.backend()).consents.export({ ...req(ctx), query });

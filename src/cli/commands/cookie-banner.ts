@@ -3,7 +3,7 @@ import type { CookieBanner, CookieBannerView } from '../../domain/cookie-banner/
 import type { CliContext } from '../context.js';
 import { readJson } from '../input.js';
 import { note, printJson, printRecord, writeOut } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const pairs = (c: CookieBannerView): Array<[string, unknown]> => [
@@ -33,7 +33,7 @@ export function createCookieBannerCommand(ctx: CliContext): Command {
       await printRecord(ctx, c, pairs(c));
     });
 
-  writes(cmd.command('set'))
+  usesTenant(writes(cmd.command('set')), 'starts')
     .description('replace the whole configuration with a JSON file {categories, config}')
     .requiredOption('--file <config.json>', '- reads stdin')
     .action(async (o: { file: string }) => {

@@ -4,10 +4,14 @@ import { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printList, printRecord } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 export function createDbCommand(ctx: CliContext): Command {
-  const db = new Command('db').description('the store: create, status, backup, copy between engines');
+  // the whole store, every tenant
+  const db = usesTenant(
+    new Command('db').description('the store: create, status, backup, copy between engines'),
+    'none',
+  );
 
   writes(db.command('init'))
     .description('create the store (an SQLite file and its folder) and bring it to the current schema')
@@ -21,11 +25,13 @@ export function createDbCommand(ctx: CliContext): Command {
     });
 
   db.command('status')
-    .description('which store this is, its schema version and how many records it holds')
+    .description('which store this is, its schema version, how many records it holds, whether its hash chains hold')
     .action(async () => {
       const backend = await ctx.localBackend('db status');
       const st = await backend.store.status();
-      // the chains alone (the audit trails' comparison is `audit verify`'s): a tampered store says so here too
+      // The hash chains alone, and it says so: comparing the audit trails with the journal reads every trail row and
+      // expands every import batch (a store of 1M imported consents: about 21 s of CPU for the chains, 83 s with the
+      // trails), which is `audit verify`'s work, not a status's. A tampered chain is reported here too.
       const chains = await (await backend.auditor()).verify(undefined, undefined, { trails: false });
       const broken = chains.filter((c) => !c.ok);
       const journal = {
@@ -33,9 +39,10 @@ export function createDbCommand(ctx: CliContext): Command {
         chains: chains.length,
         entries: chains.reduce((n, c) => n + c.entries, 0),
         broken: broken.map((c) => ({ tenant: c.tenant, ...c.problem })),
+        trails_compared: false,
       };
       const journalLine = journal.ok
-        ? `${journal.entries} entries in ${journal.chains} chains, intact`
+        ? `${journal.entries} entries in ${journal.chains} chain${journal.chains === 1 ? '' : 's'}: hashes and links intact (audit trails not compared here: compliance audit verify compares them)`
         : `BROKEN: ${broken.map((c) => `tenant ${JSON.stringify(c.tenant)} at entry ${c.problem?.seq} (${c.problem?.kind})`).join('; ')} (compliance audit verify names more)`;
       const { mediaHealth } = await import('../../store/store.js');
       const media = await mediaHealth(backend.store);
@@ -90,7 +97,7 @@ export function createDbCommand(ctx: CliContext): Command {
     .argument('<target>', 'SQLite file or postgres:// URL to copy into (created if missing; must be empty)')
     .option('--force', 'replace the contents of a target that is not empty')
     .action(async (sourceArg: string, targetArg: string, o: { force?: boolean }) => {
-      const { openStore } = await import('../../store/store.js');
+      const { openStore } = await import('../../store/open-store.js');
       const { copyStore } = await import('../../store/copy.js');
       const upgrade = (where: string) => (from: number, to: number) =>
         note(ctx, `upgrading the ${where} store from schema ${from} to ${to}`);

@@ -20,7 +20,7 @@ import type { CliContext } from '../context.js';
 import { collect, defined, listFlag, readJson, textLanguage } from '../input.js';
 import { createDsfaReportCommand } from './dsfa-report.js';
 import { additionPairs, bodyFrom, camel, editList, fieldOptions, LIST_FLAGS, type FieldOpts } from './dsfa-fields.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 import { note, printJson, printList, printRecord, writeOut, type Column } from '../output.js';
 import { flagFields } from '../flag-names.js';
 
@@ -158,7 +158,11 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
-  fieldOptions(writes(dsfa.command('create')).description('create an assessment (asks for the fields on a terminal)'))
+  fieldOptions(
+    usesTenant(writes(dsfa.command('create')), 'starts').description(
+      'create an assessment (asks for the fields on a terminal)',
+    ),
+  )
     .option('--created-by <name>', 'author (default: --user)')
     .action(async (o: FieldOpts & { createdBy?: string }) => {
       let body = await bodyFrom(ctx, o);
@@ -217,7 +221,10 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printRecord(ctx, d, dsfaPairs(d));
     });
 
-  writes(dsfa.command('workflow'), (_o, [workflow]) => (workflow === undefined ? 'read' : 'write'))
+  usesTenant(
+    writes(dsfa.command('workflow'), (_o, [workflow]) => (workflow === undefined ? 'read' : 'write')),
+    (_o, [workflow]) => (workflow === undefined ? 'known' : 'starts'),
+  )
     .description(
       "show or choose the tenant's review workflow: open (any status to any other) or strict " +
         '(draft → in-review → approved, in-review → draft, approved → needs-update → in-review; four eyes)',
@@ -277,7 +284,10 @@ export function createDsfaCommand(ctx: CliContext): Command {
       await printList(ctx, rows, auditColumns, { empty: 'no audit entries' });
     });
 
-  writes(dsfa.command('screen'), (o) => (o.create ? 'write' : 'read'))
+  usesTenant(
+    writes(dsfa.command('screen'), (o) => (o.create ? 'write' : 'read')),
+    (o) => (o.create ? 'starts' : 'known'),
+  )
     .description('check whether a DSFA is required (WP248 criteria and the mandatory cases)')
     .option(
       '--criteria <ids>',

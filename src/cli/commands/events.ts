@@ -3,11 +3,15 @@ import { MAX_KEEP_DAYS } from '../../domain/events/retention.js';
 import type { CliContext } from '../context.js';
 import { note, printJson, printRecord } from '../output.js';
 import { wholeNumber } from '../input.js';
-import { unlessDryRun, writes } from '../store-access.js';
+import { unlessDryRun, usesTenant, writes } from '../store-access.js';
 
 /** `compliance events run --once`: delivers webhooks (and queued e-mail) from the CLI, for a laptop or a cron job. */
 export function createEventsCommand(ctx: CliContext): Command {
-  const events = new Command('events').description('deliver events: webhooks from the journal, queued e-mail');
+  // every tenant's deliveries: the tenant plays no part
+  const events = usesTenant(
+    new Command('events').description('deliver events: webhooks from the journal, queued e-mail'),
+    'none',
+  );
   writes(events.command('run'))
     .description('one delivery pass over every tenant (compliance serve does this in the background)')
     .option('--once', 'run one pass and exit (the only mode; for cron)')

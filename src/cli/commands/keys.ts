@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { flagFields } from '../flag-names.js';
 import { note, printJson, printList, printRecord, writeOut } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -56,7 +56,8 @@ function keyApi(ctx: CliContext) {
 }
 
 export function createKeysCommand(ctx: CliContext): Command {
-  const keys = new Command('keys').description(
+  // keys are the store's; --tenant here names the tenants a new key opens, which need no record yet
+  const keys = usesTenant(new Command('keys'), 'none').description(
     'API keys of `compliance serve` (stored hashed; --remote: an admin key)',
   );
   const store = () => keyApi(ctx);

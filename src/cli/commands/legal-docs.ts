@@ -5,7 +5,7 @@ import { DOCUMENT_TYPES } from '../../domain/legal-documents/legal-document.valu
 import type { CliContext } from '../context.js';
 import { defined, readText } from '../input.js';
 import { printJson, printList, printRecord, writeOut, type Column } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 import { flagFields } from '../flag-names.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
@@ -55,7 +55,7 @@ export function createLegalDocsCommand(ctx: CliContext): Command {
       );
     });
 
-  flagFields(writes(cmd.command('create')), { document_type: '--type' })
+  flagFields(usesTenant(writes(cmd.command('create')), 'starts'), { document_type: '--type' })
     .description('create a legal document (a title, a type and a language)')
     .requiredOption('--title <title>')
     .requiredOption('--type <type>', DOCUMENT_TYPES.join(', '))

@@ -1,33 +1,36 @@
 import { Command } from 'commander';
 import type { OutboxMessage, Template } from '../../domain/notifications/notification.schema.js';
+import { TEMPLATE_NAMES } from '../../domain/notifications/notification.values.js';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 import { readText } from '../input.js';
 import { printJson, printList, printRecord, writeOut } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 /** `compliance notifications …`: who hears of escalations, in which words, and what is queued. */
 export function createNotificationsCommand(ctx: CliContext): Command {
   const n = new Command('notifications').description(
-    'escalation e-mail: settings (language, management and compliance-officer addresses), templates, outbox',
+    'escalation e-mail: settings (language, management and compliance-officer addresses, base URL), templates, outbox',
   );
   const api = async () => (await ctx.backend()).notifications;
   const req = () => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
-  writes(n.command('settings'), (o) =>
-    o.language !== undefined || o.managementEmail !== undefined || o.complianceOfficerEmail !== undefined
-      ? 'write'
-      : 'read',
-  )
-    .description('show the settings, or change those given ("" clears an address)')
+  type SettingsFlags = {
+    language?: string;
+    managementEmail?: string;
+    complianceOfficerEmail?: string;
+    baseUrl?: string;
+  };
+  const changing = (o: SettingsFlags) => Object.values(o).some((v) => v !== undefined);
+  writes(n.command('settings'), (o: SettingsFlags) => (changing(o) ? 'write' : 'read'))
+    .description('show the settings, or change those given ("" clears an address or the base URL)')
     .option('--language <de|en>', 'language of the e-mail')
     .option('--management-email <address>', 'level 3 escalations go here')
     .option('--compliance-officer-email <address>', 'level 4 escalations go here')
-    .action(async (o: { language?: string; managementEmail?: string; complianceOfficerEmail?: string }) => {
-      const changing =
-        o.language !== undefined || o.managementEmail !== undefined || o.complianceOfficerEmail !== undefined;
+    .option('--base-url <url>', "the tenant's training portal (http or https), linked from every message")
+    .action(async (o: SettingsFlags) => {
       const clear = (v: string | undefined) => (v === undefined ? undefined : v.trim() === '' ? null : v.trim());
-      const s = changing
+      const s = changing(o)
         ? await (
             await api()
           ).updateSettings({
@@ -36,6 +39,7 @@ export function createNotificationsCommand(ctx: CliContext): Command {
               language: o.language,
               management_email: clear(o.managementEmail),
               compliance_officer_email: clear(o.complianceOfficerEmail),
+              base_url: clear(o.baseUrl),
             },
           })
         : await (await api()).settings(req());
@@ -43,6 +47,7 @@ export function createNotificationsCommand(ctx: CliContext): Command {
         ['language', s.language],
         ['management_email', s.management_email],
         ['compliance_officer_email', s.compliance_officer_email],
+        ['base_url', s.base_url],
         ['updated_at', s.updated_at],
       ]);
     });
@@ -61,7 +66,7 @@ export function createNotificationsCommand(ctx: CliContext): Command {
     });
   t.command('show')
     .description('one template in force')
-    .argument('<name>', 'escalation')
+    .argument('<name>', TEMPLATE_NAMES.join(', '))
     .argument('<language>', 'de or en')
     .action(async (name: string, language: string) => {
       const x = await (await api()).template({ ...req(), params: { name, language } });
@@ -69,8 +74,11 @@ export function createNotificationsCommand(ctx: CliContext): Command {
       writeOut(ctx, `subject: ${x.subject}\n\n${x.body_text}\n\n${x.body_html}`);
     });
   writes(t.command('set'))
-    .description('override a template: {{name}}, {{count}}, {{items}}, {{tenant}} are filled in')
-    .argument('<name>', 'escalation')
+    .description(
+      'override a template: {{name}}, {{count}}, {{people}}, {{items}}, {{link}}, {{tenant}} are filled in; ' +
+        '{{#key}}…{{/key}} shows text only when the value is not empty, {{^key}}…{{/key}} only when it is',
+    )
+    .argument('<name>', TEMPLATE_NAMES.join(', '))
     .argument('<language>', 'de or en')
     .requiredOption('--subject <text>')
     .requiredOption('--text <file>', 'the plain-text body (- reads stdin)')
@@ -94,7 +102,7 @@ export function createNotificationsCommand(ctx: CliContext): Command {
     });
   writes(t.command('reset'))
     .description('back to the built-in template')
-    .argument('<name>', 'escalation')
+    .argument('<name>', TEMPLATE_NAMES.join(', '))
     .argument('<language>', 'de or en')
     .action(async (name: string, language: string) => {
       const x = await (await api()).resetTemplate({ ...req(), params: { name, language } });
@@ -105,7 +113,10 @@ export function createNotificationsCommand(ctx: CliContext): Command {
       ]);
     });
 
-  writes(n.command('smtp'), (o) => (o.url !== undefined || o.clear ? 'write' : 'read'))
+  usesTenant(
+    writes(n.command('smtp'), (o) => (o.url !== undefined || o.clear ? 'write' : 'read')),
+    'none',
+  )
     .description(
       "the store's own SMTP server, used when neither --smtp nor COMPLIANCE_SMTP_URL names one (embedded store only)",
     )

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import { VERSION } from '../../version.js';
 import type { CliContext } from '../context.js';
 import { note } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -17,6 +17,16 @@ function perMinute(flag: string, value: string | undefined): number | undefined 
   return Number(value);
 }
 
+/** A yes-or-no setting from the environment: 1 or true, 0 or false (or unset). */
+function envSwitch(name: string, value: string | undefined): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === '0' || v === 'false') return false;
+  if (v === '1' || v === 'true') return true;
+  throw new DomainError('validation', `${name}=${value}: expected 1 or true, 0 or false`, [
+    { path: name, message: '1 or true, 0 or false' },
+  ]);
+}
+
 interface ServeFlags {
   host: string;
   port: string;
@@ -24,13 +34,14 @@ interface ServeFlags {
   rateLimit?: string;
   rateLimitIp?: string;
   trustProxy?: boolean;
+  allowPrivateWebhooks?: boolean;
   events: boolean;
   smtp?: string;
   smtpFrom?: string;
 }
 
 export function createServeCommand(ctx: CliContext): Command {
-  return writes(new Command('serve'))
+  return usesTenant(writes(new Command('serve')), 'none')
     .description('serve the store as the /sdk/v1 HTTP API')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (0 picks a free one)', '8765')
@@ -44,6 +55,10 @@ export function createServeCommand(ctx: CliContext): Command {
       'requests per minute per client address on the public routes, 0 for none (env COMPLIANCE_RATE_LIMIT_IP; default 300)',
     )
     .option('--trust-proxy', 'behind a reverse proxy: the client address is the last entry of X-Forwarded-For')
+    .option(
+      '--allow-private-webhooks',
+      'let admin keys add webhooks to loopback, link-local or private addresses (allow_private; env COMPLIANCE_ALLOW_PRIVATE_WEBHOOKS=1)',
+    )
     .option('--no-events', 'do not deliver webhooks and queued e-mail in the background')
     .option('--smtp <url>', 'SMTP server for queued e-mail (env COMPLIANCE_SMTP_URL)')
     .option('--smtp-from <address>', 'sender of the e-mail (env COMPLIANCE_SMTP_FROM)')
@@ -57,6 +72,9 @@ export function createServeCommand(ctx: CliContext): Command {
         perKey: perMinute('--rate-limit', o.rateLimit ?? ctx.env.COMPLIANCE_RATE_LIMIT),
         perIp: perMinute('--rate-limit-ip', o.rateLimitIp ?? ctx.env.COMPLIANCE_RATE_LIMIT_IP),
       };
+      const allowPrivateWebhooks =
+        o.allowPrivateWebhooks ||
+        envSwitch('COMPLIANCE_ALLOW_PRIVATE_WEBHOOKS', ctx.env.COMPLIANCE_ALLOW_PRIVATE_WEBHOOKS);
       const smtp = (await import('./smtp-flags.js')).checkSmtpFlags(ctx, o);
       // the background loop's retention, checked before the server listens
       const keepDays = o.events
@@ -96,6 +114,7 @@ export function createServeCommand(ctx: CliContext): Command {
         logFormat,
         rateLimits: Object.fromEntries(Object.entries(rateLimits).filter(([, v]) => v !== undefined)),
         trustProxy: Boolean(o.trustProxy),
+        operatorFields: allowPrivateWebhooks ? ['allow_private'] : [],
       });
       // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
       let stopping: ((signal: string) => void) | undefined;

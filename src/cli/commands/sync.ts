@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { CliContext } from '../context.js';
 import { printJson, writeOut } from '../output.js';
-import { writes } from '../store-access.js';
+import { usesTenant, writes } from '../store-access.js';
 import type { ConflictReport, SyncSummary } from '../../backend/sync/sync-engine.js';
 
 /** What the sync commands reach: the embedded store of --db, for the tenant of --tenant. */
@@ -58,26 +58,30 @@ function parseFields(values: string[]): Record<string, string> {
 }
 
 export function createSyncCommand(ctx: CliContext): Command {
-  const sync = writes(
-    new Command('sync')
-      .description(
-        'sync the tenant between this store (--db) and a server (--remote): pull its changes, push ours; exit 6 on conflicts',
-      )
-      .option('--dry-run', 'show what would move, and change nothing on either side')
-      .option('--new-tenant', 'push a tenant the server has no record of yet (refused without, as a likely typo)')
-      .action(async (o: { dryRun?: boolean; newTenant?: boolean }) => {
-        const c = ctx.config();
-        if (!c.remote)
-          throw new DomainError(
-            'bad_request',
-            'sync needs the server to sync with: --remote URL (or COMPLIANCE_REMOTE)',
-            [{ path: '--remote', message: 'required' }],
-          );
-        const { runSync } = await import('../../backend/sync/sync-session.js');
-        const summary = await runSync(target(ctx), { url: c.remote, apiKey: c.apiKey }, o);
-        printSummary(ctx, summary);
-        if (summary.conflicts.length) ctx.exitCode = 6;
-      }),
+  // the sync opens its store itself and asks the server about the tenant (--new-tenant)
+  const sync = usesTenant(
+    writes(
+      new Command('sync')
+        .description(
+          'sync the tenant between this store (--db) and a server (--remote): pull its changes, push ours; exit 6 on conflicts',
+        )
+        .option('--dry-run', 'show what would move, and change nothing on either side')
+        .option('--new-tenant', 'push a tenant the server has no record of yet (refused without, as a likely typo)')
+        .action(async (o: { dryRun?: boolean; newTenant?: boolean }) => {
+          const c = ctx.config();
+          if (!c.remote)
+            throw new DomainError(
+              'bad_request',
+              'sync needs the server to sync with: --remote URL (or COMPLIANCE_REMOTE)',
+              [{ path: '--remote', message: 'required' }],
+            );
+          const { runSync } = await import('../../backend/sync/sync-session.js');
+          const summary = await runSync(target(ctx), { url: c.remote, apiKey: c.apiKey }, o);
+          printSummary(ctx, summary);
+          if (summary.conflicts.length) ctx.exitCode = 6;
+        }),
+    ),
+    'none',
   );
 
   sync

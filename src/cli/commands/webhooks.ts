@@ -5,7 +5,7 @@ import { note, printJson, printList, printRecord, writeOut } from '../output.js'
 import { writes } from '../store-access.js';
 
 const DELIVERY_COLUMNS = [
-  { header: 'ID', value: (d: WebhookDelivery) => d.id },
+  { header: 'ID', value: (d: WebhookDelivery) => d.id, id: true },
   { header: 'EVENT', value: (d: WebhookDelivery) => d.event_type },
   { header: 'SEQ', value: (d: WebhookDelivery) => d.seq },
   { header: 'STATUS', value: (d: WebhookDelivery) => d.status },

@@ -116,6 +116,9 @@ export const ConsentList = z.object({
   consents: z.array(ConsentWithHistory),
 });
 
+export const CONSENT_OUTCOMES = ['created', 'unchanged', 'renewed'] as const;
+
+/** The answer to a recorded decision: the consent that holds it (spec 4.2), and what recording it did (addition). */
 export const ConsentCreated = z.object({
   success: z.boolean(),
   id: z.string(),
@@ -123,6 +126,14 @@ export const ConsentCreated = z.object({
   data_point_id: z.string(),
   granted: z.boolean(),
   granted_at: z.string(),
+  outcome: z
+    .enum(CONSENT_OUTCOMES)
+    .describe(
+      'created: a new consent (201); unchanged: the decision is recorded already, id names that consent (200); renewed: the grant in force took the new version or texts (200)',
+    ),
+  revoked_consent_ids: z
+    .array(z.string())
+    .describe('the grants this refusal withdrew (revoked at its time); empty otherwise'),
 });
 export const ConsentRevoked = z.object({ success: z.boolean(), id: z.string(), revoked_at: z.string() });
 export const ConsentRenew = z.object({ consent_version: label(50).nullish() });
@@ -150,6 +161,11 @@ export const ImportOptions = z
       .max(500)
       .optional()
       .describe('the name of the file the body comes from, recorded on the import run'),
+    raw_cells: looseBoolean()
+      .default(false)
+      .describe(
+        "CSV: read cells as they are; by default a cell that starts with ' followed by = + - @, a tab or a carriage return (more quotes before them included) loses that one ' (a CSV export writes such cells so)",
+      ),
     ...ImportDialect.shape,
   })
   .superRefine((o, ctx) => {
@@ -184,8 +200,13 @@ export const ImportSummary = z.object({
   read: z.int(),
   created: z.int(),
   unchanged: z.int(),
-  /** Rows that revoked a stored consent they otherwise equal (import-match.ts). */
+  /**
+   * Rows that revoked a stored consent: one they otherwise equal, given as revoked, or the grant in force a refusal
+   * withdrew (the refusal is stored too) (import-match.ts).
+   */
   revoked: z.int(),
+  /** Rows that renewed the grant in force of their user and data point to their version. */
+  renewed: z.int(),
   rejected: z.int(),
   seconds: z.number(),
   dry_run: z.boolean(),

@@ -1,7 +1,7 @@
 import { isoZ, type Clock, type IdSource } from '../clock.js';
 import { conflict, DomainError, notFound } from '../errors.js';
 import { summarize } from '../validation.js';
-import { consentTimeProblems } from './consent.rules.js';
+import { consentTimeProblems, decideConsent, type IncomingDecision } from './consent.rules.js';
 import type {
   Consent,
   ConsentHistoryEntry,
@@ -91,6 +91,49 @@ export function newConsent(
   return { consent, history };
 }
 
+/** What recording a decision did: created a consent, found it recorded already, or renewed the grant in force. */
+export type ConsentOutcome = 'created' | 'unchanged' | 'renewed';
+
+/** A decision as recorded: the consent that holds it now, what happened, and the grants it revoked. */
+export interface RecordedDecision {
+  consent: Consent;
+  outcome: ConsentOutcome;
+  revoked: string[];
+}
+
+/** An incoming consent as the decision rule reads it, `now` standing in for a granted_at not given. */
+export function incomingDecision(input: ConsentInput, now: string): IncomingDecision {
+  return {
+    granted: input.granted,
+    consent_version: input.consent_version,
+    at: input.granted_at ? new Date(input.granted_at).toISOString() : now,
+    timed: Boolean(input.granted_at),
+    revoked_at: input.revoked_at ? new Date(input.revoked_at).toISOString() : null,
+    banner_revision: input.banner_revision ?? null,
+    policy_version_id: input.policy_version_id ?? null,
+    policy_content_hash: input.policy_content_hash ?? null,
+  };
+}
+
+/** A history entry written on behalf of a decision: its version, and where it came from when the client said. */
+const entryOf = (
+  ids: IdSource,
+  consent_id: string,
+  action: ConsentHistoryEntry['action'],
+  consent_version: string,
+  at: string,
+  from: Pick<ConsentInput, 'ip_address' | 'user_agent' | 'source'>,
+): ConsentHistoryEntry => ({
+  id: ids.next(),
+  consent_id,
+  action,
+  consent_version,
+  ip_address: from.ip_address ?? null,
+  user_agent: from.user_agent ?? null,
+  source: from.source ?? null,
+  created_at: at,
+});
+
 /** Consents per user and data point, with an append-only history. */
 export class ConsentService {
   constructor(
@@ -109,13 +152,56 @@ export class ConsentService {
     return c;
   }
 
-  async create(tenant: string, input: ConsentInput): Promise<Consent> {
+  /**
+   * Records a decision under the rule of one decision in force per user and data point (decideConsent): a new
+   * consent (a refusal also revoking the grants it withdraws), the grant in force renewed, or nothing when the
+   * decision is recorded already. Read and written in one transaction of the tenant, so two requests take turns.
+   */
+  async create(tenant: string, input: ConsentInput): Promise<RecordedDecision> {
     const now = this.clock.now();
     const problems = consentTimeProblems(input, now);
     if (problems.length) throw new DomainError('validation', `invalid body: ${summarize(problems)}`, problems);
-    const { consent, history } = newConsent(tenant, input, isoZ(now), this.ids);
-    await this.uow.write(tenant, (tx) => tx.consents.insert(consent, history));
-    return consent;
+    const incoming = incomingDecision(input, isoZ(now));
+    return this.uow.write(tenant, async ({ consents: s }) => {
+      const stored = await s.decisions(tenant, input.user_id, input.data_point_id);
+      const decision = decideConsent(stored, incoming);
+      if (decision.kind === 'unchanged')
+        return { consent: await this.mustGet(s, tenant, decision.consent_id), outcome: 'unchanged', revoked: [] };
+      if (decision.kind === 'renew') {
+        const c = await this.mustGet(s, tenant, decision.consent_id);
+        const next: Consent = {
+          ...c,
+          consent_version: input.consent_version,
+          banner_revision: input.banner_revision ?? c.banner_revision,
+          policy_version_id: input.policy_version_id ?? c.policy_version_id,
+          policy_content_hash: input.policy_content_hash ?? c.policy_content_hash,
+        };
+        const action = next.consent_version === c.consent_version ? 'renewed' : 'version_update';
+        await s.update(next);
+        await s.appendHistory(tenant, entryOf(this.ids, c.id, action, next.consent_version, decision.at, input));
+        return { consent: next, outcome: 'renewed', revoked: [] };
+      }
+      const { consent, history } = newConsent(
+        tenant,
+        { ...input, revoked_at: decision.revoked_at ?? undefined },
+        isoZ(now),
+        this.ids,
+      );
+      await s.insert(consent, history);
+      for (const r of decision.revokes) {
+        const grant = stored.find((c) => c.id === r.consent_id)!;
+        if (!(await s.markRevoked(tenant, r.consent_id, r.at)))
+          throw conflict(`consent ${r.consent_id} was revoked while this refusal was recorded`);
+        await s.appendHistory(tenant, entryOf(this.ids, r.consent_id, 'revoked', grant.consent_version, r.at, input));
+      }
+      return { consent, outcome: 'created', revoked: decision.revokes.map((r) => r.consent_id) };
+    });
+  }
+
+  /** One consent with its history. */
+  async get(tenant: string, id: string): Promise<ConsentWithHistory> {
+    const c = await this.mustGet(this.store, tenant, id);
+    return { ...c, history: (await this.store.histories(tenant, [id])).get(id) ?? [] };
   }
 
   async list(

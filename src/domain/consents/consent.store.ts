@@ -1,3 +1,4 @@
+import type { StoredDecision } from './consent.rules.js';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from './consent.schema.js';
 
 /** Counts per (data point, granted, revoked) for statistics. */
@@ -19,6 +20,8 @@ export interface ConsentStore {
    */
   markRevoked(tenant: string, id: string, at: string): Promise<boolean>;
   appendHistory(tenant: string, entry: ConsentHistoryEntry): Promise<void>;
+  /** Every consent of one user on one data point, as the decision rule reads them (consent.rules.ts). */
+  decisions(tenant: string, user_id: string, data_point_id: string): Promise<StoredDecision[]>;
   list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }>;
   /** History of several consents, oldest first per consent. */
   histories(tenant: string, ids: string[]): Promise<Map<string, ConsentHistoryEntry[]>>;

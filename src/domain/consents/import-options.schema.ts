@@ -96,9 +96,14 @@ export const CsvLayout = z.object({
   timezone: ImportDialect.shape.timezone.describe(
     'CSV only: IANA zone the times are written in, e.g. Europe/Berlin (default UTC); without date_format as ISO 8601 with the offset',
   ),
+  raw_cells: looseBoolean()
+    .optional()
+    .describe(
+      "CSV only: write cells that start with = + - @, a tab or a carriage return as they are; by default they get a ' in front and are quoted, so a spreadsheet shows them as text instead of running them as formulas (an import takes the ' away again)",
+    ),
 });
 
-const CSV_ONLY = ['delimiter', 'bom', 'true_values', 'false_values', 'date_format', 'timezone'] as const;
+const CSV_ONLY = ['delimiter', 'bom', 'true_values', 'false_values', 'date_format', 'timezone', 'raw_cells'] as const;
 
 export function checkCsvLayout(o: z.infer<typeof CsvLayout> & { format: string }, ctx: z.RefinementCtx): void {
   if (o.format !== 'csv') {

@@ -22,6 +22,20 @@ export interface MovedRevocation {
   revoked_at: string | null;
 }
 
+/** A consent a run renewed (not one it created) that is gone or was changed since by someone else. */
+export interface ChangedRenewal {
+  consent_id: string;
+  /** Null when the consent no longer exists. */
+  user_id: string | null;
+  data_point_id: string | null;
+  /** When the run renewed it. */
+  renewed_by_run_at: string;
+  /** The later entry (null when the consent is gone): its action, time and run (null: a request). */
+  action: string | null;
+  created_at: string | null;
+  import_run_id: string | null;
+}
+
 /**
  * Persistence of import runs, always scoped to one tenant. An import writes its batches under the tenant's journal
  * lock, so inside a unit of work no batch lands between what a revert reads and its commit.
@@ -42,4 +56,8 @@ export interface ImportRunStore {
   removeCreated(tenant: string, runId: string): Promise<number>;
   /** Makes the consents the run revoked active again and drops its revocation entries; answers how many. */
   undoRevocations(tenant: string, runId: string): Promise<number>;
+  /** The consents the run renewed that are gone or were changed since by others (at most `limit`). */
+  changedRenewals(tenant: string, runId: string, limit: number): Promise<ChangedRenewal[]>;
+  /** Gives the consents the run renewed their version from before and drops its renewal entries; answers how many. */
+  undoRenewals(tenant: string, runId: string): Promise<number>;
 }

@@ -17,6 +17,7 @@ export const ImportRunOptions = z.object({
   false_values: z.string().optional(),
   date_format: z.string().optional(),
   timezone: z.string().optional(),
+  raw_cells: z.boolean().optional(),
 });
 export type ImportRunOptions = z.infer<typeof ImportRunOptions>;
 
@@ -35,6 +36,8 @@ export const ImportRun = z.object({
   created: z.int(),
   unchanged: z.int(),
   revoked: z.int(),
+  /** Rows that renewed the grant in force to their version. */
+  renewed: z.int(),
   rejected: z.int(),
   created_by: z.string(),
   started_at: z.string(),
@@ -58,10 +61,11 @@ export const ImportRunList = z.object({
   runs: z.array(ImportRun),
 });
 
-/** What a revert did: the run (now `reverted`), the consents it removed and the revocations it undid. */
+/** What a revert did: the run (now `reverted`), the consents it removed, the revocations and renewals it undid. */
 export const ImportRevert = z.object({
   run: ImportRun,
   consents_removed: z.int(),
   revocations_undone: z.int(),
+  renewals_undone: z.int(),
 });
 export type ImportRevert = z.infer<typeof ImportRevert>;

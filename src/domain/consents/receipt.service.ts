@@ -43,6 +43,7 @@ export class ConsentReceiptService {
       created_at: c.created_at,
     };
     const notes: string[] = [];
+    if (c.revoked_at) notes.push(`revoked at ${c.revoked_at}: the consent is no longer in force`);
 
     let banner: UnsignedReceipt['texts']['banner'] = null;
     if (c.banner_revision) {

@@ -1,9 +1,25 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import { DomainError } from '../errors.js';
 import { ConsentReceipt, RECEIPT_FORMAT, type UnsignedReceipt } from './receipt.schema.js';
 
 /** The fingerprint of a public key: `SHA256:` and the hash of its DER bytes. */
 export const keyFingerprint = (der: Buffer): string => `SHA256:${createHash('sha256').update(der).digest('hex')}`;
+
+/**
+ * A fingerprint as a person types it (`SHA256:9F2C…`, `sha256:9f2c…`), in the form receipts print; throws naming the
+ * form (and the likely fix) when it cannot be the fingerprint of any key. `source` names where it came from.
+ */
+export function parseKeyFingerprint(value: string, source: string): string {
+  const m = /^sha256:([0-9a-f]{64})$/i.exec(value.trim());
+  if (m) return `SHA256:${m[1]!.toLowerCase()}`;
+  const hint = /^[0-9a-f]{64}$/i.test(value.trim())
+    ? `: did you mean SHA256:${value.trim()}?`
+    : ', as receipts print it after "signed by Ed25519"';
+  throw new DomainError('bad_request', `${source} ${value}: expected SHA256: and 64 hexadecimal digits${hint}`, [
+    { path: source, message: 'expected SHA256: and 64 hexadecimal digits' },
+  ]);
+}
 
 /** Signs a receipt with the store's private key (PKCS#8 PEM). */
 export function signReceipt(receipt: UnsignedReceipt, privateKeyPem: string): ConsentReceipt {

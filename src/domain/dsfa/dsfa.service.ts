@@ -20,12 +20,15 @@ import { settleAdditions } from './dsfa.additions.js';
 import type { DsfaStore } from './dsfa.store.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import {
+  authorsOf,
   checkApprover,
   checkTransition,
   contentDiffers,
   contentHash,
+  isKeyPrincipal,
   type DsfaStatusValue,
   type DsfaWorkflow,
+  type ReviewPrincipals,
 } from './dsfa.workflow.js';
 
 type AuditAction = DsfaAuditEntry['action'];
@@ -85,6 +88,8 @@ export function statsFromCounts(rows: Array<{ status: string; risk_level: string
 export interface ReviewContext {
   actor?: string;
   workflow?: DsfaWorkflow;
+  /** For an approval under the strict workflow: the principals four eyes compare. */
+  principals?: ReviewPrincipals;
 }
 
 /**
@@ -106,7 +111,7 @@ function moveStatus(
   if (moving || (approving && workflow === 'strict')) checkTransition(workflow, current.status, to);
   next.status = to;
   if (to === 'approved' && (moving || approving)) {
-    checkApprover(workflow, current.created_by, approvedBy);
+    checkApprover(workflow, current.created_by, approvedBy, ctx.principals);
     // approving again without a name keeps the approver on record; a new approval defaults to who asks for it
     next.approved_by = approvedBy ?? (moving ? null : current.approved_by) ?? ctx.actor ?? null;
     next.approved_at = now;
@@ -249,11 +254,28 @@ export class DsfaService {
     return record;
   }
 
-  update(tenant: string, actor: string | undefined, id: string, patch: DsfaUpdate): Promise<Dsfa> {
+  /**
+   * What four eyes compare for a change that asks for `status`: the approving key and the keys that wrote and
+   * submitted the assessment, read only for an approval by a key under the strict workflow.
+   */
+  private async reviewContext(
+    s: DsfaStore,
+    tenant: string,
+    id: string,
+    who: { actor?: string; principal?: string },
+    status: DsfaStatusValue | undefined,
+  ): Promise<ReviewContext> {
+    const workflow = await s.workflow(tenant);
+    const judged = workflow === 'strict' && status === 'approved' && isKeyPrincipal(who.principal);
+    const principals = judged ? { approver: who.principal, ...authorsOf(await s.changesBy(tenant, id)) } : undefined;
+    return { actor: who.actor, workflow, principals };
+  }
+
+  update(tenant: string, actor: string | undefined, id: string, patch: DsfaUpdate, principal?: string): Promise<Dsfa> {
     return this.uow.write(tenant, async ({ dsfa: s }) => {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
-      const ctx = { actor, workflow: await s.workflow(tenant) };
+      const ctx = await this.reviewContext(s, tenant, id, { actor, principal }, patch.status ?? undefined);
       const { next, old_values, new_values } = applyUpdate(current, patch, now, this.ids, ctx);
       await s.replace(next);
       await s.appendAudit(this.audit(tenant, current.id, 'UPDATE', actor ?? 'system', old_values, new_values, now));
@@ -261,12 +283,18 @@ export class DsfaService {
     });
   }
 
-  setStatus(tenant: string, actor: string | undefined, id: string, change: DsfaStatusChange): Promise<Dsfa> {
+  setStatus(
+    tenant: string,
+    actor: string | undefined,
+    id: string,
+    change: DsfaStatusChange,
+    principal?: string,
+  ): Promise<Dsfa> {
     return this.uow.write(tenant, async ({ dsfa: s }) => {
       const current = await mustGet(s, tenant, id);
       const now = isoLocal(this.clock.now());
       const next: Dsfa = { ...current, updated_at: now };
-      const ctx = { actor, workflow: await s.workflow(tenant) };
+      const ctx = await this.reviewContext(s, tenant, id, { actor, principal }, change.status);
       const { approval } = moveStatus(current, next, change.status, change.approved_by, ctx, now, {
         approving: change.status === 'approved',
       });

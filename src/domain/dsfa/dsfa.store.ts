@@ -20,6 +20,11 @@ export interface DsfaStore {
   remove(tenant: string, id: string): Promise<void>;
   countByStatusAndRisk(tenant: string): Promise<Array<{ status: string; risk_level: string; n: number }>>;
   appendAudit(entry: DsfaAuditEntry): Promise<void>;
+  /**
+   * Who changed the assessment, oldest first, and its status after each change (null once deleted): the journal's
+   * record, whose principal the server sets (`key:PREFIX`, `os:NAME`), never the names a request sends.
+   */
+  changesBy(tenant: string, id: string): Promise<Array<{ principal: string; status: string | null }>>;
   auditLog(tenant: string, q: { limit: number; offset: number; dsfa_id?: string }): Promise<DsfaAuditEntry[]>;
   /** The tenant's review settings, or undefined when it never changed them. */
   settings(tenant: string): Promise<DsfaSettings | undefined>;

@@ -104,10 +104,55 @@ export function approverProblem(
   return null;
 }
 
-/** Strict workflow: an approval names its approver, and that is someone other than the author (four eyes). */
-export function checkApprover(workflow: DsfaWorkflow, author: string, approvedBy: string | null | undefined): void {
+/**
+ * The principals four eyes compare: who approves (the request's principal), and who wrote the assessment and last
+ * submitted it for review, as the journal recorded them.
+ */
+export interface ReviewPrincipals {
+  approver?: string;
+  created?: string;
+  submitted?: string;
+}
+
+/**
+ * Who wrote and who last submitted an assessment, from its changes oldest first (DsfaStore.changesBy): the first
+ * change created it; the last change into in-review submitted it.
+ */
+export function authorsOf(changes: Array<{ principal: string; status: string | null }>): ReviewPrincipals {
+  let submitted: string | undefined;
+  changes.forEach((c, i) => {
+    if (c.status === 'in-review' && changes[i - 1]?.status !== 'in-review') submitted = c.principal;
+  });
+  return { created: changes[0]?.principal, submitted };
+}
+
+/** An API key authenticates who sends a request; an operating-system account or a server without keys does not tell people apart. */
+export const isKeyPrincipal = (principal: string | undefined): principal is string =>
+  principal?.startsWith('key:') === true;
+
+/**
+ * Strict workflow: an approval names its approver, and that is someone other than the author (four eyes). Names are
+ * what a request says; with API keys the principals decide as well: the key approving must be neither the key that
+ * wrote the assessment nor the one that submitted it, whatever names it sends (X-User-ID, approved_by). On the
+ * command line and a server without keys the names decide.
+ */
+export function checkApprover(
+  workflow: DsfaWorkflow,
+  author: string,
+  approvedBy: string | null | undefined,
+  principals: ReviewPrincipals = {},
+): void {
   const problem = approverProblem(workflow, author, approvedBy);
   if (problem) throw conflict(problem.message, [{ path: 'approved_by', message: problem.detail }]);
+  if (workflow !== 'strict') return;
+  const { approver, created, submitted } = principals;
+  if (!isKeyPrincipal(approver)) return;
+  const role = approver === created ? 'wrote' : approver === submitted ? 'submitted' : undefined;
+  if (role)
+    throw conflict(
+      `${approver} ${role} this assessment and cannot approve it as well (four-eyes principle: the API keys are compared, whatever names the request sends); approve with another key`,
+      [{ path: 'approved_by', message: `the approving key must differ from the key that ${role} the assessment` }],
+    );
 }
 
 /** The newest approval in an audit trail (newest first): who approved, when, and the hash of what they approved. */

@@ -1,4 +1,5 @@
 import type { StoredEntry } from '../journal/chain.js';
+import { rowOf, type BatchGroup } from '../journal/changes.js';
 
 /** An event a journal entry stands for, before it becomes a delivery. */
 export interface JournalEvent {
@@ -33,17 +34,101 @@ const CONSENT_ACTIONS: Record<string, string> = {
   version_update: 'consent.renewed',
 };
 
+/** Whom a consent event concerns: the consent's user and data point, and whether it records a grant or a refusal. */
+export interface ConsentSubject {
+  user_id: string;
+  data_point_id: string;
+  granted: boolean;
+}
+
+/** The subject of a consent row as a journal entry or a batch holds it (`granted` 1 or 0). */
+const subjectOf = (row: Record<string, unknown>): ConsentSubject => ({
+  user_id: String(row.user_id),
+  data_point_id: String(row.data_point_id),
+  granted: row.granted === 1 || row.granted === true,
+});
+
+/**
+ * The consents whose history entries among `entries` make events, and the subjects the entries hold themselves (a
+ * consent row written in the same page: created, revoked, renewed to a version); the others' subjects are read from
+ * the store (DeliveryQueue.consentSubjects) before `eventsOf`.
+ */
+export function consentSubjectsIn(entries: readonly StoredEntry[]): {
+  known: Map<string, ConsentSubject>;
+  wanted: string[];
+} {
+  const known = new Map<string, ConsentSubject>();
+  const wanted = new Set<string>();
+  for (const e of entries) {
+    if (e.op === 'genesis' || e.op === 'delete' || e.op === 'batch') continue;
+    if (e.entity === 'consent') {
+      const row = parse(e.data);
+      if (row) known.set(e.entity_id, subjectOf(row));
+    } else if (e.entity === 'consent_history' && e.op === 'insert') {
+      const id = parse(e.data)?.consent_id;
+      if (typeof id === 'string') wanted.add(id);
+    }
+  }
+  return { known, wanted: [...wanted].filter((id) => !known.has(id)) };
+}
+
+/** The event of a consent-history entry, naming whom it concerns (null values when the consent is gone). */
+function consentEvent(entry: Record<string, unknown>, subject: ConsentSubject | undefined): JournalEvent | null {
+  let type = CONSENT_ACTIONS[String(entry.action)];
+  if (!type) return null;
+  // every consent is created with a `granted` entry; a refusal's is its refusal
+  if (type === 'consent.granted' && subject && !subject.granted) type = 'consent.refused';
+  return {
+    type,
+    data: {
+      consent_id: entry.consent_id,
+      user_id: subject?.user_id ?? null,
+      data_point_id: subject?.data_point_id ?? null,
+      action: entry.action,
+      consent_version: entry.consent_version,
+      source: entry.source ?? null,
+    },
+  };
+}
+
+/**
+ * The per-consent events of an import's batch: the revocations and renewals of consents stored before it (entries of
+ * the run with source `import` on a consent the batch updates). The consents it creates are its `consents.imported`.
+ */
+function importedChanges(groups: BatchGroup[], run: string): JournalEvent[] {
+  const updated = new Map<string, ConsentSubject>();
+  for (const g of groups)
+    if (g.entity === 'consent' && g.op === 'update')
+      for (const values of g.rows) {
+        const row = rowOf(g.columns, values);
+        updated.set(String(row.id), subjectOf(row));
+      }
+  if (!updated.size) return [];
+  const out: JournalEvent[] = [];
+  for (const g of groups)
+    if (g.entity === 'consent_history' && g.op === 'insert')
+      for (const values of g.rows) {
+        const entry = rowOf(g.columns, values);
+        const subject = updated.get(String(entry.consent_id));
+        if (!subject || entry.source !== 'import') continue;
+        const ev = consentEvent(entry, subject);
+        if (ev) out.push({ type: ev.type, data: { ...ev.data, import_run_id: run } });
+      }
+  return out;
+}
+
 /**
  * The events of one journal entry. They are read from the audit trails the services write in the same transaction
  * as the change (dsfa_audit, consent_history, training_audit), which hold the values before and after, and from the
  * rows themselves where no trail exists (a published legal document version, an import run's batch). Genesis entries
- * (records stored before the journal) are history, not events.
+ * (records stored before the journal) are history, not events. A consent event names whom it concerns from
+ * `subjects` (consentSubjectsIn).
  */
-export function eventsOf(e: StoredEntry): JournalEvent[] {
+export function eventsOf(e: StoredEntry, subjects: ReadonlyMap<string, ConsentSubject> = new Map()): JournalEvent[] {
   if (e.op === 'genesis' || e.op === 'delete') return [];
   if (e.op === 'batch') {
     if (e.entity !== 'consent_import_run') return [];
-    const groups = (parse(e.data)?.groups ?? []) as Array<{ entity: string; op: string; rows: unknown[] }>;
+    const groups = (parse(e.data)?.groups ?? []) as BatchGroup[];
     return [
       {
         type: 'consents.imported',
@@ -52,6 +137,7 @@ export function eventsOf(e: StoredEntry): JournalEvent[] {
           rows: groups.map((g) => ({ entity: g.entity, op: g.op, count: Array.isArray(g.rows) ? g.rows.length : 0 })),
         },
       },
+      ...importedChanges(groups, e.entity_id),
     ];
   }
   const row = parse(e.data);
@@ -68,19 +154,9 @@ export function eventsOf(e: StoredEntry): JournalEvent[] {
       return [];
     }
     case 'consent_history': {
-      const type = CONSENT_ACTIONS[String(row.action)];
-      if (!type || e.op !== 'insert') return [];
-      return [
-        {
-          type,
-          data: {
-            consent_id: row.consent_id,
-            action: row.action,
-            consent_version: row.consent_version,
-            source: row.source ?? null,
-          },
-        },
-      ];
+      if (e.op !== 'insert') return [];
+      const ev = consentEvent(row, subjects.get(String(row.consent_id)));
+      return ev ? [ev] : [];
     }
     case 'legal_document_version':
       if (row.status !== 'published') return [];

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'dsfa.status_changed',
   'dsfa.deleted',
   'consent.granted',
+  'consent.refused',
   'consent.revoked',
   'consent.renewed',
   'consents.imported',
@@ -38,7 +39,10 @@ const EventName = z.enum([...EVENT_TYPES, '*'] as [string, ...string[]], {
 export const WebhookCreate = z.object({
   url: z.string().max(2000),
   events: z.array(EventName).min(1, 'name at least one event (or *)'),
-  allow_private: z.boolean().default(false),
+  allow_private: z
+    .boolean()
+    .default(false)
+    .describe('may reach private addresses; through the API a 403 unless serve --allow-private-webhooks'),
 });
 export type WebhookCreate = z.infer<typeof WebhookCreate>;
 

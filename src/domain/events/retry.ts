@@ -12,3 +12,6 @@ export function nextAttempt(attempts: number, now: Date): Date | null {
 
 /** How long an attempt holds its claim: longer than a request may take, so two replicas never send it at once. */
 export const CLAIM_SECONDS = 60;
+
+/** How long one attempt may take, from the first byte sent to the last read: then it ends as a failed attempt. */
+export const ATTEMPT_SECONDS = 10;

@@ -1,22 +1,31 @@
 import { z } from 'zod';
 import { emailAddress, nonBlank, queryInt } from '../schema-helpers.js';
+import { TEMPLATE_NAMES } from './notification.values.js';
 
 export const NOTIFICATION_LANGUAGES = ['de', 'en'] as const;
 export type NotificationLanguage = (typeof NOTIFICATION_LANGUAGES)[number];
 export const Language = z.enum(NOTIFICATION_LANGUAGES);
 
-/** The templates a tenant can override. */
-export const TEMPLATE_NAMES = ['escalation'] as const;
+export { TEMPLATE_NAMES };
 export const TemplateName = z.enum(TEMPLATE_NAMES);
+export type TemplateName = z.infer<typeof TemplateName>;
+
+/** The address of the tenant's training portal that e-mail links to: http(s), no user or password in it. */
+const BaseUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .max(2000)
+  .refine((u) => !/^https?:\/\/[^/]*@/i.test(u), 'must not contain a user name or password');
 
 /**
  * Who hears of escalations beyond the employee and the team lead, and in which language (a tenant's settings; the
- * defaults until set): level 3 goes to `management_email`, level 4 to `compliance_officer_email`.
+ * defaults until set): level 3 goes to `management_email`, level 4 to `compliance_officer_email`; with `base_url` set
+ * every message links to it.
  */
 export const NotificationSettings = z.object({
   language: Language,
   management_email: emailAddress().nullable(),
   compliance_officer_email: emailAddress().nullable(),
+  base_url: BaseUrl.nullable().describe("the tenant's training portal, linked from every message"),
   updated_at: z.string().nullable(),
 });
 export type NotificationSettings = z.infer<typeof NotificationSettings>;
@@ -25,12 +34,15 @@ export const NotificationSettingsInput = z.object({
   language: Language.optional(),
   management_email: emailAddress().nullable().optional(),
   compliance_officer_email: emailAddress().nullable().optional(),
+  base_url: BaseUrl.nullable().optional(),
 });
 export type NotificationSettingsInput = z.infer<typeof NotificationSettingsInput>;
 
 /**
- * A message template: `{{name}}` (the recipient's), `{{count}}`, `{{items}}` (a list of the escalated assignments:
- * lines in text, a <ul> in HTML) and `{{tenant}}` are filled in; values are HTML-escaped in the HTML part.
+ * A message template: `{{name}}` (the employee's, else the role's), `{{count}}` (items), `{{people}}`, `{{items}}`
+ * (what the level lists: lines in text, a <ul> in HTML), `{{link}}` (the base URL, a link in HTML) and `{{tenant}}`
+ * are filled in, escaped in the HTML part; `{{#key}}…{{/key}}` shows text only when the value is not empty and
+ * `{{^key}}…{{/key}}` only when it is, with the flags `one` (one item), `one_person` and `employee` (level 1).
  */
 export const Template = z.object({
   name: TemplateName,
@@ -38,7 +50,7 @@ export const Template = z.object({
   subject: nonBlank(500),
   body_text: nonBlank(50_000),
   body_html: nonBlank(100_000),
-  overridden: z.boolean().describe('false: the built-in template'),
+  overridden: z.boolean().describe('false: the built-in template (for escalation: not in use)'),
 });
 export type Template = z.infer<typeof Template>;
 

@@ -13,16 +13,33 @@ import {
   type TemplateInput,
 } from './notification.schema.js';
 import type { NotificationStore } from './notification.store.js';
-import { BUILT_IN, type TemplateText } from './templates.js';
+import { BUILT_IN, LEVEL_TEMPLATES, type Level, type TemplateText } from './templates.js';
 
 export const DEFAULT_SETTINGS: NotificationSettings = {
   language: 'de',
   management_email: null,
   compliance_officer_email: null,
+  base_url: null,
   updated_at: null,
 };
 
 type Name = (typeof TEMPLATE_NAMES)[number];
+
+/**
+ * The template each level's message is written in: the level's own where the tenant set one, else the tenant's
+ * `escalation` template (one for every level) where it set that, else the level's built-in one.
+ */
+export async function levelTemplates(
+  store: NotificationStore,
+  tenant: string,
+  language: NotificationLanguage,
+): Promise<Record<Level, TemplateText>> {
+  const own = (await store.templates(tenant)).filter((t) => t.language === language);
+  const everyLevel = own.find((t) => t.name === 'escalation');
+  const of = (name: (typeof LEVEL_TEMPLATES)[Level]) =>
+    own.find((t) => t.name === name) ?? everyLevel ?? BUILT_IN[name][language];
+  return { 1: of(LEVEL_TEMPLATES[1]), 2: of(LEVEL_TEMPLATES[2]), 3: of(LEVEL_TEMPLATES[3]), 4: of(LEVEL_TEMPLATES[4]) };
+}
 
 /** The template in force for a tenant: its own where it stored one, the built-in one otherwise. */
 export async function templateFor(
@@ -49,7 +66,9 @@ export class NotificationService {
   updateSettings(tenant: string, input: NotificationSettingsInput): Promise<NotificationSettings> {
     return this.uow.write(tenant, async ({ notifications }) => {
       const current = (await notifications.settings(tenant)) ?? DEFAULT_SETTINGS;
-      const next = { ...current, ...input, updated_at: isoZ(this.clock.now()) };
+      // a field not given (or given as undefined) keeps its value
+      const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+      const next = { ...current, ...given, updated_at: isoZ(this.clock.now()) };
       await notifications.putSettings(tenant, next);
       return next;
     });

@@ -95,6 +95,9 @@ const valueOf = (c: Ctx, threshold: ThresholdName, v: number) =>
 /** A flagged figure: the tenant's own, or those of modules and data points with the worst few named. */
 function figureText(c: Ctx, a: AttentionItem): string {
   const name = c.t.attention[a.threshold];
+  // no legal document at all: say so, not only that a count is short
+  if (a.threshold === 'min_privacy_policies' && !c.r.legal.documents.length)
+    return `${name}\n${c.t.legal.noPrivacyPolicy}`;
   if (!a.subjects) return name;
   const scope = a.scope === 'module' ? c.t.summary.perModule : c.t.summary.perDataPoint;
   const shown = a.subjects
@@ -414,7 +417,7 @@ function legal(c: Ctx): Block[] {
   const l = r.legal;
   const type = (x: string) => t.legal.types[x] ?? x;
   const out: Block[] = [heading(t.sections.legal), heading(t.legal.documents, 3)];
-  if (!l.documents.length) out.push(para(t.legal.noDocuments, true));
+  if (!l.documents.length) out.push(para(t.legal.noPrivacyPolicy, true));
   else
     out.push({
       kind: 'table',

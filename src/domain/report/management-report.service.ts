@@ -405,6 +405,10 @@ export function attention(
     'legal',
     r.legal.documents.filter((d) => d.published_version === null).length,
   );
+  const policies = r.legal.documents.filter(
+    (d) => d.document_type === 'privacy_policy' && d.published_version !== null,
+  );
+  tenantWide('min_privacy_policies', 'legal', policies.length);
   tenantWide('max_banner_findings', 'legal', r.legal.banner.findings.length);
   return out;
 }

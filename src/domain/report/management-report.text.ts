@@ -123,7 +123,7 @@ const de = {
     version: 'Fassung',
     publishedAt: 'Veröffentlicht am',
     notPublished: 'nicht veröffentlicht',
-    noDocuments: 'Es sind keine Rechtstexte angelegt.',
+    noPrivacyPolicy: 'Es sind keine Rechtstexte angelegt; eine Datenschutzerklärung ist Pflicht.',
     inPeriod: 'Im Zeitraum veröffentlichte Fassungen',
     noneInPeriod: 'Im Zeitraum wurde keine Fassung veröffentlicht.',
     types: {
@@ -154,6 +154,7 @@ const de = {
     max_reviews_due: 'Folgenabschätzungen zur Überprüfung fällig oder zu überarbeiten',
     max_approval_days: 'Median der Tage vom Entwurf bis zur Freigabe',
     max_unpublished_documents: 'Rechtstexte ohne veröffentlichte Fassung',
+    min_privacy_policies: 'Veröffentlichte Datenschutzerklärungen (Pflicht nach Art. 13 DSGVO)',
     max_banner_findings: 'Befunde der Cookie-Banner-Prüfung',
   } satisfies Record<ThresholdName, string>,
 };
@@ -272,7 +273,7 @@ const en: ManagementText = {
     version: 'Version',
     publishedAt: 'Published',
     notPublished: 'not published',
-    noDocuments: 'No legal documents exist.',
+    noPrivacyPolicy: 'No legal documents exist; a privacy policy is required.',
     inPeriod: 'Versions published in the period',
     noneInPeriod: 'No version was published in the period.',
     types: {
@@ -303,6 +304,7 @@ const en: ManagementText = {
     max_reviews_due: 'Impact assessments due for review or needing an update',
     max_approval_days: 'Median days from draft to approval',
     max_unpublished_documents: 'Legal documents without a published version',
+    min_privacy_policies: 'Published privacy policies (required by Art. 13 GDPR)',
     max_banner_findings: 'Findings of the cookie-banner check',
   },
 };

@@ -55,6 +55,12 @@ export const THRESHOLDS = {
     unit: 'count',
     about: 'legal documents without a published version',
   },
+  min_privacy_policies: {
+    default: 1,
+    flags: 'below',
+    unit: 'count',
+    about: 'privacy policies with a published version (the GDPR requires one: Art. 13)',
+  },
   max_banner_findings: { default: 0, flags: 'above', unit: 'count', about: 'findings of the cookie-banner lint' },
 } as const satisfies Record<string, ThresholdRule>;
 

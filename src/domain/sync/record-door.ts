@@ -21,9 +21,10 @@ const whereKey = (entity: string, column: string, value: unknown) =>
 
 /** The first problem of a row with its table's schema, in one line. */
 function schemaProblem(c: RowChange & { after: SyncRow }): string | null {
-  const r = ROW_RULES[c.entity]!.schema.safeParse(c.after, { reportInput: true });
-  if (r.success) return null;
-  const details = detailsFromZod(r.error);
+  const schema = ROW_RULES[c.entity]!.schema;
+  // parsed plainly first (the fast path of a bulk pull); a row that fails is parsed again to name what it was
+  if (schema.safeParse(c.after).success) return null;
+  const details = detailsFromZod(schema.safeParse(c.after, { reportInput: true }).error!);
   const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
   return `${c.entity} ${c.id} does not fit its table: ${details[0]!.path}: ${details[0]!.message}${more}`;
 }
@@ -89,13 +90,15 @@ export async function refusedChanges(
   const facts = await BatchFacts.load(reader, tenant, now, live);
   // deletions first: a deletion refused puts its record back, which the records checked after it may rest on
   const order = [...live.filter((c) => c.after === null), ...live.filter((c) => c.after !== null)];
+  const out = new Set<RowChange>();
   for (let again = true; again;) {
     again = false;
     for (const c of order) {
-      if (refused.has(key(c.entity, c.id))) continue;
+      if (out.has(c)) continue;
       const problem = ruleProblem(c, facts);
       if (!problem) continue;
       refused.set(key(c.entity, c.id), problem);
+      out.add(c);
       facts.withdraw(c);
       again = true;
     }
@@ -116,13 +119,39 @@ function ruleProblem(c: RowChange, f: RecordFacts): string | null {
   return rule.check?.({ ...c, after: c.after }, f) ?? null;
 }
 
+/** Rows by table, then by journal id. */
+class Tables<T> {
+  private readonly byEntity = new Map<string, Map<string, T>>();
+
+  of(entity: string): Map<string, T> | undefined {
+    return this.byEntity.get(entity);
+  }
+
+  has(entity: string, id: string): boolean {
+    return this.byEntity.get(entity)?.has(id) ?? false;
+  }
+
+  get(entity: string, id: string): T | undefined {
+    return this.byEntity.get(entity)?.get(id);
+  }
+
+  set(entity: string, id: string, value: T): void {
+    const m = this.byEntity.get(entity);
+    if (m) m.set(id, value);
+    else this.byEntity.set(entity, new Map([[id, value]]));
+  }
+
+  delete(entity: string, id: string): void {
+    this.byEntity.get(entity)?.delete(id);
+  }
+}
+
 /** The facts of one batch: what was looked up, with the batch's own records over it. */
 class BatchFacts implements RecordFacts {
-  private readonly heldRows = new Map<string, SyncRow | null>();
+  private readonly heldRows = new Tables<SyncRow | null>();
   private readonly heldLists = new Map<string, SyncRow[]>();
-  /** The batch's records that are still written: entity NUL id to the row after (null: deleted). */
-  private readonly batch = new Map<string, SyncRow | null>();
-  private readonly batchByEntity = new Map<string, Map<string, SyncRow | null>>();
+  /** The batch's records that are still written: the row after each (null: deleted). */
+  private readonly batch = new Tables<SyncRow | null>();
 
   private constructor(
     private readonly reader: DoorReader,
@@ -135,12 +164,12 @@ class BatchFacts implements RecordFacts {
     const rows = new Map<string, Set<string>>();
     const where = new Map<string, { entity: string; column: string; values: Set<unknown> }>();
     for (const c of changes) {
-      f.heldRows.set(key(c.entity, c.id), c.before);
-      f.put(c.entity, c.id, c.after);
+      f.heldRows.set(c.entity, c.id, c.before);
+      f.batch.set(c.entity, c.id, c.after);
     }
     for (const c of changes) {
       const n = needsOf(c);
-      for (const [entity, id] of n.rows ?? []) if (!f.heldRows.has(key(entity, id))) add(rows, entity, id);
+      for (const [entity, id] of n.rows ?? []) if (!f.heldRows.has(entity, id)) add(rows, entity, id);
       for (const [entity, column, value] of n.where ?? []) {
         const k = `${entity}\u0000${column}`;
         const w = where.get(k) ?? where.set(k, { entity, column, values: new Set() }).get(k)!;
@@ -153,7 +182,7 @@ class BatchFacts implements RecordFacts {
         entity,
         [...ids].map((id) => ({ id })),
       );
-      for (const id of ids) f.heldRows.set(key(entity, id), found.get(id) ?? null);
+      for (const id of ids) f.heldRows.set(entity, id, found.get(id) ?? null);
     }
     for (const { entity, column, values } of where.values()) {
       for (const v of values) f.heldLists.set(whereKey(entity, column, v), []);
@@ -163,28 +192,19 @@ class BatchFacts implements RecordFacts {
     return f;
   }
 
-  private put(entity: string, id: string, row: SyncRow | null): void {
-    this.batch.set(key(entity, id), row);
-    const m = this.batchByEntity.get(entity) ?? this.batchByEntity.set(entity, new Map()).get(entity)!;
-    m.set(id, row);
-  }
-
   /** A refused change: its record stays as held. */
   withdraw(c: RowChange): void {
-    this.batch.delete(key(c.entity, c.id));
-    this.batchByEntity.get(c.entity)?.delete(c.id);
+    this.batch.delete(c.entity, c.id);
   }
 
   held(entity: string, id: string): SyncRow | null {
-    const k = key(entity, id);
-    if (!this.heldRows.has(k))
+    if (!this.heldRows.has(entity, id))
       throw new DomainError('internal', `a sync rule read ${entity} ${id} without asking for it`);
-    return this.heldRows.get(k)!;
+    return this.heldRows.get(entity, id)!;
   }
 
   row(entity: string, id: string): SyncRow | null {
-    const k = key(entity, id);
-    return this.batch.has(k) ? this.batch.get(k)! : this.held(entity, id);
+    return this.batch.has(entity, id) ? this.batch.get(entity, id)! : this.held(entity, id);
   }
 
   heldWhere(entity: string, column: string, value: unknown): SyncRow[] {
@@ -194,13 +214,36 @@ class BatchFacts implements RecordFacts {
   }
 
   where(entity: string, column: string, value: unknown): SyncRow[] {
-    const mine = this.batchByEntity.get(entity) ?? new Map<string, SyncRow | null>();
+    const mine = this.batch.of(entity) ?? new Map<string, SyncRow | null>();
     const held = this.heldWhere(entity, column, value).filter(
       (r) => !mine.has(this.reader.idOf(this.tenant, entity, r)),
     );
-    const written = [...mine.values()].filter((r): r is SyncRow => r !== null && r[column] === value);
+    const written: SyncRow[] = [];
+    for (const id of this.index(entity, column, mine).get(JSON.stringify(value)) ?? []) {
+      // a record withdrawn since the index was made is no longer the batch's
+      const r = mine.get(id);
+      if (r) written.push(r);
+    }
     return [...held, ...written];
   }
+
+  /** The batch's records of a table by a column's value (JSON), made when first asked for. */
+  private index(entity: string, column: string, mine: Map<string, SyncRow | null>): Map<string, string[]> {
+    const k = `${entity}\u0000${column}`;
+    let index = this.indexes.get(k);
+    if (index) return index;
+    this.indexes.set(k, (index = new Map()));
+    for (const [id, r] of mine) {
+      if (!r) continue;
+      const v = JSON.stringify(r[column]);
+      const ids = index.get(v);
+      if (ids) ids.push(id);
+      else index.set(v, [id]);
+    }
+    return index;
+  }
+
+  private readonly indexes = new Map<string, Map<string, string[]>>();
 }
 
 function add(m: Map<string, Set<string>>, entity: string, id: string): void {

@@ -81,33 +81,27 @@ export const inFuture = (t: unknown, now: Date): boolean => timeOf(t) > now.getT
 export const before = (a: unknown, b: unknown): boolean => timeOf(a) < timeOf(b);
 
 /** Booleans as stored: 0 or 1. */
-export const flag = z.union([z.literal(0), z.literal(1)]);
+export const flag = z.literal([0, 1]);
 
-/** Adds the issues of a failed parse to a refinement's context. */
-function addIssues(ctx: z.RefinementCtx, r: { success: boolean; error?: z.ZodError }): void {
-  if (!r.success)
-    for (const issue of r.error!.issues)
-      ctx.addIssue({ code: 'custom', path: issue.path as PropertyKey[], message: issue.message });
-}
-
-/** A text column checked by the schema the API takes its field with (the text kept as sent). */
-export const textBy = (schema: z.ZodType) => z.string().superRefine((v, ctx) => addIssues(ctx, schema.safeParse(v)));
+/** A text column checked by the schema the API takes its field with (a pipe: a row's parse is kept from hot paths). */
+export const textBy = (schema: z.ZodType) => z.string().pipe(schema as z.ZodType<unknown, string>);
 
 /**
  * A JSON text column whose value is the area's own schema (a DSFA's data categories: a list of texts). The text is
  * kept as sent; its value only checked, so both sides of a sync hold the same bytes.
  */
 export function jsonText<T extends z.ZodType>(schema: T) {
-  return z.string().superRefine((text, ctx) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be JSON text' });
-      return;
-    }
-    addIssues(ctx, schema.safeParse(value));
-  });
+  return z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.issues.push({ code: 'custom', message: 'must be JSON text', input: text });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema as z.ZodType<unknown, unknown>);
 }
 
 /** The first of `columns` whose value differs between two versions of a row, if any. */

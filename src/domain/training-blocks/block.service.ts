@@ -139,6 +139,7 @@ export class TrainingBlockService {
             tenant_id: tenant,
             module_code: m.module_code,
             ...fields,
+            title_en: null,
             validity_days: 365,
             created_at: now,
             updated_at: now,

@@ -8,13 +8,7 @@ import {
   type ListedControl,
 } from './canonical.schema.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-
-/** Persistence of a tenant's own controls (written inside a unit of work); the shipped catalogue is read-only data. */
-export interface CanonicalStore {
-  tenantControls(tenant: string): Promise<CanonicalControl[]>;
-  /** Inserts or replaces the given controls. */
-  upsert(tenant: string, controls: CanonicalControl[]): Promise<void>;
-}
+import type { CanonicalStore } from './canonical-store.port.js';
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -37,6 +37,7 @@ const ModuleRow = storedRow({
   tenant_id: z.string(),
   module_code: m.module_code,
   title: m.title,
+  title_en: m.title_en,
   description: m.description,
   regulation_area: m.regulation_area,
   frequency_type: m.frequency_type,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { REPORT_LANGUAGES } from '../report-locale.js';
 import { PlannedMessage } from '../notifications/notification.schema.js';
-import { emailAddress, isoTimestamp, label, nonBlank, queryInt } from '../schema-helpers.js';
+import { emailAddress, isoTimestamp, label, nonBlank, optionalLabel, queryInt } from '../schema-helpers.js';
 import {
   ASSIGNMENT_STATUSES,
   AUDIT_ACTIONS,
@@ -48,6 +48,8 @@ export const ModuleCreate = z.object({
     .trim()
     .regex(/^\s*[A-Za-z0-9][A-Za-z0-9_.-]{0,39}\s*$/, 'letters, digits, - _ . (at most 40)'),
   title: label(300),
+  /** The English title, where the module has one (English e-mail names the module by it); blank or null: none. */
+  title_en: optionalLabel(300).nullable().optional(),
   description: z.string().max(4000).default(''),
   regulation_area: z.enum(REGULATION_AREAS),
   frequency_type: z.enum(FREQUENCY_TYPES),
@@ -60,6 +62,7 @@ export type ModuleCreate = z.infer<typeof ModuleCreate>;
 export const ModuleUpdate = z.object({
   module_code: ModuleCreate.shape.module_code.optional(),
   title: label(300).optional(),
+  title_en: optionalLabel(300).nullable().optional(),
   description: z.string().max(4000).optional(),
   regulation_area: z.enum(REGULATION_AREAS).optional(),
   frequency_type: z.enum(FREQUENCY_TYPES).optional(),
@@ -75,6 +78,7 @@ export const Module = z.object({
   tenant_id: z.string(),
   module_code: z.string(),
   title: z.string(),
+  title_en: z.string().nullable().describe('the English title; null: none'),
   description: z.string(),
   regulation_area: z.enum(REGULATION_AREAS),
   frequency_type: z.enum(FREQUENCY_TYPES),

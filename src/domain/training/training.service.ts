@@ -1,6 +1,6 @@
 import type { Stores } from '../unit-of-work.js';
 import { planEscalationMail, type EscalatedAssignment } from '../notifications/escalation-mail.js';
-import { DEFAULT_SETTINGS, templateFor } from '../notifications/notification.service.js';
+import { DEFAULT_SETTINGS, levelTemplates } from '../notifications/notification.service.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isoZ, type Clock, type IdSource } from '../clock.js';
 import { conflict, DomainError, notFound } from '../errors.js';
@@ -144,9 +144,16 @@ export class TrainingService {
     return this.write(tenant, async (store) => {
       await this.codeFree(store, tenant, input.module_code);
       const now = isoZ(this.now());
-      const { questions, ...fields } = input;
+      const { questions, title_en, ...fields } = input;
       const id = this.ids.next();
-      await store.insertModule({ id, tenant_id: tenant, ...fields, created_at: now, updated_at: now });
+      await store.insertModule({
+        id,
+        tenant_id: tenant,
+        ...fields,
+        title_en: title_en || null,
+        created_at: now,
+        updated_at: now,
+      });
       if (questions) await this.replaceQuestions(store, tenant, id, questions);
       void actor;
       return id;
@@ -156,9 +163,10 @@ export class TrainingService {
   updateModule(tenant: string, id: string, patch: ModuleUpdate): Promise<ModuleDetail> {
     return this.write(tenant, async (store) => {
       await this.mustModule(store, tenant, id);
-      const { questions, ...fields } = patch;
+      const { questions, title_en, ...fields } = patch;
       if (fields.module_code) await this.codeFree(store, tenant, fields.module_code, id);
-      await store.updateModule(tenant, id, { ...fields, updated_at: isoZ(this.now()) });
+      const titleEn = title_en === undefined ? {} : { title_en: title_en || null };
+      await store.updateModule(tenant, id, { ...fields, ...titleEn, updated_at: isoZ(this.now()) });
       if (questions) await this.replaceQuestions(store, tenant, id, questions);
     }).then(() => this.getModule(tenant, id));
   }
@@ -545,18 +553,23 @@ export class TrainingService {
       }
       // the e-mail of this run, queued in its transaction: a run that rolls back queues nothing
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const escalated: EscalatedAssignment[] = results.map((r) => ({
-        ...r,
-        user_email: byId.get(r.assignment_id)!.user_email,
-        manager_email: byId.get(r.assignment_id)!.manager_email ?? null,
-      }));
+      const escalated: EscalatedAssignment[] = results.map((r) => {
+        const row = byId.get(r.assignment_id)!;
+        return {
+          ...r,
+          user_email: row.user_email,
+          manager_email: row.manager_email ?? null,
+          module_title_en: row.module_title_en ?? null,
+          deadline: row.deadline,
+        };
+      });
       const settings = (await notifications.settings(tenant)) ?? DEFAULT_SETTINGS;
-      const template = await templateFor(notifications, tenant, 'escalation', settings.language);
+      const templates = await levelTemplates(notifications, tenant, settings.language);
       const sent = await notifications.sentKeys(
         tenant,
         results.map((r) => r.assignment_id),
       );
-      const plan = planEscalationMail(escalated, settings, template, tenant, sent);
+      const plan = planEscalationMail(escalated, settings, templates, tenant, sent);
       if (!opts.dry_run && plan.messages.length) {
         const at = isoZ(this.now());
         const runId = this.ids.next();

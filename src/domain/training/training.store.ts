@@ -146,6 +146,7 @@ export interface TrainingStore {
       deadline: string;
       escalation_level: number;
       module_title: string;
+      module_title_en?: string | null;
     }>
   >;
   /**

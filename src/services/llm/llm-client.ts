@@ -18,6 +18,17 @@ export const DEFAULT_MODEL = 'llama3.1:8b';
  * The `ollama` client, streaming, so a server that stalls or stops mid-answer is noticed (idle timeout, and the
  * stream must end with done). Every failure becomes a DomainError('unavailable') that says what to do.
  */
+/** Codes of a fetch's cause that mean nothing answers at the host (Node's sockets and undici's connect timeout). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
 export class OllamaClient implements LlmClient {
   constructor(private readonly opts: OllamaOptions = {}) {}
 
@@ -100,13 +111,9 @@ export class OllamaClient implements LlmClient {
       );
     if (err.name === 'ResponseError')
       return new DomainError('unavailable', `Ollama at ${this.host} answered ${err.status_code}: ${err.message}`);
+    // fetch's TypeError carries the reason in its cause's code (words in a message decide nothing)
     const code = err.cause?.code;
-    if (
-      code === 'ECONNREFUSED' ||
-      code === 'ENOTFOUND' ||
-      code === 'EHOSTUNREACH' ||
-      /connect timeout|fetch failed/i.test(err.message ?? '')
-    )
+    if (code !== undefined && UNREACHABLE.has(code))
       return new DomainError(
         'unavailable',
         `Ollama is not reachable at ${this.host}${code ? ` (${code})` : ''}: start it with \`ollama serve\` (or set OLLAMA_HOST), then \`ollama pull ${model}\``,

@@ -30,6 +30,16 @@ export function chartSize(c: ChartSpec): { width: number; height: number } {
 }
 
 /**
+ * The least height a chart can be drawn at, in SVG units, with its text at its size: horizontal bars may stand closer
+ * (a row no lower than its label), other charts keep their size.
+ */
+export function minChartHeight(c: ChartSpec): number {
+  if (!c.horizontal) return chartSize(c).height;
+  const legend = c.series.length > 1 ? 30 : 0;
+  return Math.min(chartSize(c).height, 50 + legend + c.categories.length * (12 * Math.min(c.series.length, 3) + 4));
+}
+
+/**
  * Splits an axis label into lines no wider than `width` SVG units, between words and after a hyphen, at most three
  * lines: ECharts measures text only roughly without a browser, and its own wrapping left some long names whole and
  * broke others inside a word. A character is taken as 0.6 of the font size, about DejaVu Sans' average.
@@ -56,10 +66,11 @@ const escapeXml = (s: string) =>
 
 /**
  * Draws a chart as an SVG document on the server with Apache ECharts (no browser, no canvas): bars, stacked bars or
- * lines, numbers in the report's language, a `<title>` and `<desc>` and role="img" for screen readers.
+ * lines, numbers in the report's language, a `<title>` and `<desc>` and role="img" for screen readers. `height`
+ * (between `minChartHeight` and `chartSize`) draws horizontal bars closer together at the same width and text size.
  */
-export function chartSvg(c: ChartSpec, lang: ReportLanguage): string {
-  const { width, height } = chartSize(c);
+export function chartSvg(c: ChartSpec, lang: ReportLanguage, height = chartSize(c).height): string {
+  const { width } = chartSize(c);
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     const axisNumber = (v: number) => (c.unit === 'percent' ? formatPercent(v, lang) : formatNumber(v, lang));
@@ -147,7 +158,7 @@ export function chartSvg(c: ChartSpec, lang: ReportLanguage): string {
 /** A chart as a PNG picture `pixels` wide (for Word), drawn from its SVG by resvg with the fonts of the PDF. */
 export async function chartPng(c: ChartSpec, lang: ReportLanguage, pixels: number): Promise<Buffer> {
   const { Resvg } = await import('@resvg/resvg-js');
-  const { findFonts } = await import('./pdf.js');
+  const { findFonts } = await import('./fonts.js');
   const fonts = findFonts();
   const resvg = new Resvg(chartSvg(c, lang), {
     fitTo: { mode: 'width', value: pixels },

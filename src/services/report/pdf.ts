@@ -8,18 +8,7 @@ import {
   type Span,
 } from '../../domain/report.js';
 import { TONE_COLOURS } from './tones.js';
-
-const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/dejavu', '/Library/Fonts'];
-
-/** DejaVu Sans covers every European script; pdfkit's built-in Helvetica still covers German (ä ö ü ß €). */
-export function findFonts(): { regular: string; bold: string; dir: string } | undefined {
-  for (const dir of FONT_DIRS) {
-    const regular = `${dir}/DejaVuSans.ttf`;
-    const bold = `${dir}/DejaVuSans-Bold.ttf`;
-    if (existsSync(regular) && existsSync(bold)) return { regular, bold, dir };
-  }
-  return undefined;
-}
+import { findFonts } from './fonts.js';
 
 /**
  * Creates a pdfkit document with our fonts registered as `body`, `bold`, `italic`, `bolditalic` and `mono`. The
@@ -69,6 +58,13 @@ function tableParts(t: Extract<Block, { kind: 'table' | 'fields' }>): [string[],
 
 const SIZE = 10;
 const GAP = 1.5;
+
+/**
+ * Text as it is laid out: a command-line option (`--threshold`, `-o`) is not broken after its dashes. A word joiner
+ * (U+2060) after them forbids the break (Unicode line breaking, rule LB11); it has no width and no glyph, so the text
+ * reads and copies as written.
+ */
+const unbreakable = (text: string): string => text.replace(/(?<![\p{L}\p{N}-])(--?)(?=\p{L})/gu, '$1\u2060');
 const GREY = '#666666';
 const LINE = '#b8b8b8';
 
@@ -98,7 +94,7 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     // layout is the costly part of drawing); a longer one keeps at least a line together
     const threeLines = size * 4;
     if (doc.y + threeLines > bottom()) {
-      const text = parts.map((s) => s.text).join('');
+      const text = unbreakable(parts.map((s) => s.text).join(''));
       const whole = doc.font('body').fontSize(size).heightOfString(text, { width: w, lineGap: GAP });
       ensure(Math.max(size * 1.4, Math.min(whole, threeLines)));
     }
@@ -106,8 +102,8 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     parts.forEach((s, i) => {
       const options = { width: w, lineGap: GAP, continued: i < parts.length - 1 };
       doc.font(fontOf(s));
-      if (i === 0) doc.text(s.text, x, doc.y, options);
-      else doc.text(s.text, options);
+      if (i === 0) doc.text(unbreakable(s.text), x, doc.y, options);
+      else doc.text(unbreakable(s.text), options);
     });
     doc.font('body');
   }
@@ -165,7 +161,7 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     const known = measured.get(key);
     if (known !== undefined) return known;
     const heights = cells.map((c, i) =>
-      doc.font(bold(i) ? 'bold' : 'body').heightOfString(c || ' ', { width: widths[i]! - 2 * PAD }),
+      doc.font(bold(i) ? 'bold' : 'body').heightOfString(unbreakable(c) || ' ', { width: widths[i]! - 2 * PAD }),
     );
     const h = Math.max(...heights) + 2 * PAD;
     measured.set(key, h);
@@ -216,7 +212,7 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
         doc
           .font(bold(i) ? 'bold' : 'body')
           .fillColor('black')
-          .text(c || ' ', cx + PAD, y + PAD, { width: widths[i]! - 2 * PAD });
+          .text(unbreakable(c) || ' ', cx + PAD, y + PAD, { width: widths[i]! - 2 * PAD });
         cx += widths[i]!;
       });
       doc.x = x;
@@ -246,7 +242,13 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
       rowHeight(data.head, cols, () => true) + (data.rows[0] ? rowHeight(data.rows[0], cols, () => false) : 0);
     const title = doc.font('bold').fontSize(11).heightOfString(c.title, { width: w });
     const page = bottom() - doc.page.margins.top;
-    const h = Math.min((size.height * w) / size.width, page - title - header - 40);
+    const scale = w / size.width;
+    const natural = Math.min(size.height * scale, page - title - header - 40);
+    // horizontal bars (of many modules) stand closer together, at the same width and text size, to fit the room left
+    // on this page or a page's height, rather than leave most of a page empty; a chart that cannot moves on whole
+    const room = bottom() - doc.y - title - header - 32;
+    const least = svg.minChartHeight(c) * scale;
+    const h = room < natural && room >= least ? room : natural;
     // the title, the chart and the start of its table stay on one page
     ensure(title + h + header + 32);
     doc.moveDown(0.3);
@@ -255,7 +257,8 @@ export async function renderPdf(report: ReportDoc): Promise<Buffer> {
     const top = doc.y;
     // without preserveAspectRatio svg-to-pdfkit ignores width and height and draws the SVG's own size in px as pt ×
     // 0.75 (510 pt for 680 px: wider than the text and taller than reserved, its axis under the table that follows)
-    toPdf(doc, svg.chartSvg(c, report.lang), x, top, {
+    const drawn = c.horizontal ? Math.max(svg.minChartHeight(c), h / scale) : size.height;
+    toPdf(doc, svg.chartSvg(c, report.lang, drawn), x, top, {
       width: w,
       height: h,
       preserveAspectRatio: 'xMidYMin meet',

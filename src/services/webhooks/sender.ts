@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { ATTEMPT_SECONDS } from '../../domain/events/retry.js';
 import { resolveWebhookHost } from './ssrf.js';
 
 /** One signed POST of a delivery. */
@@ -25,7 +26,7 @@ export interface SendResult {
 export type WebhookSender = (m: WebhookMessage) => Promise<SendResult>;
 
 export const EXCERPT_BYTES = 256;
-const TIMEOUT_MS = 10_000;
+const TIMEOUT_MS = ATTEMPT_SECONDS * 1000;
 
 // connections are kept open between deliveries to one receiver; each request still connects to the address checked
 const agents = {
@@ -74,7 +75,7 @@ function excerptOf(res: IncomingMessage): Promise<string> {
 
 /**
  * Posts a signed delivery. The host is resolved and checked against the SSRF rule again, and the connection goes to
- * the very address checked; redirects are not followed (a 3xx is a failed attempt); 10 s at most.
+ * the very address checked; redirects are not followed (a 3xx is a failed attempt); 10 s at most in all.
  */
 export const sendWebhook: WebhookSender = async (m) => {
   let target;
@@ -98,16 +99,21 @@ export const sendWebhook: WebhookSender = async (m) => {
   const request = https ? httpsRequest : httpRequest;
   const agent = https ? agents.https : agents.http;
   return new Promise<SendResult>((resolve) => {
-    const req = request(u, { method: 'POST', headers, lookup: pinned, timeout: TIMEOUT_MS, agent }, (res) => {
+    // the whole attempt, answer and excerpt included: a receiver that answers a byte at a time is cut off too
+    const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)), TIMEOUT_MS);
+    const done = (r: SendResult) => {
+      clearTimeout(deadline);
+      resolve(r);
+    };
+    const req = request(u, { method: 'POST', headers, lookup: pinned, agent }, (res) => {
       void excerptOf(res).then((excerpt) => {
         const status = res.statusCode ?? 0;
         const ok = status >= 200 && status < 300;
-        resolve({ ok, status, excerpt: excerpt || null, error: ok ? null : `HTTP ${status}` });
+        done({ ok, status, excerpt: excerpt || null, error: ok ? null : `HTTP ${status}` });
       });
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
     req.on('error', (e: NodeJS.ErrnoException) =>
-      resolve({ ok: false, status: null, excerpt: null, error: e.code ? `${e.code}: ${e.message}` : e.message }),
+      done({ ok: false, status: null, excerpt: null, error: e.code ? `${e.code}: ${e.message}` : e.message }),
     );
     req.end(m.payload);
   });

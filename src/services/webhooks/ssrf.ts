@@ -3,9 +3,9 @@ import { BlockList, isIP } from 'node:net';
 import { DomainError } from '../../domain/errors.js';
 
 /**
- * Addresses a webhook may not reach unless its endpoint was added with `--allow-private` (SSRF): loopback,
- * link-local, private, unique-local, CGNAT, multicast, unspecified, reserved and documentation ranges, IPv4 and IPv6.
- * An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged by its IPv4 address.
+ * Addresses a webhook may not reach unless its endpoint allows private targets (SSRF): loopback, link-local, private,
+ * unique-local, CGNAT, multicast, unspecified, reserved, benchmarking and documentation ranges, IPv4 and IPv6. An IPv6
+ * address that carries an IPv4 address (see `embeddedV4`) is judged by that address as well.
  */
 const blocked = new BlockList();
 for (const [net, bits] of [
@@ -17,6 +17,7 @@ for (const [net, bits] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
@@ -26,11 +27,19 @@ for (const [net, bits] of [
 ] as const)
   blocked.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
+  // IPv4-compatible (deprecated; :: and ::1 among them): never a public address
+  ['::', 96],
+  // NAT64 for a local network (RFC 8215): what it reaches is the network's own
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  // Teredo: the addresses inside are obfuscated and the relay on the way is nobody's we know
+  ['2001::', 32],
+  ['2001:2::', 48],
+  ['2001:10::', 28],
+  ['2001:20::', 28],
   ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['5f00::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
   ['fec0::', 10],
@@ -38,23 +47,47 @@ for (const [net, bits] of [
 ] as const)
   blocked.addSubnet(net, bits, 'ipv6');
 
-/** The IPv4 address inside an IPv4-mapped or -compatible IPv6 address, if it is one. */
-function mappedV4(address: string): string | undefined {
-  const m = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const hi = parseInt(hex[1]!, 16);
-  const lo = parseInt(hex[2]!, 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The eight 16-bit groups of an IPv6 address (without brackets or zone), or undefined when it is not one. */
+function groupsOf(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.toLowerCase();
+  // a dotted IPv4 tail (::ffff:127.0.0.1) becomes its two groups
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    text = text.slice(0, tail.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, rest] = text.split('::') as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(rest);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
-/** Whether an IP address lies in a range a webhook may reach only with --allow-private. */
+const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+
+/**
+ * The IPv4 addresses an IPv6 address carries and reaches through: IPv4-mapped (::ffff:a.b.c.d), IPv4-translated
+ * (::ffff:0:a.b.c.d), the NAT64 well-known prefix (64:ff9b::a.b.c.d) and 6to4 (2002:aabb:ccdd::). A filter that
+ * judged only the IPv6 address would let `[::ffff:127.0.0.1]` or `[2002:7f00:1::]` through to loopback.
+ */
+function embeddedV4(g: number[]): string | undefined {
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!);
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6]!, g[7]!);
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
+  return undefined;
+}
+
+/** Whether an IP address lies in a range a webhook may reach only when its endpoint allows private targets. */
 export function isPrivateAddress(address: string): boolean {
   const plain = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const v4 = isIP(plain) === 4 ? plain : mappedV4(plain);
-  if (v4) return blocked.check(v4, 'ipv4');
-  return isIP(plain) === 6 ? blocked.check(plain, 'ipv6') : true;
+  if (isIP(plain) === 4) return blocked.check(plain, 'ipv4');
+  const groups = groupsOf(plain);
+  if (!groups) return true;
+  const inner = embeddedV4(groups);
+  return blocked.check(plain, 'ipv6') || (inner !== undefined && blocked.check(inner, 'ipv4'));
 }
 
 const refuse = (message: string) => new DomainError('validation', message, [{ path: 'url', message }]);

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { StoredEntry } from '../../domain/journal/chain.js';
+import type { ConsentSubject } from '../../domain/events/event.map.js';
 import type { WebhookDelivery, WebhookEndpoint } from '../../domain/events/event.schema.js';
 import type {
   AttemptOutcome,
@@ -183,6 +184,22 @@ export class DeliveryQueue {
     return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
   }
 
+  /** Whom the tenant's consents `ids` concern (consent events name them); a consent that is gone is left out. */
+  async consentSubjects(tenant: string, ids: string[]): Promise<Map<string, ConsentSubject>> {
+    const out = new Map<string, ConsentSubject>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('consent')
+        .select(['id', 'user_id', 'data_point_id', 'granted'])
+        .where('tenant_id', '=', tenant)
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows)
+        out.set(r.id, { user_id: r.user_id, data_point_id: r.data_point_id, granted: r.granted === 1 });
+    }
+    return out;
+  }
+
   /**
    * The deliveries of the entries up to `toSeq`, and the endpoint's cursor moved there, in one transaction: a crash
    * before the commit leaves the cursor where it was (the entries are read again), after it every delivery is stored.
@@ -206,19 +223,55 @@ export class DeliveryQueue {
   }
 
   /**
-   * Claims up to `limit` due deliveries for `worker` until `until`: each with a conditional UPDATE that succeeds for
-   * one replica only (the row must still be pending, due, and unclaimed or its claim expired).
+   * Endpoints with a delivery due and unclaimed at `now`, the longest due first: those a deliverer has work for. Each
+   * endpoint is one probe of the (endpoint_id, status, next_attempt_at) index, so a long backlog of one is not read
+   * through to find another's.
    */
-  async claimDue(worker: string, now: string, until: string, limit: number, only?: string): Promise<ClaimedDelivery[]> {
+  async dueEndpoints(now: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('webhook_endpoint as e')
+      .select((eb) => [
+        'e.id',
+        eb
+          .selectFrom('webhook_delivery as d')
+          .select('d.next_attempt_at')
+          .whereRef('d.endpoint_id', '=', 'e.id')
+          .where('d.status', '=', 'pending')
+          .where('d.next_attempt_at', '<=', now)
+          .where((w) => w.or([w('d.claimed_until', 'is', null), w('d.claimed_until', '<', now)]))
+          .orderBy('d.next_attempt_at')
+          .limit(1)
+          .as('due_at'),
+      ])
+      .execute();
+    return rows
+      .filter((r): r is { id: string; due_at: string } => r.due_at !== null)
+      .sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((r) => r.id);
+  }
+
+  /**
+   * Claims up to `limit` due deliveries (of one endpoint, or the one with `id`) for `worker` until `until`: each with
+   * a conditional UPDATE that succeeds for one replica only (the row must still be pending, due, and unclaimed or its
+   * claim expired).
+   */
+  async claimDue(
+    worker: string,
+    now: string,
+    until: string,
+    which: { limit: number; endpoint?: string; id?: string },
+  ): Promise<ClaimedDelivery[]> {
     let candidates = this.db.selectFrom('webhook_delivery').select('id');
-    if (only !== undefined) candidates = candidates.where('id', '=', only);
+    if (which.id !== undefined) candidates = candidates.where('id', '=', which.id);
+    if (which.endpoint !== undefined) candidates = candidates.where('endpoint_id', '=', which.endpoint);
     const due = await candidates
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
       .orderBy('next_attempt_at')
       .orderBy('id')
-      .limit(limit)
+      .limit(which.limit)
       .execute();
     if (!due.length) return [];
     // one conditional UPDATE for the batch: a row another replica claimed meanwhile fails the condition (PostgreSQL
@@ -268,12 +321,30 @@ export class DeliveryQueue {
     return (await this.finishAll(worker, [{ d, o }]))[0]!;
   }
 
-  /** `finish` for a batch of attempts, in one transaction (one commit for many deliveries). */
-  async finishAll(worker: string, done: Array<{ d: ClaimedDelivery; o: AttemptOutcome }>): Promise<boolean[]> {
-    if (!done.length) return [];
+  /**
+   * `finish` for a batch of attempts, in one transaction (one commit for many deliveries); claims in `unsent` (not
+   * attempted) are given up in the same transaction, as they were: due, for whoever claims them next.
+   */
+  async finishAll(
+    worker: string,
+    done: Array<{ d: ClaimedDelivery; o: AttemptOutcome }>,
+    unsent: ClaimedDelivery[] = [],
+  ): Promise<boolean[]> {
+    if (!done.length && !unsent.length) return [];
     return writeTransaction(this.db, async (trx) => {
       const kept: boolean[] = [];
       for (const { d, o } of done) kept.push(await this.finishIn(trx, worker, d, o));
+      if (unsent.length)
+        await trx
+          .updateTable('webhook_delivery')
+          .set({ claimed_by: null, claimed_until: null })
+          .where(
+            'id',
+            'in',
+            unsent.map((d) => d.id),
+          )
+          .where('claimed_by', '=', worker)
+          .execute();
       return kept;
     });
   }

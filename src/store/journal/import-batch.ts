@@ -36,13 +36,16 @@ interface BatchKeys {
 /**
  * The batch's rows, by statements both engines run on an index (`?` placeholders): the ids of a batch are its prefix
  * and a counter, so the consents it created are a range of the (tenant, id) index, their history entries are found
- * through them (the history's key begins with the consent), and its revocations of stored consents are entries of the
- * run with source `import` (a partial index; a created consent's own `revoked` entry has no source). The run's id is
- * compared as an expression, so no plan walks every consent of the run instead of the batch's range.
+ * through them (the history's key begins with the consent), and its revocations and renewals of stored consents are
+ * entries of the run with source `import` (partial indexes; a created consent's own `revoked` entry has no source).
+ * The run's id is compared as an expression, so no plan walks every consent of the run instead of the batch's range.
  */
 const CREATED = `c.tenant_id = ? and c.id >= ? and c.id < ? and coalesce(c.import_run_id, '') = ?`;
-const REVOCATIONS = `select * from consent_history h where h.tenant_id = ? and h.import_run_id = ?
-    and h.action = 'revoked' and h.source = 'import' and h.id >= ? and h.id < ?`;
+const CHANGES_OF = (action: 'revoked' | 'version_update') => `select * from consent_history h where h.tenant_id = ?
+    and h.import_run_id = ? and h.action = '${action}' and h.source = 'import' and h.id >= ? and h.id < ?`;
+const REVOCATIONS = CHANGES_OF('revoked');
+const RENEWALS = CHANGES_OF('version_update');
+const changeParams = (k: BatchKeys) => [k.tenant, k.run, k.prefix, k.end];
 export const BATCH_QUERIES: Array<{
   /** The table the statement reads, whose columns the group lists. */
   entity: 'consent' | 'consent_history';
@@ -67,13 +70,20 @@ export const BATCH_QUERIES: Array<{
     entity: 'consent_history',
     op: 'insert',
     sql: `${REVOCATIONS} order by h.id`,
-    params: (k) => [k.tenant, k.run, k.prefix, k.end],
+    params: changeParams,
+  },
+  {
+    entity: 'consent_history',
+    op: 'insert',
+    sql: `${RENEWALS} order by h.id`,
+    params: changeParams,
   },
   {
     entity: 'consent',
     op: 'update',
-    sql: `select * from consent where tenant_id = ? and id in (select consent_id from (${REVOCATIONS}) r) order by id`,
-    params: (k) => [k.tenant, k.tenant, k.run, k.prefix, k.end],
+    sql: `select * from consent where tenant_id = ? and id in (select consent_id from (${REVOCATIONS}) r
+      union select consent_id from (${RENEWALS}) v) order by id`,
+    params: (k) => [k.tenant, ...changeParams(k), ...changeParams(k)],
   },
 ];
 export const RUN_QUERY = `select * from consent_import_run where tenant_id = ? and id = ?`;
@@ -137,3 +147,5 @@ export const JOURNAL_COLUMNS: Array<keyof JournalRow> = [
   'hash',
 ];
 export const HEAD_QUERY = `select seq, hash from journal where tenant_id = ? order by seq desc limit 1`;
+/** A tenant's first entry registers the tenant (as JournalWriter does): `?` the tenant and the entry's time. */
+export const REGISTER_TENANT = `insert into tenant (tenant_id, created_at) values (?, ?) on conflict (tenant_id) do nothing`;

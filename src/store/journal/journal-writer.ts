@@ -3,6 +3,7 @@ import { dataHash, entryHash, GENESIS_HASH } from '../../domain/journal/chain.js
 import { BATCH_OP, rowOf, type BatchData } from '../../domain/journal/changes.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB, JournalRow } from '../db-types.js';
+import { registerTenant } from '../kysely/tenant.store.js';
 
 /**
  * What a store's write methods tell the journal: the row after an insert or update (whole, as stored), or that a
@@ -134,6 +135,8 @@ export class JournalWriter implements Recorder {
       .executeTakeFirst();
     const rows = chainEntries(this.tenant, head, this.meta, this.changes);
     this.changes = [];
+    // a tenant's first entry registers it; the store's own chain (the empty id: API keys) is no tenant
+    if (!head && this.tenant !== '') await registerTenant(db, this.tenant, this.meta.time);
     for (let i = 0; i < rows.length; i += CHUNK)
       await db
         .insertInto('journal')

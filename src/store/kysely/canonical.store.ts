@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import type { CanonicalControl } from '../../domain/training-blocks/canonical.schema.js';
-import type { CanonicalStore } from '../../domain/training-blocks/canonical.service.js';
+import type { CanonicalStore } from '../../domain/training-blocks/canonical-store.port.js';
 import type { DB } from '../db-types.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
 

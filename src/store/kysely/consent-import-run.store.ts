@@ -1,5 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import type { ImportRunStore, LaterEntry, MovedRevocation } from '../../domain/consents/import-run-store.port.js';
+import type {
+  ChangedRenewal,
+  ImportRunStore,
+  LaterEntry,
+  MovedRevocation,
+} from '../../domain/consents/import-run-store.port.js';
 import type { ImportRun, ImportRunOptions, ImportRunQuery } from '../../domain/consents/import-run.schema.js';
 import { isPostgres } from '../dialect.js';
 import type { DB } from '../db-types.js';
@@ -21,6 +26,7 @@ const runFromRow = (r: RunRow, options: typeof ImportRunOptions): ImportRun => (
   created: Number(r.created),
   unchanged: Number(r.unchanged),
   revoked: Number(r.revoked),
+  renewed: Number(r.renewed),
   rejected: Number(r.rejected),
 });
 
@@ -177,6 +183,97 @@ export class KyselyImportRunStore implements ImportRunStore {
       .execute();
     this.journal.batch('consent_import_run', runId, {
       groups: [written('consent', 'update', consents), deleted('consent_history', entries)],
+    });
+    return consents.length;
+  }
+
+  /** The run's renewals of consents it did not create (source `import`, the partial index of migration 0023). */
+  private renewals(tenant: string, runId: string) {
+    return this.db
+      .selectFrom('consent_history as h')
+      .leftJoin('consent as c', (j) => j.onRef('c.tenant_id', '=', 'h.tenant_id').onRef('c.id', '=', 'h.consent_id'))
+      .where('h.tenant_id', '=', tenant)
+      .where('h.import_run_id', '=', runId)
+      .where('h.action', '=', 'version_update')
+      .where('h.source', '=', 'import')
+      .where((eb) => eb.or([eb('c.import_run_id', 'is', null), eb('c.import_run_id', '<>', runId)]));
+  }
+
+  async changedRenewals(tenant: string, runId: string, limit: number): Promise<ChangedRenewal[]> {
+    return this.renewals(tenant, runId)
+      .leftJoin('consent_history as e', (j) =>
+        j
+          .onRef('e.tenant_id', '=', 'h.tenant_id')
+          .onRef('e.consent_id', '=', 'h.consent_id')
+          .onRef('e.created_at', '>=', 'h.created_at')
+          .onRef('e.id', '<>', 'h.id')
+          .on((eb) => eb.or([eb('e.import_run_id', 'is', null), eb('e.import_run_id', '<>', runId)])),
+      )
+      .select([
+        'h.consent_id',
+        'c.user_id',
+        'c.data_point_id',
+        'h.created_at as renewed_by_run_at',
+        'e.action',
+        'e.created_at',
+        'e.import_run_id',
+      ])
+      .where((eb) => eb.or([eb('c.id', 'is', null), eb('e.id', 'is not', null)]))
+      .orderBy('h.consent_id')
+      .limit(limit)
+      .execute();
+  }
+
+  async undoRenewals(tenant: string, runId: string): Promise<number> {
+    const entries = await this.renewals(tenant, runId)
+      .select(['h.id', 'h.consent_id', 'h.created_at'])
+      .orderBy('h.consent_id')
+      .execute();
+    if (!entries.length) return 0;
+    const ids = [...new Set(entries.map((e) => e.consent_id))];
+    const theirs = new Set(entries.map((e) => e.id));
+    const consents: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const some = ids.slice(i, i + 500);
+      const history = await this.db
+        .selectFrom('consent_history')
+        .select(['id', 'consent_id', 'consent_version'])
+        .where('tenant_id', '=', tenant)
+        .where('consent_id', 'in', some)
+        .orderBy('consent_id')
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      // the version before the run's first renewal of each consent: that of the entry before it
+      const before = new Map<string, string>();
+      let last: { consent_id: string; consent_version: string } | undefined;
+      for (const h of history) {
+        if (theirs.has(h.id) && !before.has(h.consent_id) && last?.consent_id === h.consent_id)
+          before.set(h.consent_id, last.consent_version);
+        if (!theirs.has(h.id)) last = h;
+      }
+      for (const [id, version] of before) {
+        const row = await this.db
+          .updateTable('consent')
+          .set({ consent_version: version })
+          .where('tenant_id', '=', tenant)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        if (row) consents.push(row);
+      }
+    }
+    // the run's renewals of consents it created went with them (removeCreated runs first)
+    const removed = await this.db
+      .deleteFrom('consent_history')
+      .where('tenant_id', '=', tenant)
+      .where('import_run_id', '=', runId)
+      .where('action', '=', 'version_update')
+      .where('source', '=', 'import')
+      .returning('id')
+      .execute();
+    this.journal.batch('consent_import_run', runId, {
+      groups: [written('consent', 'update', consents), deleted('consent_history', removed)],
     });
     return consents.length;
   }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { StoredDecision } from '../../domain/consents/consent.rules.js';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
 import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
 import { isPostgres } from '../dialect.js';
@@ -77,6 +78,32 @@ export class KyselyConsentStore implements ConsentStore {
     const row = { ...h, tenant_id: tenant, import_run_id: null };
     await this.db.insertInto('consent_history').values(row).execute();
     this.journal.put('consent_history', row.id, row, 'insert');
+  }
+
+  async decisions(tenant: string, user_id: string, data_point_id: string): Promise<StoredDecision[]> {
+    const rows = await this.db
+      .selectFrom('consent')
+      .selectAll()
+      .where('tenant_id', '=', tenant)
+      .where('user_id', '=', user_id)
+      .where('data_point_id', '=', data_point_id)
+      .execute();
+    const granted = rows.filter((r) => r.granted === 1).map((r) => r.id);
+    const entries = granted.length
+      ? await this.db
+          .selectFrom('consent_history')
+          .select(['consent_id', 'created_at', 'consent_version'])
+          .where('tenant_id', '=', tenant)
+          .where('consent_id', 'in', granted)
+          .where('action', 'in', ['granted', 'renewed', 'version_update'])
+          .execute()
+      : [];
+    return rows.map((r) => ({
+      ...consentFromRow(r),
+      affirmations: entries
+        .filter((e) => e.consent_id === r.id)
+        .map((e) => ({ at: e.created_at, consent_version: e.consent_version })),
+    }));
   }
 
   async list(tenant: string, q: ConsentListQuery): Promise<{ total: number; rows: Consent[] }> {

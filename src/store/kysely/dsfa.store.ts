@@ -105,6 +105,22 @@ export class KyselyDsfaStore implements DsfaStore {
     await this.db.insertInto('dsfa_audit').values(row).execute();
   }
 
+  async changesBy(tenant: string, id: string): Promise<Array<{ principal: string; status: string | null }>> {
+    const rows = await this.db
+      .selectFrom('journal')
+      .select(['principal', 'data'])
+      .where('tenant_id', '=', tenant)
+      // a literal, so both engines take the partial index of migration 0023
+      .where('entity', '=', sql.lit('dsfa'))
+      .where('entity_id', '=', id)
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => ({
+      principal: r.principal,
+      status: r.data === null ? null : ((JSON.parse(r.data) as { status?: string }).status ?? null),
+    }));
+  }
+
   async auditLog(tenant: string, q: { limit: number; offset: number; dsfa_id?: string }): Promise<DsfaAuditEntry[]> {
     let s = this.db.selectFrom('dsfa_audit').selectAll().where('tenant_id', '=', tenant);
     if (q.dsfa_id) s = s.where('dsfa_id', '=', q.dsfa_id);

@@ -2,8 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { IdKind, IdMatch } from '../../domain/short-id.js';
 import type { DB } from '../db-types.js';
 
-/** Where the ids of each kind live: table and column. An assessment's trail also knows assessments since deleted. */
-const PLACES: Record<IdKind, Array<[table: string, column: string]>> = {
+/**
+ * Where the ids of each kind live: table and column, and what every id there starts with before its hex digits (a
+ * delivery's `msg_`). An assessment's trail also knows assessments since deleted.
+ */
+const PLACES: Record<IdKind, Array<[table: string, column: string, idPrefix?: string]>> = {
   dsfa: [['dsfa', 'id']],
   dsfa_trail: [
     ['dsfa', 'id'],
@@ -20,6 +23,7 @@ const PLACES: Record<IdKind, Array<[table: string, column: string]>> = {
   training_block: [['training_block', 'id']],
   consent_import_run: [['consent_import_run', 'id']],
   webhook_endpoint: [['webhook_endpoint', 'id']],
+  webhook_delivery: [['webhook_delivery', 'id', 'msg_']],
 };
 
 /** Tables that hold a few rows per tenant: their lookups read the tenant's rows by its index, with no tail index. */
@@ -73,7 +77,9 @@ export async function idsMatching(
   limit: number,
 ): Promise<string[]> {
   const found = new Set<string>();
-  for (const [table, column] of PLACES[kind])
-    for (const r of await idMatchQuery(db, table, column, tenant, match, limit).execute()) found.add(String(r.id));
+  for (const [table, column, idPrefix = ''] of PLACES[kind]) {
+    const m = 'prefix' in match ? { prefix: idPrefix + match.prefix } : match;
+    for (const r of await idMatchQuery(db, table, column, tenant, m, limit).execute()) found.add(String(r.id));
+  }
   return [...found].sort().slice(0, limit);
 }

@@ -37,6 +37,7 @@ export class KyselyNotificationStore implements NotificationStore {
         language: r.language as NotificationLanguage,
         management_email: r.management_email,
         compliance_officer_email: r.compliance_officer_email,
+        base_url: r.base_url ?? null,
         updated_at: r.updated_at,
       }
     );
@@ -48,6 +49,7 @@ export class KyselyNotificationStore implements NotificationStore {
       language: s.language,
       management_email: s.management_email,
       compliance_officer_email: s.compliance_officer_email,
+      base_url: s.base_url,
       updated_at: s.updated_at,
     };
     await this.db

@@ -429,6 +429,7 @@ export class KyselyTrainingStore implements TrainingStore {
         'a.deadline',
         'a.escalation_level',
         'm.title as module_title',
+        'm.title_en as module_title_en',
       ])
       .where('a.tenant_id', '=', tenant)
       .where('a.status', 'in', OPEN)

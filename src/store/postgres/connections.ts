@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { APP_ROLE } from '../../../migrations/dialect.js';
 import { DomainError } from '../../domain/errors.js';
 import { ConnectionLostError } from '../connection-lost.js';
+import { driverFailure, serverState } from './postgres-errors.js';
 import { currentTenant } from '../tenant-scope.js';
 
 /**
@@ -63,16 +64,17 @@ export function timeoutsFor(url: string, env: TimeoutSettings = {}): Timeouts {
   };
 }
 
-/** How a failed statement left its connection, or undefined when the connection is fine. */
+/**
+ * How a failed statement left its connection, or undefined when the connection is fine: by the server's SQLSTATE,
+ * Node's socket code, or the driver's own code-less error (postgres-errors.ts), never by words in a message.
+ */
 function brokenBy(e: unknown): 'unsent' | 'lost' | 'timeout' | undefined {
-  const message = (e as Error)?.message ?? '';
-  const code = String((e as { code?: unknown })?.code ?? '');
-  // pg refuses a statement on a connection it already knows is broken: nothing reached the server
-  if (/is not queryable/.test(message)) return 'unsent';
-  if (message === 'Query read timeout') return 'timeout';
-  if (/^(57P0[123]|08\d\d\d)$/.test(code) || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return 'lost';
-  if (/Connection terminated/i.test(message)) return 'lost';
-  return undefined;
+  const state = serverState(e);
+  if (state !== undefined) return /^(57P0[123]|08\d\d\d)$/.test(state) ? 'lost' : undefined;
+  if (['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(String((e as { code?: unknown })?.code ?? ''))) return 'lost';
+  // pg refuses a statement on a connection it already knows is broken ('unsent': nothing reached the server)
+  const driver = driverFailure(e);
+  return driver === 'unsent' || driver === 'lost' || driver === 'timeout' ? driver : undefined;
 }
 
 /** What a statement is, for deciding whether it may run again on a new connection. */
@@ -106,7 +108,16 @@ type StatefulClient = pg.PoolClient & { [STATE]?: { mode: Mode; tenant: string |
  * A connection found broken is discarded, and one more is tried where nothing can have been done twice.
  */
 async function acquire(pool: pg.Pool, mode: Mode, t: Timeouts, again = true): Promise<StatefulClient> {
-  const client = (await pool.connect()) as StatefulClient;
+  let client: StatefulClient;
+  try {
+    client = (await pool.connect()) as StatefulClient;
+  } catch (e) {
+    // the pool's own timeout (no free connection, or a new one not ready, within the connect timeout) carries no code
+    const message = (e as Error)?.message ?? '';
+    if (/^timeout exceeded when trying to connect$|due to connection timeout/.test(message))
+      throw new ConnectionLostError(message, e, 'timeout', false);
+    throw e;
+  }
   const state = (client[STATE] ??= { mode: 'owner', tenant: null });
   const tenant = mode === 'app' ? (currentTenant() ?? '') : '';
   const statements: string[] = [];
@@ -173,6 +184,16 @@ class Checkout {
 
   private async run(text: string, values?: readonly unknown[]) {
     const kind = statementKind(text);
+    // Nothing more goes over a connection found broken: after a statement that got no answer, pg would queue the next
+    // one (the rollback, the unlock of the tenant's lock) behind it, each waiting out its own read timeout, so a
+    // request took three timeouts. The connection is discarded on release, which rolls back what it had not committed.
+    if (this.broken)
+      throw new ConnectionLostError(
+        this.broken.message,
+        this.broken,
+        brokenBy(this.broken) === 'timeout' ? 'timeout' : 'lost',
+        false,
+      );
     const wasInTransaction = this.inTransaction;
     if (this.inTransaction && /^\s*set local statement_timeout\s*=\s*0\b/i.test(text)) this.unbounded = true;
     try {

@@ -10,8 +10,11 @@ import { announcedMigrations } from '../announced-migrations.js';
 import { mediaPlaces } from '../media-location.js';
 import { driverUrl, poolAs, timed, timeoutsFor, type Timeouts } from './connections.js';
 import { postgresError } from './postgres-errors.js';
+import { checkAppRole } from './app-role.js';
 
 const MIGRATION_COUNT = Object.keys(migrations).length;
+/** The migration that creates the application role and grants it to the owner. */
+const APP_ROLE_MIGRATION = '0008_postgres_roles_and_tenant_isolation';
 const MIN_SERVER_VERSION = 140000;
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -91,6 +94,7 @@ async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<
       `the database was written by a newer version of compliance (migrations ${unknown.join(', ')} are unknown here); upgrade compliance`,
     );
   if (done.length === MIGRATION_COUNT) return;
+  if (!done.includes(APP_ROLE_MIGRATION)) await checkAppRole(admin);
   const { error } = await new Migrator({
     db: admin,
     provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },

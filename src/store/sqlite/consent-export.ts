@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { CONSENT_FIELDS, type ExportQuery } from '../../domain/consents/consent.schema.js';
 import { consentExportFormat } from '../consent-export-format.js';
-import { storageError } from './sqlite-store.js';
+import { storageError } from './sqlite-errors.js';
 
 /**
  * Streams a tenant's consents as CSV (header row with the import's field names) or NDJSON, oldest first, in chunks

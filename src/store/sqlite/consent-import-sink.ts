@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { BatchResult, BatchValue, ConsentImportWriter, ImportWriterOptions } from '../consent-import-rows.js';
 import type { ConsentBatchWriter, FromWriter, ToWriter, WriterOptions } from './consent-import-writer.js';
-import { storageError } from './sqlite-store.js';
+import { storageError } from './sqlite-errors.js';
 
 /** The writer in this thread (tests on the TypeScript sources): each piece is written as it comes. */
 class InThreadWriter implements ConsentImportWriter {

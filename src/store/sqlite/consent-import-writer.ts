@@ -10,19 +10,23 @@ import {
   batchParams,
   groupJson,
   HEAD_QUERY,
+  REGISTER_TENANT,
   JOURNAL_COLUMNS,
   RUN_QUERY,
   type BatchTable,
 } from '../journal/import-batch.js';
 import type { ChainHead } from '../journal/journal-writer.js';
 import {
+  changeId,
   COUNTER_SEEDS,
+  countOf,
   decideChecks,
   passesOf,
   ROW_FIELDS,
   ROW_WIDTH,
   type BatchResult,
   type BatchValue,
+  type Affirmation,
   type CheckRow,
   type ImportWriterOptions,
   type Refusal,
@@ -43,51 +47,62 @@ const STAGE_ROWS = 100;
 /** Columns of the staging table: the row's position `n`, its pass (passesOf), then ROW_FIELDS. */
 const STAGE_COLUMNS = `n integer primary key, pass integer, ${ROW_FIELDS.join(', ')}`;
 /**
- * What the rows of the current pass do (and the consent a revoking row revokes): a narrow table of its own, as
- * writing an action into the wide staged rows cost more than the rest of a re-import (measured: 5 µs a row).
+ * What the rows of the current pass do: a narrow table of its own, as writing an action into the wide staged rows
+ * cost more than the rest of a re-import (measured: 5 µs a row).
  */
-const ACTION_COLUMNS = 'n integer primary key, action text not null, target text';
+const ACTION_COLUMNS = 'n integer primary key, action text not null';
+/** The changes the decided rows of a pass make to stored consents: revocations and renewals, each with its entry's id. */
+const CHANGE_COLUMNS =
+  'id text primary key, n integer not null, kind text not null, target text not null, at text not null, version text not null';
 
+/** The stored consents of a staged row's user and data point, `c` for the row `s`. */
+const SAME_USER = `c.tenant_id = @tenant and c.user_id = s.user_id and c.data_point_id = s.data_point_id`;
 /**
- * The stored consents a staged row `s` matches (import-match.ts): the same user_id, data_point_id, granted and
- * consent_version, and the same granted_at when the row has one.
+ * ... that the row matches (import-match.ts): the same granted and consent_version, and the same granted_at when the
+ * row has one, and is equal to: the same revocation, and every value the row gives.
  */
-const MATCHES = `c.tenant_id = @tenant and c.user_id = s.user_id and c.data_point_id = s.data_point_id
-  and c.granted = s.granted and c.consent_version = s.consent_version and (s.granted_at is null or c.granted_at = s.granted_at)`;
-/** ... and a matched consent `c` equal to it: the same revocation, and every value the row gives. */
-const EQUAL = `(c.revoked_at is s.revoked_at and (s.source is null or c.source is s.source)
+const EQUAL = `(c.granted = s.granted and c.consent_version = s.consent_version
+  and (s.granted_at is null or c.granted_at = s.granted_at) and c.revoked_at is s.revoked_at
+  and (s.source is null or c.source is s.source)
   and (s.ip_address is null or c.ip_address is s.ip_address) and (s.user_agent is null or c.user_agent is s.user_agent))`;
 /**
- * A row's action against the store: `create` (no match), `unchanged` (an equal match) or `check` (decided in JS). One
- * match is looked at: a row without granted_at that matches several consents may be sent to JS although one of them
- * is equal, which then says `unchanged` (an aggregate over every match cost 3 µs more a row, measured).
+ * A row's action against the store: `create` when its user has no consent on its data point, `unchanged` when one of
+ * them equals it (an import run again), else `check`: decided in JS by the rule of one decision in force
+ * (import-match.ts). One walk over the user index per row, which most often finds nothing or one consent.
  */
-const CLASSIFY = `coalesce((select case when ${EQUAL} then 'unchanged' else 'check' end
-  from consent c indexed by consent_tenant_user where ${MATCHES} limit 1), 'create')`;
+const CLASSIFY = `coalesce((select max(case when ${EQUAL} then 'unchanged' else 'check' end)
+  from consent c indexed by consent_tenant_user where ${SAME_USER}), 'create')`;
 /**
  * Ids are UUIDv7 with a dedicated counter (RFC 9562, 6.2 method 1): each batch takes the first 24 characters of a
  * fresh time-ordered id (timestamp, sequence, variant) and counts in the last 48 bits, three ids per row (the consent,
- * its `granted` entry, its `revoked` entry; a row that revokes a stored consent uses the third), so a batch's ids are
- * unique, ordered, and made inside SQLite. The counter starts at a random value below 2^47 (the RFC's seeding, its top
+ * its `granted` entry, its `revoked` entry), then one per change to a stored consent (changeId), so a batch's ids are
+ * unique, ordered, and made inside SQLite (the changes' in JS). The counter starts at a random value below 2^47 (the RFC's seeding, its top
  * bit kept clear against rollover), so the ends of ids differ between batches as those of other ids do: short ids are
  * the last 8 characters.
  */
 const id = (k: 0 | 1 | 2) => `printf('%s%012x', @prefix, @start + 3 * s.n + ${k})`;
 
-/** The staged rows of a pass that the store does not decide alone, each with every consent it matches. */
-const CHECKS = `select s.n, s.granted_at, s.revoked_at, s.source, s.ip_address, s.user_agent,
-    c.id as c_id, c.granted_at as c_granted_at, c.revoked_at as c_revoked_at, c.source as c_source,
-    c.ip_address as c_ip_address, c.user_agent as c_user_agent
-  from temp.import_action a join temp.import_stage s on s.n = a.n join consent c indexed by consent_tenant_user on ${MATCHES}
-  where a.action = 'check' order by s.n, c.id`;
+/** The staged rows of a pass that the store does not decide alone, each with every consent of its user and data point. */
+const CHECKED = `temp.import_action a join temp.import_stage s on s.n = a.n
+  join consent c indexed by consent_tenant_user on ${SAME_USER} where a.action = 'check'`;
+const CHECKS = `select s.n, s.granted, s.granted_at, s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent,
+    c.id as c_id, c.granted as c_granted, c.granted_at as c_granted_at, c.revoked_at as c_revoked_at,
+    c.consent_version as c_consent_version, c.source as c_source, c.ip_address as c_ip_address,
+    c.user_agent as c_user_agent
+  from ${CHECKED} order by s.n, c.id`;
+/** ... and the entries where the user said yes on those that are grants (the history's key begins with the consent). */
+const AFFIRMATIONS = `select h.consent_id, h.created_at, h.consent_version from consent_history h
+  where h.consent_id in (select c.id from ${CHECKED} and c.granted = 1) and h.tenant_id = @tenant
+    and h.action in ('granted', 'renewed', 'version_update')`;
 
 /**
  * Writes batches of validated consent rows with their history, one transaction per batch, on a connection of its own.
  * A batch is copied into a staging table; one statement gives each row its action against the store (import-match.ts):
- * new, unchanged, or to be checked (the few that match a consent but differ: decided in JS, then revoked or refused).
- * Set-based statements then write the consents with their `granted` and `revoked` entries, keeping to the rules of a
- * consent created through the API (`newConsent`; the contract suite compares the two), and revoke the consents the
- * rows revoke. A row that could match what an earlier row of the batch writes comes in a later pass. Each batch is
+ * new (its user has no consent on its data point), unchanged (one equals it), or to be checked (decided in JS by the
+ * rule of one decision in force: created, revoking or renewing the grant in force, or refused). Set-based statements
+ * then write the consents with their `granted` and `revoked` entries, keeping to the rules of a consent created
+ * through the API (`newConsent`; the contract suite compares the two), and revoke or renew the stored consents the
+ * rows change. A row of a user and data point an earlier row of the batch has comes in a later pass. Each batch is
  * written in one synchronous stretch (BEGIN IMMEDIATE … COMMIT), so a transaction never stays open across an await: a
  * killed run leaves whole batches, and a server sharing the file never waits on a half-done one.
  */
@@ -98,7 +113,13 @@ export class ConsentBatchWriter {
   private readonly classify: Database.Statement;
   private readonly actions: Database.Statement;
   private readonly checks: Database.Statement;
+  private readonly affirmations: Database.Statement;
   private readonly decide: Database.Statement;
+  private readonly setRevokedAt: Database.Statement;
+  private readonly addChange: Database.Statement;
+  private readonly clearChanges: Database.Statement;
+  private readonly renewStored: Database.Statement;
+  private readonly insRenewals: Database.Statement;
   private readonly insConsents: Database.Statement;
   private readonly insGranted: Database.Statement;
   private readonly insRevoked: Database.Statement;
@@ -114,6 +135,7 @@ export class ConsentBatchWriter {
   private readonly columns: Record<BatchTable, string[]>;
   private readonly head: Database.Statement;
   private readonly append: Database.Statement;
+  private readonly register: Database.Statement;
   /** Prefixes come from time-ordered ids whatever source the caller uses: the id layout above depends on it. */
   private readonly ids = uuidv7Source();
   private created = 0;
@@ -133,7 +155,8 @@ export class ConsentBatchWriter {
       this.db.pragma('wal_autocheckpoint = 10000');
       this.db.pragma('temp_store = memory');
       this.db.exec(`create temp table import_stage (${STAGE_COLUMNS});
-        create temp table import_action (${ACTION_COLUMNS});`);
+        create temp table import_action (${ACTION_COLUMNS});
+        create temp table import_change (${CHANGE_COLUMNS});`);
       const tuple = `(${Array(ROW_WIDTH + 2)
         .fill('?')
         .join(', ')})`;
@@ -147,10 +170,18 @@ export class ConsentBatchWriter {
       );
       this.actions = this.db.prepare('select action, count(*) as n from temp.import_action group by action');
       this.checks = this.db.prepare(CHECKS);
-      this.decide = this.db.prepare('update temp.import_action set action = @action, target = @target where n = @n');
-      const rowsOf = (action: string) =>
-        `from temp.import_action a join temp.import_stage s on s.n = a.n where a.action = '${action}'`;
-      const mine = rowsOf('create');
+      this.affirmations = this.db.prepare(AFFIRMATIONS);
+      // the decisions of a pass arrive as one JSON array each: one statement instead of one per row
+      const each = (fields: string[]) =>
+        `select ${fields.map((f, i) => `j.value ->> ${i} as ${f}`).join(', ')} from json_each(@rows) j`;
+      this.decide = this.db.prepare(`update temp.import_action set action = d.action
+        from (${each(['n', 'action'])}) d where import_action.n = d.n`);
+      this.setRevokedAt = this.db.prepare(`update temp.import_stage set revoked_at = d.revoked_at
+        from (${each(['n', 'revoked_at'])}) d where import_stage.n = d.n`);
+      this.addChange = this.db.prepare(`insert into temp.import_change (id, n, kind, target, at, version)
+        ${each(['id', 'n', 'kind', 'target', 'at', 'version'])}`);
+      this.clearChanges = this.db.prepare('delete from temp.import_change');
+      const mine = `from temp.import_action a join temp.import_stage s on s.n = a.n where a.action = 'create'`;
       this.insConsents = this.db
         .prepare(`insert into consent (id, tenant_id, user_id, data_point_id, granted, granted_at, revoked_at, consent_version, source, ip_address, user_agent, created_at, import_run_id)
         select ${id(0)}, @tenant, s.user_id, s.data_point_id, s.granted, coalesce(s.granted_at, @now), s.revoked_at, s.consent_version, s.source, s.ip_address, s.user_agent, @now, @run
@@ -161,18 +192,24 @@ export class ConsentBatchWriter {
       this.insRevoked = this.db
         .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
         select ${id(2)}, @tenant, ${id(0)}, 'revoked', s.consent_version, null, null, null, s.revoked_at, @run ${mine} and s.revoked_at is not null`);
-      const revoking = rowsOf('revoke');
-      this.revokeStored = this.db
-        .prepare(`update consent set revoked_at = (select s.revoked_at ${revoking} and a.target = consent.id)
-        where tenant_id = @tenant and id in (select a.target from temp.import_action a where a.action = 'revoke')`);
-      // the revocation of a stored consent is an entry of its own, its source `import`, as a revocation by request is
+      // a change to a stored consent is an entry of its own, its source `import` (a revert finds the run's by it)
+      this.revokeStored = this.db.prepare(`update consent set revoked_at = ch.at from temp.import_change ch
+        where ch.kind = 'revoke' and consent.tenant_id = @tenant and consent.id = ch.target and consent.revoked_at is null`);
       this.insRevocations = this.db
         .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
-        select ${id(2)}, @tenant, a.target, 'revoked', s.consent_version, null, null, 'import', s.revoked_at, @run ${revoking}`);
+        select ch.id, @tenant, ch.target, 'revoked', c.consent_version, null, null, 'import', ch.at, @run
+        from temp.import_change ch join consent c on c.tenant_id = @tenant and c.id = ch.target where ch.kind = 'revoke'`);
+      this.renewStored = this.db.prepare(`update consent set consent_version = ch.version from temp.import_change ch
+        where ch.kind = 'renew' and consent.tenant_id = @tenant and consent.id = ch.target`);
+      this.insRenewals = this.db
+        .prepare(`insert into consent_history (id, tenant_id, consent_id, action, consent_version, ip_address, user_agent, source, created_at, import_run_id)
+        select ch.id, @tenant, ch.target, 'version_update', ch.version, s.ip_address, s.user_agent, 'import', ch.at, @run
+        from temp.import_change ch join temp.import_stage s on s.n = ch.n where ch.kind = 'renew'`);
       this.insRun = this.db.prepare(`insert into consent_import_run (${RUN_COLUMNS.join(', ')})
         values (${RUN_COLUMNS.map((c) => `@${c}`).join(', ')})`);
       this.countRun = this.db.prepare(`update consent_import_run set read = read + @read, created = created + @created,
-          unchanged = unchanged + @unchanged, revoked = revoked + @revoked, rejected = rejected + @rejected
+          unchanged = unchanged + @unchanged, revoked = revoked + @revoked, renewed = renewed + @renewed,
+          rejected = rejected + @rejected
         where tenant_id = @tenant_id and id = @id and status = 'running'`);
       const columnsOf = (table: string) =>
         this.db
@@ -188,6 +225,7 @@ export class ConsentBatchWriter {
       this.append = this.db.prepare(
         `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map(() => '?').join(', ')})`,
       );
+      this.register = this.db.prepare(REGISTER_TENANT);
       this.clearActions = this.db.prepare('delete from temp.import_action');
       this.clearStage = this.db.prepare('delete from temp.import_stage');
     } catch (e) {
@@ -240,8 +278,10 @@ export class ConsentBatchWriter {
         }
       }
       const prefix = this.ids.next().slice(0, 24);
-      const start = BigInt(randomInt(COUNTER_SEEDS));
-      const result = { created: 0, unchanged: 0, revoked: 0, refused: [] as Refusal[] };
+      const seed = randomInt(COUNTER_SEEDS);
+      const start = BigInt(seed);
+      const result = { created: 0, unchanged: 0, revoked: 0, renewed: 0, refused: [] as Refusal[] };
+      let changes = 0;
       for (let pass = 1; pass <= last; pass++) {
         if (pass > 1) this.clearActions.run();
         this.classify.run({ tenant, pass });
@@ -250,32 +290,46 @@ export class ConsentBatchWriter {
         );
         result.created += counts.get('create') ?? 0;
         result.unchanged += counts.get('unchanged') ?? 0;
-        let revoking = 0;
+        let creating = (counts.get('create') ?? 0) > 0;
+        let changing = false;
         if (counts.get('check')) {
-          const decisions = decideChecks(this.checks.all({ tenant }) as CheckRow[]);
+          const checked = this.checks.all({ tenant }) as CheckRow[];
+          const decisions = decideChecks(checked, this.affirmations.all({ tenant }) as Affirmation[], now);
+          this.clearChanges.run();
+          const created: unknown[][] = [];
+          const changed: unknown[][] = [];
           for (const d of decisions) {
-            this.decide.run({ n: d.n, action: d.action, target: d.target ?? null });
-            if (d.action === 'revoke') revoking++;
-            else if (d.action === 'unchanged') result.unchanged++;
-            else result.refused.push({ n: d.n, reason: d.reason! });
+            const count = countOf(d);
+            if (count === 'refused') result.refused.push({ n: d.n, reason: d.reason! });
+            else result[count]++;
+            if (d.action === 'create') created.push([d.n, d.revoked_at ?? null]);
+            for (const c of d.changes)
+              changed.push([changeId(prefix, seed, rows, changes++), c.n, c.kind, c.target, c.at, c.version]);
           }
+          this.decide.run({ rows: JSON.stringify(decisions.map((d) => [d.n, d.action])) });
+          if (created.length) this.setRevokedAt.run({ rows: JSON.stringify(created) });
+          if (changed.length) this.addChange.run({ rows: JSON.stringify(changed) });
+          creating ||= created.length > 0;
+          changing = changed.length > 0;
         }
-        result.revoked += revoking;
         if (!dryRun) {
-          if (counts.get('create')) {
+          if (creating) {
             this.insConsents.run({ tenant, now, prefix, start, run });
             this.insGranted.run({ tenant, now, prefix, start, run });
             this.insRevoked.run({ tenant, prefix, start, run });
           }
-          if (revoking) {
+          if (changing) {
             this.revokeStored.run({ tenant });
-            this.insRevocations.run({ tenant, prefix, start, run });
+            this.insRevocations.run({ tenant, run });
+            this.renewStored.run({ tenant });
+            this.insRenewals.run({ tenant, run });
           }
         }
       }
       if (!dryRun) this.count(rows, result);
       if (!dryRun) this.journalBatch(prefix);
       this.clearActions.run();
+      this.clearChanges.run();
       this.clearStage.run();
       this.db.exec(dryRun ? 'ROLLBACK' : 'COMMIT');
       this.created += result.created;
@@ -315,6 +369,7 @@ export class ConsentBatchWriter {
     this.journaled = true;
     const head = this.head.get(tenant) as ChainHead | undefined;
     const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), groups);
+    if (!head) this.register.run(tenant, entry.time);
     this.append.run(JOURNAL_COLUMNS.map((c) => entry[c]));
   }
 

@@ -102,6 +102,15 @@ export function createEventsRunner(store: Store, opts: EventsOptions = {}) {
       const [w, m] = await Promise.all([webhooks.pass(), mail.pass()]);
       return { webhooks: w, mail: m, pruned: await prune() };
     },
+    /** The background loop's webhook step: collects and starts sending, without waiting for the receivers. */
+    webhooks: (onError: (e: unknown) => void) => webhooks.tick(onError),
+    /** The background loop's e-mail step, and the pruning (once an hour). */
+    async mail(): Promise<void> {
+      await mail.pass();
+      await prune();
+    },
+    /** Waits for the webhook attempts still running (each ends after the attempt timeout at most). */
+    settle: () => webhooks.settle(),
   };
 }
 
@@ -110,8 +119,10 @@ export const runEventsPass = (store: Store, opts: EventsOptions = {}): Promise<E
   createEventsRunner(store, opts).pass();
 
 /**
- * Passes every `intervalMs` in the background of `compliance serve` until stopped; a failing pass (the database gone
- * for a moment) is logged and the next one tries again. Each replica runs its own loop; claims keep them apart.
+ * Delivers every `intervalMs` in the background of `compliance serve` until stopped, webhooks and e-mail in loops of
+ * their own: a receiver or an SMTP server that takes its time holds up neither the other kind nor other receivers
+ * (each endpoint is sent to on its own, see WebhookDeliverer). A failing step (the database gone for a moment) is
+ * logged and the next one tries again. Each replica runs its own loops; claims keep them apart.
  */
 export function startEventLoop(
   store: Store,
@@ -120,25 +131,29 @@ export function startEventLoop(
   const runner = createEventsRunner(store, opts);
   const interval = opts.intervalMs ?? 1000;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    running = runner
-      .pass()
-      .then(
-        () => undefined,
-        (e: unknown) => opts.log?.(`events: delivery pass failed: ${(e as Error)?.message ?? String(e)}`),
-      )
-      .then(() => {
-        if (!stopped) timer = setTimeout(tick, interval);
-      });
+  const failed = (e: unknown) => opts.log?.(`events: delivery pass failed: ${(e as Error)?.message ?? String(e)}`);
+  const loop = (step: () => Promise<void>) => {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> = Promise.resolve();
+    const tick = () => {
+      running = step()
+        .catch(failed)
+        .then(() => {
+          if (!stopped) timer = setTimeout(tick, interval);
+        });
+    };
+    timer = setTimeout(tick, 0);
+    return async () => {
+      if (timer) clearTimeout(timer);
+      await running;
+    };
   };
-  timer = setTimeout(tick, 0);
+  const stops = [loop(() => runner.webhooks(failed)), loop(() => runner.mail())];
   return {
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      await Promise.all(stops.map((s) => s()));
+      await runner.settle();
     },
   };
 }

@@ -5,7 +5,7 @@ import type { CliContext } from '../../context.js';
 import { defined, readJson } from '../../input.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
 import { req } from './shared.js';
-import { writes } from '../../store-access.js';
+import { usesTenant, writes } from '../../store-access.js';
 import { flagFields } from '../../flag-names.js';
 
 type Flags = {
@@ -99,7 +99,9 @@ export function createBlocksCommand(ctx: CliContext): Command {
       );
     });
   flags(
-    writes(blocks.command('create')).description('create a block: which canonical controls make which modules'),
+    usesTenant(writes(blocks.command('create')), 'starts').description(
+      'create a block: which canonical controls make which modules',
+    ),
   ).action(async (o: Flags) => {
     const b = await (await api()).create({ ...req(ctx), body: await body(ctx, o) });
     await printRecord(ctx, b, pairs(b));

@@ -5,7 +5,7 @@ import type { CliContext } from '../../context.js';
 import { readText } from '../../input.js';
 import { note, printJson, printList, printRecord, writeOut } from '../../output.js';
 import { parseCsv } from './shared.js';
-import { writes } from '../../store-access.js';
+import { usesTenant, writes } from '../../store-access.js';
 
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const REF_COLUMNS = ['iso27001', 'nis2', 'bsi', 'nist'] as const;
@@ -93,7 +93,7 @@ export function createCanonicalCommand(ctx: CliContext): Command {
       ]);
     });
 
-  writes(cmd.command('import'))
+  usesTenant(writes(cmd.command('import')), 'starts')
     .description("load your organisation's own controls from JSON or CSV (validated per row, idempotent)")
     .argument(
       '<file>',

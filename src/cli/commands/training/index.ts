@@ -19,7 +19,7 @@ import { createCanonicalCommand } from './canonical.js';
 import { addContentCommands } from './content.js';
 import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
 import { csvCell, moduleId, parseCsv, parseWhen, req } from './shared.js';
-import { writes } from '../../store-access.js';
+import { usesTenant, writes } from '../../store-access.js';
 import { flagFields } from '../../flag-names.js';
 
 export const assignmentColumns: Column<Assignment>[] = [
@@ -52,6 +52,7 @@ function moduleFlags(cmd: Command): Command {
   })
     .option('--code <code>', 'module_code (unique)')
     .option('--title <title>')
+    .option('--title-en <title>', 'the English title, for English e-mail ("" clears it)')
     .option('--description <text>')
     .addOption(new Option('--area <area>', `regulation_area: ${REGULATION_AREAS.join(', ')}`))
     .addOption(new Option('--frequency <type>', `frequency_type: ${FREQUENCY_TYPES.join(', ')}`))
@@ -63,6 +64,7 @@ function moduleFlags(cmd: Command): Command {
 type ModuleFlags = {
   code?: string;
   title?: string;
+  titleEn?: string;
   description?: string;
   area?: string;
   frequency?: string;
@@ -79,6 +81,7 @@ async function moduleBody(ctx: CliContext, o: ModuleFlags) {
     ...defined({
       module_code: o.code,
       title: o.title,
+      title_en: o.titleEn,
       description: o.description,
       regulation_area: o.area,
       frequency_type: o.frequency,
@@ -128,14 +131,16 @@ export function createTrainingCommand(ctx: CliContext): Command {
         ['questions', m.questions.map((q, i) => `${i + 1}. ${q.question}`)],
       ]);
     });
-  moduleFlags(writes(modules.command('create')).description('create a module')).action(async (o: ModuleFlags) => {
-    const m = await (await b()).training.createModule({ ...req(ctx), body: await moduleBody(ctx, o) });
-    await printRecord(
-      ctx,
-      m,
-      Object.entries(m).filter(([k]) => k !== 'questions'),
-    );
-  });
+  moduleFlags(usesTenant(writes(modules.command('create')), 'starts').description('create a module')).action(
+    async (o: ModuleFlags) => {
+      const m = await (await b()).training.createModule({ ...req(ctx), body: await moduleBody(ctx, o) });
+      await printRecord(
+        ctx,
+        m,
+        Object.entries(m).filter(([k]) => k !== 'questions'),
+      );
+    },
+  );
   moduleFlags(
     writes(modules.command('update')).description('change fields of a module').argument('<id-or-code>'),
   ).action(async (idc: string, o: ModuleFlags) => {
@@ -162,7 +167,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
     });
 
   // ---- catalogue
-  writes(training.command('catalog').description('the default catalogue').command('install'))
+  usesTenant(writes(training.command('catalog').description('the default catalogue').command('install')), 'starts')
     .description('install the shipped modules, questions and role matrix (idempotent)')
     .option('--file <catalog.json>', 'another catalogue of the same shape')
     .action(async (o: { file?: string }) => {
@@ -174,7 +179,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
       const api = (await b()).training;
       const existing = new Map((await api.listModules(req(ctx))).map((m) => [m.module_code, m.id]));
       let created = 0;
-      for (const { title_en: _en, ...m } of catalog.modules) {
+      for (const m of catalog.modules) {
         if (existing.has(m.module_code)) continue;
         existing.set(m.module_code, (await api.createModule({ ...req(ctx), body: m })).id);
         created++;
@@ -268,14 +273,20 @@ export function createTrainingCommand(ctx: CliContext): Command {
     .command('export')
     .description('CSV for a spreadsheet: role_code,module_code,module_title,is_mandatory,priority')
     .option('-o, --output <file>')
-    .action(async (o: { output?: string }) => {
+    .option(
+      '--raw-cells',
+      "write cells that start with = + - @, a tab or CR as they are (by default with a ' in front)",
+    )
+    .action(async (o: { output?: string; rawCells?: boolean }) => {
       outputFormat('matrix export', { csv: ['csv'] }, o, 'csv');
       const rows = await (await b()).training.matrix(req(ctx));
       const csv =
         [
           'role_code,module_code,module_title,is_mandatory,priority',
           ...rows.map((e) =>
-            [e.role_code, e.module_code, e.module_title, e.is_mandatory, e.priority].map(csvCell).join(','),
+            [e.role_code, e.module_code, e.module_title, e.is_mandatory, e.priority]
+              .map((v) => csvCell(v, o.rawCells))
+              .join(','),
           ),
         ].join('\n') + '\n';
       if (o.output) await writeOutputFile(o.output, csv);

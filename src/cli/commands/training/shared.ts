@@ -1,3 +1,4 @@
+import { guardedCell, opensFormula } from '../../../domain/spreadsheet-cells.js';
 import type { CliContext } from '../../context.js';
 import type { Backend } from '../../../backend/backend.js';
 import { DomainError } from '../../../domain/errors.js';
@@ -33,9 +34,13 @@ export async function moduleId(ctx: CliContext, b: Backend, idOrCode: string): P
   throw new DomainError('not_found', `training module ${idOrCode} not found (neither an id nor a module_code)`);
 }
 
-/** A CSV cell, quoted when needed. */
-export const csvCell = (v: unknown): string => {
+/**
+ * A CSV cell, quoted when needed; one a spreadsheet would run as a formula gets a ' in front and quotes, unless `raw`
+ * (spreadsheet-cells.ts).
+ */
+export const csvCell = (v: unknown, raw = false): string => {
   const s = v === null || v === undefined ? '' : String(v);
+  if (!raw && opensFormula(s)) return `"${guardedCell(s).replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

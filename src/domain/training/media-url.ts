@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors.js';
+import { DomainError } from '../errors.js';
 
 /** The one form a media URL takes, for messages. */
 export const MEDIA_URL_FORM = 's3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=true&presign_minutes=15';

@@ -1,0 +1,64 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { bindHandlers } from '../../contract/bind.js';
+import { bundlesContract } from '../../contract/bundles.contract.js';
+import type { StreamBody } from '../../contract/operation.js';
+import type { Clock } from '../../domain/clock.js';
+import type { Store } from '../../store/store.js';
+import { currentRequest, forRequest, type RequestScope } from '../../store/tenant-scope.js';
+import { exportBundle } from '../sync/bundle-export.js';
+import { importBundle } from '../sync/bundle.js';
+
+/**
+ * A bundle as the local backend receives it. In process (the CLI on a local store) the caller names the file, which
+ * is read where it is; over HTTP only the stream travels, and it is kept in a temporary file while it is imported
+ * (a bundle is checked whole before anything is written).
+ */
+export type BundleStream = StreamBody & { file?: string };
+
+/** Each step of `source` runs in `scope`: a stream the server sends after the request's handler has returned. */
+async function* within<T>(scope: RequestScope | undefined, source: AsyncGenerator<T>): AsyncGenerator<T> {
+  if (!scope) return yield* source;
+  try {
+    for (;;) {
+      const step = await forRequest(scope, () => source.next());
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    // a reader that stopped early (a client that went away) ends the source too
+    await forRequest(scope, () => source.return(undefined));
+  }
+}
+
+/** `fn` on the file of the stream: the caller's own, or a temporary copy removed afterwards. */
+async function onFile<T>(stream: BundleStream, fn: (file: string) => Promise<T>): Promise<T> {
+  if (stream.file) return fn(stream.file);
+  const dir = await mkdtemp(join(tmpdir(), 'compliance-bundle-'));
+  try {
+    const file = join(dir, 'bundle.zip');
+    await pipeline(Readable.from(stream.body), createWriteStream(file), { signal: stream.signal });
+    return await fn(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Tenant bundles out and in, on the embedded store (and for `compliance serve`). */
+export function createBundlesArea(store: Store, clock: Clock, mediaRoot?: string) {
+  return bindHandlers(bundlesContract, {
+    export: async (r) => ({
+      content_type: 'application/zip',
+      body: within(currentRequest(), exportBundle(store, r.tenant, clock, mediaRoot)),
+    }),
+    import: (r) => {
+      const stream = r.stream as BundleStream;
+      const target = { store, tenant: r.tenant, rename: r.query.rename_tenant, actor: r.actor, clock, mediaRoot };
+      return onFile(stream, (file) => importBundle(target, file, stream.file ?? 'the bundle'));
+    },
+  });
+}
