@@ -5,6 +5,7 @@ import { REPORT_LANGUAGES } from './domain/report-locale.js';
 import { TENANT_PATTERN, TENANT_RULE } from './domain/tenant.js';
 import { DomainError } from './domain/errors.js';
 import { parseOrThrow } from './domain/validation.js';
+import { parseMediaUrl, type MediaLocation } from './domain/training/media-url.js';
 
 /** Global flags as commander hands them over. */
 export interface GlobalFlags {
@@ -14,6 +15,7 @@ export interface GlobalFlags {
   tenant?: string;
   user?: string;
   json?: boolean;
+  media?: string;
 }
 
 /** The configuration's schema: built only to word what is wrong with a configuration that fails `isValid`. */
@@ -31,6 +33,8 @@ export const configSchema = () =>
     json: z.boolean(),
     /** COMPLIANCE_LANG: the language of texts the tool writes for people (screening, certificates) unless --lang says. */
     lang: z.enum(REPORT_LANGUAGES).optional(),
+    /** --media or COMPLIANCE_MEDIA_URL, parsed: the object store of the local store's media. */
+    media: z.custom<MediaLocation>((v) => typeof v === 'object' && v !== null).optional(),
   });
 export type Config = z.infer<ReturnType<typeof configSchema>>;
 
@@ -51,7 +55,8 @@ export function isValid(c: Partial<Record<keyof Config, unknown>>): c is Config 
     typeof c.tenantGiven === 'boolean' &&
     text(c.user) &&
     typeof c.json === 'boolean' &&
-    (c.lang === undefined || (REPORT_LANGUAGES as readonly unknown[]).includes(c.lang))
+    (c.lang === undefined || (REPORT_LANGUAGES as readonly unknown[]).includes(c.lang)) &&
+    (c.media === undefined || (typeof c.media === 'object' && c.media !== null))
   );
 }
 
@@ -82,15 +87,21 @@ export function resolveConfig(flags: GlobalFlags, env: NodeJS.ProcessEnv): Confi
     throw new DomainError('bad_request', `COMPLIANCE_LANG=${lang}: allowed values are ${REPORT_LANGUAGES.join(', ')}`, [
       { path: 'COMPLIANCE_LANG', message: `allowed values: ${REPORT_LANGUAGES.join(', ')}` },
     ]);
+  const mediaUrl = flags.media ?? empty(env.COMPLIANCE_MEDIA_URL);
+  const mediaField = flags.media !== undefined ? '--media' : 'COMPLIANCE_MEDIA_URL';
+  const media = mediaUrl === undefined ? undefined : parseMediaUrl(mediaUrl, mediaField);
+  // with --remote the server keeps media where it is told; sync still reads this store's own through --media
+  const remote = flags.remote ?? empty(env.COMPLIANCE_REMOTE);
   return parseConfig({
     db: db ?? defaultDbFile(env),
     dbIsDefault: db === undefined,
-    remote: flags.remote ?? empty(env.COMPLIANCE_REMOTE),
+    remote,
     apiKey: flags.apiKey ?? empty(env.COMPLIANCE_API_KEY),
     tenant: flags.tenant ?? (empty(env.COMPLIANCE_TENANT) || 'default'),
     tenantGiven: flags.tenant !== undefined || Boolean(empty(env.COMPLIANCE_TENANT)),
     user: flags.user ?? (empty(env.COMPLIANCE_USER) || osUser(env)),
     json: flags.json ?? false,
     lang,
+    media,
   });
 }

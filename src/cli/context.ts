@@ -74,6 +74,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
           );
       },
       llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
+      media: c.media,
       timeouts: {
         statement_timeout: env.COMPLIANCE_PG_STATEMENT_TIMEOUT,
         lock_timeout: env.COMPLIANCE_PG_LOCK_TIMEOUT,

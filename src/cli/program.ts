@@ -30,6 +30,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<MakeCommand>]> = [
   ['journal', async () => (await import('./commands/journal.js')).createJournalCommand],
   ['audit', async () => (await import('./commands/audit.js')).createAuditCommand],
   ['db', async () => (await import('./commands/db.js')).createDbCommand],
+  ['media', async () => (await import('./commands/media.js')).createMediaCommand],
   ['keys', async () => (await import('./commands/keys.js')).createKeysCommand],
   ['serve', async () => (await import('./commands/serve.js')).createServeCommand],
   ['webhooks', async () => (await import('./commands/webhooks.js')).createWebhooksCommand],
@@ -78,6 +79,10 @@ export async function createProgram(ctx: CliContext, argv?: string[]): Promise<C
     .option('--tenant <id>', 'tenant (env COMPLIANCE_TENANT; default "default")')
     .option('--user <name>', 'actor recorded in audit entries (env COMPLIANCE_USER; default: the OS user)')
     .option('--json', 'print the wire shape as JSON')
+    .option(
+      '--media <url>',
+      'keep media in an S3-compatible object store: s3://BUCKET[/PREFIX]?endpoint=URL&region=R&path_style=true (env COMPLIANCE_MEDIA_URL)',
+    )
     .configureOutput(output(ctx))
     .exitOverride();
 

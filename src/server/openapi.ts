@@ -240,6 +240,10 @@ export function buildOpenApi(version: string): Record<string, unknown> {
                   status: { const: 'ok' },
                   store: { enum: ['sqlite', 'postgres'] },
                   version: { type: 'string' },
+                  media: {
+                    enum: ['ok', 'unavailable'],
+                    description: 'whether the media store answers (one that does not fails only the media routes)',
+                  },
                 },
                 required: ['status', 'store', 'version'],
               },

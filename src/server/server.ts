@@ -17,7 +17,7 @@ import { parseJson } from '../contract/json-body.js';
 import { sendBannerScript } from './banner-script.js';
 import { buildOpenApi } from './openapi.js';
 import { Router } from './router.js';
-import type { Store } from '../store/store.js';
+import type { MediaHealth, Store } from '../store/store.js';
 import { TENANT_PATTERN, TENANT_RULE } from '../domain/tenant.js';
 import { neededScope } from '../domain/api-keys/api-key.rules.js';
 import {
@@ -67,7 +67,7 @@ export interface ApiServerOptions {
    * The store behind the backend, for `GET /sdk/v1/health`, and to translate an engine failure outside an area's
    * own guard (the API-key lookup) into the same clear error.
    */
-  store?: Pick<Store, 'kind' | 'ping' | 'mapError'>;
+  store?: Pick<Store, 'kind' | 'ping' | 'mapError'> & Partial<Pick<Store, 'mediaObjects'>>;
 }
 
 /**
@@ -84,6 +84,23 @@ function ownUrl(req: IncomingMessage): string | undefined {
 
 /** A health check answers within this, so a load balancer never waits on a database that has gone away. */
 const HEALTH_TIMEOUT_MS = 2000;
+
+/** Whether the media store answers, within `ms`. */
+async function mediaHealthWithin(store: Partial<Pick<Store, 'mediaObjects'>>, ms: number): Promise<MediaHealth> {
+  const { mediaHealth } = await import('../store/store.js');
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<MediaHealth>((done) => {
+    timer = setTimeout(
+      () => done({ location: 'unknown', status: 'unavailable', message: `the media store did not answer in ${ms} ms` }),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([mediaHealth({ mediaObjects: () => store.mediaObjects!() }), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Every JSON answer: nothing in it runs, frames or loads anything, and no other site embeds it without CORS. */
 const JSON_HEADERS = {
@@ -320,7 +337,10 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (parts.length === 1 && parts[0] === 'health' && (method === 'GET' || method === 'HEAD')) {
       const health = { status: 'ok', store: opts.store?.kind ?? 'unknown', version: opts.version ?? '0.0.0' };
       await opts.store?.ping(HEALTH_TIMEOUT_MS);
-      send(res, 200, health);
+      // media that cannot be reached fail their own routes only (503): the health says so and stays 200; where
+      // they live and why they fail are for `db status`, not for anyone who asks
+      const media = opts.store?.mediaObjects ? await mediaHealthWithin(opts.store, HEALTH_TIMEOUT_MS) : undefined;
+      send(res, 200, media ? { ...health, media: media.status } : health);
       return 200;
     }
     const origin = header(req, 'origin');

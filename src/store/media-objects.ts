@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdtemp, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
@@ -22,10 +22,41 @@ export type MediaSource = string | AsyncIterable<Uint8Array | string>;
  * the same way.
  */
 export interface MediaObjectStore {
+  /** Where the objects are, for messages and status (a folder, `database`, an s3:// URL). */
+  readonly location: string;
   /** Stores the bytes as the object; answers its size in bytes. */
   put(ref: MediaRef, source: MediaSource): Promise<number>;
   /** The object's bytes as a stream; not_found when the store holds no such object. */
   open(ref: MediaRef): Promise<Readable>;
+  /** The object's size in bytes, or undefined when the store holds no such object. */
+  size(ref: MediaRef): Promise<number | undefined>;
+  /** Removes the object (nothing when there is none). */
+  remove(ref: MediaRef): Promise<void>;
+  /** Where the store keeps the object: its key, derived from the reference alone. */
+  keyOf(ref: MediaRef): string;
+  /** Resolves when the objects can be reached; an `unavailable` DomainError naming the store otherwise. */
+  check(): Promise<void>;
+  /** Every object the store holds, with its age (for `media gc`); absent where objects are written with their records. */
+  list?(): AsyncIterable<StoredObject>;
+  /** Removes an object `list` named. */
+  removeKey?(key: string): Promise<void>;
+  /** A URL that serves the object without this program, where the store can sign one (an object store). */
+  presign?(ref: MediaRef): Promise<PresignedObject>;
+}
+
+/** An object as `list` names it. */
+export interface StoredObject {
+  key: string;
+  size: number;
+  modified: Date;
+}
+
+/** A presigned GET of an object store's object. */
+export interface PresignedObject {
+  bucket: string;
+  key: string;
+  url: string;
+  expires_at: string;
 }
 
 /** An object read whole (a download answer, a bundle's part). */
@@ -55,8 +86,46 @@ const missing = (ref: MediaRef) =>
 export class FolderMediaObjects implements MediaObjectStore {
   constructor(readonly root: string) {}
 
+  get location(): string {
+    return this.root;
+  }
+
   path(ref: MediaRef): string {
     return join(this.root, MEDIA_BUCKET, ...ref.parts);
+  }
+
+  keyOf(ref: MediaRef): string {
+    return ref.key;
+  }
+
+  async check(): Promise<void> {}
+
+  async size(ref: MediaRef): Promise<number | undefined> {
+    const s = await stat(this.path(ref)).catch(() => undefined);
+    return s?.isFile() ? s.size : undefined;
+  }
+
+  async remove(ref: MediaRef): Promise<void> {
+    await rm(this.path(ref), { force: true });
+  }
+
+  async *list(): AsyncIterable<StoredObject> {
+    const base = join(this.root, MEDIA_BUCKET);
+    const entries = await readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!e.isFile()) continue;
+      const path = join(e.parentPath, e.name);
+      const s = await stat(path).catch(() => undefined);
+      if (s) yield { key: relative(base, path).split(sep).join('/'), size: s.size, modified: s.mtime };
+    }
+  }
+
+  async removeKey(key: string): Promise<void> {
+    const base = join(this.root, MEDIA_BUCKET);
+    const path = resolve(base, key);
+    // only what list named: a path inside the bucket's folder
+    if (!path.startsWith(base + sep)) throw new DomainError('bad_request', `not a media object: ${key}`);
+    await rm(path, { force: true });
   }
 
   async put(ref: MediaRef, source: MediaSource): Promise<number> {
@@ -96,7 +165,38 @@ export const MEDIA_CHUNK_BYTES = 1024 * 1024;
 
 /** Media objects as rows of `media_object_chunk`, one per megabyte, inside the tenant's row-level security. */
 export class DatabaseMediaObjects implements MediaObjectStore {
+  readonly location = 'database';
   constructor(private readonly db: Kysely<DB>) {}
+
+  keyOf(ref: MediaRef): string {
+    return ref.key;
+  }
+
+  async check(): Promise<void> {}
+
+  private chunks(ref: MediaRef) {
+    return this.db
+      .selectFrom('media_object_chunk')
+      .where('tenant_id', '=', ref.tenant)
+      .where('bucket', '=', MEDIA_BUCKET)
+      .where('object_key', '=', ref.key);
+  }
+
+  async size(ref: MediaRef): Promise<number | undefined> {
+    const row = await this.chunks(ref)
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb.fn('length', ['data'])).as('bytes')])
+      .executeTakeFirstOrThrow();
+    return Number(row.n) === 0 ? undefined : Number(row.bytes);
+  }
+
+  async remove(ref: MediaRef): Promise<void> {
+    await this.db
+      .deleteFrom('media_object_chunk')
+      .where('tenant_id', '=', ref.tenant)
+      .where('bucket', '=', MEDIA_BUCKET)
+      .where('object_key', '=', ref.key)
+      .execute();
+  }
 
   async put(ref: MediaRef, source: MediaSource): Promise<number> {
     if (typeof source === 'string') return this.putFile(ref, source);

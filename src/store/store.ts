@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
 import type { MediaObjectStore } from './media-objects.js';
+import type { MediaPlaces } from './media-location.js';
+import type { MediaLocation } from '../domain/training/media-url.js';
 import type { StoredEntry } from '../domain/journal/chain.js';
 import type { ExportQuery } from '../domain/consents/consent.schema.js';
 import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
@@ -30,6 +32,8 @@ export interface OpenOptions {
    * (`COMPLIANCE_PG_STATEMENT_TIMEOUT`, `…_LOCK_TIMEOUT`, `…_QUERY_TIMEOUT`); the URL's own parameters win.
    */
   timeouts?: { statement_timeout?: string; lock_timeout?: string; query_timeout?: string };
+  /** An S3-compatible object store for media (`--media`, COMPLIANCE_MEDIA_URL); absent: where the store keeps them. */
+  media?: MediaLocation;
 }
 
 /** What `compliance db status` shows, on either engine. */
@@ -79,6 +83,8 @@ export interface Store {
    * file), as a laptop expects; on PostgreSQL the database itself, so every replica reaches every object.
    */
   mediaObjects(root?: string): Promise<MediaObjectStore>;
+  /** Where media live and may move to: the configured object store, the store's record of it, its own place. */
+  readonly media: MediaPlaces;
   /**
    * A writer for the rows of one bulk consent import, on a connection of its own: each engine writes batches in its
    * own way (SQLite in a worker thread, PostgreSQL with COPY). `onBatch` hears of every transaction, in order.
@@ -121,3 +127,5 @@ export function engineOf(target: string): EngineKind {
     [{ path: 'db', message: 'expected postgres://, postgresql:// or a file path' }],
   );
 }
+
+export { mediaHealth, type MediaHealth } from './media-location.js';

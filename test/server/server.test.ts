@@ -305,7 +305,7 @@ describe('API keys', () => {
       // health needs no key and shows no data
       const health = await fetch(`${s.url}/sdk/v1/health`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ status: 'ok', store: 'sqlite', version: '0.0.0' });
+      expect(await health.json()).toEqual({ status: 'ok', store: 'sqlite', version: '0.0.0', media: 'ok' });
       await expectError(
         await fetch(`${s.url}/sdk/v1/dsfa`, { headers: { authorization: `Bearer ${k.key}x` } }),
         401,

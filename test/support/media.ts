@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { forRequest } from '../../src/store/tenant-scope.js';
+import { forRequest, forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { tmp } from './helpers.js';
 import { MediaRef } from '../../src/domain/training/media-ref.js';
@@ -21,7 +21,8 @@ export async function storeMedium(
   writeFileSync(file, m.bytes);
   const ref = MediaRef.of(m.tenant, m.moduleId, m.id, m.kind);
   const objectKey = ref.key;
-  await (await b.store.mediaObjects()).put(ref, file);
+  // in the tenant's scope, as every door stores an object: PostgreSQL's row-level security admits only its rows
+  await forTenant(m.tenant, async () => (await b.store.mediaObjects()).put(ref, file));
   const uow = createUnitOfWork(b.store, systemClock, uuidv7Source());
   await forRequest({ tenant: m.tenant, actor: 'sam', principal: 'test' }, () =>
     uow.write(m.tenant, (tx) =>

@@ -69,6 +69,8 @@ export interface LocalOptions {
   llm?: LlmSettings;
   /** Folder of the media objects on SQLite (default: `media/` beside the database file). */
   mediaRoot?: string;
+  /** An S3-compatible object store for the media instead (`--media`). */
+  media?: OpenOptions['media'];
   /** Told before an existing store is upgraded to this version's schema (large stores take a moment). */
   onUpgrade?: UpgradeListener;
   /** Whether a store file that does not exist is created (the default), refused, or read as empty. */
@@ -158,6 +160,9 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
 
 /** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
 export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
-  const { onUpgrade, ifMissing, onMissing, timeouts } = opts;
-  return createLocalBackendFromStore(await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts }), opts);
+  const { onUpgrade, ifMissing, onMissing, timeouts, media } = opts;
+  return createLocalBackendFromStore(
+    await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts, media }),
+    opts,
+  );
 }

@@ -31,7 +31,7 @@ export interface SyncTarget {
   actor?: string;
   clock: Clock;
   /** How this store is opened (whether a missing one is created, what an upgrade tells). */
-  local?: Pick<OpenOptions, 'onUpgrade' | 'ifMissing' | 'onMissing' | 'timeouts'>;
+  local?: Pick<OpenOptions, 'onUpgrade' | 'ifMissing' | 'onMissing' | 'timeouts' | 'media'>;
 }
 
 /** This store alone: a sync works on its tables and journal, not through the domain services. */

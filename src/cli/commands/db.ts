@@ -44,6 +44,10 @@ export function createDbCommand(ctx: CliContext): Command {
       const journalLine = journal.ok
         ? `${journal.entries} entries in ${journal.chains} chain${journal.chains === 1 ? '' : 's'}: hashes and links intact (audit trails not compared here: compliance audit verify compares them)`
         : `BROKEN: ${broken.map((c) => `tenant ${JSON.stringify(c.tenant)} at entry ${c.problem?.seq} (${c.problem?.kind})`).join('; ')} (compliance audit verify names more)`;
+      const { mediaHealth } = await import('../../store/store.js');
+      const media = await mediaHealth(backend.store);
+      // media that cannot be reached are a problem the status found (exit 6), as for a CI gate
+      if (media.status !== 'ok') ctx.exitCode = 6;
       const sqlite = st.engine === 'sqlite';
       // SQLite keeps the keys it had before PostgreSQL was added (file, sqlite_version)
       const status = {
@@ -55,6 +59,7 @@ export function createDbCommand(ctx: CliContext): Command {
         migrations_known: st.migrations_known,
         tables: st.tables,
         journal,
+        media,
       };
       const size = Number(st.details.size_bytes ?? 0);
       await printRecord(ctx, status, [
@@ -67,6 +72,7 @@ export function createDbCommand(ctx: CliContext): Command {
           .map(([k, v]) => [k.replace(/_/g, ' '), v] as [string, unknown]),
         ['schema version', `${st.schema_version} (this version knows ${st.migrations_known})`],
         ['journal', journalLine],
+        ['media', media.status === 'ok' ? `${media.location} (reachable)` : `UNAVAILABLE: ${media.message}`],
         ...Object.entries(st.tables).map(([t, n]) => [`rows in ${t}`, n] as [string, unknown]),
       ]);
     });

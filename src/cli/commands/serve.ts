@@ -86,6 +86,13 @@ export function createServeCommand(ctx: CliContext): Command {
           { path: 'port', message: 'expected 0 to 65535' },
         ]);
       const backend = await ctx.localBackend('serve');
+      // media that cannot be reached are named before the server listens: it does not start without them
+      const { mediaHealth } = await import('../../store/store.js');
+      const media = await mediaHealth(backend.store);
+      if (media.status !== 'ok')
+        throw new DomainError('unavailable', `not serving: ${media.message}`, [
+          { path: 'media', message: media.location },
+        ]);
       const { createApiServer } = await import('../../server/server.js');
       const keys = await backend.keys();
       let host = o.host;

@@ -9,7 +9,7 @@ import type { ConflictDetail, ConflictReport, SyncSummary } from '../../backend/
 /** What the sync commands reach: the embedded store of --db, for the tenant of --tenant. */
 const target = (ctx: CliContext) => {
   const c = ctx.config();
-  return { db: c.db, tenant: c.tenant, actor: c.user, clock: ctx.clock };
+  return { db: c.db, tenant: c.tenant, actor: c.user, clock: ctx.clock, local: { media: c.media } };
 };
 
 const counts = (m: Record<string, number>) =>

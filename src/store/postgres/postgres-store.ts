@@ -7,6 +7,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import { redactUrl, type OpenOptions, type Store, type StoreStatus, type UpgradeListener } from '../store.js';
 import { announcedMigrations } from '../announced-migrations.js';
+import { mediaPlaces } from '../media-location.js';
 import { driverUrl, poolAs, timed, timeoutsFor, type Timeouts } from './connections.js';
 import { postgresError } from './postgres-errors.js';
 import { checkAppRole } from './app-role.js';
@@ -132,6 +133,10 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
     await pool.end().catch(() => undefined);
     throw postgresError(location, e);
   }
+  const media = mediaPlaces(admin, opts.media, async () => {
+    const { DatabaseMediaObjects } = await import('../media-objects.js');
+    return new DatabaseMediaObjects(db);
+  });
   const store: PostgresStore = {
     kind: 'postgres',
     location,
@@ -179,10 +184,8 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
         'db backup copies an SQLite file; for PostgreSQL use pg_dump, or `compliance db copy URL file.db`',
       );
     },
-    async mediaObjects() {
-      const { DatabaseMediaObjects } = await import('../media-objects.js');
-      return new DatabaseMediaObjects(db);
-    },
+    mediaObjects: () => media.objects(),
+    media,
     async openConsentImportWriter(options, onBatch) {
       const { PostgresConsentWriter } = await import('./consent-import-writer.js');
       try {

@@ -11,6 +11,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
 import type { OpenOptions, Store, StoreStatus, UpgradeListener } from '../store.js';
 import { announcedMigrations } from '../announced-migrations.js';
+import { mediaPlaces } from '../media-location.js';
 import { nativeBinding } from './native-binding.js';
 import { isSqliteError, storageError } from './sqlite-errors.js';
 
@@ -83,6 +84,10 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
     sqlite.pragma('cache_size = -32768');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     if (opts.migrate !== false) await migrate(db, sqlite, opts.onUpgrade);
+    const media = mediaPlaces(db, opts.media, async (root) => {
+      const { FolderMediaObjects } = await import('../media-objects.js');
+      return new FolderMediaObjects(root ?? join(dirname(file), 'media'));
+    });
     return {
       kind: 'sqlite',
       location: file,
@@ -113,10 +118,8 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
           throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
         }
       },
-      async mediaObjects(root) {
-        const { FolderMediaObjects } = await import('../media-objects.js');
-        return new FolderMediaObjects(root ?? join(dirname(file), 'media'));
-      },
+      mediaObjects: (root) => media.objects(root),
+      media,
       // the file open (a scratch file while a store that does not exist reads as empty), not the location
       async openConsentImportWriter(options, onBatch) {
         const { openSqliteImportWriter } = await import('./consent-import-sink.js');

@@ -231,7 +231,17 @@ export function addContentCommands(ctx: CliContext, training: Command) {
     .requiredOption('-o, --output <file>')
     .description('download a media file (audio as .m4a, video as .mp4)')
     .action(async (id: string, o: { output: string }) => {
-      const f = await (await ctx.backend()).trainingMedia.download({ ...req(ctx), params: { mediaId: id } });
+      const b = await ctx.backend();
+      const u = await b.trainingMedia.url({ ...req(ctx), params: { mediaId: id } });
+      // media in an object store come from it directly, through the presigned URL, on every face
+      if (/^https?:\/\//.test(u.url)) {
+        outputFormat('media get', { [u.content_type]: MEDIA_EXTENSIONS[u.content_type] ?? [] }, o, u.content_type);
+        const { downloadPresigned } = await import('./media-download.js');
+        const bytes = await downloadPresigned(u.url, o.output, u.size_bytes);
+        ctx.io.stderr.write(`wrote ${o.output} (${u.content_type}, ${bytes} bytes, from ${u.bucket})\n`);
+        return;
+      }
+      const f = await b.trainingMedia.download({ ...req(ctx), params: { mediaId: id } });
       // a file name that says another type (`-o talk.mp3` for an MPEG-4 audio file) is refused before anything is written
       outputFormat('media get', { [f.content_type]: MEDIA_EXTENSIONS[f.content_type] ?? [] }, o, f.content_type);
       await writeOutputFile(o.output, f.data);
@@ -240,7 +250,7 @@ export function addContentCommands(ctx: CliContext, training: Command) {
   media
     .command('url')
     .argument('<media-id>')
-    .description('bucket, object key and a signed URL valid for 15 minutes')
+    .description("bucket, object key and a signed URL (15 minutes; an object store's presign_minutes)")
     .action(async (id: string) => {
       const u = await (await ctx.backend()).trainingMedia.url({ ...req(ctx), params: { mediaId: id } });
       await printRecord(ctx, u, Object.entries(u));
