@@ -1,6 +1,5 @@
 import { decideImport, type ImportRow, type StoredConsent } from '../domain/consents/import-match.js';
 import type { ConsentTables } from './db-types-consents.js';
-import type { ImportJournal } from './journal/import-batch.js';
 
 /**
  * The values of one validated import row, in this order, flattened into a batch array (a flat array of primitives is
@@ -19,6 +18,12 @@ export const ROW_FIELDS = [
 ] as const;
 export const ROW_WIDTH = ROW_FIELDS.length;
 export type BatchValue = string | number | null;
+
+/** Who the journal records for an import's batch entries (journal/import-batch.ts). */
+export interface ImportJournal {
+  actor: string;
+  principal: string;
+}
 
 /** What an import writer needs to know, on either engine. */
 export interface ImportWriterOptions {

@@ -1,6 +1,6 @@
 import { BATCH_OP, type BatchGroup, type DeriveCell, type DeriveRule } from '../../domain/journal/changes.js';
 import { DomainError } from '../../domain/errors.js';
-import { ROW_FIELDS, ROW_WIDTH, type BatchValue } from '../consent-import-rows.js';
+import { ROW_FIELDS, ROW_WIDTH, type BatchValue, type ImportJournal } from '../consent-import-rows.js';
 import type { JournalRow } from '../db-types.js';
 import { currentRequest } from '../tenant-scope.js';
 import { chainEntries, type ChainHead } from './journal-writer.js';
@@ -12,11 +12,6 @@ import { chainEntries, type ChainHead } from './journal-writer.js';
  */
 
 /** Who the entries name, decided where the import was asked for (the worker thread has no request scope). */
-export interface ImportJournal {
-  actor: string;
-  principal: string;
-}
-
 /** The journal's who for an import run by `actor` in the current request; null when the journal is off (benchmarks). */
 export function importJournal(actor: string): ImportJournal | null {
   if (process.env.COMPLIANCE_BENCH_NO_JOURNAL === '1') return null;
