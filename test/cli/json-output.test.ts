@@ -101,7 +101,7 @@ describe('one JSON style', () => {
   });
 });
 
-describe("README's list envelopes", () => {
+describe("docs/cli.md's list envelopes", () => {
   const db = tmpDb();
   const ids: Record<string, string> = {};
   beforeAll(async () => {
@@ -122,7 +122,7 @@ describe("README's list envelopes", () => {
 
   // the README's table names the commands; ID stands for the id of what the command lists
   const row = (label: string) => {
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/cli.md', 'utf8');
     const line = readme.split('\n').find((l) => l.includes(`| ${label} |`));
     expect(line, label).toBeDefined();
     return [...line!.split('|')[2]!.matchAll(/`([a-z][a-z -]+(?: [A-Z]+)?)`/g)].map((m) => m[1]!);
