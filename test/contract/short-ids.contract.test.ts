@@ -33,15 +33,21 @@ describe.each(BACKEND_NAMES)('short ids on the %s backend', (name) => {
 
   it('consents: revoke, renew and history by the short id; two that share it are listed; another tenant has none', async () => {
     const c = b.backend.consents;
-    const grant = (t: typeof A) =>
-      c.create({ ...t, body: { user_id: 'u1', data_point_id: 'newsletter', granted: true } });
+    // a person of their own each: a second grant of one person renews the consent in force
+    const grant = (t: typeof A, user = 'u1') =>
+      c.create({ ...t, body: { user_id: user, data_point_id: 'newsletter', granted: true } });
     const first = await grant(A);
     expect((await c.history({ ...A, params: { id: shortId(first.id) } }))[0]).toMatchObject({ consent_id: first.id });
     expect((await c.renew({ ...A, params: { id: first.id.slice(-12) }, body: {} })).id).toBe(first.id);
     expect((await c.revoke({ ...A, params: { id: shortId(first.id).toUpperCase() } })).id).toBe(first.id);
     // the consent, its history entry, then the journal's transaction: two consents ending alike
     ids.end('aaaa1111', null, null, 'aaaa1111', null, null, 'cccc3333', null, null, 'cccc3333', null, null);
-    const [x, y, mine, theirs] = [await grant(A), await grant(A), await grant(A), await grant(B)];
+    const [x, y, mine, theirs] = [
+      await grant(A, 'u2'),
+      await grant(A, 'u3'),
+      await grant(A, 'u4'),
+      await grant(B, 'u5'),
+    ];
     const twins = await failure(c.history({ ...A, params: { id: 'aaaa1111' } }));
     expect(twins).toMatchObject({
       code: 'bad_request',

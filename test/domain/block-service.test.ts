@@ -212,6 +212,8 @@ describe('TrainingBlockService.generate writes what the block says', () => {
           tenant_id: 't',
           module_code: 'SEC-001',
           ...fields,
+          // a block's module has no English title of its own (migration 0024): English mail names it by its title
+          title_en: null,
           validity_days: 365,
           created_at: NOW,
           updated_at: NOW,

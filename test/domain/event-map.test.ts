@@ -35,7 +35,8 @@ const TRAINING: Record<(typeof TRAINING_ACTIONS)[number], EventType | null> = {
   content_generated: null,
 };
 /** Events that come from rows rather than from an audit action. */
-const FROM_ROWS: EventType[] = ['legal_document.published', 'consents.imported'];
+// consent.refused: the `granted` entry of a consent whose row records a refusal (granted=false)
+const FROM_ROWS: EventType[] = ['legal_document.published', 'consents.imported', 'consent.refused'];
 
 const entry = (entity: string, row: Record<string, unknown>): StoredEntry => ({
   tenant_id: 't1',

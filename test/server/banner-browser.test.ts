@@ -166,7 +166,8 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
   };
 
   beforeAll(async () => {
-    server = await serve(['--db', tmpDb()]);
+    // the page's receiver runs on 127.0.0.1: a private address only the operator allows
+    server = await serve(['--db', tmpDb(), '--allow-private-webhooks']);
     if (!onPath('chromium')) return;
     browser = await launchChromium();
   }, 60_000);

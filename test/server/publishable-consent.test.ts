@@ -91,6 +91,8 @@ describe.each(ENGINES)('consents recorded with a publishable key on %s', (engine
   it('still lets a secret key record a historic consent with its own time and source (the back office)', async () => {
     const r = await call(write, 'POST', '/einwilligungen/consents', {
       ...choice,
+      // another person's paper consent: the same decision of the page's visitor again would create nothing (200)
+      user_id: 'paper-signer',
       granted_at: '2001-01-01T00:00:00Z',
       source: 'signed_paper',
     });
@@ -122,7 +124,7 @@ describe('consents recorded from a page on a server without keys', () => {
     expect(page.status).toBe(422);
     const fromPage = await post({}, { origin: srv.url, 'user-agent': 'Seite' });
     expect(fromPage.status).toBe(201);
-    const script = await post({ granted_at: '2001-01-01T00:00:00Z', source: 'api' }, {});
+    const script = await post({ user_id: 'w', granted_at: '2001-01-01T00:00:00Z', source: 'api' }, {});
     expect(script.status).toBe(201);
     const { consents } = (await (
       await fetch(`${srv.url}/sdk/v1/einwilligungen/consents`, { headers: { 'x-tenant-id': TENANT } })

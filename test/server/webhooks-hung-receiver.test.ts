@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
+import { cli, ENGINE_NAMES, freshStore } from '../support/helpers.js';
 import { exited, serve } from '../support/serve-process.js';
 import { addEndpoint, startReceiver } from '../support/webhook-receiver.js';
 
@@ -23,6 +23,20 @@ describe.each(ENGINE_NAMES)('webhook deliveries with one hung receiver, on %s', 
     const hung = await startReceiver({ delayMs: 30_000 });
     const sameTenant = await startReceiver();
     const otherTenant = await startReceiver();
+    // a tenant exists from its first record: webhooks are set up for tenants the store knows
+    for (const tenant of ['acme', 'globex'])
+      await cli([
+        '--db',
+        db,
+        '--tenant',
+        tenant,
+        'consents',
+        'grant',
+        '--user-id',
+        'first',
+        '--data-point',
+        'newsletter',
+      ]);
     const hungEp = await addEndpoint(db, hung.url, { tenant: 'acme' });
     sameTenant.useSecret((await addEndpoint(db, sameTenant.url, { tenant: 'acme' })).secret);
     otherTenant.useSecret((await addEndpoint(db, otherTenant.url, { tenant: 'globex' })).secret);

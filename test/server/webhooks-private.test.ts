@@ -127,6 +127,19 @@ describe('serve --allow-private-webhooks', () => {
     const receiver = await startReceiver();
     const procs: Array<Awaited<ReturnType<typeof serve>>> = [];
     try {
+      // a tenant exists from its first record: the server refuses a webhook of a tenant it does not know (exit 3)
+      await cli([
+        '--db',
+        db,
+        '--tenant',
+        TENANT,
+        'consents',
+        'grant',
+        '--user-id',
+        'first',
+        '--data-point',
+        'newsletter',
+      ]);
       const key = JSON.parse(
         (await cli(['--db', db, '--json', 'keys', 'create', '--name', 'ops', '--scope', 'admin', '--tenant', TENANT]))
           .stdout,

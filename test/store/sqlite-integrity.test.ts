@@ -30,7 +30,7 @@ describe('the integrity of a SQLite store', () => {
         .filter((c) => c.pk > 0)
         .sort((a, b) => a.pk - b.pk)
         .map((c) => c.name);
-      expect(columns).toEqual(['consent_id', 'created_at', 'id']);
+      expect(columns).toEqual(['tenant_id', 'consent_id', 'created_at', 'id']);
       expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
       const nulls = db
         .prepare(

@@ -58,6 +58,7 @@ const ImportRunRow = storedRow({
   created: count,
   unchanged: count,
   revoked: count,
+  renewed: count,
   rejected: count,
   created_by: z.string(),
   started_at: storedTime,
@@ -200,5 +201,5 @@ export const CONSENT_ROW_RULES: Record<string, RowRule> = {
   },
 };
 
-const COUNTS = ['read', 'created', 'unchanged', 'revoked', 'rejected', 'finished_at'];
+const COUNTS = ['read', 'created', 'unchanged', 'revoked', 'renewed', 'rejected', 'finished_at'];
 const sameCounts = (a: SyncRow, b: SyncRow) => COUNTS.every((k) => a[k] === b[k]);
