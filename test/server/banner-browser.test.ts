@@ -456,11 +456,11 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
   // README (Consents, one decision in force), issue 36 item 1
   it('accept all, then untick a category and save: the grant is revoked, once, with its receipt saying so', async (ctx) => {
     needsBrowser(ctx);
-    await setUp('withdraw');
+    await setUp('revoke');
     // a receiver of the consent events, as a newsletter or analytics service would subscribe (serve delivers them)
     const receiver = await startReceiver();
     ctx.onTestFinished(() => receiver.close());
-    const ep = await api<{ secret: string }>('withdraw', 'POST', '/webhooks', {
+    const ep = await api<{ secret: string }>('revoke', 'POST', '/webhooks', {
       url: receiver.url,
       events: ['consent.revoked'],
       allow_private: true,
@@ -470,16 +470,16 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
       Object.values(
         (
           await api<{ by_data_point: Record<string, { active: number }> }>(
-            'withdraw',
+            'revoke',
             'GET',
             '/einwilligungen/consents/stats',
           )
         ).by_data_point,
       ).reduce((n, c) => n + c.active, 0);
-    const { context, page } = await visit('withdraw');
+    const { context, page } = await visit('revoke');
     await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
     const { ids } = await recorded(page);
-    const cookie = (await cookieOf(context, 'withdraw'))!;
+    const cookie = (await cookieOf(context, 'revoke'))!;
     expect(await active()).toBe(2);
     await page.evaluate(() => (window.recorded = undefined));
     await page.getByText('Cookie-Einstellungen').click();
@@ -489,14 +489,14 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     expect(await page.evaluate(() => window.compliance.consent('analytics'))).toBe(false);
     // the marketing grant is the same decision again: the same consent, nothing new
     expect(second.ids.marketing).toBe(ids.marketing);
-    const all = await stored('withdraw', cookie.u);
+    const all = await stored('revoke', cookie.u);
     expect(byCategory(all).map((c) => [c.data_point_id, c.granted, c.revoked_at !== null])).toEqual([
       ['cookies:analytics', true, true],
       ['cookies:analytics', false, false],
       ['cookies:marketing', true, false],
     ]);
     const stats = await api<{ by_data_point: Record<string, unknown> }>(
-      'withdraw',
+      'revoke',
       'GET',
       '/einwilligungen/consents/stats',
     );
@@ -505,7 +505,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
       'cookies:marketing': { total: 1, active: 1, revoked: 0 },
     });
     const grant = await api<{ revoked_at: string; history: Array<{ action: string; source: string }> }>(
-      'withdraw',
+      'revoke',
       'GET',
       `/einwilligungen/consents/${ids.analytics}`,
     );
@@ -514,7 +514,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
       ['revoked', 'web_banner'],
     ]);
     const receipt = await api<{ consent: { revoked_at: string } }>(
-      'withdraw',
+      'revoke',
       'GET',
       `/einwilligungen/consents/${ids.analytics}/receipt`,
     );
@@ -541,7 +541,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await page.getByText('Cookie-Einstellungen').click();
     await page.getByRole('button', { name: 'Auswahl speichern' }).click();
     await recorded(page);
-    expect(await stored('withdraw', cookie.u)).toHaveLength(3);
+    expect(await stored('revoke', cookie.u)).toHaveLength(3);
     await new Promise((r) => setTimeout(r, 2500)); // two passes of serve's delivery loop
     expect(receiver.received).toHaveLength(1);
   });

@@ -164,6 +164,7 @@ export const rows = {
     created: 1,
     unchanged: 0,
     revoked: 1,
+    renewed: 0,
     rejected: 0,
     created_by: 'sam',
     started_at: T0,
