@@ -5,7 +5,6 @@
 // those of scale 1 (a process's start-up does not scale), so they are loose then. COMPLIANCE_BENCH_NO_JOURNAL=1 is the switch the references use.
 // `npm run bench` (builds first) or `node test/bench/aims.bench.mjs` after `npm run build`.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   createWriteStream,
   existsSync,
@@ -20,7 +19,7 @@ import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BIN, ROOT, startServe, timeProcess, tmp } from './lib.mjs';
+import { BIN, ROOT, startServe, timeProcess, tmp, writeSingleEntryChain } from './lib.mjs';
 import { statements } from './report-data.mjs';
 
 const SCALE = Number(process.env.COMPLIANCE_BENCH_SCALE ?? 1);
@@ -165,39 +164,7 @@ if (wanted('verify-single')) {
   const N = n(1_000_000);
   const db = join(dir, 'verify.db');
   cli(['--db', db, 'db', 'init']);
-  const sqlite = new Database(db);
-  const sha = (s) => createHash('sha256').update(s).digest('hex');
-  const ins = sqlite.prepare(`insert into journal (tenant_id, seq, txn, time, actor, principal, entity, entity_id, op,
-    data, data_hash, prev_hash, hash) values ('bench', ?, ?, ?, 'bench', 'os:bench', 'consent', ?, 'insert', ?, ?, ?, ?)`);
-  let prev = '0'.repeat(64);
-  sqlite.transaction(() => {
-    for (let seq = 1; seq <= N; seq++) {
-      const id = `00000000-0000-7000-8000-${String(seq).padStart(12, '0')}`;
-      const time = new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString();
-      const data = JSON.stringify({
-        id,
-        tenant_id: 'bench',
-        user_id: `user${seq}@example.com`,
-        data_point_id: 'newsletter',
-        granted: 1,
-        granted_at: time,
-        revoked_at: null,
-        consent_version: '1.0',
-        source: 'bench',
-        ip_address: null,
-        user_agent: null,
-        created_at: time,
-      });
-      const dataHash = sha(data);
-      const hash = sha(
-        JSON.stringify([1, 'bench', seq, id, time, 'bench', 'os:bench', 'consent', id, 'insert', dataHash, prev]),
-      );
-      ins.run(seq, id, time, id, data, dataHash, prev, hash);
-      prev = hash;
-    }
-    sqlite.prepare("insert into tenant (tenant_id, created_at) values ('bench', '2026-01-01T00:00:01.000Z')").run();
-  })();
-  sqlite.close();
+  writeSingleEntryChain(db, N);
   const [s, r] = seconds(() => cli(['--db', db, '--tenant', 'bench', '--json', 'audit', 'verify']));
   if (!JSON.parse(r.stdout)[0].ok) throw new Error(`the chain of single entries does not verify: ${r.stdout}`);
   record('verify-single', `audit verify of ${N.toLocaleString('en')} single entries`, s, 's', 3, 'lt');

@@ -6,12 +6,10 @@
 // - `compliance audit verify` over 1,000,000 entries on SQLite                                 (aim < 3 s)
 // - appends per second of four writers on one tenant on PostgreSQL, against four writers on four tenants
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { benchPostgres, BIN, ratio, row, startServe, tmp } from './lib.mjs';
+import { benchPostgres, BIN, ratio, row, startServe, tmp, writeSingleEntryChain } from './lib.mjs';
 
 const post = async (url, path, body, tenant, method = 'POST') => {
   const r = await fetch(`${url}${path}`, {
@@ -103,42 +101,8 @@ importRow('SQLite', sqliteImport);
 // --- audit verify over 1,000,000 entries: a chain written here with the format of src/domain/journal/chain.ts
 const verifyDb = join(dir, 'verify.db');
 spawnSync(process.execPath, [BIN, '--db', verifyDb, 'db', 'init'], { stdio: 'ignore' });
-const sqlite = new Database(verifyDb);
-const sha = (s) => createHash('sha256').update(s).digest('hex');
-const ins = sqlite.prepare(`insert into journal (tenant_id, seq, txn, time, actor, principal, entity, entity_id, op,
-  data, data_hash, prev_hash, hash) values ('bench', ?, ?, ?, 'bench', 'os:bench', 'consent', ?, 'insert', ?, ?, ?, ?)`);
-let prev = '0'.repeat(64);
 const N = 1_000_000;
-sqlite.transaction(() => {
-  for (let seq = 1; seq <= N; seq++) {
-    const id = `00000000-0000-7000-8000-${String(seq).padStart(12, '0')}`;
-    const txn = id;
-    const time = new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString();
-    const data = JSON.stringify({
-      id,
-      tenant_id: 'bench',
-      user_id: `user${seq}@example.com`,
-      data_point_id: 'newsletter',
-      granted: 1,
-      granted_at: time,
-      revoked_at: null,
-      consent_version: '1.0',
-      source: 'bench',
-      ip_address: null,
-      user_agent: null,
-      created_at: time,
-    });
-    const dataHash = sha(data);
-    const hash = sha(
-      JSON.stringify([1, 'bench', seq, txn, time, 'bench', 'os:bench', 'consent', id, 'insert', dataHash, prev]),
-    );
-    ins.run(seq, txn, time, id, data, dataHash, prev, hash);
-    prev = hash;
-  }
-  // as the store registers a tenant with its first entry (migration 0023)
-  sqlite.prepare("insert into tenant (tenant_id, created_at) values ('bench', '2026-01-01T00:00:01.000Z')").run();
-})();
-sqlite.close();
+writeSingleEntryChain(verifyDb, N);
 const t0 = process.hrtime.bigint();
 const verified = spawnSync(
   process.execPath,

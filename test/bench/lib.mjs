@@ -1,9 +1,11 @@
 // Small helpers shared by the benchmarks: timing of whole processes, a running `serve` and a temp folder.
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = join(ROOT, 'bin', 'compliance.js');
@@ -102,4 +104,44 @@ export async function startServe(db, { args = [], env = {} } = {}) {
   p.stderr.removeAllListeners('data');
   p.stderr.resume();
   return { p, url };
+}
+
+/**
+ * Writes a chain of `n` single consent entries of tenant `bench` into the journal of an initialised SQLite store, in the
+ * format of src/domain/journal/chain.ts (version 1), and registers the tenant as the store does with its first entry.
+ */
+export function writeSingleEntryChain(file, n) {
+  const sqlite = new Database(file);
+  const sha = (s) => createHash('sha256').update(s).digest('hex');
+  const ins = sqlite.prepare(`insert into journal (tenant_id, seq, txn, time, actor, principal, entity, entity_id, op,
+    data, data_hash, prev_hash, hash) values ('bench', ?, ?, ?, 'bench', 'os:bench', 'consent', ?, 'insert', ?, ?, ?, ?)`);
+  let prev = '0'.repeat(64);
+  sqlite.transaction(() => {
+    for (let seq = 1; seq <= n; seq++) {
+      const id = `00000000-0000-7000-8000-${String(seq).padStart(12, '0')}`;
+      const time = new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString();
+      const data = JSON.stringify({
+        id,
+        tenant_id: 'bench',
+        user_id: `user${seq}@example.com`,
+        data_point_id: 'newsletter',
+        granted: 1,
+        granted_at: time,
+        revoked_at: null,
+        consent_version: '1.0',
+        source: 'bench',
+        ip_address: null,
+        user_agent: null,
+        created_at: time,
+      });
+      const dataHash = sha(data);
+      const hash = sha(
+        JSON.stringify([1, 'bench', seq, id, time, 'bench', 'os:bench', 'consent', id, 'insert', dataHash, prev]),
+      );
+      ins.run(seq, id, time, id, data, dataHash, prev, hash);
+      prev = hash;
+    }
+    sqlite.prepare("insert into tenant (tenant_id, created_at) values ('bench', '2026-01-01T00:00:01.000Z')").run();
+  })();
+  sqlite.close();
 }
