@@ -30,6 +30,7 @@ const wanted = (key) => !only.length || only.includes(key);
 const dir = tmp();
 const results = [];
 const NO_JOURNAL = { COMPLIANCE_BENCH_NO_JOURNAL: '1' };
+const FLOOR = join(ROOT, 'test', 'bench', 'floor.mjs');
 
 /**
  * One line of the table: `value` against `aim` (`le`: at most, `lt`: below), with the reference it is measured
@@ -77,6 +78,12 @@ function timed(args, { env = {} } = {}) {
     .reduce((a, b) => a + Number(b), 0);
   return { wall, cpu, stdout: r.stdout };
 }
+/** A floor of test/bench/floor.mjs, run as a process of its own as the commands are. */
+const floor = (args, { env = {} } = {}) => {
+  const r = spawnSync(process.execPath, [FLOOR, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`floor ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return r;
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const best = (xs) => Math.min(...xs);
 
@@ -167,7 +174,15 @@ if (wanted('verify-single')) {
   writeSingleEntryChain(db, N);
   const [s, r] = seconds(() => cli(['--db', db, '--tenant', 'bench', '--json', 'audit', 'verify']));
   if (!JSON.parse(r.stdout)[0].ok) throw new Error(`the chain of single entries does not verify: ${r.stdout}`);
-  record('verify-single', `audit verify of ${N.toLocaleString('en')} single entries`, s, 's', 3, 'lt');
+  // the floors: a process that reads the same columns (with the hashed text built by SQLite, as the store does), and
+  // one that also hashes each entry twice and checks its link; both with better-sqlite3 alone, on one thread
+  const [read] = seconds(() => floor(['verify-read', db, 'bench']));
+  const [hashed] = seconds(() => floor(['verify-hash', db, 'bench']));
+  record('verify-single', `audit verify of ${N.toLocaleString('en')} single entries`, s, 's', 3, 'lt', {
+    floor_s: hashed,
+    floor: `read and hash alone ${hashed.toFixed(2)} s, read alone ${read.toFixed(2)} s`,
+    read_s: read,
+  });
 }
 
 // ---- 4: DSFA writes through serve, with and without the journal (rounds alternate; the medians count)
@@ -246,9 +261,13 @@ if (wanted('dsfa-list')) {
   const list = timeProcess(process.execPath, [BIN, '--db', db, 'dsfa', 'list', '--json', '--limit', '100'], {
     runs: 9,
   });
+  // the floor: a process that opens the store with better-sqlite3 and prints the same 100 rows as JSON
+  const least = timeProcess(process.execPath, [FLOOR, 'dsfa-list', db], { runs: 9 });
   record('dsfa-list', `dsfa list --json --limit 100 (${n(10_000)} stored) / node -e 0`, list / node0, 'x', 2.0, 'le', {
     list_ms: list,
     node_ms: node0,
+    floor_ms: least,
+    floor: `better-sqlite3 and the query alone ${(least / node0).toFixed(2)}×`,
   });
 }
 
@@ -295,13 +314,17 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
     cli(['training', 'assignments', 'compute', '--users', users], { env: remote('acme') });
 
     const exported = join(dir, 'export.csv');
-    const [ref] = seconds(() => {
-      cli(['consents', 'export', '--format', 'csv', '-o', exported], { env: remote('acme') });
-      cli(['consents', 'import', exported], { env: remote('copy') });
-    });
+    const [exportS] = seconds(() =>
+      cli(['consents', 'export', '--format', 'csv', '-o', exported], { env: remote('acme') }),
+    );
+    const [importS] = seconds(() => cli(['consents', 'import', exported], { env: remote('copy') }));
+    const ref = exportS + importS;
     const laptop = join(dir, 'laptop.db');
     const [clone] = seconds(() => cli(['--db', laptop, 'sync', '--json'], { env: remote('acme') }));
-    if (wanted('sync-clone'))
+    if (wanted('sync-clone')) {
+      // the floor: what a clone cannot skip, reading the journal's pages from the server (here, without applying
+      // them) and writing the rows (the import of the same consents into a tenant of its own)
+      const pull = await pullJournal(url, key, 'acme');
       record(
         'sync-clone',
         `first sync of ${n(100_000)} consents + ${n(10_000)} assignments / export + import`,
@@ -309,23 +332,54 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
         'x',
         1.3,
         'le',
-        { sync_s: clone, export_import_s: ref },
+        {
+          sync_s: clone,
+          export_import_s: ref,
+          export_s: exportS,
+          import_s: importS,
+          pull_s: pull.seconds,
+          floor: `journal pages read + import ${((pull.seconds + importS) / ref).toFixed(2)}×`,
+        },
       );
+    }
     if (wanted('sync-idle')) {
       const node0 = timeProcess(process.execPath, ['-e', '0'], { runs: 9 });
       const idle = timeProcess(process.execPath, [BIN, '--db', laptop, 'sync'], {
         runs: 7,
         env: { ...process.env, ...remote('acme') },
       });
+      // the floor: a process that opens the store and asks the server for the journal's head, nothing else
+      const least = timeProcess(process.execPath, [FLOOR, 'sync-idle', laptop, url], {
+        runs: 7,
+        env: { ...process.env, ...remote('acme') },
+      });
       record('sync-idle', 'sync with nothing to move / node -e 0', idle / node0, 'x', 2.5, 'le', {
         sync_ms: idle,
         node_ms: node0,
+        floor_ms: least,
+        floor: `store + one request alone ${(least / node0).toFixed(2)}×`,
       });
     }
   } finally {
     srv.kill();
     await once(srv, 'exit');
   }
+}
+
+/** Reads a tenant's whole journal from a serve, page by page, as a sync's pull does, and applies nothing. */
+async function pullJournal(url, key, tenant) {
+  const t = performance.now();
+  let entries = 0;
+  for (let after = 0; after !== null;) {
+    const r = await fetch(`${url}/sdk/v1/journal?after=${after}&limit=1000`, {
+      headers: { authorization: `Bearer ${key}`, 'x-tenant-id': tenant },
+    });
+    if (!r.ok) throw new Error(`GET /journal: ${r.status} ${await r.text()}`);
+    const page = await r.json();
+    entries += page.entries.length;
+    after = page.next_after;
+  }
+  return { seconds: (performance.now() - t) / 1000, entries };
 }
 
 // ---- 8: report management -o report.pdf on 1,000,000 consents (rows written straight into the tables)
@@ -365,6 +419,7 @@ const lines = [
     const notes = [
       r.cpu_ratio === undefined ? '' : `CPU ${r.cpu_ratio.toFixed(2)}×`,
       r.floor_chains_only === undefined ? '' : `chains alone ${r.floor_chains_only.toFixed(2)}×`,
+      r.floor ?? '',
     ].filter(Boolean);
     return `| ${r.what} | ${fmt(r)} | ${aimText(r)} | ${r.ok ? '✔' : '✘'} | ${notes.join('; ')} | ${before ? fmt(before) : ''} |`;
   }),

@@ -9,7 +9,7 @@ import { hash } from 'node:crypto';
 export const PAGE_BYTES = 2_000_000;
 
 /** Entries read per query while verifying. */
-const VERIFY_PAGE = 10_000;
+const VERIFY_PAGE = 1_000;
 
 /** What `audit verify` found for one tenant's chain. */
 export interface ChainReport {

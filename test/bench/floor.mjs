@@ -1,0 +1,51 @@
+// The floors of the aims that are missed: the least a process can do for the same result, with the same modules
+// underneath (better-sqlite3, node:crypto, fetch) and nothing of the project's. aims.bench.mjs times them as it times
+// the commands, in the same run, so an aim's distance from its floor says how much the project adds.
+//   node test/bench/floor.mjs verify-read DB TENANT   read the columns a verification reads, hash nothing
+//   node test/bench/floor.mjs verify-hash DB TENANT   the same, with the two hashes per entry and the link check
+//   node test/bench/floor.mjs dsfa-list DB            open the store, print 100 assessments as JSON
+//   node test/bench/floor.mjs sync-idle DB URL        open the store, ask the server for the journal's head
+// The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
+import { hash } from 'node:crypto';
+import Database from 'better-sqlite3';
+
+const [mode, file, arg] = process.argv.slice(2);
+const GENESIS = '0'.repeat(64);
+// the text an entry's hash covers (src/domain/journal/chain.ts, format 1), built by SQLite as the store does
+const COLUMNS = `seq, prev_hash, hash, data_hash, data,
+  json_array(1, tenant_id, seq, txn, time, actor, principal, entity, entity_id, op, data_hash, prev_hash)`;
+
+if (mode === 'verify-read' || mode === 'verify-hash') {
+  const db = new Database(file, { readonly: true });
+  const rows = db.prepare(`select ${COLUMNS} from journal where tenant_id = ? order by seq`).raw(true).iterate(arg);
+  let prev = GENESIS;
+  let n = 0;
+  for (const [seq, prevHash, h, dataHash, data, preimage] of rows) {
+    n++;
+    if (mode === 'verify-read') continue;
+    if (prevHash !== prev || hash('sha256', data ?? '', 'hex') !== dataHash || hash('sha256', preimage, 'hex') !== h)
+      throw new Error(`entry ${seq} does not hold`);
+    prev = h;
+  }
+  process.stdout.write(`${n}\n`);
+} else if (mode === 'dsfa-list') {
+  const db = new Database(file, { readonly: true });
+  const rows = db
+    .prepare(`select * from dsfa where tenant_id = 'default' order by created_at desc, id desc limit 100`)
+    .all();
+  for (const r of rows)
+    for (const k of ['data_categories', 'recipients', 'measures', 'ai_use_case_modules'])
+      r[k] = JSON.parse(r[k] ?? '[]');
+  process.stdout.write(JSON.stringify({ items: rows }) + '\n');
+} else if (mode === 'sync-idle') {
+  const db = new Database(file, { readonly: true });
+  db.prepare('select count(*) from journal').get();
+  const r = await fetch(`${arg}/sdk/v1/journal/anchor`, {
+    headers: {
+      authorization: `Bearer ${process.env.COMPLIANCE_API_KEY}`,
+      'x-tenant-id': process.env.COMPLIANCE_TENANT,
+    },
+  });
+  if (!r.ok) throw new Error(`GET /journal/anchor: ${r.status} ${await r.text()}`);
+  process.stdout.write(`${JSON.stringify(await r.json())}\n`);
+} else throw new Error(`no floor ${mode}`);
