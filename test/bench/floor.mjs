@@ -5,6 +5,10 @@
 //   node test/bench/floor.mjs verify-hash DB TENANT   the same, with the two hashes per entry and the link check
 //   node test/bench/floor.mjs dsfa-list DB            open the store, print 100 assessments as JSON
 //   node test/bench/floor.mjs sync-idle DB URL        open the store, ask the server for the journal's head
+//   node test/bench/floor.mjs journal-write DB N      the least a journal adds to a write: N updates of one
+//                                                     assessment, each in a transaction, alone and with an entry
+//                                                     appended (head read, the row as JSON, two hashes, one insert);
+//                                                     prints the milliseconds per write of each as JSON
 // The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
 import { hash } from 'node:crypto';
 import Database from 'better-sqlite3';
@@ -48,4 +52,45 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
   });
   if (!r.ok) throw new Error(`GET /journal/anchor: ${r.status} ${await r.text()}`);
   process.stdout.write(`${JSON.stringify(await r.json())}\n`);
+} else if (mode === 'journal-write') {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const id = '00000000-0000-7000-8000-000000000001';
+  const now = () => new Date().toISOString();
+  db.prepare(
+    `insert into dsfa (id, tenant_id, title, description, status, risk_level, processing_activity, data_categories,
+      recipients, measures, created_by, created_at, updated_at, ai_use_case_modules)
+     values (?, 'floor', 'Verfahren', '', 'draft', 'low', '', '[]', '[]', '[]', 'floor', ?, ?, '[]')`,
+  ).run(id, now(), now());
+  const update = db.prepare('update dsfa set description = ?, updated_at = ? where id = ?');
+  const row = db.prepare('select * from dsfa where id = ?');
+  const head = db.prepare(`select seq, hash from journal where tenant_id = 'floor' order by seq desc limit 1`);
+  const append = db.prepare(`insert into journal (tenant_id, seq, txn, time, actor, principal, entity, entity_id, op,
+    data, data_hash, prev_hash, hash) values ('floor', ?, ?, ?, 'floor', 'os:floor', 'dsfa', ?, 'update', ?, ?, ?, ?)`);
+  const plain = db.transaction((i) => update.run(`Fassung ${i}`, now(), id));
+  const journaled = db.transaction((i) => {
+    const time = now();
+    update.run(`Fassung ${i}`, time, id);
+    const last = head.get() ?? { seq: 0, hash: GENESIS };
+    const data = JSON.stringify(row.get(id));
+    const dataHash = hash('sha256', data, 'hex');
+    const seq = last.seq + 1;
+    const txn = `txn-${seq}`;
+    const h = hash(
+      'sha256',
+      JSON.stringify([1, 'floor', seq, txn, time, 'floor', 'os:floor', 'dsfa', id, 'update', dataHash, last.hash]),
+      'hex',
+    );
+    append.run(seq, txn, time, id, data, dataHash, last.hash, h);
+  });
+  const per = (f) => {
+    const t = performance.now();
+    for (let i = 0; i < Number(arg); i++) f(i);
+    return (performance.now() - t) / Number(arg);
+  };
+  per(plain);
+  per(journaled);
+  const [off, on] = [per(plain), per(journaled)];
+  process.stdout.write(`${JSON.stringify({ off_ms: off, on_ms: on })}\n`);
 } else throw new Error(`no floor ${mode}`);

@@ -172,6 +172,42 @@ describe.each(ENGINES)('an import batch entry on %s', (engine) => {
     });
   });
 
+  it('a group whose columns come in another order than the table’s still verifies, and an edit in the table is found', async () => {
+    const { target, local } = await imported(engine);
+    const db = local.store.admin;
+    const before = await batches(db);
+    for (const e of before) {
+      const data = JSON.parse(e.data!) as BatchData;
+      const reversed = {
+        groups: data.groups.map((g) => ({
+          ...g,
+          derive: undefined,
+          columns: [...g.columns].reverse(),
+          rows: groupRows(data, g).map((values) => [...values].reverse()),
+        })),
+      };
+      await setData(db, e, JSON.stringify(reversed));
+    }
+    await rechain(db, Number(before[0]!.seq));
+    expect((await verify(target)).report).toMatchObject({ ok: true });
+    const row = await db
+      .selectFrom('consent_history')
+      .select('id')
+      .where('tenant_id', '=', 'acme')
+      .where('import_run_id', 'is not', null)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    await db.updateTable('consent_history').set({ consent_version: '9.9' }).where('id', '=', row.id).execute();
+    await local.close();
+    const r = await verify(target);
+    expect(r.code).toBe(6);
+    expect(r.report.trails.find((t: { table: string }) => t.table === 'consent_history')).toMatchObject({
+      ok: false,
+      problem: { id: row.id, kind: 'edited' },
+    });
+  });
+
   it('entries written whole, as before the staged form, still verify and give the same rows', async () => {
     const { target, local } = await imported(engine);
     const db = local.store.admin;

@@ -2,7 +2,7 @@ import { DomainError, notFound } from '../errors.js';
 import { ChainVerifier, GENESIS_HASH, type ChainProblem, type StoredEntry } from './chain.js';
 import type { JournalAnchor, JournalEntry, JournalPage, JournalQuery } from './journal.schema.js';
 import { TRAIL_TABLES, type JournalStore, type TrailTable } from './journal.store.js';
-import { BATCH_OP, changesOf } from './changes.js';
+import { BATCH_OP, changesOf, groupRows, idOf, type BatchData } from './changes.js';
 import { hash } from 'node:crypto';
 
 /** The entry data a page of the journal holds at most, unless one entry alone is larger (UTF-16 code units). */
@@ -32,25 +32,43 @@ export interface TrailReport {
   problem?: { id: string; kind: 'edited' | 'deleted' | 'inserted'; message: string };
 }
 
-/** The column names of rows in name order, per list of names as a row has them (rows of a table share one). */
-const sortedNames = new Map<string, string[]>();
+/** Per list of column names as rows have them: the positions in name order, each with its name as JSON and a colon. */
+const digestPlans = new Map<string, DigestPlan>();
+interface DigestPlan {
+  order: number[];
+  names: string[];
+}
+
+function digestPlan(columns: string[]): DigestPlan {
+  const key = columns.join('\u0000');
+  let plan = digestPlans.get(key);
+  if (!plan) {
+    const order = columns.map((_, i) => i).sort((a, b) => (columns[a]! < columns[b]! ? -1 : 1));
+    digestPlans.set(key, (plan = { order, names: order.map((i) => `${JSON.stringify(columns[i])}:`) }));
+  }
+  return plan;
+}
 
 /**
- * A row as comparable text: columns in name order, an absent column the same as null; the names are sorted once per
- * table rather than once per row.
+ * A row as comparable text, hashed: columns in name order, an absent column the same as null. The row's values in
+ * the order of `plan`'s columns; the names are sorted and quoted once per list of columns rather than once per row.
  */
-function rowDigest(row: Record<string, unknown>): string {
-  const names = Object.keys(row);
-  const key = names.join('\u0000');
-  let sorted = sortedNames.get(key);
-  if (!sorted) sortedNames.set(key, (sorted = names.sort()));
+function valuesDigest(plan: DigestPlan, values: unknown[]): string {
   let text = '';
-  for (const k of sorted) {
-    const v = row[k];
-    if (v !== null && v !== undefined) text += `${JSON.stringify(k)}:${JSON.stringify(v)},`;
+  for (let j = 0; j < plan.order.length; j++) {
+    const v = values[plan.order[j]!];
+    if (v !== null && v !== undefined) text += `${plan.names[j]}${JSON.stringify(v)},`;
   }
   return hash('sha256', text, 'base64');
 }
+
+const rowDigest = (row: Record<string, unknown>): string => {
+  const names = Object.keys(row);
+  return valuesDigest(
+    digestPlan(names),
+    names.map((k) => row[k]),
+  );
+};
 
 /** The anchor to check: a hash, or what `audit anchor --json` printed. */
 export interface AnchorCheck {
@@ -161,14 +179,32 @@ export class JournalService {
   }
 }
 
-/** Keeps, per audit-trail table, each row's digest as the journal's entries leave it. */
+/**
+ * Keeps, per audit-trail table, each row's digest as the journal's entries leave it. A batch's groups of other tables
+ * (an import's consents) are skipped unread, and its rows are digested from their values, without a row object.
+ */
 function followTrails(trails: Map<string, Map<string, string>>, e: StoredEntry): void {
   const data = e.data === null ? null : JSON.parse(e.data);
-  for (const c of changesOf({ ...e, data })) {
-    const rows = trails.get(c.entity);
+  if (e.op !== BATCH_OP || data === null) {
+    for (const c of changesOf({ ...e, data })) {
+      const rows = trails.get(c.entity);
+      if (!rows) continue;
+      if (c.row === null) rows.delete(c.id);
+      else rows.set(c.id, rowDigest(c.row));
+    }
+    return;
+  }
+  const batch = data as BatchData;
+  for (const g of batch.groups) {
+    const rows = trails.get(g.entity);
     if (!rows) continue;
-    if (c.row === null) rows.delete(c.id);
-    else rows.set(c.id, rowDigest(c.row));
+    const keyAt = g.key.map((k) => g.columns.indexOf(k));
+    const plan = digestPlan(g.columns);
+    for (const values of groupRows(batch, g)) {
+      const id = idOf(keyAt.map((i) => values[i]));
+      if (g.op === 'delete') rows.delete(id);
+      else rows.set(id, valuesDigest(plan, values));
+    }
   }
 }
 
