@@ -48,9 +48,12 @@ function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock, everyTenant
   });
 }
 
+/** The write a store runs in now: its tenant, its transaction and journal, and every area's store over them. */
 interface Active {
   tenant: string;
-  tx: Stores;
+  trx: Kysely<DB>;
+  journal: JournalWriter;
+  tx?: Stores;
 }
 
 /**
@@ -58,6 +61,19 @@ interface Active {
  * skips the appends. A store written that way has changes without entries, which `audit verify` cannot see.
  */
 const journalOff = () => process.env.COMPLIANCE_BENCH_NO_JOURNAL === '1';
+
+/**
+ * The write each store runs in now, in this async context: one per store, not per unit of work, so a write inside
+ * another of the same store joins it whichever door of that store it comes through (a unit of work, another one, the
+ * API keys' journaledWrite); a second transaction would queue behind the one it runs in, which waits for it.
+ */
+const activeOf = new WeakMap<Store, AsyncLocalStorage<Active>>();
+
+function activeWrites(store: Store): AsyncLocalStorage<Active> {
+  let active = activeOf.get(store);
+  if (!active) activeOf.set(store, (active = new AsyncLocalStorage<Active>()));
+  return active;
+}
 
 /** Each store's queue of writers per tenant (see KeyedMutex). */
 const queues = new WeakMap<Store, KeyedMutex>();
@@ -91,9 +107,31 @@ function passOnNoAnswer(failure: unknown): Error | undefined {
  * One journaled transaction of one tenant: `fn` writes through `trx` and tells `journal` what it wrote; the entries
  * are appended just before the commit, in the same transaction. Writers of one tenant of this process queue in
  * memory (so waiting for the tenant's turn holds no connection), then on the tenant's lock (see writeTransaction).
- * Actor and principal come from the request scope (tenant-scope.ts). `fn` may run more than once.
+ * Actor and principal come from the request scope (tenant-scope.ts). `fn` may run more than once. Inside a write of
+ * the same store and tenant `fn` joins it (its transaction and journal); inside one of another tenant it is refused.
  */
 export function journaledWrite<T>(
+  store: Store,
+  tenant: string,
+  clock: Clock,
+  ids: IdSource,
+  fn: (trx: Kysely<DB>, journal: JournalWriter) => Promise<T>,
+): Promise<T> {
+  return joined(store, tenant, (outer) => fn(outer.trx, outer.journal)) ?? begin(store, tenant, clock, ids, fn);
+}
+
+/** `fn` inside the write this store runs in now, or undefined outside any. */
+function joined<T>(store: Store, tenant: string, fn: (outer: Active) => Promise<T>): Promise<T> | undefined {
+  const outer = activeWrites(store).getStore();
+  if (!outer) return undefined;
+  if (outer.tenant !== tenant)
+    return Promise.reject(
+      new DomainError('internal', `a write of tenant ${outer.tenant} cannot write for tenant ${tenant}`),
+    );
+  return fn(outer);
+}
+
+function begin<T>(
   store: Store,
   tenant: string,
   clock: Clock,
@@ -120,7 +158,7 @@ export function journaledWrite<T>(
             principal: request?.principal ?? 'unknown',
             origin: request?.origin ?? null,
           });
-          const result = await fn(trx, journal);
+          const result = await activeWrites(store).run({ tenant, trx, journal }, () => fn(trx, journal));
           if (!journalOff()) await journal.flush(trx);
           return result;
         },
@@ -132,23 +170,18 @@ export function journaledWrite<T>(
 
 /**
  * The unit of work of a store: one journaled transaction per change (journaledWrite) with every area's store inside
- * it. A write inside another of the same tenant joins it.
+ * it. A write inside another of the same store and tenant joins it, through this unit of work or another of the
+ * store. The backend composes one per store (local-backend.ts) and hands it to every area, sync, bundles and keys.
  */
 export function createUnitOfWork(store: Store, clock: Clock, ids: IdSource): UnitOfWork {
-  const active = new AsyncLocalStorage<Active>();
+  const storesOf = (w: Active) => (w.tx ??= bindStores(w.trx, w.journal, clock, store.everyTenant(w.trx)));
   return {
     read: bindStores(store.db, readOnly, clock, store.everyTenant(store.db)),
     write<T>(tenant: string, fn: (tx: Stores) => Promise<T>): Promise<T> {
-      const outer = active.getStore();
-      if (outer) {
-        if (outer.tenant !== tenant)
-          throw new DomainError('internal', `a unit of work of tenant ${outer.tenant} cannot write for ${tenant}`);
-        return fn(outer.tx);
-      }
-      return journaledWrite(store, tenant, clock, ids, (trx, journal) => {
-        const tx = bindStores(trx, journal, clock, store.everyTenant(trx));
-        return active.run({ tenant, tx }, () => fn(tx));
-      });
+      return (
+        joined(store, tenant, (outer) => fn(storesOf(outer))) ??
+        begin(store, tenant, clock, ids, () => fn(storesOf(activeWrites(store).getStore()!)))
+      );
     },
   };
 }

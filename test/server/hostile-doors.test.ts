@@ -717,7 +717,7 @@ describe.each(engines)('a hostile holder of a valid key against the doors of a s
     const clock = systemClock;
     const chunks: Uint8Array[] = [];
     await forTenant(ACME, async () => {
-      for await (const chunk of exportBundle(server.store, ACME, clock)) chunks.push(chunk);
+      for await (const chunk of exportBundle(server.store, server.uow, ACME, clock)) chunks.push(chunk);
     });
     const files = unzipSync(Buffer.concat(chunks));
     const forge = (edit: (parts: Record<string, Row[]>) => void, tenant = ACME) => {
@@ -824,7 +824,7 @@ describe.each(engines)('a hostile holder of a valid key against the doors of a s
         'bundle import',
         what,
         async () => {
-          const s = await importBundle({ store: server.store, tenant, clock, ...how }, file);
+          const s = await importBundle({ store: server.store, uow: server.uow, tenant, clock, ...how }, file);
           return { status: Object.keys(s.created).length ? 200 : 409, body: s, text: JSON.stringify(s).slice(0, 500) };
         },
         (a) => a.status === 409 || a.status === 422,

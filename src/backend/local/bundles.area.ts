@@ -8,6 +8,7 @@ import { bindHandlers } from '../../contract/bind.js';
 import { bundlesContract } from '../../contract/bundles.contract.js';
 import type { StreamBody } from '../../contract/operation.js';
 import type { Clock } from '../../domain/clock.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import type { Store } from '../../store/store.js';
 import { currentRequest, forRequest, type RequestScope } from '../../store/tenant-scope.js';
 import { exportBundle } from '../sync/bundle-export.js';
@@ -49,15 +50,15 @@ async function onFile<T>(stream: BundleStream, fn: (file: string) => Promise<T>)
 }
 
 /** Tenant bundles out and in, on the embedded store (and for `compliance serve`). */
-export function createBundlesArea(store: Store, clock: Clock, mediaRoot?: string) {
+export function createBundlesArea(store: Store, uow: UnitOfWork, clock: Clock, mediaRoot?: string) {
   return bindHandlers(bundlesContract, {
     export: async (r) => ({
       content_type: 'application/zip',
-      body: within(currentRequest(), exportBundle(store, r.tenant, clock, mediaRoot)),
+      body: within(currentRequest(), exportBundle(store, uow, r.tenant, clock, mediaRoot)),
     }),
     import: (r) => {
       const stream = r.stream as BundleStream;
-      const target = { store, tenant: r.tenant, rename: r.query.rename_tenant, actor: r.actor, clock, mediaRoot };
+      const target = { store, uow, tenant: r.tenant, rename: r.query.rename_tenant, actor: r.actor, clock, mediaRoot };
       return onFile(stream, (file) => importBundle(target, file, stream.file ?? 'the bundle'));
     },
   });

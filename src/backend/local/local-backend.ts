@@ -9,6 +9,7 @@ import { openStore } from '../../store/open-store.js';
 import type { OpenOptions, Store, UpgradeListener } from '../../store/store.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import type { JournalService } from '../../domain/journal/journal.service.js';
 import type { ApiKeyStore } from '../../store/kysely/api-key.store.js';
 import type { LlmSettings } from './training.area.js';
@@ -16,6 +17,8 @@ import { uuidv7Source } from '../../store/ids.js';
 
 export interface LocalBackend extends Backend {
   store: Store;
+  /** The store's one unit of work, which every area, sync, bundles and the events of this backend write through. */
+  uow: UnitOfWork;
   /** Every tenant's chain, read past row-level security: what `audit verify` and `db status` check. */
   auditor(): Promise<JournalService>;
   /** The API keys of `compliance serve` (store-wide; journaled in the store's own chain). */
@@ -99,6 +102,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   return {
     location: store.location,
     store,
+    uow,
     dsfa: guard(
       store,
       bindWith(shortIds)(dsfaContract, {
@@ -150,7 +154,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
     tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(store)),
     bundles: lazy(store, principal, async () =>
-      (await import('./bundles.area.js')).createBundlesArea(store, clock, opts.mediaRoot),
+      (await import('./bundles.area.js')).createBundlesArea(store, uow, clock, opts.mediaRoot),
     ),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys,

@@ -4,10 +4,9 @@ import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock } from '../../domain/clock.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
-import { uuidv7Source } from '../../store/ids.js';
 import { holds } from '../../store/media-objects.js';
 import type { Store } from '../../store/store.js';
-import { createUnitOfWork } from '../../store/unit-of-work.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import { VERSION } from '../../version.js';
 import { BUNDLE_FORMAT, type BundleManifest, type BundlePart } from './bundle.js';
 
@@ -87,11 +86,11 @@ class ZipStream {
  */
 export async function* exportBundle(
   store: Store,
+  uow: UnitOfWork,
   tenant: string,
   clock: Clock,
   mediaRoot?: string,
 ): AsyncGenerator<Uint8Array> {
-  const uow = createUnitOfWork(store, clock, uuidv7Source());
   const zip = new ZipStream();
   const entities = [...uow.read.replica.entities];
   const media: SyncRow[] = [];

@@ -12,11 +12,10 @@ import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
 import { conflictFields } from '../../domain/sync/conflict-fields.js';
 import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
-import type { Stores } from '../../domain/unit-of-work.js';
+import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { uuidv7Source } from '../../store/ids.js';
 import type { Store } from '../../store/store.js';
 import { currentRequest, forRequest } from '../../store/tenant-scope.js';
-import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { VERSION } from '../../version.js';
 import { osPrincipal } from '../local/os-principal.js';
 import { checkBundleTarget } from './bundle-target.js';
@@ -47,6 +46,8 @@ export interface BundleManifest {
 /** Where a bundle is imported: a store, the tenant its records go to, and whether they may come from another. */
 export interface BundleTarget {
   store: Store;
+  /** The store's unit of work (the backend's own), which the bundle's records are written through. */
+  uow: UnitOfWork;
   tenant: string;
   /** Import the records of a bundle of another tenant as `tenant` (else that is refused). */
   rename?: boolean;
@@ -143,7 +144,7 @@ export async function importBundle(t: BundleTarget, file: string, label = file):
   const principal = currentRequest()?.principal ?? osPrincipal();
   return forRequest({ tenant, actor: t.actor ?? 'system', principal }, async () => {
     const ids = uuidv7Source();
-    const uow = createUnitOfWork(t.store, t.clock, ids);
+    const uow = t.uow;
     const summary: ImportSummary = { tenant, created: {}, unchanged: 0, conflicts: [] };
     const parts = new Map<string, Arrival[]>();
     for (const entity of uow.read.replica.entities) {

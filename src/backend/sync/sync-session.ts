@@ -1,4 +1,4 @@
-import type { Clock } from '../../domain/clock.js';
+import type { Clock, IdSource } from '../../domain/clock.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { uuidv7Source } from '../../store/ids.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
@@ -34,12 +34,23 @@ export interface SyncTarget {
   local?: Pick<OpenOptions, 'onUpgrade' | 'ifMissing' | 'onMissing' | 'timeouts' | 'media'>;
 }
 
-/** This store alone: a sync works on its tables and journal, not through the domain services. */
-async function withLocal<T>(t: SyncTarget, fn: (local: { store: Store }) => Promise<T>) {
+/** What a sync command works on: this store and its one unit of work, with the id source behind it. */
+interface Local {
+  store: Store;
+  uow: UnitOfWork;
+  ids: IdSource;
+}
+
+/**
+ * This store alone, composed once with its unit of work: a sync works on its tables and journal, not through the
+ * domain services.
+ */
+async function withLocal<T>(t: SyncTarget, fn: (local: Local) => Promise<T>) {
   const store = await openStore(t.db, t.local);
+  const ids = uuidv7Source();
   try {
     // the tenant's scope: row-level security on a PostgreSQL store lets its rows through
-    return await forTenant(t.tenant, () => fn({ store }));
+    return await forTenant(t.tenant, () => fn({ store, uow: createUnitOfWork(store, t.clock, ids), ids }));
   } finally {
     await store.close();
   }
@@ -52,14 +63,13 @@ export function runSync(
   opts: Pick<SyncOptions, 'dryRun' | 'newTenant' | 'pageSize' | 'rowsPerTransaction'> = {},
 ): Promise<SyncSummary> {
   return withLocal(t, async (local) => {
-    const ids = uuidv7Source();
     const server = createHttpBackend({ url: remote.url, apiKey: remote.apiKey });
     const engine = new SyncEngine({
       remote: server,
       store: local.store,
-      uow: createUnitOfWork(local.store, t.clock, ids),
+      uow: local.uow,
       clock: t.clock,
-      ids,
+      ids: local.ids,
       tenant: t.tenant,
       actor: t.actor,
       ...opts,
@@ -91,7 +101,7 @@ export interface SyncStatus {
 
 export function syncStatus(t: SyncTarget, remote?: string): Promise<SyncStatus> {
   return withLocal(t, async (local) => {
-    const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
+    const uow = local.uow;
     const journal = new KyselyJournalStore(local.store.db);
     const base = remote && createHttpBackend({ url: remote }).location;
     const states = (await uow.read.syncState.list(t.tenant)).filter((s) => !base || s.remote === base);
@@ -141,16 +151,12 @@ async function unsettled(uow: UnitOfWork, tenant: string, remote: string): Promi
 
 /** One unsettled conflict, by its id or its record's (whole, or its start or end), with both versions side by side. */
 export function showConflict(t: SyncTarget, ref: string): Promise<ConflictDetail> {
-  return withLocal(t, async (local) => {
-    const uow = createUnitOfWork(local.store, t.clock, uuidv7Source());
+  return withLocal(t, async ({ uow }) => {
     return detailOf(pickConflict(ref, await uow.read.syncState.findConflicts(t.tenant, ref)));
   });
 }
 
 /** Settles one conflict (by its id or its record's: whole, or its start or end): this store's version, the server's, or a choice per field. */
 export function resolveSync(t: SyncTarget, id: string, choice: Choice): Promise<SyncConflict> {
-  return withLocal(t, (local) => {
-    const ids = uuidv7Source();
-    return resolveConflict(createUnitOfWork(local.store, t.clock, ids), t.clock, ids, t.tenant, id, choice, t.actor);
-  });
+  return withLocal(t, ({ uow, ids }) => resolveConflict(uow, t.clock, ids, t.tenant, id, choice, t.actor));
 }

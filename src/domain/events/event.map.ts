@@ -1,5 +1,5 @@
 import type { StoredEntry } from '../journal/chain.js';
-import { groupCounts, groupRows, rowOf, type BatchData } from '../journal/changes.js';
+import { BATCH_OP, changesOf, groupCounts, type BatchData } from '../journal/changes.js';
 
 /** An event a journal entry stands for, before it becomes a delivery. */
 export interface JournalEvent {
@@ -96,25 +96,21 @@ function consentEvent(entry: Record<string, unknown>, subject: ConsentSubject | 
  * the run with source `import` on a consent the batch updates). The consents it creates are its `consents.imported`.
  */
 function importedChanges(data: BatchData | undefined, run: string): JournalEvent[] {
-  const groups = Array.isArray(data?.groups) ? data.groups : [];
+  if (!Array.isArray(data?.groups)) return [];
+  // the batch's rows as every reader of the journal expands them (changesOf)
+  const batch = { entity: 'consent_import_run', entity_id: run, op: BATCH_OP, data };
   const updated = new Map<string, ConsentSubject>();
-  for (const g of groups)
-    if (g.entity === 'consent' && g.op === 'update')
-      for (const values of groupRows(data!, g)) {
-        const row = rowOf(g.columns, values);
-        updated.set(String(row.id), subjectOf(row));
-      }
+  for (const c of changesOf(batch, 'consent'))
+    if (c.op === 'update' && c.row) updated.set(String(c.row.id), subjectOf(c.row));
   if (!updated.size) return [];
   const out: JournalEvent[] = [];
-  for (const g of groups)
-    if (g.entity === 'consent_history' && g.op === 'insert')
-      for (const values of groupRows(data!, g)) {
-        const entry = rowOf(g.columns, values);
-        const subject = updated.get(String(entry.consent_id));
-        if (!subject || entry.source !== 'import') continue;
-        const ev = consentEvent(entry, subject);
-        if (ev) out.push({ type: ev.type, data: { ...ev.data, import_run_id: run } });
-      }
+  for (const c of changesOf(batch, 'consent_history')) {
+    if (c.op !== 'insert' || !c.row) continue;
+    const subject = updated.get(String(c.row.consent_id));
+    if (!subject || c.row.source !== 'import') continue;
+    const ev = consentEvent(c.row, subject);
+    if (ev) out.push({ type: ev.type, data: { ...ev.data, import_run_id: run } });
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@ import type {
   NewDelivery,
   WebhookStore,
 } from '../../domain/events/webhook.store.js';
+import { KyselyJournalStore } from '../journal/journal.store.js';
 import type { DB } from '../db-types.js';
 import type { EventTables } from '../db-types-events.js';
 import { writeTransaction } from '../transaction.js';
@@ -142,14 +143,7 @@ export class KyselyWebhookStore implements WebhookStore {
   }
 
   async journalHead(tenant: string): Promise<number> {
-    const r = await this.db
-      .selectFrom('journal')
-      .select('seq')
-      .where('tenant_id', '=', tenant)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return r ? Number(r.seq) : 0;
+    return (await new KyselyJournalStore(this.db).head(tenant))?.seq ?? 0;
   }
 }
 
@@ -172,16 +166,8 @@ export class DeliveryQueue {
     return rows.map((r) => ({ ...endpoint(r), secret: r.secret }));
   }
 
-  async journalPage(tenant: string, after: number, limit: number): Promise<StoredEntry[]> {
-    const rows = await this.db
-      .selectFrom('journal')
-      .selectAll()
-      .where('tenant_id', '=', tenant)
-      .where('seq', '>', after)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  journalPage(tenant: string, after: number, limit: number): Promise<StoredEntry[]> {
+    return new KyselyJournalStore(this.db).page(tenant, after, limit);
   }
 
   /** Whom the tenant's consents `ids` concern (consent events name them); a consent that is gone is left out. */

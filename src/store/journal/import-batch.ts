@@ -250,6 +250,8 @@ export const JOURNAL_COLUMNS: Array<keyof JournalRow> = [
   'prev_hash',
   'hash',
 ];
+/** The bulk paths' statements on the journal (`?` placeholders): its head, and one entry appended (JOURNAL_COLUMNS). */
 export const HEAD_QUERY = `select seq, hash from journal where tenant_id = ? order by seq desc limit 1`;
+export const APPEND_ENTRY = `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map(() => '?').join(', ')})`;
 /** A tenant's first entry registers the tenant (as JournalWriter does): `?` the tenant and the entry's time. */
 export const REGISTER_TENANT = `insert into tenant (tenant_id, created_at) values (?, ?) on conflict (tenant_id) do nothing`;

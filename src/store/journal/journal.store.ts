@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ChainLookup, StoredEntry } from '../../domain/journal/chain.js';
 import type { JournalStore, TrailTable } from '../../domain/journal/journal.store.js';
 import type { DB, JournalRow } from '../db-types.js';
@@ -9,6 +9,8 @@ const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
 /**
  * The journal read with kysely's builders on either engine: by primary key (tenant_id, seq). On the application's
  * connection a tenant sees its own chain only; `audit verify` reads through the owner's, which sees every chain.
+ * Every query on the journal outside its appenders (journal-writer.ts, import-batch.ts) is here: the page (audit
+ * verify, the journal route, sync's pull and status, events), the head, and the few lookups sync and dsfa need.
  */
 export class KyselyJournalStore implements JournalStore {
   readonly verifyPage?: JournalStore['verifyPage'];
@@ -42,6 +44,75 @@ export class KyselyJournalStore implements JournalStore {
       .limit(1)
       .executeTakeFirst();
     return row && { seq: Number(row.seq), hash: row.hash };
+  }
+
+  /** The entries before `below`, newest first, without their data (which may run to megabytes). */
+  async headersBefore(tenant: string, below: number, limit: number) {
+    const rows = await this.db
+      .selectFrom('journal')
+      .select(['seq', 'entity', 'entity_id', 'op'])
+      .where('tenant_id', '=', tenant)
+      .where('seq', '<', below)
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /** The data of one entry. */
+  async dataAt(tenant: string, seq: number): Promise<string | null> {
+    const r = await this.db
+      .selectFrom('journal')
+      .select('data')
+      .where('tenant_id', '=', tenant)
+      .where('seq', '=', seq)
+      .executeTakeFirstOrThrow();
+    return r.data;
+  }
+
+  /** The entries after `after` that no sync wrote (principal `sync:…`): the changes made here. */
+  async changesBesides(tenant: string, after: number) {
+    const rows = await this.db
+      .selectFrom('journal')
+      .select(['seq', 'entity', 'entity_id', 'op', 'data'])
+      .where('tenant_id', '=', tenant)
+      .where('seq', '>', after)
+      .where('principal', 'not like', 'sync:%')
+      .orderBy('seq')
+      .execute();
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
+  }
+
+  /** Who changed a record last, and when. */
+  lastChange(tenant: string, entity: string, id: string): Promise<{ actor: string; time: string } | undefined> {
+    return this.db
+      .selectFrom('journal')
+      .select(['actor', 'time'])
+      .where('tenant_id', '=', tenant)
+      .where('entity', '=', entity)
+      .where('entity_id', '=', id)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Every entry of one record, oldest first: who wrote it and what (by the partial index of migration 0023). */
+  recordEntries(
+    tenant: string,
+    entity: 'dsfa',
+    id: string,
+  ): Promise<Array<{ principal: string; data: string | null }>> {
+    return (
+      this.db
+        .selectFrom('journal')
+        .select(['principal', 'data'])
+        .where('tenant_id', '=', tenant)
+        // a literal, so both engines take the partial index of migration 0023
+        .where('entity', '=', sql.lit(entity))
+        .where('entity_id', '=', id)
+        .orderBy('seq')
+        .execute()
+    );
   }
 
   async tenants(): Promise<string[]> {

@@ -4,6 +4,7 @@ import { DSFA_ADDITIONS } from '../../domain/dsfa/dsfa.values.js';
 import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
 import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
+import { KyselyJournalStore } from '../journal/journal.store.js';
 import type { DB, DsfaAuditRow, DsfaRow } from '../db-types.js';
 
 const JSON_COLUMNS = ['data_categories', 'recipients', 'measures', 'ai_use_case_modules'] as const;
@@ -106,15 +107,7 @@ export class KyselyDsfaStore implements DsfaStore {
   }
 
   async changesBy(tenant: string, id: string): Promise<Array<{ principal: string; status: string | null }>> {
-    const rows = await this.db
-      .selectFrom('journal')
-      .select(['principal', 'data'])
-      .where('tenant_id', '=', tenant)
-      // a literal, so both engines take the partial index of migration 0023
-      .where('entity', '=', sql.lit('dsfa'))
-      .where('entity_id', '=', id)
-      .orderBy('seq')
-      .execute();
+    const rows = await new KyselyJournalStore(this.db).recordEntries(tenant, 'dsfa', id);
     return rows.map((r) => ({
       principal: r.principal,
       status: r.data === null ? null : ((JSON.parse(r.data) as { status?: string }).status ?? null),

@@ -5,6 +5,7 @@ import type { SyncConflict, SyncState, SyncStateStore } from '../../domain/sync/
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
 import type { SyncTables } from '../db-types-sync.js';
+import { KyselyJournalStore } from '../journal/journal.store.js';
 import { insertRows } from './bulk-insert.js';
 
 const BASE_KEY = ['remote', 'tenant_id', 'entity', 'entity_id'];
@@ -28,7 +29,11 @@ const conflictOf = (r: SyncTables['sync_conflict']): SyncConflict => ({
 
 /** The sync bookkeeping with kysely's builders; written inside the unit of work of the change it goes with. */
 export class KyselySyncStateStore implements SyncStateStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  private readonly journal: KyselyJournalStore;
+
+  constructor(private readonly db: Kysely<DB>) {
+    this.journal = new KyselyJournalStore(db);
+  }
 
   async get(remote: string, tenant: string): Promise<SyncState | undefined> {
     const r = await this.db
@@ -147,14 +152,7 @@ export class KyselySyncStateStore implements SyncStateStore {
     let below = 0;
     for (const w of wanted) below = Math.max(below, w.before);
     while (open.size && below > 1) {
-      const heads = await this.db
-        .selectFrom('journal')
-        .select(['seq', 'entity', 'entity_id', 'op'])
-        .where('tenant_id', '=', tenant)
-        .where('seq', '<', below)
-        .orderBy('seq', 'desc')
-        .limit(LOOKBACK_PAGE)
-        .execute();
+      const heads = await this.journal.headersBefore(tenant, below, LOOKBACK_PAGE);
       if (!heads.length) break;
       for (const h of heads) {
         const seq = Number(h.seq);
@@ -186,14 +184,8 @@ export class KyselySyncStateStore implements SyncStateStore {
   }
 
   /** The data of one entry of the journal. */
-  private async dataAt(tenant: string, seq: number): Promise<string | null> {
-    const r = await this.db
-      .selectFrom('journal')
-      .select('data')
-      .where('tenant_id', '=', tenant)
-      .where('seq', '=', seq)
-      .executeTakeFirstOrThrow();
-    return r.data;
+  private dataAt(tenant: string, seq: number): Promise<string | null> {
+    return this.journal.dataAt(tenant, seq);
   }
 
   /** The last state of each wanted record a batch entry holds (its data read only when it may hold one). */
@@ -287,26 +279,11 @@ export class KyselySyncStateStore implements SyncStateStore {
   }
 
   async changesBesides(tenant: string, after: number) {
-    const rows = await this.db
-      .selectFrom('journal')
-      .select(['seq', 'entity', 'entity_id', 'op', 'data'])
-      .where('tenant_id', '=', tenant)
-      .where('seq', '>', after)
-      .where('principal', 'not like', 'sync:%')
-      .orderBy('seq')
-      .execute();
-    return rows.map((r) => ({ ...r, seq: Number(r.seq), data: parse(r.data) as unknown }));
+    const rows = await this.journal.changesBesides(tenant, after);
+    return rows.map((r) => ({ ...r, data: parse(r.data) as unknown }));
   }
 
   lastChange(tenant: string, entity: string, id: string): Promise<{ actor: string; time: string } | undefined> {
-    return this.db
-      .selectFrom('journal')
-      .select(['actor', 'time'])
-      .where('tenant_id', '=', tenant)
-      .where('entity', '=', entity)
-      .where('entity_id', '=', id)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    return this.journal.lastChange(tenant, entity, id);
   }
 }

@@ -30,6 +30,7 @@ import {
   CREATED_IDS,
   batchParams,
   groupJson,
+  APPEND_ENTRY,
   HEAD_QUERY,
   REGISTER_TENANT,
   JOURNAL_COLUMNS,
@@ -387,7 +388,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     const entry = batchEntry(tenant, run, head, journal, this.ids.next(), groups, created.staged);
     if (!head) await c.query(numbered(REGISTER_TENANT), [tenant, entry.time]);
     await c.query(
-      `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+      numbered(APPEND_ENTRY),
       JOURNAL_COLUMNS.map((k) => entry[k]),
     );
   }

@@ -11,6 +11,7 @@ import {
   CREATED_IDS,
   batchParams,
   groupJson,
+  APPEND_ENTRY,
   HEAD_QUERY,
   REGISTER_TENANT,
   JOURNAL_COLUMNS,
@@ -226,9 +227,7 @@ export class ConsentBatchWriter {
       this.runRow = json(RUN_QUERY, 'consent_import_run');
       this.createdIds = this.db.prepare(CREATED_IDS).pluck();
       this.head = this.db.prepare(HEAD_QUERY);
-      this.append = this.db.prepare(
-        `insert into journal (${JOURNAL_COLUMNS.join(', ')}) values (${JOURNAL_COLUMNS.map(() => '?').join(', ')})`,
-      );
+      this.append = this.db.prepare(APPEND_ENTRY);
       this.register = this.db.prepare(REGISTER_TENANT);
       this.clearActions = this.db.prepare('delete from temp.import_action');
       this.clearStage = this.db.prepare('delete from temp.import_stage');
