@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exclusiveClaim, mergeBreaks, ruleField } from '../../src/domain/sync/merge-rules.js';
+import { BUNDLE_SIDES, exclusiveClaim, mergeBreaks, ruleField } from '../../src/domain/sync/merge-rules.js';
 
 // The rules of one record a merge keeps, case by case (issue 35): each rule binds its own table only, either side
 // may be missing (a record deleted there), and a revoked consent is renewed on neither side.
@@ -53,6 +53,16 @@ describe('mergeBreaks: a revoked consent stays revoked, whatever side is missing
     expect(mergeBreaks('legal_document_version', row(null, '1.0'), row(R, '1.0'), row(null, '1.0'))).toBeNull();
     expect(mergeBreaks('legal_document_version', row(R, '1.0'), row(R, '1.0'), row(null, '2.0'))).toBeNull();
     expect(mergeBreaks('legal_document_version', row(null, '2.0'), row(R, '1.0'), row(null, '2.0'))).toBeNull();
+    expect(mergeBreaks('legal_document_version', row(R, '2.0'), row(R, '1.0'), row(null, '2.0'))).toBeNull();
+  });
+
+  it('names the sides as the caller does: here, and the bundle', () => {
+    expect(mergeBreaks('consent', consent(null), consent(R), consent(null), BUNDLE_SIDES)).toBe(
+      'consent c1 is revoked here and stays revoked',
+    );
+    expect(mergeBreaks('consent', consent(R, '2.0'), consent(R), consent(null, '2.0'), BUNDLE_SIDES)).toBe(
+      'consent c1 is revoked here at version 1.0 and renewed in the bundle to version 2.0: a revoked consent is not renewed, so both cannot hold; it stays revoked at version 1.0',
+    );
   });
 });
 
