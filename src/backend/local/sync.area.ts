@@ -8,6 +8,7 @@ import { MediaRef } from '../../domain/training/media-ref.js';
 import { syncContract } from '../../contract/sync.contract.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { SYNC_PROTOCOL, type PushBody, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
+import { settleDecisions } from '../sync/settle-decisions.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { exclusiveClaim } from '../../domain/sync/merge-rules.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
@@ -80,6 +81,7 @@ export async function applyPush(
       );
       for (const [k, reason] of taken) refused.set(k, reason);
       const inserts = new InsertBuffer(tx.replica, tenant);
+      const decisions: SyncRow[] = [];
       const claimed = new Map<string, string>();
       for (const item of writing) {
         const rule = refused.get(key(item.entity, item.entity_id));
@@ -101,9 +103,13 @@ export async function applyPush(
         if (!held.has(key(item.entity, item.entity_id)) && item.data !== null)
           inserts.add(item.entity, item.entity_id, item.data);
         else await tx.replica.apply(tenant, item.entity, item.entity_id, item.data);
+        if (item.entity === 'consent' && item.data) decisions.push(item.data);
         result.applied++;
       }
       await inserts.flush();
+      // one decision in force per user and data point, as the API keeps it: a pushed refusal revokes the grant in
+      // force here, a pushed grant ends with one of the two in force
+      await settleDecisions(tx, tenant, decisions);
       if (body.dry_run) throw new DryRun(result);
       return result;
     });

@@ -7,6 +7,7 @@ import { isoZ, type Clock } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { BUNDLE_SIDES, withRule } from '../../domain/sync/merge-rules.js';
 import { refusedChanges } from '../../domain/sync/record-door.js';
+import { settleDecisions } from './settle-decisions.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
@@ -203,6 +204,9 @@ export async function importBundle(t: BundleTarget, file: string, label = file):
       const data = files[`media/${MEDIA_BUCKET}/${MediaRef.of(manifest.tenant, module, a.id, kind).key}`];
       if (data) await objects.put(MediaRef.of(tenant, module, a.id, kind), Readable.from([data]));
     }
+    // a store that held consents of the tenant settles the decisions the bundle adds to them (settleDecisions)
+    const decided = (await uow.read.consents.counts(tenant)).length > 0;
+    const decisions: SyncRow[] = [];
     await forRequest({ tenant, actor: t.actor ?? 'system', principal, origin }, async () => {
       for (const [entity, arrivals] of parts)
         for (let i = 0; i < arrivals.length; i += 1000) {
@@ -230,8 +234,11 @@ export async function importBundle(t: BundleTarget, file: string, label = file):
                 tx.replica.insertMany(tenant, entity, writing),
               );
             for (const _ of writing) summary.created[areaOf(entity)] = (summary.created[areaOf(entity)] ?? 0) + 1;
+            if (entity === 'consent' && decided) decisions.push(...writing.map((a) => a.row));
           });
         }
+      // once the consents and their history are here: one decision in force per user and data point
+      if (decisions.length) await uow.write(tenant, (tx) => settleDecisions(tx, tenant, decisions));
     });
     summary.conflicts = (await uow.read.syncState.conflicts(tenant, origin)).map(reportOf);
     return summary;

@@ -7,6 +7,7 @@ import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
+import { settleDecisions } from './settle-decisions.js';
 import { withRule } from '../../domain/sync/merge-rules.js';
 import {
   BOOKKEEPING,
@@ -133,6 +134,8 @@ class DryRun extends Error {
 
 const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
 const key = (entity: string, id: string) => `${entity}\u0000${id}`;
+/** The user and data point a consent row holds a decision of. */
+const decisionKey = (row: SyncRow) => JSON.stringify([row.user_id, row.data_point_id]);
 
 /**
  * Row changes written per transaction of a pull at most (an entry is never split): a page of the journal may hold
@@ -575,6 +578,40 @@ export class SyncEngine {
     }
     await tx.syncState.setBases(this.remoteUrl, tenant, keep);
     await tx.syncState.dropBases(this.remoteUrl, tenant, drop);
+    await this.settleDecisions(tx, settled);
+  }
+
+  /** The users and data points of the consents changed here since the last push (read once, when first needed). */
+  private decidedHere?: Set<string>;
+
+  /** What a settlement of decisions wrote here during the pull: pushed in the same run. */
+  private readonly settledHere: Changed = new Map();
+
+  /**
+   * Keeps one decision in force per user and data point where the page brought a decision of a user and data
+   * point this store decided on too (a refusal here against a grant there, two grants): the same rule the server
+   * applies to a push (settleDecisions), in the page's transaction. What it writes is this store's change, pushed in
+   * this run; a consent it revokes keeps the server's version as agreed.
+   */
+  private async settleDecisions(tx: Stores, settled: Incoming[]): Promise<void> {
+    const pulled = settled.flatMap((r) => (r.entity === 'consent' && r.row ? [r.row] : []));
+    if (!pulled.length) return;
+    const { tenant } = this.o;
+    if (!this.decidedHere) {
+      const ids = [...this.changedHere.values()].flatMap((ch) => (ch.entity === 'consent' ? [{ id: ch.id }] : []));
+      const rows = ids.length ? await tx.replica.readMany(tenant, 'consent', ids) : new Map<string, SyncRow>();
+      this.decidedHere = new Set([...rows.values()].map(decisionKey));
+    }
+    const contested = pulled.filter((row) => this.decidedHere!.has(decisionKey(row)));
+    for (const s of await settleDecisions(tx, tenant, contested)) {
+      const k = key(s.entity, s.id);
+      if (s.before && !this.changedHere.has(k))
+        await tx.syncState.setBase(this.remoteUrl, tenant, s.entity, s.id, versionOf(s.before));
+      this.settledHere.set(
+        k,
+        noteChange(this.changedHere, s.entity, s.id, this.head + 1, s.before ? 'update' : 'insert'),
+      );
+    }
   }
 
   /**
@@ -716,6 +753,7 @@ export class SyncEngine {
     const { uow, tenant, actor, remote } = this.o;
     const decided = new Map<string, SyncConflict>();
     const undecided = new Set<string>();
+    for (const [k, ch] of this.settledHere) if (!changed.has(k)) changed.set(k, ch);
     for (const c of await this.reader.syncState.conflicts(tenant, this.remoteUrl)) {
       const k = key(c.entity, c.entity_id);
       // a record changed here into the server's version: its conflict closes itself, the version is agreed

@@ -123,7 +123,7 @@ const NOW = '\uffff';
 
 /**
  * The rule that a user has at most one decision in force per data point, applied to an incoming decision against the
- * stored consents of that user and data point. Every door applies it: a request, the banner, an import row (a sync merge not yet).
+ * stored consents of that user and data point. Every door applies it: a request, the banner, an import row; a sync or bundle merge settles what both sides hold with supersededGrants.
  * - The same decision recorded already (a decision of the past given again with its time): unchanged.
  * - A grant while a grant is in force: that grant stands. With another version it is renewed to that version
  *   (`version_update`), with other texts `renewed`, else unchanged; a version it had before counts as given, and a
@@ -169,4 +169,40 @@ export function decideConsent(stored: readonly StoredDecision[], d: IncomingDeci
   const last = lastDecision(stored, at);
   if (last?.refusal && last.c.consent_version === d.consent_version) return unchanged(last.c);
   return record(null);
+}
+
+/** A grant in force that a later decision of the same user and data point supersedes: revoked at `at`, by `by`. */
+export interface Supersession {
+  consent_id: string;
+  at: string;
+  /** The consent holding the later decision: a refusal, or the grant given last. */
+  by: string;
+}
+
+/**
+ * The grants in force that a merge of two stores' decisions (a sync, a bundle) revokes, so that a user keeps at most
+ * one decision in force per data point, as decideConsent keeps it on the other doors. A merge cannot turn a second
+ * grant into a renewal of the first (both records travel already), so:
+ * - a grant in force is revoked by the first refusal given at or after its last yes, at that refusal's time (what a
+ *   refusal arriving through the API does);
+ * - of grants in force that no refusal follows, the one given last (then the greater id) stands, and each other is
+ *   revoked when that one was given.
+ * It reads only the decisions themselves, so every store that holds them settles them alike, whichever side of a
+ * sync each decision came from; decisions that keep the rule already (every state the API reaches) settle to nothing.
+ */
+export function supersededGrants(stored: readonly StoredDecision[]): Supersession[] {
+  const active = stored.filter(inForce).sort((a, b) => {
+    const [ta, tb] = [lastYes(a), lastYes(b)];
+    return ta !== tb ? (tb > ta ? 1 : -1) : b.id > a.id ? 1 : -1;
+  });
+  const refusals = stored
+    .filter((c) => !c.granted)
+    .sort((a, b) => (a.granted_at !== b.granted_at ? (a.granted_at > b.granted_at ? 1 : -1) : a.id > b.id ? 1 : -1));
+  const out: Supersession[] = [];
+  for (const [i, c] of active.entries()) {
+    const refusal = refusals.find((r) => r.granted_at >= lastYes(c));
+    if (refusal) out.push({ consent_id: c.id, at: refusal.granted_at, by: refusal.id });
+    else if (i > 0) out.push({ consent_id: c.id, at: lastYes(active[0]!), by: active[0]!.id });
+  }
+  return out;
 }
