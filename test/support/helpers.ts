@@ -165,12 +165,16 @@ export async function openBackend(
 
 /**
  * The backend `name` for the tests of a describe block: opened fresh in `beforeAll` (before the block's own hooks)
- * and closed in `afterAll`. Its fields are read when a hook or test runs.
+ * and closed in `afterAll`. Its fields are read when a hook or test runs. `opts` as a function is called when the
+ * backend opens, for options known only then (the URL of a fake server an earlier `beforeAll` started).
  */
-export function useBackend(name: BackendName, opts: Omit<LocalOptions, 'onUpgrade'> = {}): BackendUnderTest {
+export function useBackend(
+  name: BackendName,
+  opts: Omit<LocalOptions, 'onUpgrade'> | (() => Omit<LocalOptions, 'onUpgrade'>) = {},
+): BackendUnderTest {
   let opened: BackendUnderTest | undefined;
   beforeAll(async () => {
-    opened = await openBackend(name, opts);
+    opened = await openBackend(name, typeof opts === 'function' ? opts() : opts);
   });
   afterAll(async () => {
     await opened?.close();
