@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { installHint, PROGRAMS, type Program } from './support/programs.js';
 import { startTestPostgres } from './support/postgres-server.js';
+import { makeStoreTemplates } from './support/store-templates.js';
 
 /**
  * Builds dist/ once (the process-level tests run bin/compliance.js), starts the PostgreSQL server the tests share
@@ -18,10 +19,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('skippedLog', log);
   const postgres = await startTestPostgres();
   project.provide('postgresUrl', postgres.url);
+  const templates = await makeStoreTemplates(postgres.url, dir);
+  project.provide('storeTemplates', { sqlite: templates.sqlite, postgres: templates.postgres });
   process.stdout.write(
     `PostgreSQL ${postgres.version} for the tests at ${postgres.url.replace(/:[^:@/]*@/, ':***@')}\n`,
   );
   return async () => {
+    await templates.drop();
     await postgres.stop();
     let lines: string[] = [];
     try {

@@ -1,10 +1,11 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
 import { cli, tmp, tmpDb } from '../support/helpers.js';
 import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
+import { builtCli } from '../support/serve-process.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
 const file = (name: string, content: string | Buffer) => {
@@ -12,10 +13,7 @@ const file = (name: string, content: string | Buffer) => {
   writeFileSync(f, content);
   return f;
 };
-const bin = (args: string[]) => {
-  const r = spawnSync(process.execPath, ['bin/compliance.js', ...args], { encoding: 'utf8', maxBuffer: 256 << 20 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const bin = builtCli;
 const withoutIds = (text: string) =>
   text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID');
 const summaryOf = (stdout: string) => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
 import { writesInWorker } from '../../src/store/sqlite/consent-import-sink.js';
 import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
+import { builtCli } from '../support/serve-process.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
 const file = (name: string, content: string | Buffer) => {
@@ -320,10 +321,7 @@ describe('consents import in remote mode', () => {
 });
 
 describe('the built CLI (the writer runs in a worker thread)', () => {
-  const bin = (args: string[]) => {
-    const r = spawnSync(process.execPath, ['bin/compliance.js', ...args], { encoding: 'utf8' });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const bin = builtCli;
 
   it('writes in a second thread, so that parsing and writing overlap', () => {
     // Node writes one CPU profile per thread; an import whose writer ran on the main thread leaves one

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, failure, freePort, openBackend, type BackendUnderTest } from '../support/helpers.js';
+import { BACKEND_NAMES, failure, freePort, useBackend } from '../support/helpers.js';
 import { startSmtpSink } from '../support/smtp-sink.js';
 import { runEventsPass } from '../../src/backend/local/events/events-runner.js';
 
 const DAY = 86_400_000;
 
 describe.each(BACKEND_NAMES)('escalation e-mail on the %s backend', (name) => {
-  let b: BackendUnderTest;
   let now = new Date('2026-03-01T09:00:00Z');
   const clock = { now: () => new Date(now) };
   const T = { tenant: 'mailco', actor: 'trainer' };
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;
   let deadline = '';
   const ids: Record<string, string> = {};
+  const b = useBackend(name, { clock });
   beforeAll(async () => {
-    b = await openBackend(name, { clock });
     sink = await startSmtpSink();
     const t = b.backend.training;
     const mod = async (code: string, title: string) =>
@@ -56,7 +55,6 @@ describe.each(BACKEND_NAMES)('escalation e-mail on the %s backend', (name) => {
     deadline = list[0]!.deadline;
   });
   afterAll(async () => {
-    await b.close();
     await sink.close();
   });
   const api = () => b.backend.notifications;
@@ -175,7 +173,6 @@ describe.each(BACKEND_NAMES)('escalation e-mail on the %s backend', (name) => {
 // team lead the people concerned, management and the compliance officer a summary; English e-mail names a module by
 // its English title where it has one, and every message links to the tenant's base URL where it set one.
 describe.each(BACKEND_NAMES)('escalation e-mail for each reader on the %s backend', (name) => {
-  let b: BackendUnderTest;
   let now = new Date('2026-03-01T09:00:00Z');
   const clock = { now: () => new Date(now) };
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -198,8 +195,8 @@ describe.each(BACKEND_NAMES)('escalation e-mail for each reader on the %s backen
     return from;
   };
 
+  const b = useBackend(name, { clock });
   beforeAll(async () => {
-    b = await openBackend(name, { clock });
     sink = await startSmtpSink();
     const t = b.backend.training;
     for (const [T, domain] of [
@@ -255,7 +252,6 @@ describe.each(BACKEND_NAMES)('escalation e-mail for each reader on the %s backen
     expect(deadline.slice(0, 10)).toBe('2026-03-11');
   });
   afterAll(async () => {
-    await b.close();
     await sink.close();
   });
 

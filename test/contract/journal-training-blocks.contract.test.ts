@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, useBackend, failure } from '../support/helpers.js';
 import { expectChainIntact, journalAfter, journalHead, journalled, lastState } from '../support/journal.js';
 
 // A block and what it generates are journaled in the block's unit of work: each module created or updated, each
@@ -9,7 +9,6 @@ import { expectChainIntact, journalAfter, journalHead, journalled, lastState } f
 // (keyed by block and control, in the block's tenant's chain), and the block's last generation. Content for the
 // modules follows in units of work of its own. Deleting a block leaves a tombstone per link and one for the block.
 describe.each(BACKEND_NAMES)('the journal of training blocks on the %s backend', (name) => {
-  let b: BackendUnderTest;
   let ollama: FakeOllama;
   const T = { tenant: 'journal-blocks', actor: 'ciso@example.com' };
   const api = () => b.backend.trainingBlocks;
@@ -17,10 +16,9 @@ describe.each(BACKEND_NAMES)('the journal of training blocks on the %s backend',
   const refused = (p: Promise<unknown>) => failure(p).then(() => undefined);
   beforeAll(async () => {
     ollama = await new FakeOllama().start();
-    b = await openBackend(name, { llm: { host: ollama.url } });
   });
+  const b = useBackend(name, () => ({ llm: { host: ollama.url } }));
   afterAll(async () => {
-    await b.close();
     await ollama.close();
   });
   const body = { name: 'Zugang', regulation_area: 'nis2', module_code_prefix: 'SEC-AUTH', domain_filter: 'AUTH' };

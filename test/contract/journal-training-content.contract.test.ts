@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, useBackend, failure } from '../support/helpers.js';
 import { expectChainIntact, journalAfter, journalHead, journalled, lastState } from '../support/journal.js';
 
 // Content generation writes what the model answered in one unit of work with its audit row: a content version, or a
@@ -17,7 +17,6 @@ const quiz = (n: number) =>
   });
 
 describe.each(BACKEND_NAMES)('the journal of content generation on the %s backend', (name) => {
-  let b: BackendUnderTest;
   let ollama: FakeOllama;
   const T = { tenant: 'journal-content', actor: 'autor@example.com' };
   const api = () => b.backend.trainingContent;
@@ -40,13 +39,14 @@ describe.each(BACKEND_NAMES)('the journal of content generation on the %s backen
   let moduleId = '';
   beforeAll(async () => {
     ollama = await new FakeOllama().start();
-    b = await openBackend(name, { llm: { host: ollama.url, model: 'llama3.1:8b' } });
+  });
+  const b = useBackend(name, () => ({ llm: { host: ollama.url, model: 'llama3.1:8b' } }));
+  beforeAll(async () => {
     moduleId = await newModule(T.tenant, 'C-1', {
       questions: [{ question: 'Alt?', options: ['ja', 'nein'], correct_index: 0, explanation: '' }],
     });
   });
   afterAll(async () => {
-    await b.close();
     await ollama.close();
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, useBackend, failure } from '../support/helpers.js';
 import { expectChainIntact, journalled, lastState } from '../support/journal.js';
 import { requirePrograms } from '../support/programs.js';
 
@@ -10,7 +10,6 @@ import { requirePrograms } from '../support/programs.js';
 const MD = '# Sicher im Netz\n\n## Lernziele\n- Phishing erkennen\n\nAngreifer nutzen Zeitdruck.\n';
 
 describe.each(BACKEND_NAMES)('the journal of training media on the %s backend', (name) => {
-  let b: BackendUnderTest;
   let ollama: FakeOllama;
   const T = { tenant: 'journal-media', actor: 'redaktion@example.com' };
   const api = () => b.backend.trainingMedia;
@@ -19,7 +18,9 @@ describe.each(BACKEND_NAMES)('the journal of training media on the %s backend', 
   let moduleId = '';
   beforeAll(async () => {
     ollama = await new FakeOllama().start();
-    b = await openBackend(name, { llm: { host: ollama.url } });
+  });
+  const b = useBackend(name, () => ({ llm: { host: ollama.url } }));
+  beforeAll(async () => {
     moduleId = (
       await b.backend.training.createModule({
         ...T,
@@ -28,7 +29,6 @@ describe.each(BACKEND_NAMES)('the journal of training media on the %s backend', 
     ).id;
   });
   afterAll(async () => {
-    await b.close();
     await ollama.close();
   });
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compositeId } from '../../src/store/journal/journal-writer.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, useBackend, failure } from '../support/helpers.js';
 import { expectChainIntact, journalled, lastState, tally } from '../support/journal.js';
 
 // Every write of the training core leaves exactly its entries in the tenant's journal, in the transaction of the
@@ -21,7 +21,6 @@ const user = (id: string, extra: object = {}) => ({
 });
 
 describe.each(BACKEND_NAMES)('the journal of training writes on the %s backend', (name) => {
-  let b: BackendUnderTest;
   const start = new Date('2026-03-02T08:00:00.000Z');
   let now = start;
   const T = { tenant: 'journal-training', actor: 'hr@example.com' };
@@ -41,12 +40,7 @@ describe.each(BACKEND_NAMES)('the journal of training writes on the %s backend',
         },
       })
     ).id;
-  beforeAll(async () => {
-    b = await openBackend(name, { clock: { now: () => new Date(now) } });
-  });
-  afterAll(async () => {
-    await b.close();
-  });
+  const b = useBackend(name, { clock: { now: () => new Date(now) } });
 
   it('modules: create, update with new questions and delete leave the module and each question, or tombstones', async () => {
     const created = await run(() =>

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ManagementReport } from '../../src/domain/report/management-report.schema.js';
 import { lintCookieBanner } from '../../src/domain/cookie-banner/cookie-banner.lint.js';
 import { parseXml, type XmlNode } from '../support/xml.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, useBackend, failure } from '../support/helpers.js';
 
 // The management report against each area's own routes on generated data: every figure it shows must equal what the
 // statistics routes (or the lists they summarise) answer for the same store, on every engine and face.
@@ -18,7 +18,6 @@ const count = <T>(xs: T[], key: (x: T) => string) => {
 };
 
 describe.each(BACKEND_NAMES)('management report on the %s backend', (name) => {
-  let b: BackendUnderTest;
   let now = new Date('2026-01-10T08:00:00.000Z');
   const clock = { now: () => new Date(now) };
   const T = { tenant: 'mgmt', actor: 'officer' };
@@ -27,8 +26,8 @@ describe.each(BACKEND_NAMES)('management report on the %s backend', (name) => {
   let report: ManagementReport;
   const mod: Record<string, string> = {};
 
+  const b = useBackend(name, { clock });
   beforeAll(async () => {
-    b = await openBackend(name, { clock });
     const tr = b.backend.training;
     for (const code of ['A-1', 'B-1']) {
       mod[code] = (
@@ -145,10 +144,6 @@ describe.each(BACKEND_NAMES)('management report on the %s backend', (name) => {
     await c.revoke({ ...T, params: { id: created[1]!.id } });
     report = await b.backend.reports.management({ ...T, query: period });
   });
-  afterAll(async () => {
-    await b?.close();
-  });
-
   it('training: completion, overdue and quiz figures equal the training statistics and lists', async () => {
     const tr = b.backend.training;
     const stats = await tr.stats(T);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BACKEND_NAMES, useBackend, failure } from '../support/helpers.js';
 
 // What training.contract.test.ts leaves out: module updates and deletes, list filters and paging, expiry and
 // re-assignment, upcoming deadlines, tenant isolation of every id, and statistics with fixed clocks.
@@ -10,15 +10,14 @@ const questions = [
 ];
 
 describe.each(BACKEND_NAMES)('training lifecycle on the %s backend', (name) => {
-  let b: BackendUnderTest;
   const start = new Date('2026-01-10T08:00:00.000Z');
   let now = start;
   const clock = { now: () => new Date(now) };
   const T = { tenant: 'lifecycle', actor: 'hr' };
   const api = () => b.backend.training;
   const ids: Record<string, string> = {};
+  const b = useBackend(name, { clock });
   beforeAll(async () => {
-    b = await openBackend(name, { clock });
     for (const [code, area, validity] of [
       ['A-1', 'dsgvo', 30],
       ['B-1', 'nis2', 365],
@@ -43,9 +42,6 @@ describe.each(BACKEND_NAMES)('training lifecycle on the %s backend', (name) => {
     await api().setMatrix({ ...T, body: { role_code: 'R9', module_id: ids['B-1']! } });
     await api().setMatrix({ ...T, body: { role_code: 'R8', module_id: ids['B-1']! } }); // reached twice: assigned once
     await api().setMatrix({ ...T, body: { role_code: 'R8', module_id: ids['C-1']! } });
-  });
-  afterAll(async () => {
-    await b.close();
   });
 
   it('updates modules: range checks (422), code clash (409), questions replaced', async () => {

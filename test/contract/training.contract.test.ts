@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { forTenant } from '../../src/store/tenant-scope.js';
-import { BACKEND_NAMES, openBackend, type BackendUnderTest, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, useBackend, failure } from '../support/helpers.js';
 
 const questions = [
   {
@@ -19,14 +19,13 @@ const questions = [
 ];
 
 describe.each(BACKEND_NAMES)('training on the %s backend', (name) => {
-  let b: BackendUnderTest;
   let now = new Date('2026-03-01T09:00:00Z');
   const clock = { now: () => new Date(now) };
   const T = { tenant: 'firma', actor: 'trainer' };
   const api = () => b.backend.training;
   let moduleId = '';
+  const b = useBackend(name, { clock });
   beforeAll(async () => {
-    b = await openBackend(name, { clock });
     const m = await api().createModule({
       ...T,
       body: {
@@ -39,9 +38,6 @@ describe.each(BACKEND_NAMES)('training on the %s backend', (name) => {
       },
     });
     moduleId = m.id;
-  });
-  afterAll(async () => {
-    await b.close();
   });
 
   it('creates modules with defaults, refuses duplicate codes and bad values', async () => {

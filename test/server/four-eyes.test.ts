@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, engineOf, freshStore, startServer } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore, startServer } from '../support/helpers.js';
 import { journalHead } from '../support/journal.js';
 
 /**
  * Four eyes compare principals, not names (issue 35, item 12): under the strict workflow one key approved its own
  * assessment by sending `X-User-ID: alice` and then `approved_by: bob`. On a real server, each key of its own.
  */
-const ENGINES = [...new Set(BACKEND_NAMES.map(engineOf))];
 const TENANT = 'streng';
 type Json = Record<string, unknown>;
 
-describe.each(ENGINES)('four eyes under the strict workflow on %s', (engine) => {
+describe.each(ENGINE_NAMES)('four eyes under the strict workflow on %s', (engine) => {
   let local: LocalBackend;
   let srv: Awaited<ReturnType<typeof startServer>>;
   const key: Record<'a' | 'b' | 'c', string> = { a: '', b: '', c: '' };

@@ -9,7 +9,7 @@ import { exportBundle } from '../../src/backend/sync/bundle-export.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
-import { BACKEND_NAMES, engineOf, freshStore, startServer, tmp } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore, startServer, tmp } from '../support/helpers.js';
 import {
   call,
   expectIntact,
@@ -30,14 +30,13 @@ import {
  * reports/hostile-doors-ENGINE.json) for the closing note; the routes half (every API route with each scope) is
  * another suite's.
  */
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const ACME = 'acme';
 const GLOBEX = 'globex';
 type Scope = 'read' | 'write' | 'admin' | 'publishable';
 type Row = Record<string, unknown>;
 type Door = 'sync push' | 'media upload' | 'CSV import' | 'bundle import' | 'tenant';
 
-describe.each(engines)('a hostile holder of a valid key against the doors of a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('a hostile holder of a valid key against the doors of a server on %s', (engine) => {
   let target: string;
   let server: LocalBackend;
   let url: string;

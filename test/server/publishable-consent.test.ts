@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { verifyReceipt } from '../../src/domain/consents/receipt.js';
-import { BACKEND_NAMES, engineOf, freshStore, startServer } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore, startServer } from '../support/helpers.js';
 import { journalHead } from '../support/journal.js';
 
 /**
@@ -9,12 +9,11 @@ import { journalHead } from '../support/journal.js';
  * through which channel and with which browser; a page that tries to say so itself is refused, naming the fields,
  * and stores nothing. The signed receipt then carries only what the server decided (and the visitor's choice).
  */
-const ENGINES = [...new Set(BACKEND_NAMES.map(engineOf))];
 const TENANT = 'acme';
 const SHOP = 'https://shop.example';
 type Json = Record<string, unknown>;
 
-describe.each(ENGINES)('consents recorded with a publishable key on %s', (engine) => {
+describe.each(ENGINE_NAMES)('consents recorded with a publishable key on %s', (engine) => {
   let local: LocalBackend;
   let srv: Awaited<ReturnType<typeof startServer>>;
   let pk: string;

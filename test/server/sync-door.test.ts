@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, engineOf, tmp } from '../support/helpers.js';
+import { ENGINE_NAMES, tmp } from '../support/helpers.js';
 import { call, expectIntact, heldRow, mediaFolder, push, tenantState, versionOf } from '../support/hostile.js';
 import { journalAfter } from '../support/journal.js';
 import { withSyncServer } from '../support/sync-server.js';
@@ -10,7 +10,6 @@ import { withSyncServer } from '../support/sync-server.js';
 // Issue 35 items 1 to 5 as a client with a valid write key tried them through `POST /sync/push` and
 // `POST /sync/media/{id}`: every pushed row passes the domain's rules for its table, or is a conflict naming the rule;
 // nothing a client sends decides where a file lives; history stays as written; the key is the principal.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const DAY = 86_400_000;
 const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 
@@ -21,7 +20,7 @@ interface PushAnswer {
   conflicts: Array<{ entity: string; entity_id: string; reason: string }>;
 }
 
-describe.each(engines)('the door of a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('the door of a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { ENGINE_NAMES, cli, tmpDb } from '../support/helpers.js';
 import { expectChainIntact } from '../support/journal.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 
 // The door refuses what breaks a rule, never a laptop's legitimate offline work: a legal version submitted, approved
 // and published; a consent revoked; an assignment started, its quiz passed, completed and certified; a DSFA taken
 // through the strict workflow with four eyes. Each arrives in one sync, both ways, without a conflict.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 
-describe.each(engines)('offline work through the door of a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('offline work through the door of a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

@@ -6,7 +6,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
-import { BACKEND_NAMES, cli, engineOf, tmp, tmpDb } from '../support/helpers.js';
+import { ENGINE_NAMES, cli, tmp, tmpDb } from '../support/helpers.js';
 import { heldRow, mediaFolder } from '../support/hostile.js';
 import { expectChainIntact } from '../support/journal.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
@@ -14,9 +14,8 @@ import { onLaptop, withSyncServer } from '../support/sync-server.js';
 // A server whose records were poisoned (written past its rules, as an older release let a push do) must not crash a
 // laptop that syncs with it, nor break the laptop's rules: the laptop's door refuses each such record as a conflict
 // naming the rule, `sync resolve --theirs` cannot write it either, and everything else arrives.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 
-describe.each(engines)('a laptop pulling from a poisoned server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { eventsOf } from '../../src/domain/events/event.map.js';
 import type { StoredEntry } from '../../src/domain/journal/chain.js';
-import { BACKEND_NAMES, cli, engineOf, tmpDb } from '../support/helpers.js';
+import { ENGINE_NAMES, cli, tmpDb } from '../support/helpers.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 
 // Issue 36 items 4 and 6 to 9: a conflict a person can read (both versions side by side), settle by the id they
 // know, merge list fields of, and whose settling is a change of theirs with its audit entry; a conflict whose sides
 // came together closes itself; sync status counts records and the conflicts still open.
-const engines = [...new Set(BACKEND_NAMES.map(engineOf))];
 const RESOLVER = 'rita';
 
 interface Report {
@@ -21,7 +20,7 @@ interface Report {
   theirs: { actor: string | null; time: string | null; deleted: boolean };
 }
 
-describe.each(engines)('settling sync conflicts, with a server on %s', (engine) => {
+describe.each(ENGINE_NAMES)('settling sync conflicts, with a server on %s', (engine) => {
   let server: LocalBackend;
   let url: string;
   let key: string;

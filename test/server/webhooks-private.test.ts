@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import { BACKEND_NAMES, cli, engineOf, freshStore, startServer, tmpDb } from '../support/helpers.js';
+import { ENGINE_NAMES, cli, freshStore, startServer, tmpDb } from '../support/helpers.js';
 import { exited, serve } from '../support/serve-process.js';
 import { journalHead } from '../support/journal.js';
 import { startReceiver } from '../support/webhook-receiver.js';
@@ -10,11 +10,10 @@ import { startReceiver } from '../support/webhook-receiver.js';
  * unless `serve` allows it, every spelling of a loopback address is refused, and a name that resolves to one when a
  * delivery goes out is refused then. The receiver on 127.0.0.1 counts what arrives: nothing.
  */
-const ENGINES = [...new Set(BACKEND_NAMES.map(engineOf))];
 const TENANT = 'acme';
 type Json = Record<string, unknown>;
 
-describe.each(ENGINES)('private webhook targets on %s', (engine) => {
+describe.each(ENGINE_NAMES)('private webhook targets on %s', (engine) => {
   let local: LocalBackend;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let strict: Awaited<ReturnType<typeof startServer>>;

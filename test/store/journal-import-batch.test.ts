@@ -4,11 +4,8 @@ import { createLocalBackend, type LocalBackend } from '../../src/backend/local/l
 import { dataHash, entryHash } from '../../src/domain/journal/chain.js';
 import { changesOf, groupRows, type BatchData } from '../../src/domain/journal/changes.js';
 import type { DB, JournalRow } from '../../src/store/db-types.js';
-import { cli, freshStore } from '../support/helpers.js';
+import { ENGINE_NAMES, cli, freshStore } from '../support/helpers.js';
 
-const ENGINES = (['sqlite', 'postgres'] as const).filter(
-  (e) => !process.env.ENGINES || process.env.ENGINES.split(',').includes(e),
-);
 const T = { tenant: 'acme', actor: 'importer' };
 const AT = '2026-01-01T10:00:00Z';
 /** Rows of the import that revoke the consent they create: granted ones with granted_at, every fourth. */
@@ -85,7 +82,7 @@ async function rechain(db: Kysely<DB>, fromSeq: number): Promise<void> {
 const setData = (db: Kysely<DB>, e: JournalRow, data: string) =>
   db.updateTable('journal').set({ data }).where('tenant_id', '=', 'acme').where('seq', '=', e.seq).execute();
 
-describe.each(ENGINES)('an import batch entry on %s', (engine) => {
+describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
   it('holds the staged rows of the consents it created, at most a third of the rows it records', async () => {
     const { local } = await imported(engine);
     const [first] = await batches(local.store.admin);

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { dataHash, entryHash } from '../../src/domain/journal/chain.js';
-import { cli, freshStore } from '../support/helpers.js';
-
-const ENGINES = (['sqlite', 'postgres'] as const).filter(
-  (e) => !process.env.ENGINES || process.env.ENGINES.split(',').includes(e),
-);
+import { ENGINE_NAMES, cli, freshStore } from '../support/helpers.js';
 
 // A change another store sent (a push, a bundle) is journaled with the key (or the operator) as principal and where
 // it came from as its origin. An entry with an origin is hashed in format 2; entries without one (every entry written
@@ -32,7 +28,7 @@ describe('the origin of journal entries', () => {
     expect(entryHash({ ...e, origin: 'sync:laptop' })).not.toBe(entryHash({ ...e, origin: 'sync:other' }));
   });
 
-  it.each(ENGINES)(
+  it.each(ENGINE_NAMES)(
     'on %s: audit verify holds over both formats and finds an origin removed or forged',
     async (engine) => {
       const target = await freshStore(engine);

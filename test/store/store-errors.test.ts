@@ -5,13 +5,12 @@ import { DomainError } from '../../src/domain/errors.js';
 import { postgresError } from '../../src/store/postgres/postgres-errors.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { BACKEND_NAMES, engineOf, freshStore } from '../support/helpers.js';
+import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
 
 /**
  * Errors are classified by SQLSTATE or driver code, never by words in a message (issue 35, item 10): a duplicate
  * certificate answered 503 "TLS failed … check sslmode" because its constraint is named training_certificate_….
  */
-const ENGINES = [...new Set(BACKEND_NAMES.map(engineOf))];
 
 const certificate = (id: string) => ({
   id,
@@ -38,7 +37,7 @@ async function mapped(store: Store, run: () => Promise<unknown>): Promise<Domain
   throw new Error('expected the statement to fail');
 }
 
-describe.each(ENGINES)('store errors on %s', (engine) => {
+describe.each(ENGINE_NAMES)('store errors on %s', (engine) => {
   let store: Store;
   beforeAll(async () => {
     store = await openStore(await freshStore(engine));

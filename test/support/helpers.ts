@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { Backend } from '../../src/backend/backend.js';
 import { createHttpBackend } from '../../src/backend/http/http-backend.js';
 import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../src/backend/local/local-backend.js';
-import { freshPostgresDatabase } from './postgres.js';
+import { copiedPostgresDatabase, freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { main } from '../../src/main.js';
@@ -76,7 +76,7 @@ export async function startServer(
 export function useServer(): { url: string; logs: string[]; local: LocalBackend } {
   const state = {} as { url: string; logs: string[]; local: LocalBackend; close?: () => Promise<void> };
   beforeAll(async () => {
-    state.local = await createLocalBackend(tmpDb());
+    state.local = await createLocalBackend(await freshStore('sqlite'));
     const srv = await startServer(state.local);
     state.url = srv.url;
     state.logs = srv.logs;
@@ -119,9 +119,20 @@ export function overHttp(name: BackendName): boolean {
 /** The engines the backends under test run on (`ENGINES=`, `BACKENDS=` and `FACES=` narrow them as above). */
 export const ENGINE_NAMES: Array<'sqlite' | 'postgres'> = [...new Set(BACKEND_NAMES.map(engineOf))];
 
-/** A fresh, empty store for one engine: a temp SQLite file, or a new database on the test run's PostgreSQL. */
+/**
+ * A fresh store with no rows for one engine: a temp SQLite file, or a new database on the test run's PostgreSQL. Both
+ * are copies of the run's migrated templates (test/support/store-templates.ts) where the global setup made them, so
+ * the schema is in place; else empty, and migrated when first opened. Tests of migrations start from
+ * `freshPostgresDatabase()` or `tmpDb()`.
+ */
 export async function freshStore(engine: 'sqlite' | 'postgres'): Promise<string> {
-  return engine === 'postgres' ? freshPostgresDatabase() : tmpDb();
+  const templates = inject('storeTemplates');
+  if (engine === 'postgres') {
+    return templates ? copiedPostgresDatabase(templates.postgres) : freshPostgresDatabase();
+  }
+  const target = tmpDb();
+  if (templates) copyFileSync(templates.sqlite, target);
+  return target;
 }
 
 export interface BackendUnderTest {
@@ -154,12 +165,16 @@ export async function openBackend(
 
 /**
  * The backend `name` for the tests of a describe block: opened fresh in `beforeAll` (before the block's own hooks)
- * and closed in `afterAll`. Its fields are read when a hook or test runs.
+ * and closed in `afterAll`. Its fields are read when a hook or test runs. `opts` as a function is called when the
+ * backend opens, for options known only then (the URL of a fake server an earlier `beforeAll` started).
  */
-export function useBackend(name: BackendName, opts: Omit<LocalOptions, 'onUpgrade'> = {}): BackendUnderTest {
+export function useBackend(
+  name: BackendName,
+  opts: Omit<LocalOptions, 'onUpgrade'> | (() => Omit<LocalOptions, 'onUpgrade'>) = {},
+): BackendUnderTest {
   let opened: BackendUnderTest | undefined;
   beforeAll(async () => {
-    opened = await openBackend(name, opts);
+    opened = await openBackend(name, typeof opts === 'function' ? opts() : opts);
   });
   afterAll(async () => {
     await opened?.close();

@@ -37,3 +37,10 @@ export async function freshPostgresDatabase(): Promise<string> {
   await asAdmin(`create database ${name}`);
   return postgresUrl(name);
 }
+
+/** A new database copied from `template` (a database nobody is connected to); its URL. */
+export async function copiedPostgresDatabase(template: string): Promise<string> {
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  await asAdmin(`create database ${name} template ${template}`);
+  return postgresUrl(name);
+}

@@ -1,6 +1,12 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 export const BIN = 'bin/compliance.js';
+
+/** Runs the built program (dist/, through bin/compliance.js) as a process to its end: its exit code and output. */
+export function builtCli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 /** Starts `compliance serve` as a real process and waits for its address on stderr. */
 export async function serve(
