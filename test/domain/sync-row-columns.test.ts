@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { CONSENT_ROW_RULES } from '../../src/domain/consents/consent.row-rules.js';
+import { COOKIE_BANNER_ROW_RULES } from '../../src/domain/cookie-banner/cookie-banner.row-rules.js';
+import { DSFA_ROW_RULES } from '../../src/domain/dsfa/dsfa.row-rules.js';
+import { LEGAL_DOCUMENT_ROW_RULES } from '../../src/domain/legal-documents/legal-document.row-rules.js';
+import { ROW_RULES } from '../../src/domain/sync/row-rules.js';
 import type { SyncRow } from '../../src/domain/sync/version.js';
+import { BLOCK_ROW_RULES } from '../../src/domain/training-blocks/block.row-rules.js';
+import { CONTENT_ROW_RULES } from '../../src/domain/training/content.row-rules.js';
+import { TRAINING_ROW_RULES } from '../../src/domain/training/training.row-rules.js';
 import { idOf, NOW, refusal, rows, T0, T1 } from '../support/sync-rows.js';
 
 // What a pushed or imported row of each table may say, column by column, stated here table by table (not read from
@@ -34,6 +42,35 @@ const HELD: Record<string, SyncRow[]> = {
   training_content: [rows.training_content()],
   training_block: [rows.training_block()],
 };
+
+describe('the rules of the tables', () => {
+  it("are kept by each area for its own tables, and the door's are all of them", () => {
+    const areas = {
+      dsfa: [DSFA_ROW_RULES, ['dsfa_setting', 'dsfa', 'dsfa_audit']],
+      consents: [CONSENT_ROW_RULES, ['consent', 'consent_history', 'consent_import_run']],
+      legal: [LEGAL_DOCUMENT_ROW_RULES, ['legal_document', 'legal_document_version']],
+      banner: [COOKIE_BANNER_ROW_RULES, ['cookie_banner']],
+      training: [
+        TRAINING_ROW_RULES,
+        [
+          'training_module',
+          'training_question',
+          'training_matrix',
+          'training_assignment',
+          'training_quiz_attempt',
+          'training_certificate',
+          'training_audit',
+        ],
+      ],
+      content: [CONTENT_ROW_RULES, ['training_content', 'training_media']],
+      blocks: [BLOCK_ROW_RULES, ['training_canonical_control', 'training_block', 'training_block_control']],
+    } as const;
+    for (const [area, [rules, tables]] of Object.entries(areas)) expect(Object.keys(rules), area).toEqual(tables);
+    for (const [rules] of Object.values(areas))
+      for (const [table, rule] of Object.entries(rules)) expect(ROW_RULES[table], table).toBe(rule);
+    expect(Object.keys(ROW_RULES)).toHaveLength(Object.values(areas).flatMap(([, t]) => t).length);
+  });
+});
 
 describe('the columns a record keeps for life', () => {
   // the journal key and the tenant are not listed: a row that changes them names another record or tenant
