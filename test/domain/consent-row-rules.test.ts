@@ -110,6 +110,30 @@ describe('a consent at the door', () => {
     ).toBe(`consent c1 is revoked (at ${T1}) and stays revoked`);
   });
 
+  it('a reverted run takes back only the revocation it made itself (source import), not another entry naming it', async () => {
+    const revert = rows.consent_import_run({ status: 'reverted', reverted_at: T2, reverted_by: 'sam' });
+    const revoked = rows.consent({ revoked_at: T1 });
+    const forged = rows.consent_history({
+      id: 'h2',
+      action: 'revoked',
+      source: 'api',
+      import_run_id: 'r1',
+      created_at: T1,
+    });
+    const held = {
+      consent: [revoked],
+      consent_history: [rows.consent_history(), forged],
+      consent_import_run: [revert],
+    };
+    expect(await refusal(held, { entity: 'consent_history', before: forged, after: null })).toBe(
+      "consent_history h2 cannot be deleted: a consent's history is append-only",
+    );
+    const own = { ...forged, source: 'import' };
+    expect(
+      await refusal({ ...held, consent_history: [own] }, { entity: 'consent_history', before: own, after: null }),
+    ).toBeUndefined();
+  });
+
   it('goes, with all its history, only when the import run that created it is reverted', async () => {
     const run = rows.consent_import_run();
     const made = rows.consent({ import_run_id: 'r1' });
@@ -139,6 +163,70 @@ describe('a consent at the door', () => {
         { entity: 'consent_history', before: granted, after: null },
       ),
     ).toBe("consent_history h1 cannot be deleted: a consent's history is append-only");
+  });
+});
+
+describe('a revoked consent is not renewed, whichever record arrives first', () => {
+  const renewed = (id: string, at: string, action = 'renewed') =>
+    rows.consent_history({ id, action, consent_version: '2.0', created_at: at });
+  const c = rows.consent();
+  const LATER = '2026-05-25T10:00:00.000Z';
+
+  it('refuses revoking a consent at or before a renewal its history holds; after it, the revocation stands', async () => {
+    for (const action of ['renewed', 'version_update']) {
+      const held = { consent: [c], consent_history: [rows.consent_history(), renewed('h3', T2, action)] };
+      expect(await refusal(held, { entity: 'consent', before: c, after: { ...c, revoked_at: T1 } }), action).toBe(
+        `consent c1 cannot be revoked at ${T1}: it was renewed after (${action} to version 2.0 at ${T2}), and a revoked consent is not renewed`,
+      );
+      expect(await refusal(held, { entity: 'consent', before: c, after: { ...c, revoked_at: T2 } }), action).toMatch(
+        /^consent c1 cannot be revoked at /,
+      );
+      expect(
+        await refusal(held, { entity: 'consent', before: c, after: { ...c, revoked_at: LATER } }),
+        action,
+      ).toBeUndefined();
+    }
+    // the granted entry is no renewal
+    const held = { consent: [c], consent_history: [rows.consent_history()] };
+    expect(await refusal(held, { entity: 'consent', before: c, after: { ...c, revoked_at: T1 } })).toBeUndefined();
+    // a renewal pushed in the same batch counts as one held
+    expect(
+      (
+        await refusals(held, [
+          { entity: 'consent', before: c, after: { ...c, revoked_at: T1 } },
+          { entity: 'consent_history', before: null, after: renewed('h3', T2) },
+        ])
+      )['consent c1'],
+    ).toMatch(/^consent c1 cannot be revoked at .*: it was renewed after/);
+  });
+
+  it("refuses a renewal of a revoked consent at or after its revocation; one before it is the consent's past", async () => {
+    const revoked = rows.consent({ revoked_at: T1 });
+    const held = { consent: [revoked] };
+    for (const action of ['renewed', 'version_update']) {
+      expect(
+        await refusal(held, { entity: 'consent_history', before: null, after: renewed('h3', T2, action) }),
+        action,
+      ).toBe(
+        `consent_history h3: consent c1 is revoked (at ${T1}) and a revoked consent is not renewed (${action} to version 2.0 at ${T2})`,
+      );
+      expect(
+        await refusal(held, { entity: 'consent_history', before: null, after: renewed('h3', T1, action) }),
+        action,
+      ).toMatch(/a revoked consent is not renewed/);
+      expect(
+        await refusal(held, {
+          entity: 'consent_history',
+          before: null,
+          after: renewed('h3', '2026-05-05T10:00:00.000Z', action),
+        }),
+        action,
+      ).toBeUndefined();
+    }
+    // a renewal of a consent in force
+    expect(
+      await refusal({ consent: [c] }, { entity: 'consent_history', before: null, after: renewed('h3', T2) }),
+    ).toBeUndefined();
   });
 });
 
@@ -208,7 +296,12 @@ describe('an import run at the door', () => {
     expect(await refusal({}, { entity: 'consent_import_run', before: revert, after: run })).toBe(
       'import run r1 is reverted and stays reverted',
     );
-    expect(await refusal({}, { entity: 'consent_import_run', before: run, after: { ...run, created: 9 } })).toBe(
+    for (const column of ['read', 'created', 'unchanged', 'revoked', 'renewed', 'rejected'])
+      expect(
+        await refusal({}, { entity: 'consent_import_run', before: run, after: { ...run, [column]: 9 } }),
+        column,
+      ).toBe('import run r1 is completed: its counts no longer change');
+    expect(await refusal({}, { entity: 'consent_import_run', before: run, after: { ...run, finished_at: T1 } })).toBe(
       'import run r1 is completed: its counts no longer change',
     );
     expect(

@@ -119,6 +119,32 @@ describe('a DSFA at the door', () => {
   });
 });
 
+describe("a DSFA's additions at the door, as the API takes them", () => {
+  const risk = (title: string) => ({ title, likelihood: 'low', severity: 'high' });
+  const measure = (m: string) => ({ measure: m, implemented: false });
+  const pushed = (o: Record<string, unknown>) => refusal({}, { entity: 'dsfa', before: null, after: rows.dsfa(o) });
+
+  it('takes up to 200 risks and 500 measure details, each once', async () => {
+    const risks = JSON.stringify(Array.from({ length: 200 }, (_, i) => risk(`Risiko ${i}`)));
+    const details = JSON.stringify(Array.from({ length: 500 }, (_, i) => measure(`Maßnahme ${i}`)));
+    expect(await pushed({ risks, measure_details: details })).toBeUndefined();
+    expect(await pushed({ risks: JSON.stringify([risk('a'), risk('a')]) })).toBeUndefined();
+  });
+
+  it('refuses more, a risk of the wrong shape, and a measure listed twice (as PUT /dsfa does)', async () => {
+    const risks = JSON.stringify(Array.from({ length: 201 }, (_, i) => risk(`Risiko ${i}`)));
+    expect(await pushed({ risks })).toMatch(/^dsfa d1 does not fit its table: risks: /);
+    const details = JSON.stringify(Array.from({ length: 501 }, (_, i) => measure(`Maßnahme ${i}`)));
+    expect(await pushed({ measure_details: details })).toMatch(/^dsfa d1 does not fit its table: measure_details: /);
+    expect(await pushed({ risks: JSON.stringify([{ ...risk('a'), likelihood: 'certain' }]) })).toMatch(
+      /^dsfa d1 does not fit its table: risks\.0\.likelihood: /,
+    );
+    expect(await pushed({ measure_details: JSON.stringify([measure('Schulung'), measure('Schulung')]) })).toBe(
+      'dsfa d1 does not fit its table: measure_details.1.measure: "Schulung" is listed twice',
+    );
+  });
+});
+
 describe("a DSFA's audit entry at the door", () => {
   const held = { dsfa: [rows.dsfa()] };
   it('is dated after its assessment was created; a CREATE entry when it was', async () => {

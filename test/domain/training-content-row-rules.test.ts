@@ -56,6 +56,9 @@ describe('where a medium lives', () => {
     expect(locationProblem(TENANT, rows.training_media({ bucket: '../../../../etc', object_key: 'passwd' }))).toBe(
       `its location is the store's to choose: bucket training-media, object_key ${folder}/m1/md1.m4a`,
     );
+    expect(locationProblem(TENANT, rows.training_media({ bucket: 'other-bucket' }))).toBe(
+      `its location is the store's to choose: bucket training-media, object_key ${folder}/m1/md1.m4a`,
+    );
     expect(locationProblem(TENANT, rows.training_media({ object_key: `${folder}/m1/md1.mp4` }))).toMatch(
       /^its location is the store's/,
     );

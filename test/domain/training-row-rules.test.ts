@@ -172,6 +172,37 @@ describe('an assignment at the door', () => {
   });
 });
 
+describe('what happened to an assignment stays as it happened', () => {
+  const cert = rows.training_certificate;
+  const done = completed({ quiz_passed: 1, certificate_id: 'cert1' });
+  const base = { ...held, training_certificate: [cert(), cert({ id: 'cert2' })] };
+  it('its completion, validity and certificate once set', async () => {
+    for (const [column, value] of [
+      ['completed_at', '2026-05-21T10:00:00.000Z'],
+      ['valid_until', '2027-06-01T10:00:00.000Z'],
+      ['certificate_id', 'cert2'],
+    ] as const)
+      expect(
+        await refusal(base, { entity: 'training_assignment', before: done, after: { ...done, [column]: value } }),
+        column,
+      ).toBe(`assignment as1: ${column} was ${String(done[column])}: it no longer changes`);
+    expect(
+      await refusal(base, { entity: 'training_assignment', before: done, after: { ...done, user_name: 'E. M.' } }),
+    ).toBeUndefined();
+  });
+
+  it('an escalated assignment keeps its level through any other change', async () => {
+    const escalated = a({ escalation_level: 3, deadline: '2026-04-01T10:00:00.000Z' });
+    expect(
+      await refusal(held, {
+        entity: 'training_assignment',
+        before: escalated,
+        after: { ...escalated, status: 'in_progress', started_at: T1, progress_percent: 20, updated_at: T1 },
+      }),
+    ).toBeUndefined();
+  });
+});
+
 describe('a quiz attempt at the door', () => {
   const question = rows.training_question();
   const base = { ...held, training_assignment: [started()], training_question: [question] };
@@ -186,6 +217,14 @@ describe('a quiz attempt at the door', () => {
         after: attempt({ answers: '[{"question_id":"q1","selected_index":1}]' }),
       }),
     ).toBe('quiz attempt qa1: it is not what its answers score: 0 of 1 correct at threshold 70');
+    // fewer questions answered than it counts
+    expect(
+      await refusal(base, {
+        entity: 'training_quiz_attempt',
+        before: null,
+        after: attempt({ score: 50, passed: 0, correct_count: 1, total_count: 2 }),
+      }),
+    ).toBe('quiz attempt qa1: it is not what its answers score: 1 of 1 correct at threshold 70');
     // a lower threshold than the module's
     expect(
       await refusal(base, { entity: 'training_quiz_attempt', before: null, after: attempt({ threshold: 10 }) }),
@@ -271,6 +310,10 @@ describe('a certificate at the door', () => {
     expect(await refusal(done, { entity: 'training_certificate', before: null, after: cert({ user_id: 'u-9' }) })).toBe(
       "certificate cert1: its user_id is not its assignment's",
     );
+    const m2 = { ...done, training_module: [module, rows.training_module({ id: 'm2', module_code: 'X-2' })] };
+    expect(await refusal(m2, { entity: 'training_certificate', before: null, after: cert({ module_id: 'm2' }) })).toBe(
+      "certificate cert1: its module_id is not its assignment's",
+    );
     expect(await refusal(done, { entity: 'training_certificate', before: null, after: cert({ issued_at: T1 }) })).toBe(
       `certificate cert1: it is dated before its assignment was completed (${T2})`,
     );
@@ -306,6 +349,18 @@ describe('the training audit trail at the door', () => {
         after: entry({ action: 'certificate_issued', entity_type: 'certificate', entity_id: 'cert1', created_at: T1 }),
       }),
     ).toBe(`training_audit ta1 is dated ${T1}, before its certificate was made (${T2})`);
+    // a quiz's entry names an attempt of the tenant, dated after it
+    const quiz = { action: 'quiz_submitted', entity_type: 'quiz', entity_id: 'qa1' };
+    expect(await refusal(base, { entity: 'training_audit', before: null, after: entry(quiz) })).toBe(
+      'training_audit ta1 names quiz qa1, which this tenant does not hold',
+    );
+    const attemptHeld = { ...base, training_quiz_attempt: [rows.training_quiz_attempt({ created_at: T2 })] };
+    expect(await refusal(attemptHeld, { entity: 'training_audit', before: null, after: entry(quiz) })).toBe(
+      `training_audit ta1 is dated ${T1}, before its quiz was made (${T2})`,
+    );
+    expect(
+      await refusal(attemptHeld, { entity: 'training_audit', before: null, after: entry({ ...quiz, created_at: T2 }) }),
+    ).toBeUndefined();
     // a module's entry may outlive its module
     expect(
       await refusal(

@@ -299,6 +299,15 @@ describe.each(ENGINE_NAMES)('the door of a server on %s', (engine) => {
       /status: "hacked" is not allowed; allowed values: draft, in-review, approved, needs-update/,
     );
     await refused(tenant, [await update(tenant, 'dsfa', d.id, (r) => ({ ...r, title: { $gt: '' } }))], /title: /);
+    const twice = JSON.stringify([
+      { measure: 'Schulung', implemented: true },
+      { measure: 'Schulung', implemented: false },
+    ]);
+    await refused(
+      tenant,
+      [await update(tenant, 'dsfa', d.id, (r) => ({ ...r, measure_details: twice }))],
+      /measure_details\.1\.measure: "Schulung" is listed twice/,
+    );
     const row = (await heldRow(server, tenant, 'training_assignment', assignment.id))!;
     await refused(
       tenant,

@@ -9,9 +9,7 @@ import {
   DsfaCreate,
   DsfaSettingsInput,
   DsfaStatus,
-  MeasureDetail,
   RiskLevel,
-  DsfaRisk,
 } from './dsfa.schema.js';
 import { approverProblem, transitionProblem, type DsfaStatusValue, type DsfaWorkflow } from './dsfa.workflow.js';
 
@@ -39,8 +37,8 @@ const DsfaRow = storedRow({
   purposes: addition(jsonText(additionsInput.purposes)),
   data_subjects: addition(jsonText(additionsInput.data_subjects)),
   necessity_assessment: addition(additionsInput.necessity_assessment),
-  risks: addition(jsonText(z.array(DsfaRisk).max(200))),
-  measure_details: addition(jsonText(z.array(MeasureDetail).max(500))),
+  risks: addition(jsonText(additionsInput.risks)),
+  measure_details: addition(jsonText(additionsInput.measure_details)),
   dpo_opinion: addition(additionsInput.dpo_opinion),
   dpo_name: addition(additionsInput.dpo_name),
   dpo_opinion_date: addition(additionsInput.dpo_opinion_date),
