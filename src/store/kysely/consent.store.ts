@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoredDecision } from '../../domain/consents/consent.rules.js';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
-import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
+import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent-store.port.js';
 import { engineFor } from '../engine.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';

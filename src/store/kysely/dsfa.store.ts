@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dsfa, DsfaAuditEntry, DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
 import { DSFA_ADDITIONS } from '../../domain/dsfa/dsfa.values.js';
 import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
-import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
+import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa-store.port.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
 import type { DB, DsfaAuditRow, DsfaRow } from '../db-types.js';
 import { rowColumns } from '../row-columns.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LegalDocument, Version } from '../../domain/legal-documents/legal-document.schema.js';
-import type { LegalDocumentStore } from '../../domain/legal-documents/legal-document.store.js';
+import type { LegalDocumentStore } from '../../domain/legal-documents/legal-document-store.port.js';
 import { engineFor } from '../engine.js';
 import type { DB } from '../db-types.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';

@@ -11,7 +11,7 @@ import type {
   QuizAttemptRecord,
   TrainingCounts,
   TrainingStore,
-} from '../../domain/training/training.store.js';
+} from '../../domain/training/training-store.port.js';
 import { engineFor } from '../engine.js';
 import type { DB } from '../db-types.js';
 import type { TrainingTables } from '../db-types-training.js';
