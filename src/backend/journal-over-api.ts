@@ -1,6 +1,6 @@
 import type { StoredEntry } from '../domain/journal/chain.js';
 import type { JournalEntry } from '../domain/journal/journal.schema.js';
-import type { JournalStore } from '../domain/journal/journal.store.js';
+import type { JournalStore } from '../domain/journal/journal-store.port.js';
 import type { Backend } from './backend.js';
 
 /** An entry as the API shows it back into its stored form: `data` was written by JSON.stringify, so this is exact. */

@@ -1,14 +1,14 @@
-import type { ConsentStore } from './consents/consent.store.js';
+import type { ConsentStore } from './consents/consent-store.port.js';
 import type { ImportRunStore } from './consents/import-run-store.port.js';
-import type { CookieBannerStore } from './cookie-banner/cookie-banner.store.js';
-import type { DsfaStore } from './dsfa/dsfa.store.js';
-import type { LegalDocumentStore } from './legal-documents/legal-document.store.js';
-import type { NotificationStore } from './notifications/notification.store.js';
+import type { CookieBannerStore } from './cookie-banner/cookie-banner-store.port.js';
+import type { DsfaStore } from './dsfa/dsfa-store.port.js';
+import type { LegalDocumentStore } from './legal-documents/legal-document-store.port.js';
+import type { NotificationStore } from './notifications/notification-store.port.js';
 import type { TrainingBlockStore } from './training-blocks/block.store.js';
 import type { CanonicalStore } from './training-blocks/canonical-store.port.js';
 import type { TrainingContentStore } from './training/content.store.js';
 import type { TrainingMediaStore } from './training/media.store.js';
-import type { TrainingStore } from './training/training.store.js';
+import type { TrainingStore } from './training/training-store.port.js';
 import type { ReplicaStore } from './sync/replica-store.port.js';
 import type { SyncStateStore } from './sync/sync-state.port.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import type { DB } from './db-types.js';
-import { foreignKeyParents, isPostgres } from './dialect.js';
+import { engineFor } from './engine.js';
 import type { Store } from './store.js';
 import { writeTransaction } from './transaction.js';
 
@@ -117,10 +117,10 @@ export async function copyStore(source: Store, target: Store, opts: CopyOptions 
       `the target ${target.location} is not empty (${filled.map(([t, n]) => `${t}: ${n}`).join(', ')}); ` +
         'use --force to replace its contents',
     );
-  const order = writeOrder([...sourceColumns.keys()], await foreignKeyParents(source.admin));
+  const order = writeOrder([...sourceColumns.keys()], await engineFor(source.admin).foreignKeyParents(source.admin));
 
   // one snapshot of the source for the whole copy and for its checksums: rows written meanwhile are in neither
-  const snapshot = isPostgres(source.admin) ? 'begin isolation level repeatable read read only' : 'begin';
+  const snapshot = engineFor(source.admin).snapshotBegin;
   const sums = new Map<string, { rows: number; sum: string }>();
   await source.admin.connection().execute(async (src) => {
     await sql.raw(snapshot).execute(src);

@@ -8,7 +8,9 @@ import type { StoredEntry } from '../domain/journal/chain.js';
 import type { ExportQuery } from '../domain/consents/consent.schema.js';
 import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
 
-export type EngineKind = 'sqlite' | 'postgres';
+import type { EngineKind } from './engine.js';
+
+export type { EngineKind } from './engine.js';
 
 /** Told before an existing store is upgraded (not when a new one is created): from, to, and the migrations' names. */
 export type UpgradeListener = (from: number, to: number, names: string[]) => void;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import { ConsentService } from '../../src/domain/consents/consent.service.js';
-import type { ConsentStore } from '../../src/domain/consents/consent.store.js';
+import type { ConsentStore } from '../../src/domain/consents/consent-store.port.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { journalOf, sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';
 

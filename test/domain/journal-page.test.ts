@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredEntry } from '../../src/domain/journal/chain.js';
 import { JournalService, PAGE_BYTES } from '../../src/domain/journal/journal.service.js';
-import type { JournalStore } from '../../src/domain/journal/journal.store.js';
+import type { JournalStore } from '../../src/domain/journal/journal-store.port.js';
 
 // A page of the journal holds up to `limit` entries, fewer once their data passes PAGE_BYTES (an import's batch entry
 // is megabytes): the client continues at next_after. The store is asked for few entries past the cut.

@@ -3,7 +3,7 @@ import { fixedClock, type Clock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import type { Transition, Version } from '../../src/domain/legal-documents/legal-document.schema.js';
 import { LegalDocumentService } from '../../src/domain/legal-documents/legal-document.service.js';
-import type { LegalDocumentStore } from '../../src/domain/legal-documents/legal-document.store.js';
+import type { LegalDocumentStore } from '../../src/domain/legal-documents/legal-document-store.port.js';
 import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';

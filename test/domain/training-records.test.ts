@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleCreate } from '../../src/domain/training/training.schema.js';
 import { initials, TrainingService } from '../../src/domain/training/training.service.js';
-import type { TrainingStore } from '../../src/domain/training/training.store.js';
+import type { TrainingStore } from '../../src/domain/training/training-store.port.js';
 import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import type { Store } from '../../src/store/store.js';
 import { sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import { TrainingService } from '../../src/domain/training/training.service.js';
-import type { TrainingStore } from '../../src/domain/training/training.store.js';
+import type { TrainingStore } from '../../src/domain/training/training-store.port.js';
 import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { sqliteUnitOfWork, withStore, wrapWrites } from '../support/unit-of-work.js';
 

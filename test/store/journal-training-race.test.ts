@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../../src/domain/clock.js';
 import { TrainingService } from '../../src/domain/training/training.service.js';
-import type { AssignmentRecord, AuditRecord } from '../../src/domain/training/training.store.js';
+import type { AssignmentRecord, AuditRecord } from '../../src/domain/training/training-store.port.js';
 import type { UnitOfWork } from '../../src/domain/unit-of-work.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { openStore } from '../../src/store/open-store.js';

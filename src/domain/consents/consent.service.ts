@@ -10,7 +10,7 @@ import type {
   ConsentStats,
   ConsentWithHistory,
 } from './consent.schema.js';
-import type { ConsentCountRow, ConsentStore } from './consent.store.js';
+import type { ConsentCountRow, ConsentStore } from './consent-store.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 
 export const isActive = (c: Pick<Consent, 'granted' | 'revoked_at'>): boolean => c.granted && c.revoked_at === null;

@@ -17,7 +17,7 @@ import {
   type DsfaUpdate,
 } from './dsfa.schema.js';
 import { settleAdditions } from './dsfa.additions.js';
-import type { DsfaStore } from './dsfa.store.js';
+import type { DsfaStore } from './dsfa-store.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import {
   authorsOf,

@@ -1,6 +1,6 @@
 import { nodeCrypto } from '../node-crypto.js';
 import { conflict } from '../errors.js';
-import type { Dsfa, DsfaAuditEntry } from './dsfa.schema.js';
+import type { AiUseCaseModule, Dsfa, DsfaAuditEntry } from './dsfa.schema.js';
 import type { DSFA_STATUSES, DSFA_WORKFLOWS } from './dsfa.values.js';
 
 export type DsfaStatusValue = (typeof DSFA_STATUSES)[number];
@@ -14,17 +14,78 @@ export const STRICT_TRANSITIONS: Record<DsfaStatusValue, DsfaStatusValue[]> = {
   'needs-update': ['in-review'],
 };
 
-/** Fields that are not the assessed content: who and when, and the state of the review itself. */
-const NOT_CONTENT = new Set([
-  'id',
-  'tenant_id',
-  'status',
-  'approved_by',
-  'approved_at',
-  'created_by',
-  'created_at',
-  'updated_at',
-]);
+/**
+ * What a field of a record is to its review: the assessed `content` (an approval covers it, so a change after
+ * approval asks for review again), the state of the `review` itself, or `bookkeeping` (who and when, ids).
+ */
+export type FieldRole = 'content' | 'review' | 'bookkeeping';
+
+/**
+ * Every field of a DSFA, classified. The type demands a role for each field, so a new field of the record does not
+ * compile until someone decides whether the approved-content hash covers it.
+ */
+export const DSFA_FIELDS = {
+  id: 'bookkeeping',
+  tenant_id: 'bookkeeping',
+  title: 'content',
+  description: 'content',
+  status: 'review',
+  risk_level: 'content',
+  processing_activity: 'content',
+  data_categories: 'content',
+  recipients: 'content',
+  measures: 'content',
+  approved_by: 'review',
+  approved_at: 'review',
+  created_by: 'bookkeeping',
+  created_at: 'bookkeeping',
+  updated_at: 'bookkeeping',
+  ai_use_case_modules: 'content',
+  controller: 'content',
+  purposes: 'content',
+  data_subjects: 'content',
+  necessity_assessment: 'content',
+  risks: 'content',
+  measure_details: 'content',
+  dpo_opinion: 'content',
+  dpo_name: 'content',
+  dpo_opinion_date: 'content',
+  review_date: 'content',
+} as const satisfies Record<keyof Dsfa, FieldRole>;
+
+/** Every field of an AI use-case module, classified as in DSFA_FIELDS (its id has been hashed since the start). */
+export const AI_MODULE_FIELDS = {
+  id: 'content',
+  use_case_type: 'content',
+  name: 'content',
+  model_description: 'content',
+  model_type: 'content',
+  provider: 'content',
+  third_country_transfer: 'content',
+  provider_country: 'content',
+  input_data_categories: 'content',
+  output_data_categories: 'content',
+  involves_special_categories: 'content',
+  data_subjects: 'content',
+  processing_purpose: 'content',
+  legal_basis: 'content',
+  art22_assessment: 'content',
+  risk_criteria: 'content',
+  ai_act_risk_class: 'content',
+  ai_act_justification: 'content',
+  wp248_criteria_met: 'content',
+  risks: 'content',
+  mitigations: 'content',
+  privacy_by_design_measures: 'content',
+  review_triggers: 'content',
+  created_at: 'bookkeeping',
+  updated_at: 'bookkeeping',
+} as const satisfies Record<keyof AiUseCaseModule, FieldRole>;
+
+/** `record` without the fields `roles` classifies as review or bookkeeping. */
+function contentOf(record: object, roles: Record<string, FieldRole>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([k]) => (roles[k] ?? 'content') === 'content'));
+}
 
 /** A value with its object keys sorted, so the hash does not depend on the order fields were written in. */
 function canonical(v: unknown): unknown {
@@ -39,20 +100,13 @@ function canonical(v: unknown): unknown {
 }
 
 /**
- * SHA-256 over the assessed content of a DSFA: every field except the review's own (status, approver, timestamps,
- * ids), AI modules without their timestamps. An approval records it, so a report can tell whether the content
- * approved is still the content stored.
+ * SHA-256 over the assessed content of a DSFA: the fields DSFA_FIELDS classifies as content, each AI module with the
+ * fields AI_MODULE_FIELDS classifies so. An approval records it, so a report can tell whether the content
+ * approved is still the content stored. A field left undefined drops out of the JSON, as if it were absent.
  */
 export function contentHash(d: Dsfa): string {
-  const content: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(d)) {
-    // a field left undefined drops out of the JSON below, as if it were absent
-    if (NOT_CONTENT.has(k)) continue;
-    content[k] =
-      k === 'ai_use_case_modules'
-        ? (v as Array<Record<string, unknown>>).map(({ created_at: _c, updated_at: _u, ...m }) => m)
-        : v;
-  }
+  const content = contentOf(d, DSFA_FIELDS);
+  content.ai_use_case_modules = d.ai_use_case_modules.map((m) => contentOf(m, AI_MODULE_FIELDS));
   return nodeCrypto()
     .createHash('sha256')
     .update(JSON.stringify(canonical(content)))

@@ -11,7 +11,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointCreated,
 } from './event.schema.js';
-import type { WebhookStore } from './webhook.store.js';
+import type { WebhookStore } from './webhook-store.port.js';
 
 /** Checks a webhook URL before it is stored: scheme, and where its host resolves (the SSRF rule). */
 export type UrlCheck = (url: string, allowPrivate: boolean) => Promise<void>;

@@ -1,7 +1,7 @@
 import { DomainError, notFound } from '../errors.js';
 import { ChainVerifier, GENESIS_HASH, type ChainProblem, type StoredEntry } from './chain.js';
 import type { JournalAnchor, JournalEntry, JournalPage, JournalQuery } from './journal.schema.js';
-import { TRAIL_TABLES, type JournalStore, type TrailTable } from './journal.store.js';
+import { TRAIL_TABLES, type JournalStore, type TrailTable } from './journal-store.port.js';
 import { BATCH_OP, changesOf, groupRows, idOf, type BatchData } from './changes.js';
 import { hash } from 'node:crypto';
 

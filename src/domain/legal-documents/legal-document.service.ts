@@ -8,7 +8,7 @@ import {
   type Version,
   type VersionCreate,
 } from './legal-document.schema.js';
-import type { LegalDocumentStore } from './legal-document.store.js';
+import type { LegalDocumentStore } from './legal-document-store.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 
 /** Legal documents with versions: draft → review → approved → published; publishing archives the previous one. */

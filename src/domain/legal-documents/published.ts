@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sha256Hex } from '../canonical-json.js';
 import { DomainError } from '../errors.js';
-import type { LegalDocumentStore } from './legal-document.store.js';
+import type { LegalDocumentStore } from './legal-document-store.port.js';
 import { DOCUMENT_TYPES } from './legal-document.values.js';
 
 /** Which published document a website asks for: its type, in the page's language where one exists. */

@@ -12,7 +12,7 @@ import {
   type Template,
   type TemplateInput,
 } from './notification.schema.js';
-import type { NotificationStore } from './notification.store.js';
+import type { NotificationStore } from './notification-store.port.js';
 import { BUILT_IN, LEVEL_TEMPLATES, type Level, type TemplateText } from './templates.js';
 
 export const DEFAULT_SETTINGS: NotificationSettings = {

@@ -12,7 +12,7 @@ import {
   type ManagementReport,
   type ManagementReportQuery,
 } from './management-report.schema.js';
-import type { ManagementReportStore, MonthCount, PeriodBounds } from './management-report.store.js';
+import type { ManagementReportStore, MonthCount, PeriodBounds } from './management-report-store.port.js';
 import {
   crosses,
   DEFAULT_THRESHOLDS,

@@ -1,4 +1,4 @@
-import type { MatrixEntryRecord, TrainingStore } from '../training/training.store.js';
+import type { MatrixEntryRecord, TrainingStore } from '../training/training-store.port.js';
 import type { Block } from './block.schema.js';
 
 /** A control linked to a module by a block, at a position within the module. */

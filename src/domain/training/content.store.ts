@@ -1,5 +1,5 @@
 import type { Content } from './content.schema.js';
-import type { TrainingStore } from './training.store.js';
+import type { TrainingStore } from './training-store.port.js';
 
 /**
  * Persistence of generated content versions and quizzes (and the modules they belong to), scoped to one tenant;

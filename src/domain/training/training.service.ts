@@ -39,7 +39,7 @@ import type {
   AuditRecord,
   CertificateRecord,
   TrainingStore,
-} from './training.store.js';
+} from './training-store.port.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 
 type Actor = string | undefined;

@@ -8,7 +8,7 @@ import type {
   EndpointRecord,
   NewDelivery,
   WebhookStore,
-} from '../../domain/events/webhook.store.js';
+} from '../../domain/events/webhook-store.port.js';
 import { KyselyJournalStore } from '../journal/journal.store.js';
 import type { DB } from '../db-types.js';
 import type { EventTables } from '../db-types-events.js';

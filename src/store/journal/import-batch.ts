@@ -199,18 +199,6 @@ export const batchParams = (tenant: string, run: string, prefix: string, q: (typ
 export const BATCH_TABLES = ['consent', 'consent_history', 'consent_import_run'] as const;
 export type BatchTable = (typeof BATCH_TABLES)[number];
 
-/**
- * A statement answering the rows of `sql` as one JSON array of arrays (each row's values in `columns` order), built
- * by the engine: a batch of 10,000 consents is a few MB of text, and building it in the database costs a fraction of
- * reading the rows into JavaScript and serialising them (measured on SQLite: 135 ms a batch against 25).
- */
-export function asJsonRows(engine: 'sqlite' | 'postgres', sql: string, columns: readonly string[]): string {
-  const values = columns.map((c) => `r."${c}"`).join(', ');
-  return engine === 'sqlite'
-    ? `select json_group_array(json_array(${values})) as rows from (${sql}) r`
-    : `select coalesce(json_agg(json_build_array(${values})), '[]')::text as rows from (${sql}) r`;
-}
-
 /** One group of a batch entry as JSON text, its rows already JSON (see BatchData). */
 export const groupJson = (entity: string, op: BatchGroup['op'], columns: readonly string[], rows: string): string =>
   `{"entity":${JSON.stringify(entity)},"op":"${op}","key":["id"],"columns":${JSON.stringify(columns)},"rows":${rows}}`;

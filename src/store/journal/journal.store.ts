@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ChainLookup, StoredEntry } from '../../domain/journal/chain.js';
-import type { JournalStore, TrailTable } from '../../domain/journal/journal.store.js';
+import type { JournalStore, TrailTable } from '../../domain/journal/journal-store.port.js';
 import type { DB, JournalRow } from '../db-types.js';
 
 /** PostgreSQL returns bigint as a number through the store's type parser; SQLite has integers anyway. */

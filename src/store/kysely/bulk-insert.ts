@@ -1,4 +1,5 @@
-import { CompiledQuery, PostgresAdapter, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import { engineFor } from '../engine.js';
 
 /** Bound values per statement: far below both engines' limits (SQLite 32,766, PostgreSQL 65,535). */
 const VALUES_PER_STATEMENT = 12_000;
@@ -27,7 +28,7 @@ export async function insertRows<D>(
   upsert?: Upsert,
 ) {
   if (!rows.length) return;
-  const pg = db.getExecutor().adapter instanceof PostgresAdapter;
+  const { placeholder } = engineFor(db);
   const perStatement = Math.max(1, Math.min(MAX_ROWS, Math.floor(VALUES_PER_STATEMENT / columns.length)));
   const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
   const tail = upsert
@@ -38,7 +39,7 @@ export async function insertRows<D>(
     let text = texts.get(n);
     if (text) return text;
     let p = 0;
-    const tuple = () => `(${columns.map(() => (pg ? `$${++p}` : '?')).join(', ')})`;
+    const tuple = () => `(${columns.map(() => placeholder(++p)).join(', ')})`;
     text = head + Array.from({ length: n }, tuple).join(', ') + tail;
     texts.set(n, text);
     return text;

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type {
   ChangedRenewal,
   ImportRunStore,
@@ -6,7 +6,7 @@ import type {
   MovedRevocation,
 } from '../../domain/consents/import-run-store.port.js';
 import type { ImportRun, ImportRunOptions, ImportRunQuery } from '../../domain/consents/import-run.schema.js';
-import { isPostgres } from '../dialect.js';
+import { engineFor } from '../engine.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
@@ -141,7 +141,7 @@ export class KyselyImportRunStore implements ImportRunStore {
 
   async removeCreated(tenant: string, runId: string): Promise<number> {
     // a revert is a bulk write like the import it undoes (a run may hold a million consents): no statement timeout
-    if (isPostgres(this.db)) await sql`set local statement_timeout = 0`.execute(this.db);
+    await engineFor(this.db).liftStatementTimeout(this.db);
     const created = this.db
       .selectFrom('consent')
       .select('id')

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoredDecision } from '../../domain/consents/consent.rules.js';
 import type { Consent, ConsentHistoryEntry, ConsentListQuery } from '../../domain/consents/consent.schema.js';
-import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent.store.js';
-import { isPostgres } from '../dialect.js';
+import type { ConsentCountRow, ConsentStore } from '../../domain/consents/consent-store.port.js';
+import { engineFor } from '../engine.js';
 import type { DB } from '../db-types.js';
 import type { ConsentTables } from '../db-types-consents.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
@@ -116,10 +116,10 @@ export class KyselyConsentStore implements ConsentStore {
     // a scan of the whole tenant for a rare one. A data point with few consents is read through its own index and
     // sorted instead (`+id` keeps SQLite from ordering by the id index; PostgreSQL's planner weighs both plans itself
     // and has no unary + on text).
-    const sortFew = !isPostgres(this.db) && q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
+    const sortFew = q.data_point_id !== undefined && q.user_id === undefined && total <= FEW;
     const rows = await base
       .selectAll()
-      .orderBy(sortFew ? sql`+id` : 'id', 'desc')
+      .orderBy(sortFew ? engineFor(this.db).orderOffIndex('id') : 'id', 'desc')
       .limit(q.limit)
       .offset(q.offset)
       .execute();
@@ -148,7 +148,7 @@ export class KyselyConsentStore implements ConsentStore {
 
   async counts(tenant: string): Promise<ConsentCountRow[]> {
     // PostgreSQL keeps tallies by trigger (migration 0013): a few rows instead of a walk over every consent
-    if (isPostgres(this.db)) {
+    if (engineFor(this.db).consentTallies) {
       const rows = await this.db
         .selectFrom('consent_tally')
         .select((eb) => ['data_point_id', 'granted', 'revoked', eb.fn.sum<number>('n').as('n')])
@@ -183,7 +183,7 @@ export class KyselyConsentStore implements ConsentStore {
   }
 
   async uniqueUsers(tenant: string): Promise<number> {
-    if (isPostgres(this.db)) {
+    if (engineFor(this.db).consentTallies) {
       const r = await this.db
         .selectFrom('consent_user_tally')
         .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), sql<number>`0`).as('n'))

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CookieBanner } from '../../domain/cookie-banner/cookie-banner.schema.js';
-import type { CookieBannerStore } from '../../domain/cookie-banner/cookie-banner.store.js';
+import type { CookieBannerStore } from '../../domain/cookie-banner/cookie-banner-store.port.js';
 import type { DB } from '../db-types.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
 

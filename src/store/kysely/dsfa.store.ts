@@ -2,10 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import type { Dsfa, DsfaAuditEntry, DsfaSettings } from '../../domain/dsfa/dsfa.schema.js';
 import { DSFA_ADDITIONS } from '../../domain/dsfa/dsfa.values.js';
 import type { DsfaWorkflow } from '../../domain/dsfa/dsfa.workflow.js';
-import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa.store.js';
+import type { DsfaFilter, DsfaStore } from '../../domain/dsfa/dsfa-store.port.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
 import { KyselyJournalStore } from '../journal/journal.store.js';
 import type { DB, DsfaAuditRow, DsfaRow } from '../db-types.js';
+import { rowColumns } from '../row-columns.js';
 
 const JSON_COLUMNS = ['data_categories', 'recipients', 'measures', 'ai_use_case_modules'] as const;
 /** The optional fields kept as JSON text; the others are plain text. NULL in a column means the field is unset. */
@@ -22,13 +23,43 @@ export const dsfaFromRow = (row: DsfaRow): Dsfa => {
   return out as unknown as Dsfa;
 };
 
+/** The columns of table dsfa; a record is written column by column, so a field left unset is written as NULL. */
+const DSFA_COLUMNS = rowColumns<DsfaRow>({
+  id: true,
+  tenant_id: true,
+  title: true,
+  description: true,
+  status: true,
+  risk_level: true,
+  processing_activity: true,
+  data_categories: true,
+  recipients: true,
+  measures: true,
+  approved_by: true,
+  approved_at: true,
+  created_by: true,
+  created_at: true,
+  updated_at: true,
+  ai_use_case_modules: true,
+  controller: true,
+  purposes: true,
+  data_subjects: true,
+  necessity_assessment: true,
+  risks: true,
+  measure_details: true,
+  dpo_opinion: true,
+  dpo_name: true,
+  dpo_opinion_date: true,
+  review_date: true,
+});
+const JSON_TEXT = new Set<string>([...JSON_COLUMNS, ...OPTIONAL_JSON]);
+
 export const dsfaToRow = (d: Dsfa): DsfaRow => {
-  const out = { ...d } as unknown as Record<string, unknown>;
-  for (const c of JSON_COLUMNS) out[c] = JSON.stringify(d[c]);
-  // every optional column is written, so a field that was unset goes back to NULL
-  for (const c of DSFA_ADDITIONS) {
-    const v = d[c];
-    out[c] = v === undefined ? null : OPTIONAL_JSON.has(c) ? JSON.stringify(v) : v;
+  const record = d as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const c of DSFA_COLUMNS) {
+    const v = record[c];
+    out[c] = v === undefined || v === null ? null : JSON_TEXT.has(c) ? JSON.stringify(v) : v;
   }
   return out as unknown as DsfaRow;
 };

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { LegalDocument, Version } from '../../domain/legal-documents/legal-document.schema.js';
-import type { LegalDocumentStore } from '../../domain/legal-documents/legal-document.store.js';
-import { isPostgres } from '../dialect.js';
+import type { LegalDocumentStore } from '../../domain/legal-documents/legal-document-store.port.js';
+import { engineFor } from '../engine.js';
 import type { DB } from '../db-types.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
 
@@ -32,7 +32,7 @@ export class KyselyLegalDocumentStore implements LegalDocumentStore {
     // PostgreSQL: a row lock, so replicas publishing or adding versions of one document take turns (a transaction
     // that waited then starts again on fresh data, see writeTransaction); SQLite's write lock already serializes
     let q = this.db.selectFrom('legal_document').select('id').where('tenant_id', '=', tenant).where('id', '=', id);
-    if (isPostgres(this.db)) q = q.forUpdate();
+    if (engineFor(this.db).locksRows) q = q.forUpdate();
     return (await q.executeTakeFirst()) !== undefined;
   }
 

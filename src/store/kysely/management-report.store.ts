@@ -1,7 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { ConsentCountRow } from '../../domain/consents/consent.store.js';
+import type { ConsentCountRow } from '../../domain/consents/consent-store.port.js';
 import type { CookieBanner } from '../../domain/cookie-banner/cookie-banner.schema.js';
-import type { ManagementReportStore, MonthCount, PeriodBounds } from '../../domain/report/management-report.store.js';
+import type {
+  ManagementReportStore,
+  MonthCount,
+  PeriodBounds,
+} from '../../domain/report/management-report-store.port.js';
 import type { DB } from '../db-types.js';
 import { KyselyConsentStore } from './consent.store.js';
 import { KyselyCookieBannerStore } from './cookie-banner.store.js';

@@ -9,7 +9,7 @@ import type {
   NotificationStore,
   QueuedMessage,
   StoredTemplate,
-} from '../../domain/notifications/notification.store.js';
+} from '../../domain/notifications/notification-store.port.js';
 import type { DB } from '../db-types.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Block } from '../../domain/training-blocks/block.schema.js';
 import type { BlockLink, TrainingBlockStore } from '../../domain/training-blocks/block.store.js';
-import type { MatrixEntryRecord, ModuleRecord } from '../../domain/training/training.store.js';
+import type { MatrixEntryRecord, ModuleRecord } from '../../domain/training/training-store.port.js';
 import type { DB } from '../db-types.js';
 import { KyselyTrainingStore, linkId, matrixId } from './training.store.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Content } from '../../domain/training/content.schema.js';
 import type { TrainingContentStore } from '../../domain/training/content.store.js';
-import type { AuditRecord, QuestionRecord } from '../../domain/training/training.store.js';
+import type { AuditRecord, QuestionRecord } from '../../domain/training/training-store.port.js';
 import type { DB } from '../db-types.js';
 import { KyselyTrainingStore } from './training.store.js';
 import { readOnly, type Recorder } from '../journal/journal-writer.js';

@@ -11,8 +11,8 @@ import type {
   QuizAttemptRecord,
   TrainingCounts,
   TrainingStore,
-} from '../../domain/training/training.store.js';
-import { daysBetween } from '../dialect.js';
+} from '../../domain/training/training-store.port.js';
+import { engineFor } from '../engine.js';
 import type { DB } from '../db-types.js';
 import type { TrainingTables } from '../db-types-training.js';
 import { compositeId, readOnly, type Recorder } from '../journal/journal-writer.js';
@@ -602,8 +602,7 @@ export class KyselyTrainingStore implements TrainingStore {
         sql<number>`sum(case when status in ('pending','in_progress') and deadline >= ${at} and deadline <= ${soon} then 1 else 0 end)`.as(
           'upcoming',
         ),
-        sql<number | null>`avg(case when status = 'completed' then ${daysBetween(
-          this.db,
+        sql<number | null>`avg(case when status = 'completed' then ${engineFor(this.db).daysBetween(
           sql.ref('created_at'),
           sql.ref('completed_at'),
         )} end)`.as('days'),

@@ -21,8 +21,8 @@ import {
   type ConsentImportWriter,
   type ImportWriterOptions,
 } from '../consent-import-rows.js';
+import { postgresEngine } from './postgres-engine.js';
 import {
-  asJsonRows,
   BATCH_QUERIES,
   BATCH_TABLES,
   batchEntry,
@@ -369,7 +369,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     const c = this.client;
     const columns = (this.columns ??= await tableColumns(c));
     const json = async (sql: string, table: BatchTable, values: string[]) =>
-      (await c.query<{ rows: string }>(numbered(asJsonRows('postgres', sql, columns[table])), values)).rows[0]!.rows;
+      (await c.query<{ rows: string }>(numbered(postgresEngine.jsonRows(sql, columns[table])), values)).rows[0]!.rows;
     const ids = (
       await c.query<{ id: string }>({ text: numbered(CREATED_IDS), values: [tenant, prefix, `${prefix}~`, run] })
     ).rows.map((r) => r.id);

@@ -1,4 +1,5 @@
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, sql } from 'kysely';
+import { PostgresEngineDialect } from './postgres-engine.js';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import { migrations } from '../../../migrations/index.js';
@@ -123,9 +124,9 @@ export async function openPostgresStore(url: string, opts: OpenOptions = {}): Pr
   // the pool hands a new connection out: a session ended right after its start can report it in the same read.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const admin = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: poolAs(pool, 'owner', timeouts), cursor: Cursor }),
+    dialect: new PostgresEngineDialect({ pool: poolAs(pool, 'owner', timeouts), cursor: Cursor }),
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: poolAs(pool, 'app', timeouts) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresEngineDialect({ pool: poolAs(pool, 'app', timeouts) }) });
   try {
     await checkServer(admin, location);
     if (opts.migrate !== false) await migrate(admin, opts.onUpgrade);

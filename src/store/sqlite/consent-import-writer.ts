@@ -2,8 +2,8 @@ import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { uuidv7Source } from '../ids.js';
+import { sqliteEngine } from './sqlite-engine.js';
 import {
-  asJsonRows,
   BATCH_QUERIES,
   BATCH_TABLES,
   batchEntry,
@@ -222,7 +222,7 @@ export class ConsentBatchWriter {
           .map((c) => c.name);
       this.columns = Object.fromEntries(BATCH_TABLES.map((t) => [t, columnsOf(t)])) as Record<BatchTable, string[]>;
       const json = (sql: string, table: BatchTable) =>
-        this.db.prepare(asJsonRows('sqlite', sql, this.columns[table])).pluck();
+        this.db.prepare(sqliteEngine.jsonRows(sql, this.columns[table])).pluck();
       this.batchRows = BATCH_QUERIES.map((q) => ({ q, stmt: json(q.sql, q.entity) }));
       this.runRow = json(RUN_QUERY, 'consent_import_run');
       this.createdIds = this.db.prepare(CREATED_IDS).pluck();

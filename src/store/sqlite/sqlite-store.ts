@@ -5,7 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { withStatementCache } from './statement-cache.js';
 import { CHAIN_FORMAT, ORIGIN_FORMAT, type StoredEntry } from '../../domain/journal/chain.js';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator } from 'kysely';
+import { SqliteEngineDialect } from './sqlite-engine.js';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
@@ -82,7 +83,7 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
     sqlite.pragma('foreign_keys = ON');
     // 32 MiB of page cache: large transactions (a staff list, an escalation run) stay in memory instead of spilling
     sqlite.pragma('cache_size = -32768');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<DB>({ dialect: new SqliteEngineDialect({ database: withStatementCache(sqlite) }) });
     if (opts.migrate !== false) await migrate(db, sqlite, opts.onUpgrade);
     const media = mediaPlaces(db, opts.media, async (root) => {
       const { FolderMediaObjects } = await import('../media-objects.js');

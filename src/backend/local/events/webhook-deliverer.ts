@@ -3,7 +3,7 @@ import { isoZ, systemClock, type Clock, type IdSource } from '../../../domain/cl
 import { consentSubjectsIn, eventsOf, subscribed } from '../../../domain/events/event.map.js';
 import type { EventPayload } from '../../../domain/events/event.schema.js';
 import { ATTEMPT_SECONDS, CLAIM_SECONDS, nextAttempt } from '../../../domain/events/retry.js';
-import type { AttemptOutcome, NewDelivery } from '../../../domain/events/webhook.store.js';
+import type { AttemptOutcome, NewDelivery } from '../../../domain/events/webhook-store.port.js';
 import { DeliveryQueue, type ClaimedDelivery } from '../../../store/events/webhook.store.js';
 import { uuidv7Source } from '../../../store/ids.js';
 import type { Store } from '../../../store/store.js';

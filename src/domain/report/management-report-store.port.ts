@@ -1,5 +1,5 @@
 import type { CookieBanner } from '../cookie-banner/cookie-banner.schema.js';
-import type { ConsentCountRow } from '../consents/consent.store.js';
+import type { ConsentCountRow } from '../consents/consent-store.port.js';
 
 /**
  * A period as the store compares it: timestamps are ISO text in UTC on both engines, so `from` (the first day,
