@@ -10,7 +10,7 @@ export const MEDIA_URL_SETTING = 'media.url';
 /** The media stores of an open store: where its media live, and any other place `media move` names. */
 export interface MediaPlaces {
   /** Where media live: `--media`, else where `media move` last moved them, else the engine's own place. */
-  objects(root?: string): Promise<MediaObjectStore>;
+  objects(): Promise<MediaObjectStore>;
   /**
    * Where `media move` takes media from: `--media`, else the recorded home, else the engine's own place, with the
    * URL that names it (`default` for the own place); unlike `objects`, a --media the record contradicts is taken.
@@ -31,7 +31,7 @@ export interface MediaPlaces {
 export function mediaPlaces(
   admin: Kysely<DB>,
   configured: MediaLocation | undefined,
-  own: (root?: string) => Promise<MediaObjectStore>,
+  own: () => Promise<MediaObjectStore>,
 ): MediaPlaces {
   const opened = new Map<string, Promise<MediaObjectStore>>();
   const s3 = (at: MediaLocation) => {
@@ -45,7 +45,7 @@ export function mediaPlaces(
   const recorded = async () =>
     (await admin.selectFrom('setting').select('value').where('key', '=', MEDIA_URL_SETTING).executeTakeFirst())?.value;
   return {
-    async objects(root) {
+    async objects() {
       const home = await recorded().catch(() => undefined);
       if (configured && home !== undefined && home !== configured.url)
         throw new DomainError(
@@ -55,7 +55,7 @@ export function mediaPlaces(
         );
       if (configured) return s3(configured);
       if (home !== undefined) return s3(parseMediaUrl(home, 'the recorded media URL'));
-      return own(root);
+      return own();
     },
     async from() {
       const url = configured?.url ?? (await recorded());

@@ -84,7 +84,7 @@ export interface Store {
    * Where media objects (audio, video) live: on SQLite a folder (`root`, by default `media/` beside the database
    * file), as a laptop expects; on PostgreSQL the database itself, so every replica reaches every object.
    */
-  mediaObjects(root?: string): Promise<MediaObjectStore>;
+  mediaObjects(): Promise<MediaObjectStore>;
   /** Where media live and may move to: the configured object store, the store's record of it, its own place. */
   readonly media: MediaPlaces;
   /**

@@ -50,15 +50,15 @@ async function onFile<T>(stream: BundleStream, fn: (file: string) => Promise<T>)
 }
 
 /** Tenant bundles out and in, on the embedded store (and for `compliance serve`). */
-export function createBundlesArea(store: Store, uow: UnitOfWork, clock: Clock, mediaRoot?: string) {
+export function createBundlesArea(store: Store, uow: UnitOfWork, clock: Clock) {
   return bindHandlers(bundlesContract, {
     export: async (r) => ({
       content_type: 'application/zip',
-      body: within(currentRequest(), exportBundle(store, uow, r.tenant, clock, mediaRoot)),
+      body: within(currentRequest(), exportBundle(store, uow, r.tenant, clock)),
     }),
     import: (r) => {
       const stream = r.stream as BundleStream;
-      const target = { store, uow, tenant: r.tenant, rename: r.query.rename_tenant, actor: r.actor, clock, mediaRoot };
+      const target = { store, uow, tenant: r.tenant, rename: r.query.rename_tenant, actor: r.actor, clock };
       return onFile(stream, (file) => importBundle(target, file, stream.file ?? 'the bundle'));
     },
   });

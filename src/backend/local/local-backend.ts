@@ -70,8 +70,6 @@ export interface LocalOptions {
   ids?: IdSource;
   /** Where content generation finds its language model (OLLAMA_HOST, COMPLIANCE_LLM_MODEL). */
   llm?: LlmSettings;
-  /** Folder of the media objects on SQLite (default: `media/` beside the database file). */
-  mediaRoot?: string;
   /** An S3-compatible object store for the media instead (`--media`). */
   media?: OpenOptions['media'];
   /** Told before an existing store is upgraded to this version's schema (large stores take a moment). */
@@ -140,7 +138,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       (await import('./training.area.js')).createTrainingBlocksArea(uow, clock, ids, shortIds, opts.llm),
     ),
     trainingMedia: lazy(store, principal, async () => {
-      const objects = await store.mediaObjects(opts.mediaRoot);
+      const objects = await store.mediaObjects();
       return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
     journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
@@ -154,7 +152,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
     tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(store)),
     bundles: lazy(store, principal, async () =>
-      (await import('./bundles.area.js')).createBundlesArea(store, uow, clock, opts.mediaRoot),
+      (await import('./bundles.area.js')).createBundlesArea(store, uow, clock),
     ),
     auditor: async () => (await import('./journal.area.js')).createAuditor(store),
     keys,

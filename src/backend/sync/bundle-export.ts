@@ -89,7 +89,6 @@ export async function* exportBundle(
   uow: UnitOfWork,
   tenant: string,
   clock: Clock,
-  mediaRoot?: string,
 ): AsyncGenerator<Uint8Array> {
   const zip = new ZipStream();
   const entities = [...uow.read.replica.entities];
@@ -105,7 +104,7 @@ export async function* exportBundle(
     }
     part.end(count);
   }
-  const objects = await store.mediaObjects(mediaRoot);
+  const objects = await store.mediaObjects();
   for (const m of media) {
     // where the store keeps the file is its own to know (MediaRef), never the location a row names
     const ref = MediaRef.of(tenant, String(m.module_id), String(m.id), String(m.kind));

@@ -54,8 +54,6 @@ export interface BundleTarget {
   rename?: boolean;
   actor?: string;
   clock: Clock;
-  /** Folder of the media objects on SQLite (default: `media/` beside the database file). */
-  mediaRoot?: string;
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -197,7 +195,7 @@ export async function importBundle(t: BundleTarget, file: string, label = file):
       a.reason = taken.has(k) ? `${entity} ${a.id} cannot be written: the id is taken` : refused.get(k);
     }
     // files first, then their records (as the media service stores them): only those of records that pass
-    const objects = await t.store.mediaObjects(t.mediaRoot);
+    const objects = await t.store.mediaObjects();
     for (const a of parts.get('training_media') ?? []) {
       if (a.mine || a.reason) continue;
       const [module, kind] = [String(a.row.module_id), String(a.row.kind)];

@@ -85,9 +85,9 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
     sqlite.pragma('cache_size = -32768');
     const db = new Kysely<DB>({ dialect: new SqliteEngineDialect({ database: withStatementCache(sqlite) }) });
     if (opts.migrate !== false) await migrate(db, sqlite, opts.onUpgrade);
-    const media = mediaPlaces(db, opts.media, async (root) => {
+    const media = mediaPlaces(db, opts.media, async () => {
       const { FolderMediaObjects } = await import('../media-objects.js');
-      return new FolderMediaObjects(root ?? join(dirname(file), 'media'));
+      return new FolderMediaObjects(join(dirname(file), 'media'));
     });
     return {
       kind: 'sqlite',
@@ -119,7 +119,7 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
           throw new DomainError('storage', `backup to ${target} failed: ${(e as Error).message}`);
         }
       },
-      mediaObjects: (root) => media.objects(root),
+      mediaObjects: () => media.objects(),
       media,
       // the file open (a scratch file while a store that does not exist reads as empty), not the location
       async openConsentImportWriter(options, onBatch) {
