@@ -8,7 +8,9 @@ import { createBlocksCommand } from './blocks.js';
 import { createCanonicalCommand } from './canonical.js';
 import * as catalogInstall from './catalog-install.js';
 import { addContentCommands } from './content.js';
-import { addCertificateCommands, addDeadlineCommands } from './deadlines.js';
+import { addCertificateCommands } from './certificates.js';
+import { addDeadlineCommands } from './deadlines.js';
+import { addMediaCommands } from './media.js';
 import { addMatrixCommands } from './matrix.js';
 import { addModuleCommands } from './modules.js';
 import { addQuizCommands } from './quiz.js';
@@ -58,6 +60,7 @@ export function createTrainingCommand(ctx: CliContext): Command {
   addAssignmentCommands(ctx, training);
   addQuizCommands(ctx, training);
   addContentCommands(ctx, training);
+  addMediaCommands(ctx, training);
   training.addCommand(createCanonicalCommand(ctx));
   training.addCommand(createBlocksCommand(ctx));
   addDeadlineCommands(ctx, training);
