@@ -20,7 +20,7 @@ type MakeCommand = (ctx: CliContext) => Command;
  * runs only (help, and a name not listed here, load them all).
  */
 const COMMANDS: ReadonlyArray<readonly [string, () => Promise<MakeCommand>]> = [
-  ['dsfa', async () => (await import('./commands/dsfa.js')).createDsfaCommand],
+  ['dsfa', async () => (await import('./commands/dsfa/index.js')).createDsfaCommand],
   ['consents', async () => (await import('./commands/consents.js')).createConsentsCommand],
   ['legal-docs', async () => (await import('./commands/legal-docs.js')).createLegalDocsCommand],
   ['cookie-banner', async () => (await import('./commands/cookie-banner.js')).createCookieBannerCommand],

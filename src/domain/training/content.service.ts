@@ -217,41 +217,58 @@ export class TrainingContentService {
       prompt_tokens: 0,
       completion_tokens: 0,
     }));
-    if (!o.dry_run) {
-      let next = 0;
-      const worker = async () => {
-        while (next < results.length) {
-          const r = results[next++]!;
-          try {
-            const g =
-              kind === 'content'
-                ? await this.generate(tenant, actor, { module_id: r.module_id, language: o.language, model: o.model })
-                : await this.generateQuiz(tenant, actor, {
-                    module_id: r.module_id,
-                    count: o.count,
-                    language: o.language,
-                    model: o.model,
-                  });
-            Object.assign(r, {
-              status: 'generated',
-              prompt_tokens: g.prompt_tokens,
-              completion_tokens: g.completion_tokens,
-            });
-          } catch (e) {
-            Object.assign(r, { status: 'failed', error: (e as Error).message });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(o.concurrency, results.length) }, worker));
-    }
-    const sum = (k: 'prompt_tokens' | 'completion_tokens') => results.reduce((n, r) => n + r[k], 0);
-    return {
-      results,
-      generated: results.filter((r) => r.status === 'generated').length,
-      failed: results.filter((r) => r.status === 'failed').length,
-      prompt_tokens: sum('prompt_tokens'),
-      completion_tokens: sum('completion_tokens'),
-      dry_run: o.dry_run,
-    };
+    if (!o.dry_run)
+      await generateEach(results, o.concurrency, (module_id) =>
+        kind === 'content'
+          ? this.generate(tenant, actor, { module_id, language: o.language, model: o.model })
+          : this.generateQuiz(tenant, actor, { module_id, count: o.count, language: o.language, model: o.model }),
+      );
+    return summarizeGenerations(results, o.dry_run);
   }
+}
+
+type Generation = GenerateAllResult['results'][number];
+
+/**
+ * Generates for each planned module, `concurrency` at a time, and records in its row what came of it: a failure
+ * marks its row and the others go on. The one loop of every face: the service runs it over its own generations, the
+ * command line over requests to the backend (one per module, so a terminal shows progress, with --remote too).
+ */
+export async function generateEach(
+  results: Generation[],
+  concurrency: number,
+  generateOne: (moduleId: string) => Promise<{ prompt_tokens: number; completion_tokens: number }>,
+  onEach?: () => void,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < results.length) {
+      const r = results[next++]!;
+      try {
+        const g = await generateOne(r.module_id);
+        Object.assign(r, {
+          status: 'generated',
+          prompt_tokens: g.prompt_tokens,
+          completion_tokens: g.completion_tokens,
+        });
+      } catch (e) {
+        Object.assign(r, { status: 'failed', error: (e as Error).message });
+      }
+      onEach?.();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, results.length) }, worker));
+}
+
+/** The counts and tokens of a run of `generateEach`. */
+export function summarizeGenerations(results: Generation[], dry_run: boolean): GenerateAllResult {
+  const sum = (k: 'prompt_tokens' | 'completion_tokens') => results.reduce((n, r) => n + r[k], 0);
+  return {
+    results,
+    generated: results.filter((r) => r.status === 'generated').length,
+    failed: results.filter((r) => r.status === 'failed').length,
+    prompt_tokens: sum('prompt_tokens'),
+    completion_tokens: sum('completion_tokens'),
+    dry_run,
+  };
 }

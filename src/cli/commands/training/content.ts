@@ -2,12 +2,8 @@ import { Command, Option } from 'commander';
 import { shortId } from '../../../domain/short-id.js';
 import type { CliContext } from '../../context.js';
 import { printJson, printList, printRecord, writeOut } from '../../output.js';
-import { outputFormat, writeOutputFile } from '../../output-file.js';
 import { moduleId, req } from './shared.js';
 import { unlessDryRun, writes } from '../../store-access.js';
-
-/** The file extensions that name each type of medium the media service writes. */
-const MEDIA_EXTENSIONS: Record<string, string[]> = { 'audio/mp4': ['m4a', 'mp4'], 'video/mp4': ['mp4'] };
 
 const tokens = (r: { prompt_tokens: number; completion_tokens: number }) =>
   `${r.prompt_tokens} prompt + ${r.completion_tokens} completion tokens`;
@@ -119,45 +115,22 @@ export function addContentCommands(ctx: CliContext, training: Command) {
           b.start(plan.results.length, 0);
           bar = b;
         }
-        let next = 0;
+        const { generateEach, summarizeGenerations } = await import('../../../domain/training/content.service.js');
         const results = plan.results.map((r) => ({ ...r }));
-        await Promise.all(
-          Array.from({ length: Math.min(concurrency, results.length) }, async () => {
-            while (next < results.length) {
-              const r = results[next++]!;
-              try {
-                const g =
-                  kind === 'content'
-                    ? await api.generate({
-                        ...req(ctx),
-                        body: { module_id: r.module_id, language: o.language, model: body.model },
-                      })
-                    : await api.generateQuiz({
-                        ...req(ctx),
-                        body: { module_id: r.module_id, language: o.language, model: body.model, count: body.count },
-                      });
-                Object.assign(r, {
-                  status: 'generated',
-                  prompt_tokens: g.prompt_tokens,
-                  completion_tokens: g.completion_tokens,
-                });
-              } catch (e) {
-                Object.assign(r, { status: 'failed', error: (e as Error).message });
-              }
-              bar?.increment();
-            }
-          }),
+        await generateEach(
+          results,
+          concurrency,
+          (module_id) =>
+            kind === 'content'
+              ? api.generate({ ...req(ctx), body: { module_id, language: o.language, model: body.model } })
+              : api.generateQuiz({
+                  ...req(ctx),
+                  body: { module_id, language: o.language, model: body.model, count: body.count },
+                }),
+          () => bar?.increment(),
         );
         bar?.stop();
-        const sum = (k: 'prompt_tokens' | 'completion_tokens') => results.reduce((n, r) => n + r[k], 0);
-        const summary = {
-          results,
-          generated: results.filter((r) => r.status === 'generated').length,
-          failed: results.filter((r) => r.status === 'failed').length,
-          prompt_tokens: sum('prompt_tokens'),
-          completion_tokens: sum('completion_tokens'),
-          dry_run: false,
-        };
+        const summary = summarizeGenerations(results, false);
         if (ctx.config().json) printJson(ctx, summary);
         else {
           for (const r of results.filter((x) => x.status === 'failed'))
@@ -203,76 +176,6 @@ export function addContentCommands(ctx: CliContext, training: Command) {
       for (const x of s.sections)
         writeOut(ctx, `\n## ${x.heading}\n${x.bullet_points.map((p) => `- ${p}`).join('\n')}`);
     });
-
-  const media = training.command('media').description('audio and video of modules');
-  media
-    .command('list')
-    .description('list the audio and video of a module')
-    .argument('<module>')
-    .action(async (mod: string) => {
-      const b = await ctx.backend();
-      await printList(
-        ctx,
-        await b.trainingMedia.list({ ...req(ctx), params: { moduleId: await moduleId(ctx, b, mod) } }),
-        [
-          { header: 'ID', value: (m) => m.id, id: true },
-          { header: 'KIND', value: (m) => m.kind },
-          { header: 'STATUS', value: (m) => m.status },
-          { header: 'SECONDS', value: (m) => m.duration_seconds },
-          { header: 'BYTES', value: (m) => m.size_bytes },
-          { header: 'KEY', value: (m) => `${m.bucket}/${m.object_key}` },
-        ],
-        { empty: 'no media' },
-      );
-    });
-  media
-    .command('get')
-    .argument('<media-id>')
-    .requiredOption('-o, --output <file>')
-    .description('download a media file (audio as .m4a, video as .mp4)')
-    .action(async (id: string, o: { output: string }) => {
-      const b = await ctx.backend();
-      const u = await b.trainingMedia.url({ ...req(ctx), params: { mediaId: id } });
-      // media in an object store come from it directly, through the presigned URL, on every face
-      if (/^https?:\/\//.test(u.url)) {
-        outputFormat('media get', { [u.content_type]: MEDIA_EXTENSIONS[u.content_type] ?? [] }, o, u.content_type);
-        const { downloadPresigned } = await import('./media-download.js');
-        const bytes = await downloadPresigned(u.url, o.output, u.size_bytes);
-        ctx.io.stderr.write(`wrote ${o.output} (${u.content_type}, ${bytes} bytes, from ${u.bucket})\n`);
-        return;
-      }
-      const f = await b.trainingMedia.download({ ...req(ctx), params: { mediaId: id } });
-      // a file name that says another type (`-o talk.mp3` for an MPEG-4 audio file) is refused before anything is written
-      outputFormat('media get', { [f.content_type]: MEDIA_EXTENSIONS[f.content_type] ?? [] }, o, f.content_type);
-      await writeOutputFile(o.output, f.data);
-      ctx.io.stderr.write(`wrote ${o.output} (${f.content_type}, ${f.data.byteLength} bytes)\n`);
-    });
-  media
-    .command('url')
-    .argument('<media-id>')
-    .description("bucket, object key and a signed URL (15 minutes; an object store's presign_minutes)")
-    .action(async (id: string) => {
-      const u = await (await ctx.backend()).trainingMedia.url({ ...req(ctx), params: { mediaId: id } });
-      await printRecord(ctx, u, Object.entries(u));
-    });
-  for (const [verb, published] of [
-    ['publish', true],
-    ['withdraw', false],
-  ] as const) {
-    writes(media.command(verb))
-      .description(published ? 'publish a medium (its URL may then be handed out)' : 'withdraw a published medium')
-      .argument('<media-id>')
-      .action(async (id: string) => {
-        const m = await (
-          await ctx.backend()
-        ).trainingMedia.publish({ ...req(ctx), params: { mediaId: id }, body: { published } });
-        await printRecord(ctx, m, [
-          ['id', m.id],
-          ['status', m.status],
-          ['published_at', m.published_at],
-        ]);
-      });
-  }
 
   content
     .command('show')

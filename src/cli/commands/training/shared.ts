@@ -69,3 +69,6 @@ export async function parseCsv(
   if (!fields.length) fields = (body.split(/\r?\n/, 1)[0] ?? '').split(',').map((h) => h.trim().toLowerCase());
   return { fields, rows };
 }
+
+/** A whole number given as text becomes a number; anything else stays text, for validation to name. */
+export const num = (v?: string) => (v === undefined ? undefined : /^-?\d+$/.test(v) ? Number(v) : v);

@@ -1,10 +1,10 @@
 import { Option, type Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
-import type { Dsfa, MeasureDetail } from '../../domain/dsfa/dsfa.schema.js';
-import { AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS } from '../../domain/dsfa/dsfa.values.js';
-import type { CliContext } from '../context.js';
-import { collect, defined, readJson } from '../input.js';
-import { flagFields } from '../flag-names.js';
+import { DomainError } from '../../../domain/errors.js';
+import type { Dsfa, MeasureDetail } from '../../../domain/dsfa/dsfa.schema.js';
+import { AI_ACT_RISK_CLASSES, DSFA_STATUSES, RISK_LEVELS } from '../../../domain/dsfa/dsfa.values.js';
+import type { CliContext } from '../../context.js';
+import { collect, defined, readJson } from '../../input.js';
+import { flagFields } from '../../flag-names.js';
 
 /** The list fields a single item of which `update` can add or remove: flag, what one item is, wire field. */
 export const LIST_FLAGS = [

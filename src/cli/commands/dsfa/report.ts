@@ -1,11 +1,11 @@
 import { Command, Option } from 'commander';
-import { DomainError } from '../../domain/errors.js';
-import type { DsfaAuditEntry } from '../../domain/dsfa/dsfa.schema.js';
-import { isTimeZone } from '../../domain/clock.js';
-import { REPORT_LANGUAGES, type ReportLanguage } from '../../domain/report-locale.js';
-import type { CliContext } from '../context.js';
-import { outputFormat, writeOutputFile } from '../output-file.js';
-import { note, writeOut } from '../output.js';
+import { DomainError } from '../../../domain/errors.js';
+import type { DsfaAuditEntry } from '../../../domain/dsfa/dsfa.schema.js';
+import { isTimeZone } from '../../../domain/clock.js';
+import { REPORT_LANGUAGES, type ReportLanguage } from '../../../domain/report-locale.js';
+import type { CliContext } from '../../context.js';
+import { outputFormat, writeOutputFile } from '../../output-file.js';
+import { note, writeOut } from '../../output.js';
 
 const FORMATS = ['md', 'pdf', 'docx'] as const;
 /** What `-o` names each format by, when --format is absent. */
@@ -73,7 +73,7 @@ export function createDsfaReportCommand(ctx: CliContext): Command {
         audit.push(...page);
         if (page.length < 500) break;
       }
-      const { dsfaReport, dsfaLanguage } = await import('../../domain/dsfa/dsfa.report.js');
+      const { dsfaReport, dsfaLanguage } = await import('../../../domain/dsfa/dsfa.report.js');
       const doc = dsfaReport(d, audit, {
         lang: o.lang ?? dsfaLanguage(d),
         timeZone,
@@ -82,13 +82,13 @@ export function createDsfaReportCommand(ctx: CliContext): Command {
         auditTrail: o.auditTrail,
       });
       if (format === 'pdf') {
-        const { renderPdf } = await import('../../services/report/pdf.js');
+        const { renderPdf } = await import('../../../services/report/pdf.js');
         await writeOutputFile(o.output!, await renderPdf(doc));
       } else if (format === 'docx') {
-        const { renderDocx } = await import('../../services/report/docx.js');
+        const { renderDocx } = await import('../../../services/report/docx.js');
         await writeOutputFile(o.output!, await renderDocx(doc));
       } else {
-        const { renderMarkdown } = await import('../../services/report/markdown.js');
+        const { renderMarkdown } = await import('../../../services/report/markdown.js');
         const md = renderMarkdown(doc);
         if (!o.output) return writeOut(ctx, md);
         await writeOutputFile(o.output, md);
