@@ -184,10 +184,20 @@ describe.each(ENGINE_NAMES)('sync rules of one record, with a server on %s', (en
     expect(ours.stderr).toContain('was renewed on the server after (version_update to version 2.0 at');
     expect(ours.stderr).toContain('no choice of versions holds on both sides, so the conflict stays open');
     expect(ours.stderr.trim().split('\n')).toHaveLength(1);
+    // nor does it take the deletion of its renewal entry, which keeping "no such entry here" would push
+    const entry = all.find((x) => x.entity === 'consent_history')!;
+    const without = await resolve(laptop, tenant, entry.id, '--ours');
+    expect(without.code).toBe(5);
+    expect(without.stderr).toContain(`consent_history ${entry.entity_id} is history held on the server`);
+    expect(without.stderr).toContain('no choice of versions holds on both sides, so the conflict stays open');
     // nothing was settled: the next sync reports the conflict again and the server keeps its renewal
     const again = await sync(laptop, tenant, '--json');
     expect(again.code).toBe(6);
-    expect(conflictsOf(again.stdout).find((x) => x.entity === 'consent')?.id).toBe(c.id);
+    expect(
+      conflictsOf(again.stdout)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual([c.id, entry.id].sort());
     const [there] = (await server.consents.list({ tenant, query: {} })).consents;
     expect(there).toMatchObject({ consent_version: '2.0', revoked_at: null });
     await expectChainIntact(server, tenant);

@@ -4,6 +4,7 @@ import { pickConflict } from '../../domain/sync/conflict-ref.js';
 import { mergeByField, SIDES, type Choice, type FieldSource, type Side } from '../../domain/sync/field-merge.js';
 import {
   BUNDLE_SIDES,
+  historyKept,
   mergeBreaks,
   revokedBeforeRenewal,
   ruleField,
@@ -80,10 +81,20 @@ export async function resolveConflict(
   const sides = bundle ? BUNDLE_SIDES : SERVER_SIDES;
   // a server takes what is settled here at the next sync: it must hold there too (a bundle takes nothing back)
   const history = !bundle && c.entity === 'consent' ? await serverHistory(uow, tenant, c) : [];
-  const breaks = (row: SyncRow | null) =>
+  // what this store's door refuses of a version written here (the rules of its table and across its records)
+  const doorRefuses = async (row: SyncRow | null): Promise<string | null> => {
+    const change = { entity: c.entity, id: c.entity_id, before: c.ours, after: row };
+    const refused = await refusedChanges(uow.read.replica, tenant, clock.now(), [change]);
+    return refused.values().next().value ?? null;
+  };
+  // what a choice breaks: a rule of the record against either version, a rule the server keeps, and, for a
+  // version written here (not one kept), the door of this store
+  const breaks = async (row: SyncRow | null, kept: boolean): Promise<string | null> =>
     mergeBreaks(c.entity, row, c.ours, c.theirs, sides) ??
-    revokedBeforeRenewal(c.entity, row, c.theirs, history, sides);
-  const rule = breaks(result);
+    revokedBeforeRenewal(c.entity, row, c.theirs, history, sides) ??
+    (bundle ? null : historyKept(c.entity, c.entity_id, row, c.theirs, sides)) ??
+    (kept ? null : await doorRefuses(row));
+  const rule = await breaks(result, side === 'ours');
   if (rule) {
     const field = ruleField(c.entity);
     // the choices of versions that keep the rules on both sides
@@ -97,9 +108,11 @@ export async function resolveConflict(
           ])
         : []),
     ];
-    const remain = choices
-      .filter(([, ch]) => !breaks(ch.fields ? mergeByField(c, ch).row : ch.side === 'ours' ? c.ours : c.theirs))
-      .map(([flags]) => `sync resolve ${c.id} ${flags}`);
+    const remain: string[] = [];
+    for (const [flags, ch] of choices) {
+      const row = ch.fields ? mergeByField(c, ch).row : ch.side === 'ours' ? c.ours : c.theirs;
+      if (!(await breaks(row, !ch.fields && ch.side === 'ours'))) remain.push(`sync resolve ${c.id} ${flags}`);
+    }
     const perField =
       side && field ? remain.find((r) => r.endsWith(`--${side} --field ${field}=${other(side)}`)) : undefined;
     const hint = perField

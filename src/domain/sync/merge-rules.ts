@@ -1,5 +1,6 @@
 import { renewedSince } from '../consents/consent.row-rules.js';
 import { timeOf } from './row-rule.js';
+import { ROW_RULES } from './row-rules.js';
 import type { SyncRow } from './version.js';
 
 /** How the rules name the two sides of a merge in their messages: this store, and the server or a bundle. */
@@ -87,6 +88,22 @@ export function revokedBeforeRenewal(
   const renewal = history.find((h) => h.consent_id === result.id && renewedSince(h, result.revoked_at));
   if (!renewal) return null;
   return `consent ${String(result.id)} is revoked at ${String(result.revoked_at)} and was renewed ${sides.theirs} after (${String(renewal.action)} to version ${String(renewal.consent_version)} at ${String(renewal.created_at)}): a revoked consent is not renewed and a revocation keeps its time, so this revocation is refused there`;
+}
+
+/**
+ * The rule a settlement breaks that keeps an entry of history the other side holds out of this store (null: none):
+ * history is written once and never deleted (appendOnly), so keeping "no such entry" here would push a deletion the
+ * other side refuses.
+ */
+export function historyKept(
+  entity: string,
+  id: string,
+  result: SyncRow | null,
+  theirs: SyncRow | null,
+  sides: MergeSides = SERVER_SIDES,
+): string | null {
+  if (result || !theirs || !Object.hasOwn(ROW_RULES, entity) || !ROW_RULES[entity]!.appendOnly) return null;
+  return `${entity} ${id} is history held ${sides.theirs}, written once and never deleted, so it cannot be left out`;
 }
 
 /**
