@@ -177,14 +177,31 @@ describe.each(ENGINE_NAMES)('sync rules of one record, with a server on %s', (en
       expect(here!.history.map((h) => h.action).sort()).toEqual(['granted', 'revoked']);
       await expectChainIntact(l, tenant);
     });
-    // nor does the server take a revocation dated before its renewal
-    expect((await resolve(laptop, tenant, c.id, '--ours')).code).toBe(0);
-    const pushed = await sync(laptop, tenant, '--json');
-    expect(pushed.code).toBe(6);
-    expect(conflictsOf(pushed.stdout).find((x) => x.entity === 'consent')?.reason).toContain('renewed after');
+    // nor does the server take a revocation dated before its renewal: keeping this version is refused at once
+    const ours = await resolve(laptop, tenant, c.id, '--ours');
+    expect(ours.code).toBe(5);
+    expect(ours.stderr).toContain(`consent ${consent.id} is revoked at`);
+    expect(ours.stderr).toContain('was renewed on the server after (version_update to version 2.0 at');
+    expect(ours.stderr).toContain('no choice of versions holds on both sides, so the conflict stays open');
+    expect(ours.stderr.trim().split('\n')).toHaveLength(1);
+    // nor does it take the deletion of its renewal entry, which keeping "no such entry here" would push
+    const entry = all.find((x) => x.entity === 'consent_history')!;
+    const without = await resolve(laptop, tenant, entry.id, '--ours');
+    expect(without.code).toBe(5);
+    expect(without.stderr).toContain(`consent_history ${entry.entity_id} is history held on the server`);
+    expect(without.stderr).toContain('no choice of versions holds on both sides, so the conflict stays open');
+    // nothing was settled: the next sync reports the conflict again and the server keeps its renewal
+    const again = await sync(laptop, tenant, '--json');
+    expect(again.code).toBe(6);
+    expect(
+      conflictsOf(again.stdout)
+        .map((x) => x.id)
+        .sort(),
+    ).toEqual([c.id, entry.id].sort());
     const [there] = (await server.consents.list({ tenant, query: {} })).consents;
     expect(there).toMatchObject({ consent_version: '2.0', revoked_at: null });
     await expectChainIntact(server, tenant);
+    await onLaptop(laptop, (l) => expectChainIntact(l, tenant));
   });
 
   it('a revocation undone on the server (an import run reverted) reaches a laptop that left the consent alone', async () => {

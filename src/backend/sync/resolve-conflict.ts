@@ -1,8 +1,15 @@
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
 import { pickConflict } from '../../domain/sync/conflict-ref.js';
-import { mergeByField, type Choice, type FieldSource, type Side } from '../../domain/sync/field-merge.js';
-import { BUNDLE_SIDES, mergeBreaks, ruleField, SERVER_SIDES } from '../../domain/sync/merge-rules.js';
+import { mergeByField, SIDES, type Choice, type FieldSource, type Side } from '../../domain/sync/field-merge.js';
+import {
+  BUNDLE_SIDES,
+  historyKept,
+  mergeBreaks,
+  revokedBeforeRenewal,
+  ruleField,
+  SERVER_SIDES,
+} from '../../domain/sync/merge-rules.js';
 import { resolutionTrail } from '../../domain/sync/resolution-audit.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { refusedChanges } from '../../domain/sync/record-door.js';
@@ -16,6 +23,18 @@ const other = (side: Side): Side => (side === 'ours' ? 'theirs' : 'ours');
 /** Each contested field taken from one side. */
 const allFrom = (c: SyncConflict, side: Side): Record<string, FieldSource> =>
   Object.fromEntries(c.fields.map((f) => [f, side]));
+
+/**
+ * The server's history of a consent as this store knows it: the entries it holds (agreed, or its own) and those
+ * its open conflicts hold from the server.
+ */
+async function serverHistory(uow: UnitOfWork, tenant: string, c: SyncConflict): Promise<SyncRow[]> {
+  const held = await uow.read.replica.rowsWhere(tenant, 'consent_history', 'consent_id', [c.entity_id]);
+  const open = (await uow.read.syncState.conflicts(tenant, c.remote))
+    .filter((o) => o.entity === 'consent_history' && o.theirs?.consent_id === c.entity_id)
+    .map((o) => o.theirs!);
+  return [...held, ...open];
+}
 
 /**
  * Settles a conflict, named by its id or its record's (whole, or by its start or end: pickConflict). `ours` keeps
@@ -59,18 +78,48 @@ export async function resolveConflict(
     ]);
   const result = merged ? merged.row : side === 'ours' ? c.ours : c.theirs;
   const taking = merged ? 'write this choice of fields' : side === 'ours' ? 'keep this version' : 'take their version';
-  const rule = mergeBreaks(c.entity, result, c.ours, c.theirs, bundle ? BUNDLE_SIDES : SERVER_SIDES);
+  const sides = bundle ? BUNDLE_SIDES : SERVER_SIDES;
+  // a server takes what is settled here at the next sync: it must hold there too (a bundle takes nothing back)
+  const history = !bundle && c.entity === 'consent' ? await serverHistory(uow, tenant, c) : [];
+  // what this store's door refuses of a version written here (the rules of its table and across its records)
+  const doorRefuses = async (row: SyncRow | null): Promise<string | null> => {
+    const change = { entity: c.entity, id: c.entity_id, before: c.ours, after: row };
+    const refused = await refusedChanges(uow.read.replica, tenant, clock.now(), [change]);
+    return refused.values().next().value ?? null;
+  };
+  // what a choice breaks: a rule of the record against either version, a rule the server keeps, and, for a
+  // version written here (not one kept), the door of this store
+  const breaks = async (row: SyncRow | null, kept: boolean): Promise<string | null> =>
+    mergeBreaks(c.entity, row, c.ours, c.theirs, sides) ??
+    revokedBeforeRenewal(c.entity, row, c.theirs, history, sides) ??
+    (bundle ? null : historyKept(c.entity, c.entity_id, row, c.theirs, sides)) ??
+    (kept ? null : await doorRefuses(row));
+  const rule = await breaks(result, side === 'ours');
   if (rule) {
     const field = ruleField(c.entity);
-    // the choice per field that keeps the rule, when there is one that does
-    const keeps = (s: Side, f: string) => {
-      const { row } = mergeByField(c, { side: s, fields: { [f]: other(s) } });
-      return !mergeBreaks(c.entity, row, c.ours, c.theirs, bundle ? BUNDLE_SIDES : SERVER_SIDES);
-    };
-    const hint =
-      side && field && c.ours && c.theirs && keeps(side, field)
-        ? `; choose per field instead: sync resolve ${c.id} --${side} --field ${field}=${other(side)}`
-        : '';
+    // the choices of versions that keep the rules on both sides
+    const choices: Array<[string, Choice]> = [
+      ['--ours', { side: 'ours' }],
+      ['--theirs', { side: 'theirs' }],
+      ...(field && c.ours && c.theirs
+        ? SIDES.map((s): [string, Choice] => [
+            `--${s} --field ${field}=${other(s)}`,
+            { side: s, fields: { [field]: other(s) } },
+          ])
+        : []),
+    ];
+    const remain: string[] = [];
+    for (const [flags, ch] of choices) {
+      const row = ch.fields ? mergeByField(c, ch).row : ch.side === 'ours' ? c.ours : c.theirs;
+      if (!(await breaks(row, !ch.fields && ch.side === 'ours'))) remain.push(`sync resolve ${c.id} ${flags}`);
+    }
+    const perField =
+      side && field ? remain.find((r) => r.endsWith(`--${side} --field ${field}=${other(side)}`)) : undefined;
+    const hint = perField
+      ? `; choose per field instead: ${perField}`
+      : remain.length
+        ? `; the choices that remain: ${remain.join(', ')}`
+        : '; no choice of versions holds on both sides, so the conflict stays open';
     throw new DomainError('conflict', `cannot ${taking}: ${rule}${hint}`);
   }
   const who = actor ?? 'system';

@@ -110,7 +110,7 @@ const CONSENT_FACTS = [
 ];
 
 /** Whether a history entry renews its consent at or after `revokedAt` (a revocation time; none: false). */
-const renewedSince = (h: SyncRow, revokedAt: unknown): boolean =>
+export const renewedSince = (h: SyncRow, revokedAt: unknown): boolean =>
   (h.action === 'renewed' || h.action === 'version_update') &&
   typeof revokedAt === 'string' &&
   !before(h.created_at, revokedAt);

@@ -1,3 +1,6 @@
+import { renewedSince } from '../consents/consent.row-rules.js';
+import { timeOf } from './row-rule.js';
+import { ROW_RULES } from './row-rules.js';
 import type { SyncRow } from './version.js';
 
 /** How the rules name the two sides of a merge in their messages: this store, and the server or a bundle. */
@@ -65,6 +68,42 @@ function renewedAfterRevocation(
     message: (id) =>
       `consent ${id} is revoked ${where} at version ${at} and renewed ${there} to version ${String(renewed.consent_version)}: a revoked consent is not renewed, so both cannot hold; it stays revoked at version ${at}`,
   };
+}
+
+/**
+ * The rule the other side breaks when `result`, the settlement of a consent's conflict, is written there (null:
+ * none): a revocation it does not hold yet, dated before a renewal in its history (`history`, the other side's
+ * entries of this consent). The other side refuses that revocation (a revoked consent is not renewed, and a
+ * revocation keeps its time), so a settlement that makes it would be refused there at the next sync.
+ */
+export function revokedBeforeRenewal(
+  entity: string,
+  result: SyncRow | null,
+  theirs: SyncRow | null,
+  history: SyncRow[],
+  sides: MergeSides = SERVER_SIDES,
+): string | null {
+  if (entity !== 'consent' || !result?.revoked_at || !theirs) return null;
+  if (theirs.revoked_at && timeOf(theirs.revoked_at) === timeOf(result.revoked_at)) return null;
+  const renewal = history.find((h) => h.consent_id === result.id && renewedSince(h, result.revoked_at));
+  if (!renewal) return null;
+  return `consent ${String(result.id)} is revoked at ${String(result.revoked_at)} and was renewed ${sides.theirs} after (${String(renewal.action)} to version ${String(renewal.consent_version)} at ${String(renewal.created_at)}): a revoked consent is not renewed and a revocation keeps its time, so this revocation is refused there`;
+}
+
+/**
+ * The rule a settlement breaks that keeps an entry of history the other side holds out of this store (null: none):
+ * history is written once and never deleted (appendOnly), so keeping "no such entry" here would push a deletion the
+ * other side refuses.
+ */
+export function historyKept(
+  entity: string,
+  id: string,
+  result: SyncRow | null,
+  theirs: SyncRow | null,
+  sides: MergeSides = SERVER_SIDES,
+): string | null {
+  if (result || !theirs || !Object.hasOwn(ROW_RULES, entity) || !ROW_RULES[entity]!.appendOnly) return null;
+  return `${entity} ${id} is history held ${sides.theirs}, written once and never deleted, so it cannot be left out`;
 }
 
 /**
