@@ -6,23 +6,16 @@ import { defined } from '../input.js';
 import { note, writeChunk } from '../output.js';
 import { flagFields } from '../flag-names.js';
 import { req } from '../operation-verb.js';
-import { checkOptions, tabOr } from './consents-import.js';
+import { checkOptions, tabOr, type CsvDialectFlags } from './consents-import.js';
 
 /** `consents export`: the filters and the CSV dialect, as the import reads them. */
-export interface ExportOptions {
+export interface ExportOptions extends CsvDialectFlags {
   format?: 'csv' | 'ndjson';
   userId?: string;
   dataPoint?: string;
   granted?: string;
   output?: string;
-  delimiter?: string;
   bom?: boolean;
-  trueValues?: string;
-  falseValues?: string;
-  dateFormat?: string;
-  timeZone?: string;
-  timezone?: string;
-  rawCells?: boolean;
 }
 
 export function register(cmd: Command, ctx: CliContext): Command {

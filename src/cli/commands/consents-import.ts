@@ -13,6 +13,17 @@ import { checkEncoding, withProgress } from './consents-import-file.js';
 import { openRejects, type RejectsForm } from './consents-rejects.js';
 import { unlessDryRun, usesTenant, writes } from '../store-access.js';
 
+/** The flags of a CSV dialect, the same for `consents export` and `consents import`. */
+export interface CsvDialectFlags {
+  delimiter?: string;
+  trueValues?: string;
+  falseValues?: string;
+  dateFormat?: string;
+  timeZone?: string;
+  timezone?: string;
+  rawCells?: boolean;
+}
+
 const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 
 /** `\\t` or `tab` for a tab, as a delimiter flag takes it. */
@@ -111,19 +122,12 @@ export function addImportCommand(cmd: Command, ctx: CliContext): void {
     .action(
       async (
         file: string,
-        o: {
+        o: CsvDialectFlags & {
           map?: string[];
-          delimiter?: string;
           format?: 'csv' | 'ndjson';
           rejects?: string;
           dryRun?: boolean;
           encoding?: string;
-          trueValues?: string;
-          falseValues?: string;
-          dateFormat?: string;
-          timeZone?: string;
-          timezone?: string;
-          rawCells?: boolean;
         },
       ) => {
         const format = o.format ?? (/\.(nd)?jsonl?$/i.test(file) ? 'ndjson' : 'csv');
