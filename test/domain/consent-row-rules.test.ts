@@ -269,6 +269,36 @@ describe("a consent's history at the door", () => {
     ).toBe('consent_history h4: consent c1 records a refusal and cannot be revoked');
   });
 
+  it('a revoked entry goes with its consent’s revocation: none for a consent in force, one per revoked consent', async () => {
+    const entry = rows.consent_history({ id: 'h6', action: 'revoked', created_at: T1 });
+    expect(await refusal(held, { entity: 'consent_history', before: null, after: entry })).toBe(
+      `consent_history h6 revokes consent c1 at ${T1}, which is not revoked: a revoked entry goes with its consent's revocation`,
+    );
+    const revoked = { consent: [rows.consent({ revoked_at: T2 })] };
+    expect(await refusal(revoked, { entity: 'consent_history', before: null, after: entry })).toBe(
+      `consent_history h6 revokes consent c1 at ${T1}, which is revoked at ${T2} already: a consent is revoked once`,
+    );
+    // at the consent's revocation, the same instant written otherwise: its entry
+    const same = { consent: [rows.consent({ revoked_at: '2026-05-10T12:00:00+02:00' })] };
+    expect(await refusal(same, { entity: 'consent_history', before: null, after: entry })).toBeUndefined();
+    // with the revocation in the same batch: written together; the revocation refused, the entry goes with it
+    const both = await refusals(held, [
+      { entity: 'consent', before: rows.consent(), after: rows.consent({ revoked_at: T1 }) },
+      { entity: 'consent_history', before: null, after: entry },
+    ]);
+    expect(both).toEqual({});
+    const renewed = {
+      ...held,
+      consent_history: [rows.consent_history({ id: 'h7', action: 'renewed', created_at: T2 })],
+    };
+    const refusedTogether = await refusals(renewed, [
+      { entity: 'consent', before: rows.consent(), after: rows.consent({ revoked_at: T1 }) },
+      { entity: 'consent_history', before: null, after: entry },
+    ]);
+    expect(Object.keys(refusedTogether).sort()).toEqual(['consent c1', 'consent_history h6']);
+    expect(refusedTogether['consent_history h6']).toContain('which is not revoked');
+  });
+
   it('is never changed', async () => {
     const h = rows.consent_history();
     expect(await refusal(held, { entity: 'consent_history', before: h, after: { ...h, created_at: T1 } })).toBe(

@@ -43,7 +43,7 @@ describe('mergeBreaks: a revoked consent stays revoked, whatever side is missing
 
   it('renewed here and revoked on the server: it stays revoked at the server’s version', () => {
     const message =
-      'consent c1 is revoked on the server at version 1.0 and renewed here to version 2.0: a revoked consent is not renewed, so both cannot hold; it stays revoked at version 1.0';
+      'consent c1 is revoked on the server at version 1.0 and renewed here to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent here too (a new decision, not a merge)';
     expect(mergeBreaks('consent', consent(R, '2.0'), consent(null, '2.0'), consent(R))).toBe(message);
     expect(mergeBreaks('consent', consent(R), consent(null, '2.0'), consent(R))).toBeNull();
   });
@@ -61,7 +61,7 @@ describe('mergeBreaks: a revoked consent stays revoked, whatever side is missing
       'consent c1 is revoked here and stays revoked',
     );
     expect(mergeBreaks('consent', consent(R, '2.0'), consent(R), consent(null, '2.0'), BUNDLE_SIDES)).toBe(
-      'consent c1 is revoked here at version 1.0 and renewed in the bundle to version 2.0: a revoked consent is not renewed, so both cannot hold; it stays revoked at version 1.0',
+      'consent c1 is revoked here at version 1.0 and renewed in the bundle to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent in the bundle too (a new decision, not a merge)',
     );
   });
 });

@@ -22,7 +22,7 @@ describe('mergeBreaks: the rules of one record a merge keeps', () => {
       consent(R, '2.0'),
       consent(R),
       consent(null, '2.0'),
-      'consent c1 is revoked here at version 1.0 and renewed on the server to version 2.0: a revoked consent is not renewed, so both cannot hold; it stays revoked at version 1.0',
+      'consent c1 is revoked here at version 1.0 and renewed on the server to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent on the server too (a new decision, not a merge)',
     ],
     ['consent', consent(null, '2.0'), consent(null), consent(null, '2.0'), null],
     ['consent', null, consent(R), null, null], // a deletion breaks no rule of a record
@@ -58,7 +58,16 @@ describe('mergeBreaks: the rules of one record a merge keeps', () => {
     expect(wholeSideBreaks('training_assignment', assignment(0), assignment(2, 'y'))).toContain('2 on the server');
     expect(wholeSideBreaks('training_assignment', assignment(1, 'x'), assignment(1, 'y'))).toBeNull();
     const reason = withRule('changed on both sides', 'consent', consent(R), consent(null, '2.0'));
-    expect(reason).toBe('changed on both sides; consent c1 is revoked here and stays revoked');
+    expect(reason).toBe(
+      'changed on both sides; consent c1 is revoked here at version 1.0 and renewed on the server to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent on the server too (a new decision, not a merge)',
+    );
+    // revoked on one side, changed otherwise on the other at the same version: the revocation stays
+    expect(withRule('changed', 'consent', consent(R), consent(null))).toBe(
+      'changed; consent c1 is revoked here and stays revoked',
+    );
+    expect(withRule('changed', 'consent', consent(null), consent(R), BUNDLE_SIDES)).toBe(
+      'changed; consent c1 is revoked in the bundle and stays revoked',
+    );
     expect(withRule(reason, 'consent', consent(R), consent(null, '2.0'))).toBe(reason);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_SIDES, historyKept, revokedBeforeRenewal } from '../../src/domain/sync/merge-rules.js';
+import {
+  BUNDLE_SIDES,
+  historyKept,
+  revokedBeforeRenewal,
+  secondRevocation,
+} from '../../src/domain/sync/merge-rules.js';
 
 // What `sync resolve` checks before it accepts a settlement (issue 36, item 5): nothing it writes may be refused by
 // the other side at the next sync.
@@ -63,5 +68,31 @@ describe('historyKept: history the other side holds cannot be left out', () => {
     ['a name inherited by every object', 'constructor', null, held],
   ])('allows %s', (_, entity, result, theirs) => {
     expect(historyKept(entity, 'h1', result, theirs)).toBeNull();
+  });
+});
+
+describe('secondRevocation: a consent revoked on both sides at different times, to keep one revocation', () => {
+  const LATER = '2026-05-03T00:00:00.000Z';
+  const row = (revoked_at: string | null, consent_version = '1.0', user_id = 'u1') => ({
+    ...consent(revoked_at, consent_version),
+    user_id,
+  });
+  it('is one when both are revoked at different times and otherwise alike, the version aside', () => {
+    expect(secondRevocation('consent', row(REVOKED), row(LATER), [])).toBe(true);
+    expect(secondRevocation('consent', row(REVOKED), row(LATER, '2.0'), [entry('version_update', RENEWED)])).toBe(true);
+  });
+  it('is none for one revocation, the same instant, another record, or other facts', () => {
+    expect(secondRevocation('consent', row(REVOKED), row(null), [])).toBe(false);
+    expect(secondRevocation('consent', row(null), row(REVOKED), [])).toBe(false);
+    expect(secondRevocation('consent', row(REVOKED), row('2026-05-01T02:00:00+02:00'), [])).toBe(false);
+    expect(secondRevocation('consent', row(REVOKED), row(LATER, '1.0', 'u2'), [])).toBe(false);
+    expect(secondRevocation('consent_history', row(REVOKED), row(LATER), [])).toBe(false);
+    expect(secondRevocation('consent', null, row(LATER), [])).toBe(false);
+  });
+  it('is none when a renewal held here comes at or after the other revocation: never revoked, then renewed', () => {
+    expect(secondRevocation('consent', row(REVOKED), row(RENEWED), [entry('renewed', RENEWED)])).toBe(false);
+    expect(secondRevocation('consent', row(REVOKED), row(RENEWED), [entry('renewed', LATER)])).toBe(false);
+    expect(secondRevocation('consent', row(REVOKED), row(LATER), [entry('renewed', RENEWED)])).toBe(true);
+    expect(secondRevocation('consent', row(REVOKED), row(LATER), [entry('granted', LATER)])).toBe(true);
   });
 });

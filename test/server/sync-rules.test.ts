@@ -159,7 +159,9 @@ describe.each(ENGINE_NAMES)('sync rules of one record, with a server on %s', (en
     expect(r.code).toBe(6);
     const all = conflictsOf(r.stdout);
     const c = all.find((x) => x.entity === 'consent')!;
-    expect(c.reason).toContain(`consent ${consent.id} is revoked here and stays revoked`);
+    expect(c.reason).toContain(
+      `consent ${consent.id} is revoked here at version 1.0 and renewed on the server to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent on the server too`,
+    );
     // the server's renewal entry is not written after the revocation here: a conflict saying why
     expect(all.find((x) => x.entity === 'consent_history')?.reason).toContain('a revoked consent is not renewed');
     const theirs = await resolve(laptop, tenant, c.id, '--theirs');

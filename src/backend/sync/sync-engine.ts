@@ -8,7 +8,7 @@ import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { settleDecisions } from './settle-decisions.js';
-import { withRule } from '../../domain/sync/merge-rules.js';
+import { secondRevocation, withRule } from '../../domain/sync/merge-rules.js';
 import {
   BOOKKEEPING,
   conflictFields,
@@ -18,7 +18,7 @@ import {
 } from '../../domain/sync/conflict-fields.js';
 import { ClaimIndex } from '../../domain/sync/claims.js';
 import { refusedChanges } from '../../domain/sync/record-door.js';
-import type { RowChange } from '../../domain/sync/row-rule.js';
+import { timeOf, type RowChange } from '../../domain/sync/row-rule.js';
 import { sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
@@ -507,20 +507,21 @@ export class SyncEngine {
     const converged = (k: string, r: Incoming) => sameContent(r.entity, local.get(k) ?? null, r.row);
     const agreed = (k: string, r: Incoming) =>
       converged(k, r) || (!pending.has(k) && (!bases.has(k) || versionOf(local.get(k) ?? null) === bases.get(k)));
-    const refused = await this.refused(
-      tx,
-      [...records].flatMap(([k, r]) =>
-        r.echo || sameRow(local.get(k) ?? null, r.row) || !agreed(k, r)
-          ? []
-          : [{ entity: r.entity, id: r.id, before: local.get(k) ?? null, after: r.row }],
-      ),
-    );
     const settled: Incoming[] = [];
     const inserts = new InsertBuffer(tx.replica, tenant);
     const flush = () => inserts.flush();
     // the page's writes are journaled as one entry, named by the server's entries they came from
     const span = `${this.remoteUrl}#${entries[0]!.seq}-${entries[entries.length - 1]!.seq}`;
     await tx.replica.asOneEntry('sync_pull', span, async () => {
+      await this.takeSharedRevocations(tx, records, local, pending);
+      const refused = await this.refused(
+        tx,
+        [...records].flatMap(([k, r]) =>
+          r.echo || sameRow(local.get(k) ?? null, r.row) || !agreed(k, r)
+            ? []
+            : [{ entity: r.entity, id: r.id, before: local.get(k) ?? null, after: r.row }],
+        ),
+      );
       for (const [k, r] of records) {
         const mine = local.get(k) ?? null;
         const open = pending.get(k);
@@ -579,6 +580,58 @@ export class SyncEngine {
     await tx.syncState.setBases(this.remoteUrl, tenant, keep);
     await tx.syncState.dropBases(this.remoteUrl, tenant, drop);
     await this.settleDecisions(tx, settled);
+  }
+
+  /**
+   * A consent revoked here and on the server at another time (secondRevocation) takes the server's revocation,
+   * shared already, while its own was never shared: its own `revoked` entry goes and the consent takes the server's
+   * row, so both sides end with one revocation and the server's entry arrives as any other. The only door where a
+   * revocation entry goes or a revocation moves: a push or a bundle that tries it is refused (consent.row-rules.ts).
+   */
+  private async takeSharedRevocations(
+    tx: Stores,
+    records: Map<string, Incoming>,
+    local: Map<string, SyncRow>,
+    pending: Map<string, SyncConflict>,
+  ): Promise<void> {
+    const { tenant } = this.o;
+    for (const [k, r] of records) {
+      const mine = local.get(k) ?? null;
+      if (r.echo || r.entity !== 'consent' || !mine?.revoked_at || !r.row?.revoked_at) continue;
+      const history = await tx.replica.rowsWhere(tenant, 'consent_history', 'consent_id', [r.id]);
+      if (!secondRevocation(r.entity, mine, r.row, history)) continue;
+      const own = history.filter((h) => h.action === 'revoked' && timeOf(h.created_at) === timeOf(mine.revoked_at));
+      const entry = own.length === 1 ? tx.replica.idOf(tenant, 'consent_history', own[0]!) : null;
+      if (entry === null || !(await this.unshared(tx, entry, pending))) continue;
+      await tx.replica.apply(tenant, 'consent_history', entry, null);
+      await tx.replica.apply(tenant, r.entity, r.id, r.row);
+      this.changedHere.delete(key('consent_history', entry));
+      local.set(k, r.row!);
+      count(this.summary.pulled, r.entity);
+      this.pulledKeys.add(k);
+    }
+  }
+
+  /**
+   * Whether a history entry of this store was never shared with the server: no version of it agreed, and created
+   * here since the last push, kept waiting for its consent's conflict, or refused by a push (no version there).
+   */
+  private async unshared(tx: Stores, id: string, pending: Map<string, SyncConflict>): Promise<boolean> {
+    const k = key('consent_history', id);
+    const refused = pending.get(k);
+    const agreed = await tx.syncState.basesOf(this.remoteUrl, this.o.tenant, 'consent_history', [id]);
+    if ((agreed.get(id) ?? null) !== null) return false;
+    return agreed.has(id) || this.changedHere.get(k)?.created === true || refused?.theirs === null;
+  }
+
+  /** The history entries of a consent that waited for its conflict (stored as agreed on no version: unshared). */
+  private async waitingEntries(consent: string): Promise<string[]> {
+    const { tenant } = this.o;
+    const entries = await this.reader.replica.rowsWhere(tenant, 'consent_history', 'consent_id', [consent]);
+    const ids = entries.map((h) => this.reader.replica.idOf(tenant, 'consent_history', h));
+    if (!ids.length) return [];
+    const agreed = await this.reader.syncState.basesOf(this.remoteUrl, tenant, 'consent_history', ids);
+    return ids.filter((id) => agreed.has(id) && agreed.get(id) === null);
   }
 
   /** The users and data points of the consents changed here since the last push (read once, when first needed). */
@@ -771,10 +824,27 @@ export class SyncEngine {
       if (c.status !== 'ours') continue;
       decided.set(k, c);
       if (!changed.has(k)) changed.set(k, { entity: c.entity, id: c.entity_id, first: 0, last: 0, created: false });
+      // the history entries that waited for this consent's conflict go with it
+      if (c.entity === 'consent')
+        for (const id of await this.waitingEntries(c.entity_id))
+          if (!changed.has(key('consent_history', id)))
+            changed.set(key('consent_history', id), {
+              entity: 'consent_history',
+              id,
+              first: 0,
+              last: 0,
+              created: true,
+            });
     }
+    // a consent's history goes with its row: the entries of a consent whose conflict is open wait for it, kept as
+    // unshared (no version agreed), so a revocation entry never reaches a server that keeps the consent unrevoked
+    const waitFor = new Set(
+      [...undecided].filter((k) => k.startsWith(key('consent', ''))).map((k) => k.slice(key('consent', '').length)),
+    );
     // the changed records and their agreed versions, read a table at a time
     const tables = byEntity([...changed].flatMap(([k, ch]) => (undecided.has(k) ? [] : [ch])));
     const items: Array<PushItem & { last: number; first: number; decided?: SyncConflict }> = [];
+    const waiting: Array<{ entity: string; id: string; version: null }> = [];
     for (const [entity, list] of tables) {
       const ids = list.map((ch) => ch.id);
       const rows = await this.reader.replica.readMany(
@@ -794,6 +864,10 @@ export class SyncEngine {
             ? stored.get(ch.id)!
             : (derived.get(key(entity, ch.id)) ?? null);
         if (versionOf(data) === base) continue;
+        if (entity === 'consent_history' && data && waitFor.has(String(data.consent_id))) {
+          waiting.push({ entity, id: ch.id, version: null });
+          continue;
+        }
         items.push({ entity, entity_id: ch.id, data, base, first: ch.first, last: ch.last, decided: own });
       }
     }
@@ -844,6 +918,7 @@ export class SyncEngine {
       for (let i = 0; i < retry.length; i += size) await send(retry.slice(i, i + size));
     }
     await uow.write(tenant, async (tx) => {
+      if (waiting.length) await tx.syncState.setBases(this.remoteUrl, tenant, waiting);
       for (const { item, no } of refusedItems)
         await this.conflict(tx, item.decided, {
           entity: item.entity,

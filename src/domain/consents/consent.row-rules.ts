@@ -115,6 +115,18 @@ export const renewedSince = (h: SyncRow, revokedAt: unknown): boolean =>
   typeof revokedAt === 'string' &&
   !before(h.created_at, revokedAt);
 
+/**
+ * Why a `revoked` entry cannot be written: it records its consent's revocation, so it is dated when the consent was
+ * revoked (the API, an import and a settlement write both together). An entry of a consent kept unrevoked would
+ * read "revoked" for a consent in force; one at another time, a second revocation of a consent revoked once.
+ */
+function revocationEntryProblem(id: string, a: SyncRow, consent: SyncRow): string {
+  const what = `consent_history ${id} revokes consent ${String(a.consent_id)} at ${String(a.created_at)}`;
+  return consent.revoked_at
+    ? `${what}, which is revoked at ${String(consent.revoked_at)} already: a consent is revoked once`
+    : `${what}, which is not revoked: a revoked entry goes with its consent's revocation`;
+}
+
 export const CONSENT_ROW_RULES: Record<string, RowRule> = {
   consent: {
     schema: ConsentRow,
@@ -179,6 +191,8 @@ export const CONSENT_ROW_RULES: Record<string, RowRule> = {
         return `consent_history ${id} is dated ${String(a.created_at)}, before consent ${String(a.consent_id)} was given (${String(consent.granted_at)})`;
       if (a.action === 'revoked' && consent.granted === 0)
         return `consent_history ${id}: consent ${String(a.consent_id)} records a refusal and cannot be revoked`;
+      if (a.action === 'revoked' && timeOf(a.created_at) !== timeOf(consent.revoked_at))
+        return revocationEntryProblem(id, a, consent);
       if (renewedSince(a, consent.revoked_at))
         return `consent_history ${id}: consent ${String(a.consent_id)} is revoked (at ${String(consent.revoked_at)}) and a revoked consent is not renewed (${String(a.action)} to version ${String(a.consent_version)} at ${String(a.created_at)})`;
       return null;

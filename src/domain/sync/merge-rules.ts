@@ -1,7 +1,7 @@
 import { renewedSince } from '../consents/consent.row-rules.js';
 import { timeOf } from './row-rule.js';
 import { ROW_RULES } from './row-rules.js';
-import type { SyncRow } from './version.js';
+import { sameRow, type SyncRow } from './version.js';
 
 /** How the rules name the two sides of a merge in their messages: this store, and the server or a bundle. */
 export interface MergeSides {
@@ -66,8 +66,29 @@ function renewedAfterRevocation(
   return {
     version: revoked.consent_version,
     message: (id) =>
-      `consent ${id} is revoked ${where} at version ${at} and renewed ${there} to version ${String(renewed.consent_version)}: a revoked consent is not renewed, so both cannot hold; it stays revoked at version ${at}`,
+      `consent ${id} is revoked ${where} at version ${at} and renewed ${there} to version ${String(renewed.consent_version)}: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent ${there} too (a new decision, not a merge)`,
   };
+}
+
+/**
+ * Whether `ours` and `theirs`, two versions of one record, are a consent revoked on both sides at different times
+ * and otherwise alike (its version aside: a consent renewed and then revoked on one side), with no renewal in
+ * `history` (this store's entries of it) at or after the server's revocation. A consent is revoked once,
+ * and the revocation the server holds is shared already (its consent.revoked went out): the one to keep. A store
+ * pulling it may give up its own revocation for it only while its own was never shared (the sync engine asks that).
+ */
+export function secondRevocation(
+  entity: string,
+  ours: SyncRow | null,
+  theirs: SyncRow | null,
+  history: SyncRow[],
+): boolean {
+  if (entity !== 'consent' || !ours?.revoked_at || !theirs?.revoked_at) return false;
+  // a renewal held here after the server's revocation would read "revoked, then renewed"
+  if (history.some((h) => renewedSince(h, theirs.revoked_at))) return false;
+  if (timeOf(ours.revoked_at) === timeOf(theirs.revoked_at)) return false;
+  const aside = { revoked_at: null, consent_version: null };
+  return sameRow({ ...ours, ...aside }, { ...theirs, ...aside });
 }
 
 /**
@@ -116,6 +137,9 @@ export function wholeSideBreaks(
   theirs: SyncRow | null,
   sides: MergeSides = SERVER_SIDES,
 ): string | null {
+  // revoked on one side and renewed on the other: neither side whole holds, and the reason says what can be done
+  const renewal = entity === 'consent' ? renewedAfterRevocation(ours, theirs, sides) : null;
+  if (renewal) return renewal.message(String(ours!.id));
   return mergeBreaks(entity, theirs, ours, theirs, sides) ?? mergeBreaks(entity, ours, ours, theirs, sides);
 }
 
