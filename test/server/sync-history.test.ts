@@ -121,6 +121,37 @@ describe.each(ENGINE_NAMES)('a consent’s history across a sync, with a server 
     });
   });
 
+  it('revoked on the laptop after the server renewed it: the entry waits for the consent’s conflict, then goes with it', async () => {
+    const tenant = 'renewed-revoked';
+    const { consent, laptop } = await cloned(tenant);
+    await server.consents.renew({ tenant, actor: 'sam', params: { id: consent.id }, body: { consent_version: '2.0' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await onLaptop(laptop, (l) => l.consents.revoke({ tenant, actor: 'lea', params: { id: consent.id } }));
+    const r = await sync(laptop, tenant, '--json');
+    expect(r.code).toBe(6);
+    const c = conflictsOf(r.stdout);
+    expect(c.map((x) => x.entity)).toEqual(['consent']);
+    // the server holds no revocation entry while its consent is in force
+    const before = await only(server, tenant);
+    expect(before.revoked_at).toBeNull();
+    expect(actions(before)).toEqual(['granted', 'version_update']);
+    // kept here: the revocation comes after the renewal, so the server takes it, its entry with it
+    const ours = await cli(['--db', laptop, '--tenant', tenant, 'sync', 'resolve', c[0]!.id, '--ours']);
+    expect(ours.stderr).toBe('');
+    expect(ours.code).toBe(0);
+    const pushed = await sync(laptop, tenant, '--json');
+    expect(conflictsOf(pushed.stdout)).toEqual([]);
+    expect(JSON.parse(pushed.stdout).pushed).toEqual({ consents: 2 });
+    const there = await only(server, tenant);
+    expect(there.revoked_at).not.toBeNull();
+    expect(actions(there)).toEqual(['granted', 'version_update', 'revoked']);
+    expect(await revokedEvents(server, tenant)).toHaveLength(1);
+    await onLaptop(laptop, async (l) => {
+      expect(await only(l, tenant)).toEqual(there);
+      await expectChainIntact(l, tenant);
+    });
+  });
+
   it('a bundle holding a revocation, imported where the consent was renewed: history as it was, the consent a conflict', async () => {
     const tenant = 'revoked-bundle';
     const { consent, laptop } = await cloned(tenant);
