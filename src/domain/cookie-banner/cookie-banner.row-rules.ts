@@ -1,27 +1,20 @@
 import { z } from 'zod';
-import { storedRow, storedTime, type RowRule } from '../sync/row-rule.js';
-import { detailsFromZod } from '../validation.js';
+import { jsonText, storedRow, storedTime, type RowRule } from '../sync/row-rule.js';
 import { CookieBannerInput } from './cookie-banner.schema.js';
 
-/** The JSON value of a text column, or undefined when the text is not JSON. */
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A tenant's banner as stored: its categories and configuration as JSON text, together what PUT takes. */
+/**
+ * A tenant's banner as stored: its categories and configuration as JSON text, together what PUT takes (checked as
+ * one, as PUT checks them: a required category must be enabled by default).
+ */
 const BannerRow = storedRow(
-  { tenant_id: z.string(), categories: z.string(), config: z.string(), updated_at: storedTime },
-  (row, ctx) => {
-    const r = CookieBannerInput.safeParse({ categories: parsed(row.categories), config: parsed(row.config) });
-    if (!r.success)
-      for (const d of detailsFromZod(r.error)) ctx.addIssue({ code: 'custom', path: [d.path], message: d.message });
-  },
+  { tenant_id: z.string(), categories: jsonText(z.unknown()), config: jsonText(z.unknown()), updated_at: storedTime },
+  (row, ctx) =>
+    CookieBannerInput.safeParse(row, { reportInput: true }).error?.issues.forEach((issue) =>
+      ctx.addIssue({ ...issue }),
+    ),
 );
 
+// no fixed columns: the banner's journal id is its tenant, which the door compares first
 export const COOKIE_BANNER_ROW_RULES: Record<string, RowRule> = {
-  cookie_banner: { schema: BannerRow, fixed: ['tenant_id'], times: ['updated_at'] },
+  cookie_banner: { schema: BannerRow, times: ['updated_at'] },
 };
