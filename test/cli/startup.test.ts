@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -41,5 +41,25 @@ describe('start-up', () => {
     }
     const bytes = [...graph.values()].reduce((n, t) => n + t.length, 0);
     expect(bytes).toBeLessThan(400_000);
+  });
+
+  it("opens a store without another area's schemas or the rules of records that travel", () => {
+    // every command on the embedded store loads the local backend and its unit of work; an area's schemas (zod,
+    // built when their module loads) and sync's row rules (which build every area's) load with the area that uses them
+    const entry = readdirSync('dist').find((f) => /^local-backend-[\w-]+\.js$/.test(f))!;
+    const sources = [...staticGraph(entry).values()].join('\n');
+    for (const module of [
+      'domain/sync/row-rules.ts',
+      'domain/sync/merge-rules.ts',
+      'domain/consents/consent.schema.ts',
+      'domain/legal-documents/legal-document.schema.ts',
+      'domain/cookie-banner/cookie-banner.schema.ts',
+      'domain/training/training.schema.ts',
+      'domain/training-blocks/block.schema.ts',
+      'domain/tenants/tenant.schema.ts',
+    ])
+      expect(sources, module).not.toContain(`// src/${module}\n`);
+    // the check reads esbuild's markers of each bundled source: one the local backend loads must be found
+    expect(sources).toContain('// src/domain/dsfa/dsfa.schema.ts\n');
   });
 });
