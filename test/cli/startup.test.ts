@@ -62,4 +62,21 @@ describe('start-up', () => {
     // the check reads esbuild's markers of each bundled source: one the local backend loads must be found
     expect(sources).toContain('// src/domain/dsfa/dsfa.schema.ts\n');
   });
+
+  it('syncs without the rules that check records until a page brings some', () => {
+    // a sync with nothing to move opens the store and asks the server; the row and merge rules (every area's schemas)
+    // load with the first page to apply or push to check, `sync resolve`'s rules with that command
+    const entry = readdirSync('dist').find((f) => /^sync-session-[\w-]+\.js$/.test(f))!;
+    const sources = [...staticGraph(entry).values()].join('\n');
+    for (const module of [
+      'domain/sync/row-rules.ts',
+      'domain/sync/merge-rules.ts',
+      'domain/sync/record-door.ts',
+      'backend/sync/resolve-conflict.ts',
+      'domain/consents/consent.schema.ts',
+      'domain/training/training.schema.ts',
+    ])
+      expect(sources, module).not.toContain(`// src/${module}\n`);
+    expect(sources).toContain('// src/backend/sync/sync-engine.ts\n');
+  });
 });

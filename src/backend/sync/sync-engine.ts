@@ -8,7 +8,6 @@ import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { settleDecisions } from './settle-decisions.js';
-import { withRule } from '../../domain/sync/merge-rules.js';
 import {
   BOOKKEEPING,
   conflictFields,
@@ -16,8 +15,7 @@ import {
   sameContent,
   type FieldDifference,
 } from '../../domain/sync/conflict-fields.js';
-import { ClaimIndex } from '../../domain/sync/claims.js';
-import { refusedChanges } from '../../domain/sync/record-door.js';
+import type { ClaimIndex } from '../../domain/sync/claims.js';
 import type { RowChange } from '../../domain/sync/row-rule.js';
 import { sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
@@ -28,6 +26,19 @@ import type { Store } from '../../store/store.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { VERSION } from '../../version.js';
 import type { Backend } from '../backend.js';
+
+/**
+ * The rules that check records (each area's row rules and those across records), loaded with the first page that has
+ * records to check: they build every area's schemas, which a sync with nothing to move does not need.
+ */
+const recordRules = async () => {
+  const [claims, door, merge] = await Promise.all([
+    import('../../domain/sync/claims.js'),
+    import('../../domain/sync/record-door.js'),
+    import('../../domain/sync/merge-rules.js'),
+  ]);
+  return { ClaimIndex: claims.ClaimIndex, refusedChanges: door.refusedChanges, withRule: merge.withRule };
+};
 
 /** The area a table belongs to, as the summary counts them. */
 export function areaOf(entity: string): string {
@@ -499,6 +510,7 @@ export class SyncEngine {
     for (const [entity, list] of tables) {
       if (!tx.replica.ruled(entity)) continue;
       const rows = list.flatMap((r) => (r.row ? [r.row] : []));
+      const { ClaimIndex } = await recordRules();
       claims.set(entity, new ClaimIndex(entity, await tx.replica.claimants(tenant, entity, rows)));
     }
     // without an agreed version to compare with, the record was not changed here: agreed as it is
@@ -631,6 +643,7 @@ export class SyncEngine {
       ))
         out.set(key(entity, id), `${entity} ${id} cannot be written: the id is taken`);
     const rest = changes.filter((c) => !out.has(key(c.entity, c.id)));
+    const { refusedChanges } = await recordRules();
     for (const [k, reason] of await refusedChanges(tx.replica, tenant, clock.now(), rest)) out.set(k, reason);
     return out;
   }
@@ -691,6 +704,7 @@ export class SyncEngine {
     >,
   ): Promise<void> {
     const { tenant, clock, ids } = this.o;
+    const { withRule } = await recordRules();
     const mine = await tx.syncState.lastChange(tenant, c.entity, c.entity_id);
     // against a deletion, the fields to show are what the surviving version changed since both sides agreed
     const k = key(c.entity, c.entity_id);
