@@ -9,6 +9,7 @@ import {
   createWriteStream,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -19,7 +20,7 @@ import { once } from 'node:events';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { BIN, ROOT, startServe, timeProcess, tmp, writeSingleEntryChain } from './lib.mjs';
+import { BIN, ROOT, startServe, timeInTurn, tmp, writeSingleEntryChain } from './lib.mjs';
 import { statements } from './report-data.mjs';
 
 const SCALE = Number(process.env.COMPLIANCE_BENCH_SCALE ?? 1);
@@ -265,18 +266,39 @@ if (wanted('dsfa-list')) {
     }
   })();
   sqlite.close();
-  const node0 = timeProcess(process.execPath, ['-e', '0'], { runs: 9 });
-  const list = timeProcess(process.execPath, [BIN, '--db', db, 'dsfa', 'list', '--json', '--limit', '100'], {
-    runs: 9,
-  });
-  // the floor: a process that opens the store with better-sqlite3 and prints the same 100 rows as JSON
-  const least = timeProcess(process.execPath, [FLOOR, 'dsfa-list', db], { runs: 9 });
+  // the floors: a process that opens the store with better-sqlite3 and prints the same 100 rows as JSON, alone and
+  // after loading the libraries every command runs on (zod, kysely, commander) as the build bundles them
+  const [node0, list, least, libs] = timeInTurn(
+    [
+      [process.execPath, ['-e', '0']],
+      [process.execPath, [BIN, '--db', db, 'dsfa', 'list', '--json', '--limit', '100']],
+      [process.execPath, [FLOOR, 'dsfa-list', db]],
+      [process.execPath, [FLOOR, 'dsfa-list', db, ...libraryChunks()]],
+    ],
+    { runs: 11 },
+  );
   record('dsfa-list', `dsfa list --json --limit 100 (${n(10_000)} stored) / node -e 0`, list / node0, 'x', 2.0, 'le', {
     list_ms: list,
     node_ms: node0,
     floor_ms: least,
-    floor: `better-sqlite3 and the query alone ${(least / node0).toFixed(2)}×`,
+    libraries_floor_ms: libs,
+    floor: `better-sqlite3 and the query alone ${(least / node0).toFixed(2)}×, with zod, kysely and commander loaded ${(libs / node0).toFixed(2)}×`,
   });
+}
+
+/**
+ * The files of dist/ that hold zod, kysely (but its PostgreSQL dialect) and commander, found by the path comments
+ * esbuild writes above each bundled module.
+ */
+function libraryChunks() {
+  const dist = join(ROOT, 'dist');
+  return readdirSync(dist)
+    .filter((f) => f.startsWith('chunk-'))
+    .map((f) => join(dist, f))
+    .filter((f) => {
+      const text = readFileSync(f, 'utf8');
+      return /^\/\/ node_modules\/(zod|kysely|commander)\//m.test(text) && !text.includes('dialect/postgres/');
+    });
 }
 
 // ---- 6-7: the first sync (a clone) from a serve on SQLite against export + import; a sync with nothing to move
@@ -351,16 +373,15 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
       );
     }
     if (wanted('sync-idle')) {
-      const node0 = timeProcess(process.execPath, ['-e', '0'], { runs: 9 });
-      const idle = timeProcess(process.execPath, [BIN, '--db', laptop, 'sync'], {
-        runs: 7,
-        env: { ...process.env, ...remote('acme') },
-      });
       // the floor: a process that opens the store and asks the server for the journal's head, nothing else
-      const least = timeProcess(process.execPath, [FLOOR, 'sync-idle', laptop, url], {
-        runs: 7,
-        env: { ...process.env, ...remote('acme') },
-      });
+      const [node0, idle, least] = timeInTurn(
+        [
+          [process.execPath, ['-e', '0']],
+          [process.execPath, [BIN, '--db', laptop, 'sync']],
+          [process.execPath, [FLOOR, 'sync-idle', laptop, url]],
+        ],
+        { runs: 11, env: { ...process.env, ...remote('acme') } },
+      );
       record('sync-idle', 'sync with nothing to move / node -e 0', idle / node0, 'x', 2.5, 'le', {
         sync_ms: idle,
         node_ms: node0,

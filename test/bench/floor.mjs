@@ -3,7 +3,10 @@
 // the commands, in the same run, so an aim's distance from its floor says how much the project adds.
 //   node test/bench/floor.mjs verify-read DB TENANT   read the columns a verification reads, hash nothing
 //   node test/bench/floor.mjs verify-hash DB TENANT   the same, with the two hashes per entry and the link check
-//   node test/bench/floor.mjs dsfa-list DB            open the store, print 100 assessments as JSON
+//   node test/bench/floor.mjs dsfa-list DB [FILE...]  open the store, print 100 assessments as JSON; with FILEs,
+//                                                     import them first (aims.bench.mjs names the chunks of dist/
+//                                                     that hold zod, kysely and commander: the libraries every
+//                                                     command loads, as the build bundles them)
 //   node test/bench/floor.mjs sync-idle DB URL        open the store, ask the server for the journal's head
 //   node test/bench/floor.mjs journal-write DB N      the least a journal adds to a write: N updates of one
 //                                                     assessment, each in a transaction, alone and with an entry
@@ -11,6 +14,7 @@
 //                                                     prints the milliseconds per write of each as JSON
 // The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
 import { hash } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 
 const [mode, file, arg] = process.argv.slice(2);
@@ -33,6 +37,7 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
   }
   process.stdout.write(`${n}\n`);
 } else if (mode === 'dsfa-list') {
+  await Promise.all(process.argv.slice(4).map((f) => import(pathToFileURL(f).href)));
   const db = new Database(file, { readonly: true });
   const rows = db
     .prepare(`select * from dsfa where tenant_id = 'default' order by created_at desc, id desc limit 100`)

@@ -25,6 +25,23 @@ export function timeProcess(cmd, args, { runs = 15, env = process.env, ok = [0] 
   return times[Math.floor(times.length / 2)];
 }
 
+/**
+ * The median wall time (ms) of each command (`[cmd, args]`), the commands run in turn (A B C A B C ...) after a
+ * warm-up round: on a shared machine whose load drifts during the call, every command meets the same drift.
+ */
+export function timeInTurn(commands, { runs = 15, env = process.env } = {}) {
+  const times = commands.map(() => []);
+  for (let i = 0; i <= runs; i++)
+    commands.forEach(([cmd, args], k) => {
+      const t = process.hrtime.bigint();
+      const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
+      if (i > 0) times[k].push(ms);
+    });
+  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)]);
+}
+
 export const ratio = (x, ref) => `${(x / ref).toFixed(2)}x`;
 export const row = (label, value, extra = '') => console.log(`${label.padEnd(58)} ${value.padStart(12)}  ${extra}`);
 

@@ -8,7 +8,6 @@ import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { settleDecisions } from './settle-decisions.js';
-import { secondRevocation, withRule } from '../../domain/sync/merge-rules.js';
 import {
   BOOKKEEPING,
   conflictFields,
@@ -16,9 +15,8 @@ import {
   sameContent,
   type FieldDifference,
 } from '../../domain/sync/conflict-fields.js';
-import { ClaimIndex } from '../../domain/sync/claims.js';
-import { refusedChanges } from '../../domain/sync/record-door.js';
-import { timeOf, type RowChange } from '../../domain/sync/row-rule.js';
+import type { ClaimIndex } from '../../domain/sync/claims.js';
+import type { RowChange } from '../../domain/sync/row-rule.js';
 import { sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
 import { KyselyJournalStore } from '../../store/journal/journal.store.js';
@@ -28,6 +26,26 @@ import type { Store } from '../../store/store.js';
 import { forRequest } from '../../store/tenant-scope.js';
 import { VERSION } from '../../version.js';
 import type { Backend } from '../backend.js';
+
+/**
+ * The rules that check records (each area's row rules and those across records), loaded with the first page that has
+ * records to check: they build every area's schemas, which a sync with nothing to move does not need.
+ */
+const recordRules = async () => {
+  const [claims, door, merge, row] = await Promise.all([
+    import('../../domain/sync/claims.js'),
+    import('../../domain/sync/record-door.js'),
+    import('../../domain/sync/merge-rules.js'),
+    import('../../domain/sync/row-rule.js'),
+  ]);
+  return {
+    ClaimIndex: claims.ClaimIndex,
+    refusedChanges: door.refusedChanges,
+    withRule: merge.withRule,
+    secondRevocation: merge.secondRevocation,
+    timeOf: row.timeOf,
+  };
+};
 
 /** The area a table belongs to, as the summary counts them. */
 export function areaOf(entity: string): string {
@@ -499,6 +517,7 @@ export class SyncEngine {
     for (const [entity, list] of tables) {
       if (!tx.replica.ruled(entity)) continue;
       const rows = list.flatMap((r) => (r.row ? [r.row] : []));
+      const { ClaimIndex } = await recordRules();
       claims.set(entity, new ClaimIndex(entity, await tx.replica.claimants(tenant, entity, rows)));
     }
     // without an agreed version to compare with, the record was not changed here: agreed as it is
@@ -599,6 +618,7 @@ export class SyncEngine {
       const mine = local.get(k) ?? null;
       if (r.echo || r.entity !== 'consent' || !mine?.revoked_at || !r.row?.revoked_at) continue;
       const history = await tx.replica.rowsWhere(tenant, 'consent_history', 'consent_id', [r.id]);
+      const { secondRevocation, timeOf } = await recordRules();
       if (!secondRevocation(r.entity, mine, r.row, history)) continue;
       const own = history.filter((h) => h.action === 'revoked' && timeOf(h.created_at) === timeOf(mine.revoked_at));
       const entry = own.length === 1 ? tx.replica.idOf(tenant, 'consent_history', own[0]!) : null;
@@ -684,6 +704,7 @@ export class SyncEngine {
       ))
         out.set(key(entity, id), `${entity} ${id} cannot be written: the id is taken`);
     const rest = changes.filter((c) => !out.has(key(c.entity, c.id)));
+    const { refusedChanges } = await recordRules();
     for (const [k, reason] of await refusedChanges(tx.replica, tenant, clock.now(), rest)) out.set(k, reason);
     return out;
   }
@@ -744,6 +765,7 @@ export class SyncEngine {
     >,
   ): Promise<void> {
     const { tenant, clock, ids } = this.o;
+    const { withRule } = await recordRules();
     const mine = await tx.syncState.lastChange(tenant, c.entity, c.entity_id);
     // against a deletion, the fields to show are what the surviving version changed since both sides agreed
     const k = key(c.entity, c.entity_id);

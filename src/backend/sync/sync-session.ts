@@ -8,7 +8,6 @@ import { createHttpBackend } from '../http/http-backend.js';
 import { openStore } from '../../store/open-store.js';
 import type { OpenOptions, Store } from '../../store/store.js';
 import type { Choice } from '../../domain/sync/field-merge.js';
-import { resolveConflict } from './resolve-conflict.js';
 import {
   areaOf,
   detailOf,
@@ -158,5 +157,9 @@ export function showConflict(t: SyncTarget, ref: string): Promise<ConflictDetail
 
 /** Settles one conflict (by its id or its record's: whole, or its start or end): this store's version, the server's, or a choice per field. */
 export function resolveSync(t: SyncTarget, id: string, choice: Choice): Promise<SyncConflict> {
-  return withLocal(t, ({ uow, ids }) => resolveConflict(uow, t.clock, ids, t.tenant, id, choice, t.actor));
+  return withLocal(t, async ({ uow, ids }) => {
+    // the rules a settlement must keep build every area's schemas: loaded for `sync resolve` only
+    const { resolveConflict } = await import('./resolve-conflict.js');
+    return resolveConflict(uow, t.clock, ids, t.tenant, id, choice, t.actor);
+  });
 }

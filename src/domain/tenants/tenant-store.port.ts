@@ -1,4 +1,4 @@
-import type { TenantArea } from './tenant.schema.js';
+import type { TenantArea } from './tenant.values.js';
 
 /** A tenant's row: the tenant and the time of its first record. */
 export interface TenantRow {

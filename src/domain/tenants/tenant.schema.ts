@@ -1,15 +1,5 @@
 import { z } from 'zod';
-
-/** The areas `tenants list` counts records of, each by its main record. */
-export const TENANT_AREAS = [
-  'dsfa',
-  'consents',
-  'legal_documents',
-  'cookie_banner',
-  'training_modules',
-  'training_assignments',
-] as const;
-export type TenantArea = (typeof TENANT_AREAS)[number];
+import { TENANT_AREAS, type TenantArea } from './tenant.values.js';
 
 const count = z.number().int().min(0);
 

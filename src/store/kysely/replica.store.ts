@@ -1,8 +1,5 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
-import { columnsOf } from '../../domain/sync/row-rule.js';
-import { ROW_RULES } from '../../domain/sync/row-rules.js';
-import { exclusiveClaim, OPEN_STATUSES } from '../../domain/sync/merge-rules.js';
 import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
@@ -90,6 +87,28 @@ const journalKey = (entity: string): string[] => {
 
 const idOfRow = (s: TableSpec, row: SyncRow, tenant: string): string =>
   s.id.length === 0 ? tenant : s.id.length === 1 ? String(row[s.id[0]!]) : JSON.stringify(s.id.map((k) => row[k]));
+
+/**
+ * The domain's rules of the records that travel, loaded with the first record a replica checks: they build every
+ * area's schemas, which a command that opens a store (every unit of work holds a replica store) and syncs nothing
+ * does not need.
+ */
+const loadRules = async () => {
+  const [rowRule, rowRules, mergeRules] = await Promise.all([
+    import('../../domain/sync/row-rule.js'),
+    import('../../domain/sync/row-rules.js'),
+    import('../../domain/sync/merge-rules.js'),
+  ]);
+  return { ...rowRule, ...rowRules, ...mergeRules };
+};
+let rules: ReturnType<typeof loadRules> | undefined;
+const domainRules = () => (rules ??= loadRules());
+
+/** The columns a record of `entity` may have: those of its row schema. */
+const columnsOfEntity = async (entity: string) => {
+  const { ROW_RULES, columnsOf } = await domainRules();
+  return columnsOf(ROW_RULES[entity]!.schema);
+};
 
 /** Whether two column lists are the same, in the same order. */
 const sameNames = (a: string[], b: string[]) => a.length === b.length && a.every((c, i) => c === b[i]);
@@ -219,7 +238,7 @@ class TenantReplica {
   /** The tenant's records of a table whose `column` holds one of `values`, a few statements for many values. */
   async rowsWhere(entity: string, column: string, values: unknown[]): Promise<SyncRow[]> {
     const s = spec(entity);
-    if (!columnsOf(ROW_RULES[entity]!.schema).includes(column))
+    if (!(await columnsOfEntity(entity)).includes(column))
       throw new DomainError('internal', `${entity} has no column ${column}`);
     const out: SyncRow[] = [];
     for (let i = 0; i < values.length; i += READ_CHUNK) {
@@ -270,7 +289,7 @@ class TenantReplica {
     const s = spec(entity);
     const key = this.keyOf(entity, id);
     if (row === null) return this.remove(entity, s, id, key);
-    const values = await this.checked(entity, s, id, row);
+    const values = await this.checked(entity, s, id, row, await columnsOfEntity(entity));
     // the record of this tenant by its key (with the tenant: the indexes begin with it); an id another tenant holds
     // fails the insert on its primary key instead, and nothing is written
     const stored = await this.read(entity, id, values);
@@ -327,8 +346,12 @@ class TenantReplica {
     // each row as one array of values for both
     const groups: Array<{ columns: string[]; rows: Array<{ id: string; values: unknown[] }> }> = [];
     let group: (typeof groups)[number] | undefined;
+    const known = await columnsOfEntity(entity);
     for (const r of rows) {
-      const row = s.tenant === false ? await this.checked(entity, s, r.id, r.row) : this.ownRow(entity, s, r.id, r.row);
+      const row =
+        s.tenant === false
+          ? await this.checked(entity, s, r.id, r.row, known)
+          : this.ownRow(entity, s, r.id, r.row, known);
       const columns = Object.keys(row);
       if (!group || !sameNames(group.columns, columns)) groups.push((group = { columns, rows: [] }));
       group.rows.push({ id: r.id, values: group.columns.map((c) => row[c]) });
@@ -379,30 +402,39 @@ class TenantReplica {
     }
   }
 
-  /** The row to write for record `id`: refused when it is another tenant's or names another record. */
-  private async checked(entity: string, s: TableSpec, id: string, row: SyncRow): Promise<SyncRow> {
-    if (s.tenant !== false) return this.ownRow(entity, s, id, row);
+  /**
+   * The row to write for record `id`: refused when it is another tenant's, names another record or has a column
+   * other than `known` (its table's).
+   */
+  private async checked(
+    entity: string,
+    s: TableSpec,
+    id: string,
+    row: SyncRow,
+    known: readonly string[],
+  ): Promise<SyncRow> {
+    if (s.tenant !== false) return this.ownRow(entity, s, id, row, known);
     if (!(await this.ownBlock(row.block_id)))
       throw new DomainError('not_found', `training block ${String(row.block_id)} not found`);
-    return this.namesItself(entity, s, id, { ...row });
+    return this.namesItself(entity, s, id, { ...row }, known);
   }
 
   /** The row of a table with a tenant column to write for record `id`, as this tenant's (see `checked`). */
-  private ownRow(entity: string, s: TableSpec, id: string, row: SyncRow): SyncRow {
+  private ownRow(entity: string, s: TableSpec, id: string, row: SyncRow, known: readonly string[]): SyncRow {
     if (row.tenant_id !== undefined && row.tenant_id !== this.tenant)
       throw new DomainError('validation', `${entity} ${id} belongs to another tenant`, [
         { path: 'tenant_id', message: `must be ${this.tenant}` },
       ]);
-    return this.namesItself(entity, s, id, row.tenant_id === this.tenant ? row : { ...row, tenant_id: this.tenant });
+    const own = row.tenant_id === this.tenant ? row : { ...row, tenant_id: this.tenant };
+    return this.namesItself(entity, s, id, own, known);
   }
 
   /** `values`, refused when it names another record than `id` or a column its table does not have. */
-  private namesItself(entity: string, s: TableSpec, id: string, values: SyncRow): SyncRow {
-    const columns = columnsOf(ROW_RULES[entity]!.schema);
-    const unknown = Object.keys(values).find((c) => !columns.includes(c));
+  private namesItself(entity: string, s: TableSpec, id: string, values: SyncRow, known: readonly string[]): SyncRow {
+    const unknown = Object.keys(values).find((c) => !known.includes(c));
     if (unknown)
       throw new DomainError('validation', `${entity} has no column ${unknown}`, [
-        { path: unknown, message: `one of ${columns.join(', ')}` },
+        { path: unknown, message: `one of ${known.join(', ')}` },
       ]);
     if (idOfRow(s, values, this.tenant) !== id)
       throw new DomainError('validation', `the row of ${entity} ${id} names another record`, [
@@ -434,6 +466,7 @@ class TenantReplica {
    * (`exclusiveClaim`, which also words the refusal). Those of one record are the domain's (`mergeBreaks`).
    */
   async broken(entity: string, id: string, row: SyncRow | null): Promise<string | null> {
+    const { exclusiveClaim } = await domainRules();
     const exclusive = exclusiveClaim(entity, row);
     if (!exclusive || !row) return null;
     const other = await this.holder(entity, id, row);
@@ -442,6 +475,7 @@ class TenantReplica {
 
   /** The records of the tenant holding what one of `rows` claims (see ReplicaStore.claimants). */
   async claimants(entity: string, rows: SyncRow[]): Promise<Array<{ id: string; row: SyncRow }>> {
+    const { exclusiveClaim, OPEN_STATUSES } = await domainRules();
     const claiming = rows.filter((r) => exclusiveClaim(entity, r));
     const values = (column: string) => [...new Set(claiming.map((r) => r[column]))];
     const found: SyncRow[] = [];
@@ -478,6 +512,7 @@ class TenantReplica {
   /** The id of another record of the tenant that holds what `row` claims, if any. */
   private async holder(entity: string, id: string, row: SyncRow): Promise<string | undefined> {
     if (entity === 'training_assignment') {
+      const { OPEN_STATUSES } = await domainRules();
       const other = await this.db
         .selectFrom('training_assignment')
         .select('id')

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { TENANT_AREAS, type TenantArea } from '../../domain/tenants/tenant.schema.js';
+import { TENANT_AREAS, type TenantArea } from '../../domain/tenants/tenant.values.js';
 import type { TenantRow, TenantStore } from '../../domain/tenants/tenant-store.port.js';
 import type { DB } from '../db-types.js';
 
