@@ -8,7 +8,7 @@ import {
   type Span,
 } from '../../domain/report.js';
 import { TONE_COLOURS } from './tones.js';
-import { findFonts, openFont } from './fonts.js';
+import { findFonts } from './fonts.js';
 
 /**
  * Creates a pdfkit document with our fonts registered as `body`, `bold`, `italic`, `bolditalic` and `mono`. The
@@ -25,30 +25,16 @@ export async function newPdf(opts: { title: string; layout?: 'portrait' | 'lands
     info: { Title: opts.title, Producer: 'compliance' },
   });
   const fonts = findFonts();
-  if (fonts) {
-    const face = (file: string, fallback: string) =>
-      existsSync(`${fonts.dir}/${file}`) ? `${fonts.dir}/${file}` : fallback;
-    const faces = {
-      body: fonts.regular,
-      bold: fonts.bold,
-      italic: face('DejaVuSans-Oblique.ttf', fonts.regular),
-      bolditalic: face('DejaVuSans-BoldOblique.ttf', fonts.bold),
-      mono: face('DejaVuSansMono.ttf', fonts.regular),
-    };
-    // pdfkit takes a fontkit font as well as a file (its types name only files and buffers); a face that stands in
-    // for another is opened once
-    const opened = new Map<string, PDFKit.Mixins.PDFFontSource>();
-    for (const [name, path] of Object.entries(faces)) {
-      if (!opened.has(path)) opened.set(path, (await openFont(path)) as unknown as PDFKit.Mixins.PDFFontSource);
-      doc.registerFont(name, opened.get(path)!);
-    }
-  } else {
-    doc.registerFont('body', 'Helvetica');
-    doc.registerFont('bold', 'Helvetica-Bold');
-    doc.registerFont('italic', 'Helvetica-Oblique');
-    doc.registerFont('bolditalic', 'Helvetica-BoldOblique');
-    doc.registerFont('mono', 'Courier');
-  }
+  const face = (file: string, fallback: string, builtin: string) => {
+    if (!fonts) return builtin;
+    const path = `${fonts.dir}/${file}`;
+    return existsSync(path) ? path : fallback;
+  };
+  doc.registerFont('body', fonts?.regular ?? 'Helvetica');
+  doc.registerFont('bold', fonts?.bold ?? 'Helvetica-Bold');
+  doc.registerFont('italic', face('DejaVuSans-Oblique.ttf', fonts?.regular ?? '', 'Helvetica-Oblique'));
+  doc.registerFont('bolditalic', face('DejaVuSans-BoldOblique.ttf', fonts?.bold ?? '', 'Helvetica-BoldOblique'));
+  doc.registerFont('mono', face('DejaVuSansMono.ttf', fonts?.regular ?? '', 'Courier'));
   doc.font('body');
   return doc;
 }
