@@ -81,6 +81,7 @@ export function planEscalationMail(
         user_email: a.user_email,
         deadline: a.deadline,
         days_overdue: a.days_overdue,
+        has_lead: Boolean(a.manager_email),
       });
       m.keys.push({ assignment_id: a.assignment_id, level });
     }
@@ -93,6 +94,7 @@ export function planEscalationMail(
       tenant,
       items: m.items,
       link: settings.base_url,
+      management: Boolean(settings.management_email),
     }),
     assignments: m.keys,
   }));

@@ -42,7 +42,9 @@ export type NotificationSettingsInput = z.infer<typeof NotificationSettingsInput
  * A message template: `{{name}}` (the employee's, else the role's), `{{count}}` (items), `{{people}}`, `{{items}}`
  * (what the level lists: lines in text, a <ul> in HTML), `{{link}}` (the base URL, a link in HTML) and `{{tenant}}`
  * are filled in, escaped in the HTML part; `{{#key}}…{{/key}}` shows text only when the value is not empty and
- * `{{^key}}…{{/key}}` only when it is, with the flags `one` (one item), `one_person` and `employee` (level 1).
+ * `{{^key}}…{{/key}}` only when it is, with the flags `one` (one item), `one_person`, `employee` (level 1), `leads`,
+ * `some_leads` and `no_leads` (whether every, some or no item names a team lead) and `management` (a management
+ * address is set).
  */
 export const Template = z.object({
   name: TemplateName,

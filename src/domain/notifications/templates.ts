@@ -24,6 +24,25 @@ const GREETING_EN = 'Hello{{#employee}} {{name}}{{/employee}},';
 const SIGNATURE_DE = 'Mit freundlichen Grüßen\nIhr Compliance-Team';
 const SIGNATURE_EN = 'Kind regards\nThe compliance team';
 
+/**
+ * Who heard of the trainings before management did, as far as it is true: the people concerned were reminded, and
+ * their team leads were told only where an assignment names one (`leads` all, `some_leads` some, `no_leads` none).
+ */
+const PEOPLE_TOLD_DE =
+  '{{#one_person}}Die betroffene Person wurde{{/one_person}}' +
+  '{{^one_person}}Die {{people}} betroffenen Personen wurden{{/one_person}} bereits erinnert' +
+  '{{#leads}}, {{#one_person}}ihre Teamleitung{{/one_person}}{{^one_person}}ihre Teamleitungen{{/one_person}} ' +
+  'benachrichtigt{{/leads}}' +
+  '{{#some_leads}}, ihre Teamleitungen benachrichtigt, soweit eine hinterlegt ist{{/some_leads}}' +
+  '{{#no_leads}}; eine Teamleitung ist nicht hinterlegt{{/no_leads}}';
+const PEOPLE_TOLD_EN =
+  '{{#one_person}}The person concerned has{{/one_person}}' +
+  '{{^one_person}}The {{people}} people concerned have{{/one_person}} already been reminded' +
+  '{{#leads}} and {{#one_person}}their team lead{{/one_person}}{{^one_person}}their team leads{{/one_person}} ' +
+  'notified{{/leads}}' +
+  '{{#some_leads}} and their team leads notified where one is on record{{/some_leads}}' +
+  '{{#no_leads}}; no team lead is on record{{/no_leads}}';
+
 /** A template from its paragraphs: blank lines between them in text, one <p> each in HTML (a list stands alone). */
 function paragraphs(subject: string, ...parts: string[]): TemplateText {
   return {
@@ -100,9 +119,9 @@ export const BUILT_IN: Record<TemplateName, Record<NotificationLanguage, Templat
       GREETING_DE,
       '{{#one}}eine Pflichtschulung ist{{/one}}{{^one}}{{count}} Pflichtschulungen sind{{/one}} ' +
         `seit mindestens ${MANAGEMENT} Tagen überfällig und {{#one}}wurde{{/one}}{{^one}}wurden{{/one}} daher an die ` +
-        'Geschäftsleitung eskaliert. {{#one_person}}Die betroffene Person und ihre Teamleitung wurden{{/one_person}}' +
-        '{{^one_person}}Die {{people}} betroffenen Personen und ihre Teamleitungen wurden{{/one_person}} ' +
-        'bereits benachrichtigt. Übersicht nach Schulung:',
+        'Geschäftsleitung eskaliert. ' +
+        PEOPLE_TOLD_DE +
+        '. Übersicht nach Schulung:',
       '{{items}}',
       'Bitte wirken Sie darauf hin, dass {{#one}}die Schulung abgeschlossen wird{{/one}}' +
         '{{^one}}die Schulungen abgeschlossen werden{{/one}}. ' +
@@ -116,9 +135,9 @@ export const BUILT_IN: Record<TemplateName, Record<NotificationLanguage, Templat
       GREETING_EN,
       '{{#one}}One mandatory training course has{{/one}}{{^one}}{{count}} mandatory training courses have{{/one}} ' +
         `been overdue for at least ${MANAGEMENT} days and {{#one}}has{{/one}}{{^one}}have{{/one}} therefore been ` +
-        'escalated to management. {{#one_person}}The person concerned and their team lead have{{/one_person}}' +
-        '{{^one_person}}The {{people}} people concerned and their team leads have{{/one_person}} already been ' +
-        'notified. Summary by course:',
+        'escalated to management. ' +
+        PEOPLE_TOLD_EN +
+        '. Summary by course:',
       '{{items}}',
       `Please see to it that the training is completed. After ${OFFICER} days, the compliance officer will be involved.`,
       '{{#link}}Details: {{link}}{{/link}}',
@@ -133,9 +152,9 @@ export const BUILT_IN: Record<TemplateName, Record<NotificationLanguage, Templat
       '{{#one}}eine Pflichtschulung ist{{/one}}{{^one}}{{count}} Pflichtschulungen sind{{/one}} ' +
         `seit mindestens ${OFFICER} Tagen überfällig und {{#one}}wurde{{/one}}{{^one}}wurden{{/one}} daher an Sie ` +
         'als Compliance-Beauftragte oder Compliance-Beauftragten eskaliert. ' +
-        '{{#one_person}}Die betroffene Person, ihre Teamleitung{{/one_person}}' +
-        '{{^one_person}}Die {{people}} betroffenen Personen, ihre Teamleitungen{{/one_person}} ' +
-        'und die Geschäftsleitung wurden bereits benachrichtigt. Übersicht nach Schulung:',
+        PEOPLE_TOLD_DE +
+        '.{{#management}} Die Geschäftsleitung wurde informiert.{{/management}}' +
+        '{{^management}} Eine Adresse der Geschäftsleitung ist nicht hinterlegt.{{/management}} Übersicht nach Schulung:',
       '{{items}}',
       'Bitte prüfen Sie, welche Maßnahmen erforderlich sind, und dokumentieren Sie das weitere Vorgehen.',
       '{{#link}}Einzelheiten: {{link}}{{/link}}',
@@ -147,9 +166,10 @@ export const BUILT_IN: Record<TemplateName, Record<NotificationLanguage, Templat
       GREETING_EN,
       '{{#one}}One mandatory training course has{{/one}}{{^one}}{{count}} mandatory training courses have{{/one}} ' +
         `been overdue for at least ${OFFICER} days and {{#one}}has{{/one}}{{^one}}have{{/one}} therefore been ` +
-        'escalated to you as the compliance officer. {{#one_person}}The person concerned, their team lead{{/one_person}}' +
-        '{{^one_person}}The {{people}} people concerned, their team leads{{/one_person}} and management have already ' +
-        'been notified. Summary by course:',
+        'escalated to you as the compliance officer. ' +
+        PEOPLE_TOLD_EN +
+        '.{{#management}} Management has been informed.{{/management}}' +
+        '{{^management}} No management address is on record.{{/management}} Summary by course:',
       '{{items}}',
       'Please decide which measures are needed and document how you proceed.',
       '{{#link}}Details: {{link}}{{/link}}',
@@ -189,6 +209,8 @@ export interface ItemText {
   user_email: string;
   deadline: string;
   days_overdue: number;
+  /** Whether the assignment names a team lead (who was then told at level 2). */
+  has_lead: boolean;
 }
 
 const LOCALE: Record<NotificationLanguage, string> = { de: 'de-DE', en: 'en-GB' };
@@ -286,16 +308,21 @@ export function render(
   t: TemplateText,
   language: NotificationLanguage,
   level: Level,
-  v: { name: string; tenant: string; items: ItemText[]; link: string | null },
+  v: { name: string; tenant: string; items: ItemText[]; link: string | null; management: boolean },
 ): TemplateText {
   const list = entries(level, language, v.items);
   const people = new Set(v.items.map((i) => i.user_email.toLowerCase())).size;
+  const withLead = v.items.filter((i) => i.has_lead).length;
   const flags = {
     count: String(v.items.length),
     people: String(people),
     one: v.items.length === 1 ? 'yes' : '',
     one_person: people === 1 ? 'yes' : '',
     employee: level === 1 ? 'yes' : '',
+    leads: withLead === v.items.length ? 'yes' : '',
+    some_leads: withLead > 0 && withLead < v.items.length ? 'yes' : '',
+    no_leads: withLead === 0 ? 'yes' : '',
+    management: v.management ? 'yes' : '',
   };
   const plain = { ...flags, name: v.name, tenant: v.tenant, link: v.link ?? '' };
   return {
