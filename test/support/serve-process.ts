@@ -8,16 +8,23 @@ export function builtCli(args: string[]): { code: number | null; stdout: string;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** Starts `compliance serve` as a real process and waits for its address on stderr. */
+/**
+ * Starts `compliance serve` as a real process and waits for its address on stderr. A process that names no address
+ * in time is killed before the promise fails, so a slow start never leaves a server behind the test run.
+ */
 export async function serve(
   args: string[],
   env: Record<string, string> = {},
+  timeoutMs = 30_000,
 ): Promise<{ proc: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
   const proc = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env } });
   let err = '';
   proc.stderr.on('data', (c) => (err += c));
   const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no address in: ${err}`)), 10_000);
+    const t = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`no address within ${timeoutMs} ms in: ${err}`));
+    }, timeoutMs);
     proc.stderr.on('data', () => {
       const m = /at (http:\/\/[^\s]+)\/sdk\/v1/.exec(err);
       if (m) {
