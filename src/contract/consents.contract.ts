@@ -17,7 +17,7 @@ import { ImportRevert, ImportRun, ImportRunList, ImportRunQuery } from '../domai
 import { IdParams } from '../domain/dsfa/dsfa.schema.js';
 import { ConsentReceipt } from '../domain/consents/receipt.schema.js';
 import type { StreamBody } from './operation.js';
-import { op } from './operation.js';
+import { NoBody, op } from './operation.js';
 
 const Stream = z.custom<StreamBody>();
 
@@ -94,6 +94,7 @@ export const consentsContract = {
       'Revert an import run: remove the consents it created and undo the revocations it applied, in one transaction; 409 listing the records that changed since',
     tenant: 'header',
     params: IdParams,
+    body: NoBody,
     ids: { params: { id: 'consent_import_run' } },
     output: ImportRevert,
     status: 200,

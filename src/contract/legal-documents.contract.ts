@@ -10,9 +10,7 @@ import {
   VersionCreate,
 } from '../domain/legal-documents/legal-document.schema.js';
 import { PublishedDocument, PublishedQuery } from '../domain/legal-documents/published.js';
-import { op } from './operation.js';
-
-const Empty = z.object({});
+import { NoBody, op } from './operation.js';
 
 /** What a browser's key may read: published documents, and versions that are or were published. */
 const PUBLIC_VERSION = new Set(['published', 'archived']);
@@ -107,7 +105,7 @@ export const legalDocumentsContract = {
     summary: 'Submit a draft for review',
     tenant: 'header',
     params: IdParams,
-    body: Empty,
+    body: NoBody,
     output: Version,
     status: 200,
     raises: ['conflict'],
@@ -143,7 +141,7 @@ export const legalDocumentsContract = {
     summary: 'Publish an approved version (archives the previous one)',
     tenant: 'header',
     params: IdParams,
-    body: Empty,
+    body: NoBody,
     output: Version,
     status: 200,
     raises: ['conflict'],

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ErrorCode } from '../domain/errors.js';
 import type { IdKind } from '../domain/short-id.js';
 import type { KeyScope } from '../domain/api-keys/api-key.rules.js';
@@ -108,6 +108,13 @@ export interface StreamBody {
    */
   signal?: AbortSignal;
 }
+
+/**
+ * The body of a POST that takes none (an action on the record its path names): every such POST declares this one
+ * schema, so each reads its body as every JSON operation does (absent or empty is `{}`, fields are ignored, a body
+ * that is not JSON is a 400, `null` or `[]` a 422) and the document shows the same optional, empty object for all.
+ */
+export const NoBody = z.object({});
 
 export const op = <P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, O extends z.ZodType>(
   o: Operation<P, Q, B, O>,

@@ -9,7 +9,7 @@ import {
   BlockPreview,
   BlockUpdate,
 } from '../domain/training-blocks/block.schema.js';
-import { op } from './operation.js';
+import { NoBody, op } from './operation.js';
 
 const H = 'header' as const;
 const Deleted = z.object({ success: z.boolean(), message: z.string() });
@@ -71,7 +71,7 @@ export const trainingBlocksContract = {
     summary: 'Which controls would go into which modules (writes nothing)',
     tenant: H,
     params: IdParams,
-    body: z.object({}),
+    body: NoBody,
     output: BlockPreview,
     status: 200,
   }),

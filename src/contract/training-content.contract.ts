@@ -9,7 +9,7 @@ import {
   GenerateQuiz,
 } from '../domain/training/content.schema.js';
 import { ModuleIdParams } from '../domain/training/training.schema.js';
-import { op } from './operation.js';
+import { NoBody, op } from './operation.js';
 
 const H = 'header' as const;
 
@@ -72,7 +72,7 @@ export const trainingContentContract = {
     summary: 'Publish a content version (archives the previous one)',
     tenant: H,
     params: z.object({ contentId: z.string().min(1) }),
-    body: z.object({}),
+    body: NoBody,
     output: Content,
     status: 200,
     raises: ['conflict'],

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Media, MediaPublish, MediaUrl, SignedQuery, VideoScript } from '../domain/training/media.schema.js';
 import { ModuleIdParams } from '../domain/training/training.schema.js';
 import type { BinaryPayload } from './operation.js';
-import { op } from './operation.js';
+import { NoBody, op } from './operation.js';
 
 const H = 'header' as const;
 const MediaId = z.object({ mediaId: z.string().min(1) });
@@ -17,7 +17,7 @@ export const trainingMediaContract = {
     summary: 'Speech of the published content (AAC in .m4a)',
     tenant: H,
     params: ModuleIdParams,
-    body: z.object({}),
+    body: NoBody,
     output: Media,
     status: 201,
     raises: ['conflict'],
@@ -29,7 +29,7 @@ export const trainingMediaContract = {
     summary: 'Narrated slide video of the published content (MP4, H.264 + AAC)',
     tenant: H,
     params: ModuleIdParams,
-    body: z.object({}),
+    body: NoBody,
     output: Media,
     status: 201,
     raises: ['conflict'],
@@ -41,7 +41,7 @@ export const trainingMediaContract = {
     summary: 'The video script of the published content',
     tenant: H,
     params: ModuleIdParams,
-    body: z.object({}),
+    body: NoBody,
     output: VideoScript,
     status: 200,
     raises: ['conflict'],

@@ -38,10 +38,9 @@ import {
   Verification,
 } from '../domain/training/training.schema.js';
 import type { BinaryPayload } from './operation.js';
-import { op } from './operation.js';
+import { NoBody, op } from './operation.js';
 
 const Deleted = z.object({ success: z.boolean(), message: z.string() });
-const Empty = z.object({});
 const Binary = z.custom<BinaryPayload>();
 const H = 'header' as const;
 
@@ -193,7 +192,7 @@ export const trainingContract = {
     summary: 'Start a pending assignment',
     tenant: H,
     params: IdParams,
-    body: Empty,
+    body: NoBody,
     output: Assignment,
     status: 200,
     raises: ['conflict'],
@@ -217,7 +216,7 @@ export const trainingContract = {
     summary: 'Complete an assignment in progress',
     tenant: H,
     params: IdParams,
-    body: Empty,
+    body: NoBody,
     output: Assignment,
     status: 200,
     raises: ['conflict'],
@@ -289,7 +288,7 @@ export const trainingContract = {
     summary: 'Issue the certificate of a completed, passed assignment',
     tenant: H,
     params: AssignmentIdParams,
-    body: Empty,
+    body: NoBody,
     output: CertificateGenerated,
     status: 201,
     raises: ['conflict'],

@@ -6,7 +6,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointCreated,
 } from '../domain/events/event.schema.js';
-import { op } from './operation.js';
+import { NoBody, op } from './operation.js';
 
 const Id = z.object({ id: z.string().min(1) });
 
@@ -51,6 +51,7 @@ export const webhooksContract = {
     summary: 'Send a webhook.test event to the endpoint now; answers its delivery',
     tenant: 'header',
     params: Id,
+    body: NoBody,
     output: WebhookDelivery,
     status: 200,
     scope: 'admin',
@@ -75,6 +76,7 @@ export const webhooksContract = {
     summary: 'Send a delivery again (same webhook-id), due now',
     tenant: 'header',
     params: Id,
+    body: NoBody,
     output: WebhookDelivery,
     status: 200,
     scope: 'admin',

@@ -11,6 +11,10 @@ import type { TrainingMediaStore } from './training/media.store.js';
 import type { TrainingStore } from './training/training-store.port.js';
 import type { ReplicaStore } from './sync/replica-store.port.js';
 import type { SyncStateStore } from './sync/sync-state.port.js';
+import type { WebhookStore } from './events/webhook-store.port.js';
+import type { JournalStore } from './journal/journal-store.port.js';
+import type { ManagementReportStore } from './report/management-report-store.port.js';
+import type { TenantStore } from './tenants/tenant-store.port.js';
 
 /** Every area's store, as one transaction sees them (or a read outside any). */
 export interface Stores {
@@ -28,6 +32,14 @@ export interface Stores {
   /** Records of every area as stored, for sync and bundles. */
   replica: ReplicaStore;
   syncState: SyncStateStore;
+  /** A tenant's webhook endpoints and deliveries (operational rows, written in the same transaction as the change). */
+  webhooks: WebhookStore;
+  /** The tenant's chain as this transaction sees it (its own entries are appended at commit). */
+  journal: JournalStore;
+  /** The aggregates of the management report (reads only). */
+  reports: ManagementReportStore;
+  /** The tenants of the store, read across every tenant (reads only). */
+  tenants: TenantStore;
 }
 
 /**

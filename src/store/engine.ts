@@ -62,6 +62,13 @@ export interface Engine {
    * of reading the rows into JavaScript and serialising them (measured on SQLite: 135 ms a batch against 25).
    */
   jsonRows(sql: string, columns: readonly string[]): string;
+  /**
+   * A JSON array of `items` built by the database, whose text is what JSON.stringify writes for the same values (but
+   * for control characters in strings): what lets the journal's verification read each entry's hashed text instead of
+   * its fields (JournalStore.verifyPage). Absent where the engine writes JSON otherwise (PostgreSQL puts a space after
+   * each comma).
+   */
+  jsonArrayText?(items: readonly Expression<unknown>[]): RawBuilder<string>;
 }
 
 /** A kysely adapter that knows its engine: the engine stores open their connections with one. */

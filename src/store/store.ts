@@ -4,7 +4,6 @@ import type { DB } from './db-types.js';
 import type { MediaObjectStore } from './media-objects.js';
 import type { MediaPlaces } from './media-location.js';
 import type { MediaLocation } from '../domain/training/media-url.js';
-import type { StoredEntry } from '../domain/journal/chain.js';
 import type { ExportQuery } from '../domain/consents/consent.schema.js';
 import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
 
@@ -95,11 +94,6 @@ export interface Store {
     options: ImportWriterOptions,
     onBatch: (result: BatchResult) => void,
   ): Promise<ConsentImportWriter>;
-  /**
-   * A page of a tenant's journal for a verification, read the engine's fastest way (JournalStore.verifyPage); absent
-   * where kysely's pages are as fast.
-   */
-  journalVerifyPage?(tenant: string, after: number, limit: number): Promise<StoredEntry[]>;
   /** A tenant's consents as CSV or NDJSON text, streamed from a read connection of its own (the same bytes on both). */
   exportConsents(tenant: string, q: ExportQuery): Promise<AsyncGenerator<string>>;
   close(): Promise<void>;

@@ -18,6 +18,10 @@ import { KyselyTrainingMediaStore } from './kysely/training-media.store.js';
 import { KyselyTrainingStore } from './kysely/training.store.js';
 import { KyselyReplicaStore } from './kysely/replica.store.js';
 import { KyselySyncStateStore } from './kysely/sync-state.store.js';
+import { KyselyWebhookStore } from './events/webhook.store.js';
+import { KyselyJournalStore } from './journal/journal.store.js';
+import { KyselyManagementReportStore } from './kysely/management-report.store.js';
+import { KyselyTenantStore } from './kysely/tenant.store.js';
 import type { Store } from './store.js';
 import { currentRequest } from './tenant-scope.js';
 import { writeTransaction } from './transaction.js';
@@ -45,6 +49,10 @@ function bindStores(db: Kysely<DB>, journal: Recorder, clock: Clock, everyTenant
     notifications: lazy('notifications', () => new KyselyNotificationStore(db, journal)),
     replica: lazy('replica', () => new KyselyReplicaStore(db, journal, everyTenant)),
     syncState: lazy('syncState', () => new KyselySyncStateStore(db)),
+    webhooks: lazy('webhooks', () => new KyselyWebhookStore(db)),
+    journal: lazy('journal', () => new KyselyJournalStore(db)),
+    reports: lazy('reports', () => new KyselyManagementReportStore(db)),
+    tenants: lazy('tenants', () => new KyselyTenantStore(everyTenant)),
   });
 }
 

@@ -14,7 +14,7 @@ describe('events of a change that rolled back', () => {
     const { store, uow } = await sqliteUnitOfWork(systemClock, ids);
     const receiver = await startReceiver();
     try {
-      const hooks = createWebhooksArea(store, systemClock, ids);
+      const hooks = createWebhooksArea(store, uow, systemClock, ids);
       const ep = await hooks.add({ tenant: 't', body: { url: receiver.url, events: ['*'], allow_private: true } });
       receiver.useSecret(ep.secret);
       const dsfa = new DsfaService(uow, systemClock, ids);

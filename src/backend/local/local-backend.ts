@@ -129,7 +129,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     training: lazy(store, principal, async () =>
       (await import('./training.area.js')).createTrainingArea(uow, clock, ids, shortIds),
     ),
-    reports: lazy(store, principal, async () => (await import('./reports.area.js')).createReportsArea(store.db, clock)),
+    reports: lazy(store, principal, async () => (await import('./reports.area.js')).createReportsArea(uow, clock)),
     trainingContent: lazy(store, principal, async () =>
       (await import('./training.area.js')).createTrainingContentArea(uow, clock, ids, shortIds, opts.llm),
     ),
@@ -141,20 +141,26 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       const objects = await store.mediaObjects();
       return (await import('./training.area.js')).createTrainingMediaArea(uow, clock, ids, objects, shortIds);
     }),
-    journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(store)),
+    journal: lazy(store, principal, async () => (await import('./journal.area.js')).createJournalArea(uow)),
     apiKeys: lazy(store, principal, async () => (await import('./api-keys.area.js')).createApiKeysArea(await keys())),
     webhooks: lazy(store, principal, async () =>
-      (await import('./webhooks.area.js')).createWebhooksArea(store, clock, ids),
+      (await import('./webhooks.area.js')).createWebhooksArea(store, uow, clock, ids),
     ),
     notifications: lazy(store, principal, async () =>
       (await import('./notifications.area.js')).createNotificationsArea(uow, clock),
     ),
     sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
-    tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(store)),
+    tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(uow)),
     bundles: lazy(store, principal, async () =>
       (await import('./bundles.area.js')).createBundlesArea(store, uow, clock),
     ),
-    auditor: async () => (await import('./journal.area.js')).createAuditor(store),
+    auditor: async () => {
+      const [{ createAuditor }, { everyTenantJournal }] = await Promise.all([
+        import('./journal.area.js'),
+        import('../../store/journal/journal.store.js'),
+      ]);
+      return createAuditor(everyTenantJournal(store));
+    },
     keys,
     close: () => store.close(),
   };

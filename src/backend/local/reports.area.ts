@@ -1,14 +1,12 @@
-import type { Kysely } from 'kysely';
 import { bindHandlers } from '../../contract/bind.js';
 import { reportsContract } from '../../contract/reports.contract.js';
 import type { Clock } from '../../domain/clock.js';
 import { checkTimeZone, ManagementReportService } from '../../domain/report/management-report.service.js';
-import { KyselyManagementReportStore } from '../../store/kysely/management-report.store.js';
-import type { DB } from '../../store/db-types.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
 /** The report routes bound to a store; the HTML is rendered here, so a server answers it whole. */
-export function createReportsArea(db: Kysely<DB>, clock: Clock) {
-  const svc = new ManagementReportService(new KyselyManagementReportStore(db), clock);
+export function createReportsArea(uow: UnitOfWork, clock: Clock) {
+  const svc = new ManagementReportService(uow.read.reports, clock);
   return bindHandlers(reportsContract, {
     management: (r) => svc.report(r.tenant, r.query),
     managementHtml: async (r) => {

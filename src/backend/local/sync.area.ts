@@ -12,7 +12,6 @@ import { settleDecisions } from '../sync/settle-decisions.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { exclusiveClaim } from '../../domain/sync/merge-rules.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
-import { KyselyJournalStore } from '../../store/journal/journal.store.js';
 import type { Store } from '../../store/store.js';
 import { currentRequest, forRequest } from '../../store/tenant-scope.js';
 import { VERSION } from '../../version.js';
@@ -181,7 +180,7 @@ async function receiveMedia(store: Store, uow: UnitOfWork, tenant: string, media
 
 /** The sync routes: what a client checks first, the push and the files of media records (the pull is `GET /journal`). */
 export function createSyncArea(store: Store, uow: UnitOfWork, clock: Clock) {
-  const journal = new KyselyJournalStore(store.db);
+  const journal = uow.read.journal;
   const head = async (tenant: string) => (await journal.head(tenant))?.seq ?? 0;
   return bindHandlers(syncContract, {
     info: async (r) => ({

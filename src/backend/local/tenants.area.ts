@@ -1,16 +1,15 @@
 import { bindHandlers } from '../../contract/bind.js';
 import { tenantsContract } from '../../contract/tenants.contract.js';
 import { nearestTenants } from '../../domain/tenants/tenant.rules.js';
-import { KyselyTenantStore } from '../../store/kysely/tenant.store.js';
-import type { Store } from '../../store/store.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
 /**
  * The tenants of the store. Read across tenants, so each answer is narrowed to the tenants the caller's key opens
  * (`keyTenants`; a local command and a key of every tenant see all): no key learns the name of a tenant it cannot
  * open.
  */
-export function createTenantsArea(store: Store) {
-  const tenants = new KyselyTenantStore(store.admin);
+export function createTenantsArea(uow: UnitOfWork) {
+  const tenants = uow.read.tenants;
   return bindHandlers(tenantsContract, {
     list: async (r) => {
       const rows = await tenants.list(r.keyTenants);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { webhooksContract } from '../../contract/webhooks.contract.js';
 import type { Clock, IdSource } from '../../domain/clock.js';
 import { WebhookService } from '../../domain/events/webhook.service.js';
-import { KyselyWebhookStore } from '../../store/events/webhook.store.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import type { Store } from '../../store/store.js';
 import { resolveWebhookHost } from '../../services/webhooks/ssrf.js';
 import { WebhookDeliverer } from './events/webhook-deliverer.js';
@@ -12,9 +12,9 @@ import { bindWith, storeIdResolver } from './short-ids.js';
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** The webhook routes of one store: endpoints (checked against the SSRF rule when added) and their deliveries. */
-export function createWebhooksArea(store: Store, clock: Clock, ids: IdSource) {
+export function createWebhooksArea(store: Store, uow: UnitOfWork, clock: Clock, ids: IdSource) {
   const svc = new WebhookService(
-    new KyselyWebhookStore(store.db),
+    uow,
     clock,
     ids,
     async (url, allowPrivate) => void (await resolveWebhookHost(url, allowPrivate)),

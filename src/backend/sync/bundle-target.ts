@@ -1,7 +1,7 @@
 import { strFromU8 } from 'fflate';
 import { DomainError } from '../../domain/errors.js';
-import { KyselyTenantStore, SHARED_KEYS } from '../../store/kysely/tenant.store.js';
-import type { Store } from '../../store/store.js';
+import type { UnitOfWork } from '../../domain/unit-of-work.js';
+import { SHARED_KEYS } from '../../store/kysely/tenant.store.js';
 
 /**
  * Whether a bundle may go into `t.tenant`, checked before anything is written: into its own tenant, or into another
@@ -10,7 +10,7 @@ import type { Store } from '../../store/store.js';
  * 5 / 409, without naming that tenant.
  */
 export async function checkBundleTarget(
-  t: { store: Store; tenant: string; rename?: boolean },
+  t: { uow: UnitOfWork; tenant: string; rename?: boolean },
   manifest: { tenant: string },
   files: Record<string, Uint8Array>,
   label: string,
@@ -21,7 +21,7 @@ export async function checkBundleTarget(
       `${label} holds tenant ${manifest.tenant}, not ${t.tenant}: import it into tenant ${manifest.tenant}, or ask to rename its records to ${t.tenant}`,
       [{ path: 'rename_tenant', message: `the bundle holds tenant ${manifest.tenant}, the request names ${t.tenant}` }],
     );
-  const tenants = new KyselyTenantStore(t.store.admin);
+  const tenants = t.uow.read.tenants;
   for (const [table, column] of Object.entries(SHARED_KEYS)) {
     const part = files[`records/${table}.ndjson`];
     if (!part?.length) continue;

@@ -19,7 +19,6 @@ import type { ClaimIndex } from '../../domain/sync/claims.js';
 import type { RowChange } from '../../domain/sync/row-rule.js';
 import { sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
-import { KyselyJournalStore } from '../../store/journal/journal.store.js';
 import { holds } from '../../store/media-objects.js';
 import { MediaRef } from '../../domain/training/media-ref.js';
 import type { Store } from '../../store/store.js';
@@ -292,7 +291,7 @@ export class SyncEngine {
       await this.checkServer();
       const known = await uow.read.syncState.get(this.remoteUrl, tenant);
       // this store's own changes are read before anything is written: what a pull writes is never pushed anyway
-      const head = (await new KyselyJournalStore(this.o.store.db).head(tenant))?.seq ?? 0;
+      const head = (await uow.read.journal.head(tenant))?.seq ?? 0;
       const changed = await this.localChanges(known?.pushed_seq ?? 0, head);
       if (!this.o.dryRun) return this.sync(known, changed, head);
       // a dry run does everything in one transaction that is rolled back, and asks the server to roll back too
@@ -798,7 +797,7 @@ export class SyncEngine {
    * apart, those another server's sync changed here meanwhile.
    */
   private async localChanges(pushed: number, head: number): Promise<LocalChanges> {
-    const journal = new KyselyJournalStore(this.o.store.db);
+    const journal = this.o.uow.read.journal;
     const own: Changed = new Map();
     const foreign: Changed = new Map();
     const any: Changed = new Map();

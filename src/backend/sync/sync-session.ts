@@ -1,7 +1,6 @@
 import type { Clock, IdSource } from '../../domain/clock.js';
 import type { SyncConflict } from '../../domain/sync/sync-state.port.js';
 import { uuidv7Source } from '../../store/ids.js';
-import { KyselyJournalStore } from '../../store/journal/journal.store.js';
 import { forTenant } from '../../store/tenant-scope.js';
 import { createUnitOfWork } from '../../store/unit-of-work.js';
 import { createHttpBackend } from '../http/http-backend.js';
@@ -101,7 +100,7 @@ export interface SyncStatus {
 export function syncStatus(t: SyncTarget, remote?: string): Promise<SyncStatus> {
   return withLocal(t, async (local) => {
     const uow = local.uow;
-    const journal = new KyselyJournalStore(local.store.db);
+    const journal = uow.read.journal;
     const base = remote && createHttpBackend({ url: remote }).location;
     const states = (await uow.read.syncState.list(t.tenant)).filter((s) => !base || s.remote === base);
     const entities = new Set(uow.read.replica.entities);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt } from '../schema-helpers.js';
+import { looseBoolean, queryInt } from '../schema-helpers.js';
 
 /**
  * The events a webhook endpoint can subscribe to, each read from journal entries (event.map.ts). `*` subscribes to
@@ -89,10 +89,7 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const DeliveryQuery = z.object({
   endpoint_id: z.string().optional(),
-  failed: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((v) => v === 'true'),
+  failed: looseBoolean().default(false),
   limit: queryInt({ min: 1, max: 1000, default: 100 }),
 });
 export type DeliveryQuery = z.infer<typeof DeliveryQuery>;

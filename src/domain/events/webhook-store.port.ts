@@ -47,6 +47,4 @@ export interface WebhookStore {
   /** Sets a delivery pending again, due at `at`, with its attempts counted from zero (same id: receivers dedupe). */
   resetDelivery(tenant: string, id: string, at: string): Promise<void>;
   insertDelivery(d: NewDelivery, dueAt: string): Promise<void>;
-  /** The tenant's journal head, where a new endpoint starts (it receives what happens after it was added). */
-  journalHead(tenant: string): Promise<number>;
 }

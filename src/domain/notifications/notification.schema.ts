@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailAddress, nonBlank, queryInt } from '../schema-helpers.js';
+import { emailAddress, nonBlank, looseBoolean, queryInt } from '../schema-helpers.js';
 import { TEMPLATE_NAMES } from './notification.values.js';
 
 export const NOTIFICATION_LANGUAGES = ['de', 'en'] as const;
@@ -78,10 +78,7 @@ export const OutboxMessage = z.object({
 export type OutboxMessage = z.infer<typeof OutboxMessage>;
 
 export const OutboxQuery = z.object({
-  failed: z
-    .enum(['true', 'false'])
-    .optional()
-    .transform((v) => v === 'true'),
+  failed: looseBoolean().default(false),
   limit: queryInt({ min: 1, max: 1000, default: 100 }),
 });
 export type OutboxQuery = z.infer<typeof OutboxQuery>;

@@ -13,4 +13,6 @@ export interface TenantStore {
   get(tenant: string): Promise<TenantRow | undefined>;
   /** Records of each area per tenant, for the tenants given. */
   records(tenants: readonly string[]): Promise<Map<string, Record<TenantArea, number>>>;
+  /** Whether a tenant other than `tenant` holds a record of `table` with one of `keys` (keys every tenant shares). */
+  heldByOthers(table: string, tenant: string, keys: readonly string[]): Promise<boolean>;
 }

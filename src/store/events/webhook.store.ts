@@ -141,10 +141,6 @@ export class KyselyWebhookStore implements WebhookStore {
   async insertDelivery(d: NewDelivery, dueAt: string): Promise<void> {
     await this.db.insertInto('webhook_delivery').values(pendingRow(d, dueAt)).execute();
   }
-
-  async journalHead(tenant: string): Promise<number> {
-    return (await new KyselyJournalStore(this.db).head(tenant))?.seq ?? 0;
-  }
 }
 
 /** A claimed delivery with what sending it needs from its endpoint. */

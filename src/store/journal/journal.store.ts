@@ -1,7 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import type { ChainLookup, StoredEntry } from '../../domain/journal/chain.js';
+import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { CHAIN_FORMAT, ORIGIN_FORMAT, type ChainLookup, type StoredEntry } from '../../domain/journal/chain.js';
 import type { JournalStore, TrailTable } from '../../domain/journal/journal-store.port.js';
 import type { DB, JournalRow } from '../db-types.js';
+import { engineFor } from '../engine.js';
+import type { Store } from '../store.js';
 
 /** PostgreSQL returns bigint as a number through the store's type parser; SQLite has integers anyway. */
 const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
@@ -13,14 +15,57 @@ const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
  * verify, the journal route, sync's pull and status, events), the head, and the few lookups sync and dsfa need.
  */
 export class KyselyJournalStore implements JournalStore {
+  /** Where the engine builds JSON as JSON.stringify does (Engine.jsonArrayText): pages with each entry's hashed text. */
   readonly verifyPage?: JournalStore['verifyPage'];
 
-  /** `verifyPage`: the engine's faster reader for verifications (Store.journalVerifyPage), if it has one. */
-  constructor(
-    private readonly db: Kysely<DB>,
-    verifyPage?: JournalStore['verifyPage'],
-  ) {
-    this.verifyPage = verifyPage;
+  constructor(private readonly db: Kysely<DB>) {
+    const jsonArray = engineFor(db).jsonArrayText;
+    if (jsonArray) this.verifyPage = (tenant, after, limit) => this.preimagePage(jsonArray, tenant, after, limit);
+  }
+
+  /**
+   * A page for a verification: each entry with the text its hash covers built by the database (the verifier hashes
+   * it as it is, and reads an entry whole only where the texts differ: control characters), without the five fields
+   * that text holds. Reading those as strings of their own cost more than hashing (measured over 1M entries on
+   * SQLite: 7.0 s whole entries, 4.4 s this way).
+   */
+  private async preimagePage(
+    jsonArray: (items: readonly Expression<unknown>[]) => RawBuilder<string>,
+    tenant: string,
+    after: number,
+    limit: number,
+  ): Promise<StoredEntry[]> {
+    const head = ['tenant_id', 'seq', 'txn', 'time', 'actor', 'principal'] as const;
+    const tail = ['entity', 'entity_id', 'op', 'data_hash', 'prev_hash'] as const;
+    const text = (format: number, ...columns: string[]) =>
+      jsonArray([sql.lit(format), ...columns.map((c) => sql.ref(c))]);
+    const rows = await this.db
+      .selectFrom('journal')
+      .select(['seq', 'prev_hash', 'hash', 'data_hash', 'entity', 'entity_id', 'op', 'data'])
+      .select((eb) =>
+        eb
+          .case()
+          .when('origin', 'is', null)
+          .then(text(CHAIN_FORMAT, ...head, ...tail))
+          .else(text(ORIGIN_FORMAT, ...head, 'origin', ...tail))
+          .end()
+          .as('preimage'),
+      )
+      .where('tenant_id', '=', tenant)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      ...r,
+      tenant_id: tenant,
+      seq: Number(r.seq),
+      txn: '',
+      time: '',
+      actor: '',
+      principal: '',
+      preimage: r.preimage!,
+    }));
   }
 
   async page(tenant: string, after: number, limit: number): Promise<StoredEntry[]> {
@@ -151,3 +196,6 @@ export class KyselyJournalStore implements JournalStore {
     }
   }
 }
+
+/** The journal of every tenant, read as the store's owner (past row-level security): what `audit verify` checks. */
+export const everyTenantJournal = (store: Store): JournalStore => new KyselyJournalStore(store.admin);

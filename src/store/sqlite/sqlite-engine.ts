@@ -22,6 +22,7 @@ export const sqliteEngine: Engine = {
   placeholder: () => '?',
   jsonRows: (query, columns) =>
     `select json_group_array(json_array(${columns.map((c) => `r."${c}"`).join(', ')})) as rows from (${query}) r`,
+  jsonArrayText: (items) => sql<string>`json_array(${sql.join(items)})`,
 };
 
 class SqliteEngineAdapter extends SqliteAdapter implements EngineAdapter {
