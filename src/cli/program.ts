@@ -21,7 +21,7 @@ type MakeCommand = (ctx: CliContext) => Command;
  */
 const COMMANDS: ReadonlyArray<readonly [string, () => Promise<MakeCommand>]> = [
   ['dsfa', async () => (await import('./commands/dsfa/index.js')).createDsfaCommand],
-  ['consents', async () => (await import('./commands/consents.js')).createConsentsCommand],
+  ['consents', async () => (await import('./commands/consents/index.js')).createConsentsCommand],
   ['legal-docs', async () => (await import('./commands/legal-docs.js')).createLegalDocsCommand],
   ['cookie-banner', async () => (await import('./commands/cookie-banner.js')).createCookieBannerCommand],
   ['training', async () => (await import('./commands/training/index.js')).createTrainingCommand],
@@ -36,7 +36,7 @@ const COMMANDS: ReadonlyArray<readonly [string, () => Promise<MakeCommand>]> = [
   ['webhooks', async () => (await import('./commands/webhooks.js')).createWebhooksCommand],
   ['events', async () => (await import('./commands/events.js')).createEventsCommand],
   ['notifications', async () => (await import('./commands/notifications.js')).createNotificationsCommand],
-  ['sync', async () => (await import('./commands/sync.js')).createSyncCommand],
+  ['sync', async () => (await import('./commands/sync/index.js')).createSyncCommand],
   ['export', async () => (await import('./commands/bundle.js')).createExportCommand],
   ['import', async () => (await import('./commands/bundle.js')).createImportCommand],
   ['tenants', async () => (await import('./commands/tenants.js')).createTenantsCommand],

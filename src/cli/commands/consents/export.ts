@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import { Option, type Command } from 'commander';
-import type { CliContext } from '../context.js';
-import { openOutputFile, outputFileError, outputFormat } from '../output-file.js';
-import { defined } from '../input.js';
-import { note, writeChunk } from '../output.js';
-import { flagFields } from '../flag-names.js';
-import { req } from '../operation-verb.js';
-import { checkOptions, tabOr, type CsvDialectFlags } from './consents-import.js';
+import type { CliContext } from '../../context.js';
+import { openOutputFile, outputFileError, outputFormat } from '../../output-file.js';
+import { defined } from '../../input.js';
+import { note, writeChunk } from '../../output.js';
+import { flagFields } from '../../flag-names.js';
+import { req } from '../../operation-verb.js';
+import { checkOptions, tabOr, type CsvDialectFlags } from './csv-dialect.js';
 
 /** `consents export`: the filters and the CSV dialect, as the import reads them. */
 export interface ExportOptions extends CsvDialectFlags {

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import type { ImportSummary } from '../../domain/consents/consent.schema.js';
-import { encodeText, type ImportEncoding } from '../../domain/consents/text-encoding.js';
-import { guardedCell, opensFormula, unguardedCell } from '../../domain/spreadsheet-cells.js';
-import { openOutputFile } from '../output-file.js';
+import type { ImportSummary } from '../../../domain/consents/consent.schema.js';
+import { encodeText, type ImportEncoding } from '../../../domain/consents/text-encoding.js';
+import { guardedCell, opensFormula, unguardedCell } from '../../../domain/spreadsheet-cells.js';
+import { openOutputFile } from '../../output-file.js';
 
 type Rejection = ImportSummary['rejections'][number];
 

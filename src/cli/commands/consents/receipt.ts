@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
-import type { ConsentReceipt } from '../../domain/consents/receipt.schema.js';
-import { DomainError } from '../../domain/errors.js';
-import type { CliContext } from '../context.js';
-import { readText } from '../input.js';
-import { writeOutputFile } from '../output-file.js';
-import { note, printJson, printRecord, writeOut } from '../output.js';
+import type { ConsentReceipt } from '../../../domain/consents/receipt.schema.js';
+import { DomainError } from '../../../domain/errors.js';
+import type { CliContext } from '../../context.js';
+import { readText } from '../../input.js';
+import { req } from '../../operation-verb.js';
+import { writeOutputFile } from '../../output-file.js';
+import { note, printJson, printRecord, writeOut } from '../../output.js';
 
 const pairs = (r: ConsentReceipt): Array<[string, unknown]> => {
   const c = r.consent;
@@ -35,8 +36,15 @@ const pairs = (r: ConsentReceipt): Array<[string, unknown]> => {
 };
 
 /** `consents receipt ID` (a signed receipt from the store) and `consents receipt --verify FILE` (offline). */
-export function addReceiptCommand(cmd: Command, ctx: CliContext): void {
-  cmd
+export interface ReceiptOptions {
+  id?: string;
+  output?: string;
+  verify?: string;
+  keyFingerprint?: string;
+}
+
+export function register(consents: Command, ctx: CliContext): Command {
+  return consents
     .command('receipt')
     .description(
       'a receipt of a consent signed by the store (who, what, when, which texts and their hashes); --verify FILE checks one offline, exit 6 when it does not hold',
@@ -45,33 +53,30 @@ export function addReceiptCommand(cmd: Command, ctx: CliContext): void {
     .option('-o, --output <file>', 'write the receipt as JSON to this file (what --verify reads)')
     .option('--verify <file>', 'check a receipt file offline: its hashes and its Ed25519 signature; - reads stdin')
     .option('--key-fingerprint <fp>', 'with --verify: also require this signing key (SHA256:…, printed on receipts)')
-    .action(async (id: string | undefined, o: { output?: string; verify?: string; keyFingerprint?: string }) => {
-      if (o.verify !== undefined) {
-        if (id !== undefined || o.output !== undefined)
-          throw new DomainError('bad_request', '--verify FILE takes no consent id and no --output');
-        return verify(ctx, o.verify, o.keyFingerprint);
-      }
-      if (id === undefined)
-        throw new DomainError(
-          'bad_request',
-          'name the consent (consents receipt ID), or check a file with --verify FILE',
-        );
-      if (o.keyFingerprint !== undefined) throw new DomainError('bad_request', '--key-fingerprint goes with --verify');
-      const r = await (
-        await ctx.backend()
-      ).consents.receipt({ tenant: ctx.config().tenant, actor: ctx.config().user, params: { id } });
-      if (o.output) {
-        await writeOutputFile(o.output, JSON.stringify(r, null, 2) + '\n');
-        note(ctx, `receipt of consent ${r.consent.id} written to ${o.output}`);
-        if (ctx.config().json) printJson(ctx, r);
-        return;
-      }
-      await printRecord(ctx, r, pairs(r));
-    });
+    .action((id: string | undefined, o: Omit<ReceiptOptions, 'id'>) => run(ctx, { ...o, id }));
+}
+
+export async function run(ctx: CliContext, { id, ...o }: ReceiptOptions): Promise<void> {
+  if (o.verify !== undefined) {
+    if (id !== undefined || o.output !== undefined)
+      throw new DomainError('bad_request', '--verify FILE takes no consent id and no --output');
+    return verify(ctx, o.verify, o.keyFingerprint);
+  }
+  if (id === undefined)
+    throw new DomainError('bad_request', 'name the consent (consents receipt ID), or check a file with --verify FILE');
+  if (o.keyFingerprint !== undefined) throw new DomainError('bad_request', '--key-fingerprint goes with --verify');
+  const r = await (await ctx.backend()).consents.receipt({ ...req(ctx), params: { id } });
+  if (o.output) {
+    await writeOutputFile(o.output, JSON.stringify(r, null, 2) + '\n');
+    note(ctx, `receipt of consent ${r.consent.id} written to ${o.output}`);
+    if (ctx.config().json) printJson(ctx, r);
+    return;
+  }
+  await printRecord(ctx, r, pairs(r));
 }
 
 async function verify(ctx: CliContext, file: string, pinned: string | undefined): Promise<void> {
-  const { parseKeyFingerprint, verifyReceipt } = await import('../../domain/consents/receipt.js');
+  const { parseKeyFingerprint, verifyReceipt } = await import('../../../domain/consents/receipt.js');
   const fingerprint = pinned === undefined ? undefined : parseKeyFingerprint(pinned, '--key-fingerprint');
   const text = await readText(ctx, file);
   let value: unknown;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { ImportDecoder, type ImportEncoding } from '../../domain/consents/text-encoding.js';
-import type { CliContext } from '../context.js';
-import type { RejectsForm } from './consents-rejects.js';
+import { ImportDecoder, type ImportEncoding } from '../../../domain/consents/text-encoding.js';
+import type { CliContext } from '../../context.js';
+import type { RejectsForm } from './rejects.js';
 
 /** Counts bytes and lines of a file as it is read, for a progress bar on a terminal. */
 export async function* withProgress(
