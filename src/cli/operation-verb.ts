@@ -43,6 +43,8 @@ export interface OperationVerb<A extends AreaName, K extends keyof Backend[A] & 
   writes?: boolean;
   /** How it uses its tenant, where it is not `known` (store-access.ts). */
   tenant?: TenantUse;
+  /** The verb its group runs when given none (`consents imports` lists the runs). */
+  isDefault?: boolean;
   print(ctx: CliContext, answer: Answer<A, K>): Promise<void> | void;
 }
 
@@ -77,7 +79,7 @@ export function addOperationVerb<A extends AreaName, K extends keyof Backend[A] 
   ctx: CliContext,
   spec: OperationVerb<A, K>,
 ): Command {
-  const cmd = group.command(spec.name).description(spec.description);
+  const cmd = group.command(spec.name, { isDefault: spec.isDefault }).description(spec.description);
   for (const [usage, , description] of spec.args ?? []) cmd.argument(usage, description);
   const renamed: Record<string, string> = {};
   for (const f of spec.query ?? []) {

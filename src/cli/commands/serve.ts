@@ -27,7 +27,7 @@ function envSwitch(name: string, value: string | undefined): boolean {
   ]);
 }
 
-interface ServeFlags {
+export interface ServeFlags {
   host: string;
   port: string;
   logFormat?: string;
@@ -62,114 +62,113 @@ export function createServeCommand(ctx: CliContext): Command {
     .option('--no-events', 'do not deliver webhooks and queued e-mail in the background')
     .option('--smtp <url>', 'SMTP server for queued e-mail (env COMPLIANCE_SMTP_URL)')
     .option('--smtp-from <address>', 'sender of the e-mail (env COMPLIANCE_SMTP_FROM)')
-    .action(async (o: ServeFlags) => {
-      const logFormat = o.logFormat ?? (ctx.env.COMPLIANCE_LOG_FORMAT || 'text');
-      if (logFormat !== 'text' && logFormat !== 'json')
-        throw new DomainError('validation', `--log-format ${logFormat}: expected text or json`, [
-          { path: '--log-format', message: 'text or json' },
-        ]);
-      const rateLimits = {
-        perKey: perMinute('--rate-limit', o.rateLimit ?? ctx.env.COMPLIANCE_RATE_LIMIT),
-        perIp: perMinute('--rate-limit-ip', o.rateLimitIp ?? ctx.env.COMPLIANCE_RATE_LIMIT_IP),
-      };
-      const allowPrivateWebhooks =
-        o.allowPrivateWebhooks ||
-        envSwitch('COMPLIANCE_ALLOW_PRIVATE_WEBHOOKS', ctx.env.COMPLIANCE_ALLOW_PRIVATE_WEBHOOKS);
-      const smtp = (await import('./smtp-flags.js')).checkSmtpFlags(ctx, o);
-      // the background loop's retention, checked before the server listens
-      const keepDays = o.events
-        ? (await import('../../backend/local/events/events-runner.js')).keepDaysFromEnv(ctx.env)
-        : undefined;
-      const port = Number(o.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
-          { path: 'port', message: 'expected 0 to 65535' },
-        ]);
-      const backend = await ctx.localBackend('serve');
-      // media that cannot be reached are named before the server listens: it does not start without them
-      const { mediaHealth } = await import('../../store/store.js');
-      const media = await mediaHealth(backend.store);
-      if (media.status !== 'ok')
-        throw new DomainError('unavailable', `not serving: ${media.message}`, [
-          { path: 'media', message: media.location },
-        ]);
-      const { createApiServer } = await import('../../server/server.js');
-      const keys = await backend.keys();
-      let host = o.host;
-      if ((await keys.activeCount()) === 0) {
-        if (!LOOPBACK.has(host))
-          note(
-            ctx,
-            `no API keys configured: ignoring --host ${host} and listening on 127.0.0.1 only (create one with \`compliance keys create\`)`,
-          );
-        else note(ctx, 'no API keys configured: listening on 127.0.0.1 only, every request is accepted');
-        host = '127.0.0.1';
-      }
-      const server = createApiServer({
-        backend,
-        keys,
-        store: backend.store,
-        version: VERSION,
-        log: (l) => ctx.io.stderr.write(l + '\n'),
-        logFormat,
-        rateLimits: Object.fromEntries(Object.entries(rateLimits).filter(([, v]) => v !== undefined)),
-        trustProxy: Boolean(o.trustProxy),
-        operatorFields: allowPrivateWebhooks ? ['allow_private'] : [],
-      });
-      // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
-      let stopping: ((signal: string) => void) | undefined;
-      let stopEvents = (): Promise<void> => Promise.resolve();
-      let pending: string | undefined;
-      const onInt = () => (stopping ? stopping('SIGINT') : (pending = 'SIGINT'));
-      const onTerm = () => (stopping ? stopping('SIGTERM') : (pending = 'SIGTERM'));
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
-      try {
-        await new Promise<void>((resolveListen, reject) => {
-          server.once('error', (e: NodeJS.ErrnoException) =>
-            reject(
-              new DomainError(
-                'unavailable',
-                e.code === 'EADDRINUSE'
-                  ? `port ${port} on ${host} is already in use`
-                  : `cannot listen on ${host}:${port}: ${e.message}`,
-              ),
-            ),
-          );
-          server.listen(port, host, () => resolveListen());
-        });
-        const addr = server.address();
-        const actual = typeof addr === 'object' && addr ? addr.port : port;
-        const shownHost = host.includes(':') ? `[${host}]` : host;
-        // webhooks and queued e-mail go out in the background; replicas claim each delivery in the database
-        const events = o.events
-          ? (await import('../../backend/local/events/events-runner.js')).startEventLoop(backend.store, {
-              clock: ctx.clock,
-              env: ctx.env,
-              smtp,
-              keepDays,
-              log: (l) => ctx.io.stderr.write(l + '\n'),
-            })
-          : undefined;
-        stopEvents = () => events?.stop() ?? Promise.resolve();
-        note(
-          ctx,
-          `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`,
-        );
-        await new Promise<void>((done) => {
-          stopping = (signal: string) => {
-            stopping = () => undefined;
-            note(ctx, `${signal}: shutting down`);
-            server.close(() => done());
-            server.closeIdleConnections();
-            setTimeout(() => server.closeAllConnections(), 5000).unref();
-          };
-          if (pending) stopping(pending);
-        });
-      } finally {
-        await stopEvents();
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
-      }
+    .action((o: ServeFlags) => run(ctx, o));
+}
+
+export async function run(ctx: CliContext, o: ServeFlags): Promise<void> {
+  const logFormat = o.logFormat ?? (ctx.env.COMPLIANCE_LOG_FORMAT || 'text');
+  if (logFormat !== 'text' && logFormat !== 'json')
+    throw new DomainError('validation', `--log-format ${logFormat}: expected text or json`, [
+      { path: '--log-format', message: 'text or json' },
+    ]);
+  const rateLimits = {
+    perKey: perMinute('--rate-limit', o.rateLimit ?? ctx.env.COMPLIANCE_RATE_LIMIT),
+    perIp: perMinute('--rate-limit-ip', o.rateLimitIp ?? ctx.env.COMPLIANCE_RATE_LIMIT_IP),
+  };
+  const allowPrivateWebhooks =
+    o.allowPrivateWebhooks || envSwitch('COMPLIANCE_ALLOW_PRIVATE_WEBHOOKS', ctx.env.COMPLIANCE_ALLOW_PRIVATE_WEBHOOKS);
+  const smtp = (await import('./smtp-flags.js')).checkSmtpFlags(ctx, o);
+  // the background loop's retention, checked before the server listens
+  const keepDays = o.events
+    ? (await import('../../backend/local/events/events-runner.js')).keepDaysFromEnv(ctx.env)
+    : undefined;
+  const port = Number(o.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new DomainError('validation', `--port ${o.port}: expected a whole number from 0 to 65535`, [
+      { path: 'port', message: 'expected 0 to 65535' },
+    ]);
+  const backend = await ctx.localBackend('serve');
+  // media that cannot be reached are named before the server listens: it does not start without them
+  const { mediaHealth } = await import('../../store/store.js');
+  const media = await mediaHealth(backend.store);
+  if (media.status !== 'ok')
+    throw new DomainError('unavailable', `not serving: ${media.message}`, [{ path: 'media', message: media.location }]);
+  const { createApiServer } = await import('../../server/server.js');
+  const keys = await backend.keys();
+  let host = o.host;
+  if ((await keys.activeCount()) === 0) {
+    if (!LOOPBACK.has(host))
+      note(
+        ctx,
+        `no API keys configured: ignoring --host ${host} and listening on 127.0.0.1 only (create one with \`compliance keys create\`)`,
+      );
+    else note(ctx, 'no API keys configured: listening on 127.0.0.1 only, every request is accepted');
+    host = '127.0.0.1';
+  }
+  const server = createApiServer({
+    backend,
+    keys,
+    store: backend.store,
+    version: VERSION,
+    log: (l) => ctx.io.stderr.write(l + '\n'),
+    logFormat,
+    rateLimits: Object.fromEntries(Object.entries(rateLimits).filter(([, v]) => v !== undefined)),
+    trustProxy: Boolean(o.trustProxy),
+    operatorFields: allowPrivateWebhooks ? ['allow_private'] : [],
+  });
+  // the handlers exist before the address is announced, so a signal right after start-up still shuts down cleanly
+  let stopping: ((signal: string) => void) | undefined;
+  let stopEvents = (): Promise<void> => Promise.resolve();
+  let pending: string | undefined;
+  const onInt = () => (stopping ? stopping('SIGINT') : (pending = 'SIGINT'));
+  const onTerm = () => (stopping ? stopping('SIGTERM') : (pending = 'SIGTERM'));
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      server.once('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          new DomainError(
+            'unavailable',
+            e.code === 'EADDRINUSE'
+              ? `port ${port} on ${host} is already in use`
+              : `cannot listen on ${host}:${port}: ${e.message}`,
+          ),
+        ),
+      );
+      server.listen(port, host, () => resolveListen());
     });
+    const addr = server.address();
+    const actual = typeof addr === 'object' && addr ? addr.port : port;
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    // webhooks and queued e-mail go out in the background; replicas claim each delivery in the database
+    const events = o.events
+      ? (await import('../../backend/local/events/events-runner.js')).startEventLoop(backend.store, {
+          clock: ctx.clock,
+          env: ctx.env,
+          smtp,
+          keepDays,
+          log: (l) => ctx.io.stderr.write(l + '\n'),
+        })
+      : undefined;
+    stopEvents = () => events?.stop() ?? Promise.resolve();
+    note(
+      ctx,
+      `compliance ${VERSION} serving ${backend.location} at http://${shownHost}:${actual}/sdk/v1 (Ctrl-C stops)`,
+    );
+    await new Promise<void>((done) => {
+      stopping = (signal: string) => {
+        stopping = () => undefined;
+        note(ctx, `${signal}: shutting down`);
+        server.close(() => done());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      };
+      if (pending) stopping(pending);
+    });
+  } finally {
+    await stopEvents();
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  }
 }

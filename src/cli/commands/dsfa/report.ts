@@ -11,7 +11,7 @@ const FORMATS = ['md', 'pdf', 'docx'] as const;
 /** What `-o` names each format by, when --format is absent. */
 const EXTENSIONS = { md: ['md', 'markdown'], pdf: ['pdf'], docx: ['docx'] } as const;
 
-type ReportOpts = {
+export type ReportOpts = {
   format?: (typeof FORMATS)[number];
   output?: string;
   lang?: ReportLanguage;
@@ -56,43 +56,45 @@ export function createDsfaReportCommand(ctx: CliContext): Command {
     .option('--time-zone <zone>', 'IANA zone of the times shown, e.g. Europe/Berlin (default: TZ, else the system)')
     .option('--include-ids', 'also show the internal ids and the tenant')
     .option('--no-audit-trail', 'leave out the history of changes')
-    .action(async (id: string, o: ReportOpts) => {
-      const format = outputFormat('dsfa report', EXTENSIONS, o, 'md');
-      if (format !== 'md' && !o.output)
-        throw new DomainError('bad_request', `a ${format.toUpperCase()} report needs -o FILE`, [
-          { path: '--output', message: `required with --format ${format}` },
-        ]);
-      const timeZone = zoneOf(ctx, o.timeZone);
-      const b = await ctx.backend();
-      const req = { tenant: ctx.config().tenant, actor: ctx.config().user };
-      const d = await b.dsfa.get({ ...req, params: { id } });
-      const audit: DsfaAuditEntry[] = [];
-      // the whole trail, even when the report leaves it out: the sign-off checks the approval recorded in it
-      for (let offset = 0; ; offset += 500) {
-        const page = await b.dsfa.auditLog({ ...req, query: { dsfa_id: d.id, limit: 500, offset } });
-        audit.push(...page);
-        if (page.length < 500) break;
-      }
-      const { dsfaReport, dsfaLanguage } = await import('../../../domain/dsfa/dsfa.report.js');
-      const doc = dsfaReport(d, audit, {
-        lang: o.lang ?? dsfaLanguage(d),
-        timeZone,
-        generatedAt: ctx.clock.now(),
-        includeIds: o.includeIds === true,
-        auditTrail: o.auditTrail,
-      });
-      if (format === 'pdf') {
-        const { renderPdf } = await import('../../../services/report/pdf.js');
-        await writeOutputFile(o.output!, await renderPdf(doc));
-      } else if (format === 'docx') {
-        const { renderDocx } = await import('../../../services/report/docx.js');
-        await writeOutputFile(o.output!, await renderDocx(doc));
-      } else {
-        const { renderMarkdown } = await import('../../../services/report/markdown.js');
-        const md = renderMarkdown(doc);
-        if (!o.output) return writeOut(ctx, md);
-        await writeOutputFile(o.output, md);
-      }
-      note(ctx, `wrote ${o.output}`);
-    });
+    .action((id: string, o: ReportOpts) => run(ctx, { ...o, id }));
+}
+
+export async function run(ctx: CliContext, { id, ...o }: ReportOpts & { id: string }): Promise<void> {
+  const format = outputFormat('dsfa report', EXTENSIONS, o, 'md');
+  if (format !== 'md' && !o.output)
+    throw new DomainError('bad_request', `a ${format.toUpperCase()} report needs -o FILE`, [
+      { path: '--output', message: `required with --format ${format}` },
+    ]);
+  const timeZone = zoneOf(ctx, o.timeZone);
+  const b = await ctx.backend();
+  const req = { tenant: ctx.config().tenant, actor: ctx.config().user };
+  const d = await b.dsfa.get({ ...req, params: { id } });
+  const audit: DsfaAuditEntry[] = [];
+  // the whole trail, even when the report leaves it out: the sign-off checks the approval recorded in it
+  for (let offset = 0; ; offset += 500) {
+    const page = await b.dsfa.auditLog({ ...req, query: { dsfa_id: d.id, limit: 500, offset } });
+    audit.push(...page);
+    if (page.length < 500) break;
+  }
+  const { dsfaReport, dsfaLanguage } = await import('../../../domain/dsfa/dsfa.report.js');
+  const doc = dsfaReport(d, audit, {
+    lang: o.lang ?? dsfaLanguage(d),
+    timeZone,
+    generatedAt: ctx.clock.now(),
+    includeIds: o.includeIds === true,
+    auditTrail: o.auditTrail,
+  });
+  if (format === 'pdf') {
+    const { renderPdf } = await import('../../../services/report/pdf.js');
+    await writeOutputFile(o.output!, await renderPdf(doc));
+  } else if (format === 'docx') {
+    const { renderDocx } = await import('../../../services/report/docx.js');
+    await writeOutputFile(o.output!, await renderDocx(doc));
+  } else {
+    const { renderMarkdown } = await import('../../../services/report/markdown.js');
+    const md = renderMarkdown(doc);
+    if (!o.output) return writeOut(ctx, md);
+    await writeOutputFile(o.output, md);
+  }
+  note(ctx, `wrote ${o.output}`);
 }

@@ -13,7 +13,7 @@ type Format = (typeof FORMATS)[number];
 /** What `-o` names each format by, when --format is absent. */
 const EXTENSIONS = { html: ['html', 'htm'], pdf: ['pdf'], docx: ['docx'], json: ['json'] } as const;
 
-interface ManagementOpts {
+export interface ManagementOpts {
   from?: string;
   to?: string;
   format?: Format;
@@ -121,34 +121,36 @@ export function createManagementReportCommand(ctx: CliContext): Command {
       `one threshold, repeatable, over --thresholds: ${THRESHOLD_NAMES.join(', ')}`,
       collect,
     )
-    .action(async (o: ManagementOpts) => {
-      const format = outputFormat('report management', EXTENSIONS, o, ctx.config().json ? 'json' : 'html');
-      if ((format === 'pdf' || format === 'docx') && !o.output)
-        throw usage(`a ${format.toUpperCase()} report needs -o FILE`, '--output', `required with --format ${format}`);
-      const timeZone = zoneOf(ctx, o.timeZone);
-      const thresholds = await thresholdsOf(ctx, o);
-      const b = await ctx.backend();
-      const req = { tenant: ctx.config().tenant, actor: ctx.config().user };
-      const query = { from: o.from, to: o.to, ...thresholds };
-      if (format === 'html') {
-        const page = await b.reports.managementHtml({ ...req, query: { ...query, lang: o.lang, time_zone: timeZone } });
-        if (!o.output) return writeOut(ctx, Buffer.from(page.data).toString('utf8').replace(/\n$/, ''));
-        await writeOutputFile(o.output, page.data);
-        return note(ctx, `wrote ${o.output}`);
-      }
-      const report = await b.reports.management({ ...req, query });
-      if (format === 'json') {
-        if (!o.output) return printJson(ctx, report);
-        await writeOutputFile(o.output, JSON.stringify(report) + '\n');
-        return note(ctx, `wrote ${o.output}`);
-      }
-      const { managementDocument } = await import('../../../domain/report/management-report.document.js');
-      const doc = managementDocument(report, { lang: o.lang, timeZone });
-      const render =
-        format === 'pdf'
-          ? (await import('../../../services/report/pdf.js')).renderPdf
-          : (await import('../../../services/report/docx.js')).renderDocx;
-      await writeOutputFile(o.output!, await render(doc));
-      note(ctx, `wrote ${o.output}`);
-    });
+    .action((o: ManagementOpts) => run(ctx, o));
+}
+
+export async function run(ctx: CliContext, o: ManagementOpts): Promise<void> {
+  const format = outputFormat('report management', EXTENSIONS, o, ctx.config().json ? 'json' : 'html');
+  if ((format === 'pdf' || format === 'docx') && !o.output)
+    throw usage(`a ${format.toUpperCase()} report needs -o FILE`, '--output', `required with --format ${format}`);
+  const timeZone = zoneOf(ctx, o.timeZone);
+  const thresholds = await thresholdsOf(ctx, o);
+  const b = await ctx.backend();
+  const req = { tenant: ctx.config().tenant, actor: ctx.config().user };
+  const query = { from: o.from, to: o.to, ...thresholds };
+  if (format === 'html') {
+    const page = await b.reports.managementHtml({ ...req, query: { ...query, lang: o.lang, time_zone: timeZone } });
+    if (!o.output) return writeOut(ctx, Buffer.from(page.data).toString('utf8').replace(/\n$/, ''));
+    await writeOutputFile(o.output, page.data);
+    return note(ctx, `wrote ${o.output}`);
+  }
+  const report = await b.reports.management({ ...req, query });
+  if (format === 'json') {
+    if (!o.output) return printJson(ctx, report);
+    await writeOutputFile(o.output, JSON.stringify(report) + '\n');
+    return note(ctx, `wrote ${o.output}`);
+  }
+  const { managementDocument } = await import('../../../domain/report/management-report.document.js');
+  const doc = managementDocument(report, { lang: o.lang, timeZone });
+  const render =
+    format === 'pdf'
+      ? (await import('../../../services/report/pdf.js')).renderPdf
+      : (await import('../../../services/report/docx.js')).renderDocx;
+  await writeOutputFile(o.output!, await render(doc));
+  note(ctx, `wrote ${o.output}`);
 }
