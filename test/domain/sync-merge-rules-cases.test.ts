@@ -43,7 +43,7 @@ describe('mergeBreaks: a revoked consent stays revoked, whatever side is missing
 
   it('renewed here and revoked on the server: it stays revoked at the server’s version', () => {
     const message =
-      'consent c1 is revoked on the server at version 1.0 and renewed here to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent here too (a new decision, not a merge)';
+      'consent c1 is revoked on the server at version 1.0 and renewed here to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: the revocation on the server stands and the renewal here cannot follow it, so the conflict stays open (docs/sync.md, "Merged history")';
     expect(mergeBreaks('consent', consent(R, '2.0'), consent(null, '2.0'), consent(R))).toBe(message);
     expect(mergeBreaks('consent', consent(R), consent(null, '2.0'), consent(R))).toBeNull();
   });
@@ -61,7 +61,10 @@ describe('mergeBreaks: a revoked consent stays revoked, whatever side is missing
       'consent c1 is revoked here and stays revoked',
     );
     expect(mergeBreaks('consent', consent(R, '2.0'), consent(R), consent(null, '2.0'), BUNDLE_SIDES)).toBe(
-      'consent c1 is revoked here at version 1.0 and renewed in the bundle to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent in the bundle too (a new decision, not a merge)',
+      'consent c1 is revoked here at version 1.0 and renewed in the bundle to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent in the store the bundle came from too and export it again (a new decision, not a merge)',
+    );
+    expect(mergeBreaks('consent', consent(R, '2.0'), consent(null, '2.0'), consent(R), BUNDLE_SIDES)).toBe(
+      'consent c1 is revoked in the bundle at version 1.0 and renewed here to version 2.0: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: the revocation in the bundle stands and the renewal here cannot follow it, so the conflict stays open (docs/sync.md, "Merged history")',
     );
   });
 });

@@ -7,10 +7,20 @@ import { sameRow, type SyncRow } from './version.js';
 export interface MergeSides {
   ours: string;
   theirs: string;
+  /** Where a person revokes a consent so that the other side's renewal ends too. */
+  revokeThere: string;
 }
 
-export const SERVER_SIDES: MergeSides = { ours: 'here', theirs: 'on the server' };
-export const BUNDLE_SIDES: MergeSides = { ours: 'here', theirs: 'in the bundle' };
+export const SERVER_SIDES: MergeSides = {
+  ours: 'here',
+  theirs: 'on the server',
+  revokeThere: 'revoke the consent on the server too',
+};
+export const BUNDLE_SIDES: MergeSides = {
+  ours: 'here',
+  theirs: 'in the bundle',
+  revokeThere: 'revoke the consent in the store the bundle came from too and export it again',
+};
 
 const level = (row: SyncRow | null): number => (row ? Number(row.escalation_level ?? 0) : -1);
 
@@ -63,10 +73,15 @@ function renewedAfterRevocation(
     : [theirs, ours, sides.theirs, sides.ours];
   if (!revoked.revoked_at || renewed.revoked_at) return null;
   const at = String(revoked.consent_version);
+  // a revocation here ends the other side's renewal once that side revokes too; a renewal here after the other
+  // side's revocation cannot be sent there, and a revocation here would not settle it ("revoked, then renewed")
+  const advice = ours.revoked_at
+    ? `to end the renewal, ${sides.revokeThere} (a new decision, not a merge)`
+    : `the revocation ${where} stands and the renewal ${there} cannot follow it, so the conflict stays open (docs/sync.md, "Merged history")`;
   return {
     version: revoked.consent_version,
     message: (id) =>
-      `consent ${id} is revoked ${where} at version ${at} and renewed ${there} to version ${String(renewed.consent_version)}: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: to end the renewal, revoke the consent ${there} too (a new decision, not a merge)`,
+      `consent ${id} is revoked ${where} at version ${at} and renewed ${there} to version ${String(renewed.consent_version)}: a revoked consent is not renewed, so both cannot hold and no choice of versions settles it: ${advice}`,
   };
 }
 
