@@ -1,5 +1,5 @@
 // StrykerJS (`npm run mutation`): mutation testing of the domain rules, not part of `npm test`. Each mutant runs only
-// the tests that covered it (per-test coverage) among the vitest files related to the mutated file (README: figures
+// the tests that covered it (per-test coverage) among the vitest files related to the mutated file (docs/development.md: figures
 // and wall time); `npx stryker run --mutate <file>` measures one file. 9.x because StrykerJS 10 needs Node 22. The rules are engine- and transport-neutral: the contract suite on the embedded SQLite
 // store reaches every one of them in process; PostgreSQL and the HTTP face would only multiply the run time.
 process.env.BACKENDS ??= 'sqlite';

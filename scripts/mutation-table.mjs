@@ -1,5 +1,5 @@
 // Prints the per-file scores of a StrykerJS JSON report (`npm run mutation` writes reports/mutation/mutation.json) as
-// the Markdown table of README's "Mutation testing" section, lowest score first, then each surviving mutant with its
+// the Markdown table of the "Mutation testing" section of docs/development.md, lowest score first, then each surviving mutant with its
 // line, so a reader can judge whether it changes what a user sees. Several reports (runs of parts of the files) are
 // merged: `node scripts/mutation-table.mjs reports/mutation/*.json`.
 import { readFileSync } from 'node:fs';

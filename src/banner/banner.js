@@ -9,7 +9,7 @@
  * and tells the page:
  *   window.compliance.consent('analytics')   -> true | false (what is in effect now)
  *   window.compliance.status                 -> 'loading' | 'unanswered' | 'pending' | 'recorded' | 'failed' |
- *                                               'unavailable' (see the README); window.compliance.error: the last
+ *                                               'unavailable' (see docs/website.md); window.compliance.error: the last
  *                                               compliance:error detail, or null
  *   window.compliance.onChange(fn)           -> fn({ consent, revision }) now (if answered) and on every change
  *   window.compliance.show()                 -> opens the settings layer again (also: any element with

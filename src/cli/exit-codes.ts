@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../domain/errors.js';
 
-/** Exit codes, documented in README: 0 ok · 1 unexpected or unavailable · 2 usage/validation · 3 not found · 4 unauthorized · 5 conflict · 6 check found problems · 130 Ctrl-C in a prompt. */
+/** Exit codes, documented in docs/cli.md: 0 ok · 1 unexpected or unavailable · 2 usage/validation · 3 not found · 4 unauthorized · 5 conflict · 6 check found problems · 130 Ctrl-C in a prompt. */
 export const EXIT = {
   ok: 0,
   unexpected: 1,

@@ -92,7 +92,7 @@ const notTried = new WeakMap<object, Error>();
 /**
  * A writer queued behind a write of its tenant that got no answer from the database is not tried: it would wait out
  * a timeout of its own after that one's, and the last of many queued writers would answer only after all of them
- * (the bound the README promises is one timeout). It fails with an error saying it was not tried (nothing saved).
+ * (the bound docs/server.md promises is one timeout). It fails with an error saying it was not tried (nothing saved).
  */
 function passOnNoAnswer(failure: unknown): Error | undefined {
   if (!(failure instanceof ConnectionLostError) || failure.kind !== 'timeout') return undefined;

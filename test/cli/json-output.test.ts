@@ -120,7 +120,7 @@ describe("docs/cli.md's list envelopes", () => {
     ).id;
   });
 
-  // the README's table names the commands; ID stands for the id of what the command lists
+  // the table of docs/cli.md names the commands; ID stands for the id of what the command lists
   const row = (label: string) => {
     const readme = readFileSync('docs/cli.md', 'utf8');
     const line = readme.split('\n').find((l) => l.includes(`| ${label} |`));
@@ -144,7 +144,7 @@ describe("docs/cli.md's list envelopes", () => {
     return words;
   };
 
-  it('a bare array for the commands README lists so', async () => {
+  it('a bare array for the commands docs/cli.md lists so', async () => {
     const commands = row('a bare array of records');
     expect(commands.length).toBeGreaterThan(15);
     for (const command of commands) {
@@ -153,7 +153,7 @@ describe("docs/cli.md's list envelopes", () => {
     }
   });
 
-  it('an object holding the list for the others README names', async () => {
+  it('an object holding the list for the others docs/cli.md names', async () => {
     const commands = row('an object holding the list');
     expect(commands).toContain('consents list');
     for (const command of commands) {

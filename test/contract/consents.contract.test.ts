@@ -131,7 +131,7 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     ]);
   });
 
-  // README (Consents, one decision in force), issue 36 item 1
+  // docs/consents.md (one decision in force), issue 36 item 1
   describe('one decision in force per user and data point', () => {
     const t = { tenant: 'decisions', actor: 'visitor' };
     const body = (user: string, granted: boolean, extra: Record<string, unknown> = {}) => ({
@@ -457,7 +457,7 @@ describe.each(BACKEND_NAMES)('consents on the %s backend', (name) => {
     );
   });
 
-  // README (Consents, one decision in force; Bulk import), issue 36 item 1: the import applies the rule row after row
+  // docs/consents.md (one decision in force; Bulk import), issue 36 item 1: the import applies the rule row after row
   describe('an import applies the rule of one decision in force', () => {
     const csv = (text: string) => ({
       body: (async function* () {

@@ -202,7 +202,7 @@ describe.each(BACKEND_NAMES)('webhooks on the %s backend', (name) => {
     }
   });
 
-  // README (Events), issue 36 items 1 and 15: a withdrawal is an event, and every consent event names whom it concerns
+  // docs/events.md, issue 36 items 1 and 15: a withdrawal is an event, and every consent event names whom it concerns
   it('sends consent events naming the user and data point: a refusal that withdraws a grant is consent.revoked', async () => {
     const tenant = { tenant: 'consent-hooks', actor: 'admin' };
     const receiver = await startReceiver();

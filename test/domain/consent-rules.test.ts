@@ -9,7 +9,7 @@ import {
 import { newConsent, statsFromCounts } from '../../src/domain/consents/consent.service.js';
 
 /**
- * README: consent timestamps may lie at most 5 minutes after the server's clock (the clock skew), and revoked_at must
+ * docs/decisions.md: consent timestamps may lie at most 5 minutes after the server's clock (the clock skew), and revoked_at must
  * not come before granted_at, which is now when absent. The bounds themselves are allowed.
  */
 describe('the plausible times of a consent', () => {
@@ -129,7 +129,7 @@ describe('consent statistics', () => {
 });
 
 /**
- * README (Consents, one decision in force): a user has at most one decision in force per data point. A refusal
+ * docs/consents.md (one decision in force): a user has at most one decision in force per data point. A refusal
  * withdraws the grant in force, the same decision again changes nothing, a grant while one is in force renews it.
  */
 describe('the decision in force of a user on a data point', () => {

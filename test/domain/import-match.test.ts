@@ -26,7 +26,7 @@ const row = (o: Partial<ImportRowState> = {}): ImportRowState => ({
   ...o,
 });
 
-/** README, Bulk import: what a row that matches a stored consent does. */
+/** docs/consents.md, Bulk import: what a row that matches a stored consent does. */
 describe('an import row against the consents it matches', () => {
   it.each([
     ['the same consent', row(), [stored()], { kind: 'unchanged' }],

@@ -453,7 +453,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     ]);
   });
 
-  // README (Consents, one decision in force), issue 36 item 1
+  // docs/consents.md (one decision in force), issue 36 item 1
   it('accept all, then untick a category and save: the grant is revoked, once, with its receipt saying so', async (ctx) => {
     needsBrowser(ctx);
     await setUp('revoke');

@@ -34,7 +34,7 @@ describe('the /sdk/v1 server', () => {
     expect(got.status).toBe(200);
   });
 
-  // README (Consents, one decision in force): a decision recorded already creates nothing, so it is not a 201
+  // docs/consents.md (one decision in force): a decision recorded already creates nothing, so it is not a 201
   it('answers 201 for a decision it records, 200 for one recorded already or a renewal', async () => {
     const post = (body: object) =>
       fetch(api('/einwilligungen/consents'), {

@@ -7,7 +7,7 @@ export interface ThresholdRule {
   flags: 'below' | 'above';
   /** `percent` takes 0 to 100 (decimals allowed), `count` and `days` a whole number from 0. */
   unit: 'percent' | 'count' | 'days';
-  /** What the figure is, for help texts and the README. */
+  /** What the figure is, for help texts and docs/report.md. */
   about: string;
 }
 
