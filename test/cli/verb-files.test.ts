@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/cli/context.js';
 import * as create from '../../src/cli/commands/dsfa/create.js';
@@ -18,6 +19,25 @@ const files = (dir: string): string[] =>
  * `.action(` or none, and a file with an action exports one `run` function, which the action calls.
  */
 const INDEX_LINES = 60;
+
+/** The longest a function under `src/cli` may be, a command's builder included (issue 37: a verb a reader takes in). */
+const FUNCTION_LINES = 60;
+
+/** The functions of a source longer than `FUNCTION_LINES`, as `file:line (n lines)`. */
+export function longFunctions(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const line = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const long: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const [from, to] = [line(node.getStart(source)), line(node.getEnd())];
+      if (to - from + 1 > FUNCTION_LINES) long.push(`${file}:${from} (${to - from + 1} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return long;
+}
 
 /** What breaks the rule in one file of src/cli/commands, or nothing. */
 export function verbFileProblems(file: string, text: string): string[] {
@@ -58,6 +78,14 @@ describe('the command line, a verb a file', () => {
     ]);
     expect(verbFileProblems('a/index.ts', 'x\n'.repeat(61))).toEqual(['an area index of 61 lines (at most 60)']);
     expect(verbFileProblems('a/index.ts', verb('x'))).toEqual(['an area index runs no verb itself (1 .action)']);
+  });
+
+  it('keeps every function under src/cli, builders included, at 60 lines or fewer', () => {
+    const long = files('src/cli').flatMap((f) => longFunctions(f, readFileSync(f, 'utf8')));
+    expect(long, 'split these (a helper of the verb, or a verb a file)').toEqual([]);
+    const body = (n: number) => '  x();\n'.repeat(n);
+    expect(longFunctions('a.ts', `function f() {\n${body(58)}}\n`)).toEqual([]);
+    expect(longFunctions('a.ts', `const g = () => {\n${body(59)}};\n`)).toEqual(['a.ts:1 (61 lines)']);
   });
 
   it('keeps every file under src/cli at 250 lines or fewer', () => {
