@@ -53,40 +53,7 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
   let onMissing: OpenOptions['onMissing'];
 
   /** The local store or the remote server, as the configuration names it. */
-  const open = async (): Promise<Backend> => {
-    const c = ctx.config();
-    if (c.remote) {
-      const { createHttpBackend } = await import('../backend/http/http-backend.js');
-      return createHttpBackend({ url: c.remote, apiKey: c.apiKey });
-    }
-    const { createLocalBackend } = await import('../backend/local/local-backend.js');
-    const { redactUrl } = await import('../store/store.js');
-    return createLocalBackend(c.db, {
-      clock,
-      // a read creates nothing: a store named by --db or COMPLIANCE_DB must exist; the default store of a first
-      // run, and a dry run, read as empty until a command that writes creates it
-      ifMissing: access === 'write' ? 'create' : access === 'dry-run' || c.dbIsDefault ? 'empty' : 'refuse',
-      onMissing: (outcome, location) => {
-        onMissing?.(outcome, location);
-        if (outcome === 'empty')
-          io.stderr.write(
-            `no store at ${location} yet: it reads as empty and nothing is created (a command that writes creates it, as does \`compliance db init\`)\n`,
-          );
-      },
-      llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
-      media: c.media,
-      timeouts: {
-        statement_timeout: env.COMPLIANCE_PG_STATEMENT_TIMEOUT,
-        lock_timeout: env.COMPLIANCE_PG_LOCK_TIMEOUT,
-        query_timeout: env.COMPLIANCE_PG_QUERY_TIMEOUT,
-      },
-      // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
-      onUpgrade: (from, to, names) =>
-        io.stderr.write(
-          `upgrading the store ${redactUrl(c.db)} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`,
-        ),
-    });
-  };
+  const open = () => openBackend(ctx.config(), { io, env, clock, access, onMissing: (o, l) => onMissing?.(o, l) });
 
   const ctx: CliContext = {
     io,
@@ -136,4 +103,44 @@ export function createContext(io: IO, env: NodeJS.ProcessEnv, clock: Clock = sys
     },
   };
   return ctx;
+}
+
+/**
+ * The remote server, or the local store: a read creates nothing (a store named by --db or COMPLIANCE_DB must exist;
+ * the default store of a first run, and a dry run, read as empty until a command that writes creates it).
+ */
+async function openBackend(
+  c: Config,
+  o: { io: IO; env: NodeJS.ProcessEnv; clock: Clock; access: StoreAccess; onMissing: OpenOptions['onMissing'] },
+): Promise<Backend> {
+  const { io, env } = o;
+  if (c.remote) {
+    const { createHttpBackend } = await import('../backend/http/http-backend.js');
+    return createHttpBackend({ url: c.remote, apiKey: c.apiKey });
+  }
+  const { createLocalBackend } = await import('../backend/local/local-backend.js');
+  const { redactUrl } = await import('../store/store.js');
+  return createLocalBackend(c.db, {
+    clock: o.clock,
+    ifMissing: o.access === 'write' ? 'create' : o.access === 'dry-run' || c.dbIsDefault ? 'empty' : 'refuse',
+    onMissing: (outcome, location) => {
+      o.onMissing?.(outcome, location);
+      if (outcome === 'empty')
+        io.stderr.write(
+          `no store at ${location} yet: it reads as empty and nothing is created (a command that writes creates it, as does \`compliance db init\`)\n`,
+        );
+    },
+    llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
+    media: c.media,
+    timeouts: {
+      statement_timeout: env.COMPLIANCE_PG_STATEMENT_TIMEOUT,
+      lock_timeout: env.COMPLIANCE_PG_LOCK_TIMEOUT,
+      query_timeout: env.COMPLIANCE_PG_QUERY_TIMEOUT,
+    },
+    // a note on stderr, so a command that rebuilds tables of a large store does not look stuck
+    onUpgrade: (from, to, names) =>
+      io.stderr.write(
+        `upgrading the store ${redactUrl(c.db)} from schema ${from} to ${to} (${names.join(', ')}); a large store takes a moment\n`,
+      ),
+  });
 }

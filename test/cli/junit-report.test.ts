@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { junit } from '../../src/cli/commands/training/deadlines.js';
+import { junit } from '../../src/cli/commands/training/junit.js';
 import type { Assignment } from '../../src/domain/training/training.schema.js';
 import { parseXml } from '../support/xml.js';
 

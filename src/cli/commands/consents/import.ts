@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { ImportStream } from '../../../backend/local/consents.import.js';
-import type { ImportSummary } from '../../../domain/consents/consent.schema.js';
+import type { ImportOptions, ImportSummary } from '../../../domain/consents/consent.schema.js';
 import { IMPORT_ENCODINGS } from '../../../domain/consents/text-encoding.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { CliContext } from '../../context.js';
@@ -98,28 +98,7 @@ export async function run(ctx: CliContext, { file, ...o }: ImportFileOptions): P
   // options are checked before the file is read: a wrong one is named as the flag it came from, not as the
   // first thing the file would have run into
   const options = await checkOptions('ImportOptions', query);
-  let input: AsyncIterable<Buffer>;
-  let sha256: string | undefined;
-  const rawCells = options.raw_cells;
-  let form: RejectsForm = { format, encoding: options.encoding ?? 'utf-8', bom: false, rawCells };
-  if (file === '-') input = ctx.io.stdin as AsyncIterable<Buffer>;
-  else {
-    let isFile: boolean;
-    try {
-      isFile = statSync(file).isFile();
-    } catch (e) {
-      throw new DomainError(
-        'bad_request',
-        `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-      );
-    }
-    if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
-    // a file that is not valid in its encoding is refused here, before a row is sent or written
-    const checked = await checkEncoding(file, options.encoding);
-    sha256 = checked.sha256;
-    form = { format, encoding: checked.encoding, bom: checked.bom, rawCells };
-    input = createReadStream(file);
-  }
+  const { input, sha256, form } = await openInput(ctx, file, format, options);
   const rejects = o.rejects ? await openRejects(o.rejects, form) : undefined;
   let summary: ImportSummary | undefined;
   // Ctrl-C stops the import after the batch in hand (a second one ends the process at once)
@@ -159,10 +138,37 @@ export async function run(ctx: CliContext, { file, ...o }: ImportFileOptions): P
         `${o.rejects} lists the first ${listed} of ${summary.rejected} refused lines (the server sends no more)`,
       );
   }
-  // refused rows go to stderr (the first 20) unless --rejects takes them, with --json too: stdout stays the summary
-  if (!o.rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
-  if (!o.rejects && summary.rejected > 20)
-    note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
+  printSummary(ctx, summary, o.rejects);
+}
+
+/** The file (or stdin) to import, and the form its rejects file takes; a file that cannot be read is refused here. */
+async function openInput(ctx: CliContext, file: string, format: 'csv' | 'ndjson', options: ImportOptions) {
+  const rawCells = options.raw_cells;
+  if (file === '-') {
+    const form: RejectsForm = { format, encoding: options.encoding ?? 'utf-8', bom: false, rawCells };
+    return { input: ctx.io.stdin as AsyncIterable<Buffer>, sha256: undefined, form };
+  }
+  let isFile: boolean;
+  try {
+    isFile = statSync(file).isFile();
+  } catch (e) {
+    throw new DomainError(
+      'bad_request',
+      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
+  }
+  if (!isFile) throw new DomainError('bad_request', `cannot read ${file}: not a regular file`);
+  // a file that is not valid in its encoding is refused here, before a row is sent or written
+  const checked = await checkEncoding(file, options.encoding);
+  const form: RejectsForm = { format, encoding: checked.encoding, bom: checked.bom, rawCells };
+  return { input: createReadStream(file) as AsyncIterable<Buffer>, sha256: checked.sha256, form };
+}
+
+/** The summary on stdout; refused rows on stderr (the first 20) unless --rejects took them; exit 6 if any. */
+function printSummary(ctx: CliContext, summary: ImportSummary, rejects: string | undefined): void {
+  // with --json too: stdout stays the summary
+  if (!rejects) for (const r of summary.rejections.slice(0, 20)) note(ctx, `line ${r.line}: ${r.reason}`);
+  if (!rejects && summary.rejected > 20) note(ctx, `… ${summary.rejected - 20} more refused rows (use --rejects FILE)`);
   if (ctx.config().json) {
     const { rejections: _r, dry_run: _d, columns: _c, delimiter: _l, ...plain } = summary;
     printJson(ctx, plain);

@@ -75,17 +75,7 @@ export async function openRejects(file: string, form: RejectsForm) {
         head();
         write([cell(String(r.line)), valueCell(r.reason), ...r.cells.map(valueCell)].join(delimiter) + '\n');
       } else {
-        let row: unknown;
-        try {
-          row = JSON.parse(r.text ?? '');
-        } catch {
-          row = undefined;
-        }
-        const record =
-          row && typeof row === 'object' && !Array.isArray(row)
-            ? { line: r.line, reason: r.reason, ...row }
-            : { line: r.line, reason: r.reason, text: r.text ?? '' };
-        write(JSON.stringify(record) + '\n');
+        write(ndjsonLine(r));
         started = true;
       }
       written++;
@@ -108,4 +98,19 @@ export async function openRejects(file: string, form: RejectsForm) {
       return written;
     },
   };
+}
+
+/** A refused NDJSON line: its object with `line` and `reason` added, or a line that is not one as `text`. */
+function ndjsonLine(r: Rejection): string {
+  let row: unknown;
+  try {
+    row = JSON.parse(r.text ?? '');
+  } catch {
+    row = undefined;
+  }
+  const record =
+    row && typeof row === 'object' && !Array.isArray(row)
+      ? { line: r.line, reason: r.reason, ...row }
+      : { line: r.line, reason: r.reason, text: r.text ?? '' };
+  return JSON.stringify(record) + '\n';
 }

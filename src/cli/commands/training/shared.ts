@@ -20,6 +20,9 @@ export function parseWhen(v: string, flag: string, path: string, { endOfDay = fa
   return new Date(ms).toISOString();
 }
 
+/** `--as-of`: a point in time (parseWhen), or none. */
+export const asOf = (v: string | undefined) => (v === undefined ? undefined : parseWhen(v, '--as-of', 'as_of'));
+
 export const req = (ctx: CliContext) => ({ tenant: ctx.config().tenant, actor: ctx.config().user });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,8 +1,8 @@
 import { rename, rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DomainError } from '../../../domain/errors.js';
-import { openOutputFile, outputFileError } from '../../output-file.js';
+import { DomainError } from '../../../../domain/errors.js';
+import { openOutputFile, outputFileError } from '../../../output-file.js';
 
 /**
  * Downloads a medium from the presigned URL of its object store straight into `output`, a piece at a time: written

@@ -1,21 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { DomainError } from '../../../domain/errors.js';
-import type { CliContext } from '../../context.js';
-import { printJson, writeOut } from '../../output.js';
-import { usesTenant, writes } from '../../store-access.js';
-import { req } from './shared.js';
+import { DomainError } from '../../../../domain/errors.js';
+import type { CliContext } from '../../../context.js';
+import { printJson, writeOut } from '../../../output.js';
+import { usesTenant, writes } from '../../../store-access.js';
+import { req } from '../shared.js';
 
 /** `training catalog install`: another catalogue than the shipped one with --file. */
 export interface CatalogInstallOptions {
   file?: string;
 }
 
-export function register(training: Command, ctx: CliContext): Command {
-  return usesTenant(
-    writes(training.command('catalog').description('the default catalogue').command('install')),
-    'starts',
-  )
+export function register(catalog: Command, ctx: CliContext): Command {
+  return usesTenant(writes(catalog.command('install')), 'starts')
     .description('install the shipped modules, questions and role matrix (idempotent)')
     .option('--file <catalog.json>', 'another catalogue of the same shape')
     .action((o: CatalogInstallOptions) => run(ctx, o));
@@ -23,7 +20,7 @@ export function register(training: Command, ctx: CliContext): Command {
 
 /** Creates the modules of the catalogue that are not there yet (by module_code) and sets its matrix entries. */
 export async function run(ctx: CliContext, o: CatalogInstallOptions): Promise<void> {
-  const { fixturePath } = await import('../../../backend/local/package-files.js');
+  const { fixturePath } = await import('../../../../backend/local/package-files.js');
   const catalog = JSON.parse(await readFile(o.file ?? fixturePath('training', 'catalog.json'), 'utf8')) as {
     modules: Array<Record<string, unknown> & { module_code: string }>;
     matrix: Array<{ role_code: string; module_code: string; is_mandatory?: boolean; priority?: number }>;
