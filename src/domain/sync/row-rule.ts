@@ -53,7 +53,10 @@ export interface RowRule {
   schema: z.ZodType;
   /** History: a record is inserted once and never changed; deleted only where `deletion` allows it. */
   appendOnly?: boolean;
-  /** Columns a record keeps for life once written. */
+  /**
+   * Columns a record keeps for life once written, besides those the door keeps for every table: the tenant and the
+   * columns its journal id is made of (a row naming another tenant or another record is refused before this).
+   */
   fixed?: readonly string[];
   /** Columns holding times the sender set: none may lie in the future (beyond the clock skew). */
   times?: readonly string[];
