@@ -136,7 +136,7 @@ describe('the door of a record', () => {
         },
         { entity: 'training_module', before: null, after: module },
       ]),
-    ).toEqual({});
+    ).toStrictEqual({});
   });
 
   it('checks again without a refused record the records that rest on it, until none is refused anew', async () => {
@@ -272,7 +272,7 @@ describe('the door of a record', () => {
         { entity: 'training_block_control', before: rows.training_block_control(), after: null },
         { entity: 'training_block', before: rows.training_block(), after: null },
       ]),
-    ).toEqual({});
+    ).toStrictEqual({});
   });
 
   it('judges deletions first, whatever the order of the batch: a refused one leaves its record for the others', async () => {
@@ -351,7 +351,7 @@ describe('the door of a record', () => {
           after: rows.consent_history({ id: 'x-b', consent_id: 'cb', action: 'renewed', created_at: T1 }),
         },
       ]),
-    ).toEqual({});
+    ).toStrictEqual({});
   });
 });
 

@@ -86,7 +86,6 @@ export async function refusedChanges(
     if (problem) refused.set(key(c.entity, c.id), problem);
     else if (c.before !== null || c.after !== null) live.push(c);
   }
-  if (!live.length) return refused;
   const facts = await BatchFacts.load(reader, tenant, now, live);
   // deletions first: a deletion refused puts its record back, which the records checked after it may rest on
   const order = [...live.filter((c) => c.after === null), ...live.filter((c) => c.after !== null)];
