@@ -89,7 +89,7 @@ describe('a consent at the door', () => {
       { entity: 'consent_history', before: entry, after: null },
       { entity: 'consent_import_run', before: run, after: revert },
     ];
-    expect(await refusals(held, undo)).toEqual({});
+    expect(await refusals(held, undo)).toStrictEqual({});
     // the run not reverted: nothing goes
     const reasons = await refusals(held, undo.slice(0, 2));
     expect(reasons['consent c1']).toBe(`consent c1 is revoked (at ${T1}) and stays revoked`);
@@ -144,7 +144,9 @@ describe('a consent at the door', () => {
       { entity: 'consent', before: made, after: null },
       { entity: 'consent_history', before: entry, after: null },
     ];
-    expect(await refusals(held, [...gone, { entity: 'consent_import_run', before: run, after: revert }])).toEqual({});
+    expect(await refusals(held, [...gone, { entity: 'consent_import_run', before: run, after: revert }])).toStrictEqual(
+      {},
+    );
     expect(await refusals(held, gone)).toEqual({
       'consent c1':
         'consent c1 cannot be deleted: consents are removed only by reverting the import run that created them',
@@ -286,7 +288,7 @@ describe("a consent's history at the door", () => {
       { entity: 'consent', before: rows.consent(), after: rows.consent({ revoked_at: T1 }) },
       { entity: 'consent_history', before: null, after: entry },
     ]);
-    expect(both).toEqual({});
+    expect(both).toStrictEqual({});
     const renewed = {
       ...held,
       consent_history: [rows.consent_history({ id: 'h7', action: 'renewed', created_at: T2 })],

@@ -59,7 +59,7 @@ describe('a DSFA at the door', () => {
       { entity: 'dsfa_audit', before: null, after: step('a1', 'in-review', T1) },
       { entity: 'dsfa_audit', before: null, after: step('a2', 'approved', T2, { approved_by: 'bob' }) },
     ];
-    expect(await refusals(strict, changes)).toEqual({});
+    expect(await refusals(strict, changes)).toStrictEqual({});
     // an entry from before the version held here says nothing of this change
     const old = { ...strict, dsfa_audit: [step('a0', 'in-review', '2026-05-01T09:00:00.000Z')] };
     expect(await refusal(old, { entity: 'dsfa', before: d, after: approved() })).toMatch(
@@ -76,7 +76,7 @@ describe('a DSFA at the door', () => {
       { entity: 'dsfa_audit', before: null, after: step('b2', 'approved', T1) },
       { entity: 'dsfa_audit', before: null, after: step('b1', 'in-review', T1) },
     ];
-    expect(await refusals(strict, same)).toEqual({});
+    expect(await refusals(strict, same)).toStrictEqual({});
     // an UPDATE that changed no status is no step
     const update = rows.dsfa_audit({ id: 'u1', new_values: '{"title":"x"}', created_at: local(T1) });
     expect(

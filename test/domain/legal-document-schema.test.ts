@@ -50,7 +50,7 @@ describe('a legal document', () => {
   });
 
   it('filters the list by type and status, each optional', () => {
-    expect(parseOrThrow(LegalDocumentQuery, {})).toEqual({});
+    expect(parseOrThrow(LegalDocumentQuery, {})).toStrictEqual({});
     expect(parseOrThrow(LegalDocumentQuery, { document_type: 'dpa', status: 'published' })).toEqual({
       document_type: 'dpa',
       status: 'published',
@@ -87,7 +87,7 @@ describe('a version', () => {
 
 describe('approving and rejecting', () => {
   it('an approval may name the approver and a comment', () => {
-    expect(parseOrThrow(Approve, {})).toEqual({});
+    expect(parseOrThrow(Approve, {})).toStrictEqual({});
     expect(parseOrThrow(Approve, { approved_by: ' dpo@example.com ', comment: 'passt' })).toEqual({
       approved_by: 'dpo@example.com',
       comment: 'passt',

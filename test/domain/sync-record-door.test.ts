@@ -2,9 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
 import { refusedChanges } from '../../src/domain/sync/record-door.js';
 import { ROW_RULES } from '../../src/domain/sync/row-rules.js';
-import { before, CLOCK_SKEW_MS, columnsOf, inFuture, storedRow, timeOf } from '../../src/domain/sync/row-rule.js';
+import {
+  before,
+  changedColumn,
+  CLOCK_SKEW_MS,
+  columnsOf,
+  futureColumn,
+  inFuture,
+  jsonText,
+  storedRow,
+  timeOf,
+} from '../../src/domain/sync/row-rule.js';
 import { SYNC_TABLES } from '../../src/store/kysely/replica.store.js';
-import { idOf, memoryReader, NOW, refusal, refusals, rows, T0, T1, TENANT } from '../support/sync-rows.js';
+import { idOf, memoryReader, NOW, refusal, refusals, rows, T0, T1, T2, TENANT } from '../support/sync-rows.js';
 import { z } from 'zod';
 
 // The door every record passes before a sync, a bundle or `sync resolve` writes it: the rules of its table, the
@@ -126,7 +136,7 @@ describe('the door of a record', () => {
         },
         { entity: 'training_module', before: null, after: module },
       ]),
-    ).toEqual({});
+    ).toStrictEqual({});
   });
 
   it('checks again without a refused record the records that rest on it, until none is refused anew', async () => {
@@ -182,6 +192,7 @@ describe('the door of a record', () => {
       );
       expect(e).toBeInstanceOf(DomainError);
       expect((e as DomainError).message).toBe('a sync rule read dsfa x without asking for it');
+      expect((e as DomainError).code).toBe('internal');
       ROW_RULES.training_block = {
         ...saved,
         check: (_c, f) => (f.heldWhere('dsfa', 'id', 'x').length ? null : 'nope'),
@@ -190,6 +201,7 @@ describe('the door of a record', () => {
         (x: unknown) => x,
       );
       expect((w as DomainError).message).toBe('a sync rule read dsfa by id without asking for it');
+      expect((w as DomainError).code).toBe('internal');
     } finally {
       ROW_RULES.training_block = saved;
     }
@@ -248,6 +260,99 @@ describe('the door of a record', () => {
     expect([...found]).toEqual([]);
     expect(calls).toEqual(['readMany training_module m3', 'rowsWhere training_module.module_code X-2,X-3']);
   });
+
+  it('lets a record go where its table allows deletion (a block and its links)', async () => {
+    const held = {
+      training_block: [rows.training_block()],
+      training_block_control: [rows.training_block_control()],
+      training_module: [rows.training_module()],
+    };
+    expect(
+      await refusals(held, [
+        { entity: 'training_block_control', before: rows.training_block_control(), after: null },
+        { entity: 'training_block', before: rows.training_block(), after: null },
+      ]),
+    ).toStrictEqual({});
+  });
+
+  it('judges deletions first, whatever the order of the batch: a refused one leaves its record for the others', async () => {
+    const module = rows.training_module();
+    const held = { training_module: [module], training_assignment: [rows.training_assignment()] };
+    expect(
+      await refusals(held, [
+        { entity: 'training_question', before: null, after: rows.training_question({ id: 'q2' }) },
+        { entity: 'training_module', before: module, after: null },
+      ]),
+    ).toEqual({ 'training_module m1': 'module m1 has 1 assignment(s) and cannot be deleted' });
+  });
+
+  it('checks again a record judged before a later one it rests on was refused', async () => {
+    // the link comes first and finds its new block in the batch; the block is refused after it, so the link goes too
+    const block = rows.training_block({ id: 'b2', created_at: T1, updated_at: T0 });
+    const reasons = await refusals({ training_module: [rows.training_module()] }, [
+      { entity: 'training_block_control', before: null, after: rows.training_block_control({ block_id: 'b2' }) },
+      { entity: 'training_block', before: null, after: block },
+    ]);
+    expect(reasons).toEqual({
+      'training_block b2': 'training block b2: updated_at lies before created_at',
+      [`training_block_control ${idOf('training_block_control', rows.training_block_control({ block_id: 'b2' }))}`]:
+        'training_block_control ["b2","AUTH-001"] names training_block b2 (block_id), which this tenant does not hold',
+    });
+  });
+
+  it('reads the held records of every lookup apart: two consents, two histories, two tables in one batch', async () => {
+    const a = rows.consent({ id: 'ca' });
+    const b = rows.consent({ id: 'cb', data_point_id: 'ads' });
+    // ca was renewed after T1, cb was not
+    const renewal = rows.consent_history({ id: 'h-a', consent_id: 'ca', action: 'renewed', created_at: T2 });
+    const held = {
+      consent: [a, b],
+      consent_history: [
+        rows.consent_history({ id: 'g-a', consent_id: 'ca' }),
+        rows.consent_history({ id: 'g-b', consent_id: 'cb' }),
+        renewal,
+      ],
+      training_module: [rows.training_module()],
+    };
+    const reasons = await refusals(held, [
+      { entity: 'consent', before: a, after: { ...a, revoked_at: T1 } },
+      { entity: 'consent', before: b, after: { ...b, revoked_at: T1 } },
+      {
+        entity: 'training_module',
+        before: null,
+        after: rows.training_module({ id: 'm2', module_code: 'NEU-1' }),
+      },
+      {
+        entity: 'training_module',
+        before: null,
+        after: rows.training_module({ id: 'm3', module_code: 'NEU-1' }),
+      },
+    ]);
+    // cb, never renewed, may be revoked; of two new modules with one code the first is refused and the second kept
+    expect(Object.keys(reasons).sort()).toEqual(['consent ca', 'training_module m2']);
+    expect(reasons['consent ca']).toMatch(/^consent ca cannot be revoked at .*: it was renewed after/);
+    expect(reasons['training_module m2']).toBe('module_code NEU-1 is already used by module m3');
+  });
+
+  it('looks up each held record a batch names, several of one table', async () => {
+    const held = {
+      consent: [rows.consent({ id: 'ca' }), rows.consent({ id: 'cb', data_point_id: 'ads' })],
+    };
+    expect(
+      await refusals(held, [
+        {
+          entity: 'consent_history',
+          before: null,
+          after: rows.consent_history({ id: 'x-a', consent_id: 'ca', action: 'renewed', created_at: T1 }),
+        },
+        {
+          entity: 'consent_history',
+          before: null,
+          after: rows.consent_history({ id: 'x-b', consent_id: 'cb', action: 'renewed', created_at: T1 }),
+        },
+      ]),
+    ).toStrictEqual({});
+  });
 });
 
 describe('times as stored', () => {
@@ -266,14 +371,32 @@ describe('times as stored', () => {
     expect(inFuture(new Date(NOW.getTime() + CLOCK_SKEW_MS + 1).toISOString(), NOW)).toBe(true);
   });
 
+  it('finds the first fixed column that changed and the first time in the future; a table without either has none', () => {
+    const late = new Date(NOW.getTime() + CLOCK_SKEW_MS + 1000).toISOString();
+    const row = { a: 1, b: null, t: T0, u: null, v: late };
+    expect(changedColumn(['a', 'b'], row, { ...row, b: 2 })).toBe('b');
+    expect(changedColumn(['a', 'b'], row, { ...row, c: 3 })).toBeUndefined();
+    // a column missing on one side reads as null
+    expect(changedColumn(['b'], row, { a: 1 })).toBeUndefined();
+    expect(changedColumn(undefined, row, { a: 2 })).toBeUndefined();
+    expect(futureColumn(['t', 'u', 'v'], row, NOW)).toBe('v');
+    expect(futureColumn(['t', 'u'], row, NOW)).toBeUndefined();
+    expect(futureColumn(undefined, row, NOW)).toBeUndefined();
+  });
+
   it('a stored row takes exactly its columns, each by its schema, and rules across them', () => {
     const s = storedRow({ a: z.string().default('x'), b: z.int() }, (row, ctx) => {
       if (row.b > 5) ctx.addIssue({ code: 'custom', path: ['b'], message: 'too big' });
     });
     expect(columnsOf(s)).toEqual(['a', 'b']);
     expect(s.safeParse({ a: 'y', b: 1 }).success).toBe(true);
-    expect(s.safeParse({ b: 1 }).error?.issues.map((i) => i.message)).toEqual([
-      'missing: every column of the table is sent',
+    expect(s.safeParse({ b: 1 }).error?.issues.map((i) => [i.code, i.path, i.message])).toEqual([
+      ['custom', ['a'], 'missing: every column of the table is sent'],
+    ]);
+    const json = storedRow({ list: jsonText(z.array(z.string())) });
+    expect(json.safeParse({ list: '["a"]' }).success).toBe(true);
+    expect(json.safeParse({ list: '["a"' }).error?.issues.map((i) => [i.code, i.path, i.message])).toEqual([
+      ['custom', ['list'], 'must be JSON text'],
     ]);
     expect(s.safeParse({ a: 'y', b: 1, c: 2 }).success).toBe(false);
     expect(s.safeParse({ a: 'y', b: 9 }).error?.issues.map((i) => i.message)).toEqual(['too big']);

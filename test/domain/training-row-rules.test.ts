@@ -144,7 +144,7 @@ describe('an assignment at the door', () => {
         { entity: 'training_assignment', before: started(), after: started({ quiz_passed: 1 }) },
         { entity: 'training_quiz_attempt', before: null, after: rows.training_quiz_attempt() },
       ]),
-    ).toEqual({});
+    ).toStrictEqual({});
     expect(
       await refusal(held, { entity: 'training_assignment', before: started({ quiz_passed: 1 }), after: started() }),
     ).toBe('assignment as1: its quiz is passed and stays passed');

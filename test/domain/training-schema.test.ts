@@ -144,7 +144,7 @@ describe('defaults of a missing field', () => {
   });
 
   it('a module update changes only the fields sent', () => {
-    expect(parseOrThrow(ModuleUpdate, {})).toEqual({});
+    expect(parseOrThrow(ModuleUpdate, {})).toStrictEqual({});
     expect(parseOrThrow(ModuleUpdate, { title: 'T' })).toEqual({ title: 'T' });
   });
 

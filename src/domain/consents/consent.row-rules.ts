@@ -93,8 +93,6 @@ function liftProblem(id: string, was: SyncRow, f: Facts): string | null {
 
 /** The facts of a consent that never change: who consented to what, when, and whether it was a refusal. */
 const CONSENT_FACTS = [
-  'id',
-  'tenant_id',
   'user_id',
   'data_point_id',
   'granted',
@@ -200,7 +198,7 @@ export const CONSENT_ROW_RULES: Record<string, RowRule> = {
   },
   consent_import_run: {
     schema: ImportRunRow,
-    fixed: ['id', 'tenant_id', 'file_name', 'sha256', 'format', 'options', 'created_by', 'started_at'],
+    fixed: ['file_name', 'sha256', 'format', 'options', 'created_by', 'started_at'],
     times: ['started_at', 'finished_at', 'reverted_at'],
     check: ({ id, before: b, after: a }) => {
       if (b?.status === 'reverted' && a.status !== 'reverted') return `import run ${id} is reverted and stays reverted`;

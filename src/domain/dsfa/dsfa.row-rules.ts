@@ -113,10 +113,10 @@ function approvalProblem(a: SyncRow): string | null {
 }
 
 export const DSFA_ROW_RULES: Record<string, RowRule> = {
-  dsfa_setting: { schema: DsfaSettingRow, fixed: ['tenant_id'], times: ['updated_at'] },
+  dsfa_setting: { schema: DsfaSettingRow, times: ['updated_at'] },
   dsfa: {
     schema: DsfaRow,
-    fixed: ['id', 'tenant_id', 'created_by', 'created_at'],
+    fixed: ['created_by', 'created_at'],
     times: ['created_at', 'updated_at', 'approved_at'],
     deletion: () => null,
     needs: (c) =>

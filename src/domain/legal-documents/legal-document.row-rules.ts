@@ -77,7 +77,7 @@ export function evidenceProblem(v: SyncRow): string | null {
 export const LEGAL_DOCUMENT_ROW_RULES: Record<string, RowRule> = {
   legal_document: {
     schema: DocumentRow,
-    fixed: ['id', 'tenant_id', 'title', 'document_type', 'language', 'created_at'],
+    fixed: ['title', 'document_type', 'language', 'created_at'],
     times: ['created_at', 'updated_at'],
     check: ({ id, before: b, after: a }) => {
       if (b?.status === 'published' && a.status !== 'published')
@@ -88,17 +88,7 @@ export const LEGAL_DOCUMENT_ROW_RULES: Record<string, RowRule> = {
   },
   legal_document_version: {
     schema: VersionRow,
-    fixed: [
-      'id',
-      'tenant_id',
-      'document_id',
-      'version_number',
-      'title',
-      'content',
-      'change_summary',
-      'created_by',
-      'created_at',
-    ],
+    fixed: ['document_id', 'version_number', 'title', 'content', 'change_summary', 'created_by', 'created_at'],
     times: ['created_at', 'updated_at', 'approved_at', 'published_at'],
     refs: [{ column: 'document_id', entity: 'legal_document' }],
     needs: (c) => ({ where: [['legal_document_version', 'document_id', c.after!.document_id]] }),

@@ -48,9 +48,9 @@ function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date)
   if (reader.idOf(tenant, c.entity, after) !== c.id) return `the row of ${c.entity} ${c.id} names another record`;
   if (c.before !== null && rule.appendOnly && !sameRow(c.before, after))
     return `${c.entity} ${c.id} cannot be changed: ${c.entity} is history, written once and never changed`;
-  const fixed = c.before === null ? undefined : changedColumn(rule.fixed ?? [], c.before, after);
+  const fixed = c.before === null ? undefined : changedColumn(rule.fixed, c.before, after);
   if (fixed) return `${c.entity} ${c.id} cannot change ${fixed}: it is fixed once the record is written`;
-  const future = futureColumn(rule.times ?? [], after, now);
+  const future = futureColumn(rule.times, after, now);
   return future ? futureRule(`${c.entity} ${c.id}`, future, now) : null;
 }
 
@@ -58,9 +58,9 @@ function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date)
 function needsOf(c: RowChange): Needs {
   const rule = ROW_RULES[c.entity]!;
   const rows: NonNullable<Needs['rows']> = [];
+  // the row fits its table's schema by now: every column is there, an optional reference is null
   for (const ref of c.after ? (rule.refs ?? []) : [])
-    if (c.after![ref.column] !== null && c.after![ref.column] !== undefined)
-      rows.push([ref.entity, String(c.after![ref.column])]);
+    if (c.after![ref.column] !== null) rows.push([ref.entity, String(c.after![ref.column])]);
   const own = rule.needs?.(c) ?? {};
   return { rows: [...rows, ...(own.rows ?? [])], where: own.where ?? [] };
 }
@@ -86,7 +86,6 @@ export async function refusedChanges(
     if (problem) refused.set(key(c.entity, c.id), problem);
     else if (c.before !== null || c.after !== null) live.push(c);
   }
-  if (!live.length) return refused;
   const facts = await BatchFacts.load(reader, tenant, now, live);
   // deletions first: a deletion refused puts its record back, which the records checked after it may rest on
   const order = [...live.filter((c) => c.after === null), ...live.filter((c) => c.after !== null)];
@@ -96,7 +95,7 @@ export async function refusedChanges(
     for (const c of order) {
       if (out.has(c)) continue;
       const problem = ruleProblem(c, facts);
-      if (!problem) continue;
+      if (problem === null) continue;
       refused.set(key(c.entity, c.id), problem);
       out.add(c);
       facts.withdraw(c);
@@ -112,7 +111,7 @@ function ruleProblem(c: RowChange, f: RecordFacts): string | null {
   if (c.after === null) return rule.deletion!({ ...c, before: c.before! }, f);
   for (const ref of rule.refs ?? []) {
     const value = c.after[ref.column];
-    if (value === null || value === undefined) continue;
+    if (value === null) continue;
     if (!f.row(ref.entity, String(value)))
       return `${c.entity} ${c.id} names ${ref.entity} ${String(value)} (${ref.column}), which this tenant does not hold`;
   }
@@ -127,10 +126,7 @@ class Tables<T> {
     return this.byEntity.get(entity);
   }
 
-  has(entity: string, id: string): boolean {
-    return this.byEntity.get(entity)?.has(id) ?? false;
-  }
-
+  /** The value held for a record (undefined: none). */
   get(entity: string, id: string): T | undefined {
     return this.byEntity.get(entity)?.get(id);
   }
@@ -142,7 +138,7 @@ class Tables<T> {
   }
 
   delete(entity: string, id: string): void {
-    this.byEntity.get(entity)?.delete(id);
+    this.byEntity.get(entity)!.delete(id);
   }
 }
 
@@ -169,7 +165,7 @@ class BatchFacts implements RecordFacts {
     }
     for (const c of changes) {
       const n = needsOf(c);
-      for (const [entity, id] of n.rows ?? []) if (!f.heldRows.has(entity, id)) add(rows, entity, id);
+      for (const [entity, id] of n.rows ?? []) if (f.heldRows.get(entity, id) === undefined) add(rows, entity, id);
       for (const [entity, column, value] of n.where ?? []) {
         const k = `${entity}\u0000${column}`;
         const w = where.get(k) ?? where.set(k, { entity, column, values: new Set() }).get(k)!;
@@ -198,13 +194,14 @@ class BatchFacts implements RecordFacts {
   }
 
   held(entity: string, id: string): SyncRow | null {
-    if (!this.heldRows.has(entity, id))
-      throw new DomainError('internal', `a sync rule read ${entity} ${id} without asking for it`);
-    return this.heldRows.get(entity, id)!;
+    const held = this.heldRows.get(entity, id);
+    if (held === undefined) throw new DomainError('internal', `a sync rule read ${entity} ${id} without asking for it`);
+    return held;
   }
 
   row(entity: string, id: string): SyncRow | null {
-    return this.batch.has(entity, id) ? this.batch.get(entity, id)! : this.held(entity, id);
+    const written = this.batch.get(entity, id);
+    return written === undefined ? this.held(entity, id) : written;
   }
 
   heldWhere(entity: string, column: string, value: unknown): SyncRow[] {

@@ -53,7 +53,10 @@ export interface RowRule {
   schema: z.ZodType;
   /** History: a record is inserted once and never changed; deleted only where `deletion` allows it. */
   appendOnly?: boolean;
-  /** Columns a record keeps for life once written. */
+  /**
+   * Columns a record keeps for life once written, besides those the door keeps for every table: the tenant and the
+   * columns its journal id is made of (a row naming another tenant or another record is refused before this).
+   */
   fixed?: readonly string[];
   /** Columns holding times the sender set: none may lie in the future (beyond the clock skew). */
   times?: readonly string[];
@@ -104,13 +107,13 @@ export function jsonText<T extends z.ZodType>(schema: T) {
     .pipe(schema as z.ZodType<unknown, unknown>);
 }
 
-/** The first of `columns` whose value differs between two versions of a row, if any. */
-export const changedColumn = (columns: readonly string[], a: SyncRow, b: SyncRow): string | undefined =>
-  columns.find((c) => JSON.stringify(a[c] ?? null) !== JSON.stringify(b[c] ?? null));
+/** The first of `columns` (none: no column) whose value differs between two versions of a row, if any. */
+export const changedColumn = (columns: readonly string[] | undefined, a: SyncRow, b: SyncRow): string | undefined =>
+  columns?.find((c) => JSON.stringify(a[c] ?? null) !== JSON.stringify(b[c] ?? null));
 
-/** The first of `columns` holding a time beyond the clock skew, if any. */
-export const futureColumn = (columns: readonly string[], row: SyncRow, now: Date): string | undefined =>
-  columns.find((c) => row[c] !== null && row[c] !== undefined && inFuture(row[c], now));
+/** The first of `columns` (none: no column) holding a time beyond the clock skew, if any (null is no time). */
+export const futureColumn = (columns: readonly string[] | undefined, row: SyncRow, now: Date): string | undefined =>
+  columns?.find((c) => inFuture(row[c], now));
 
 /** The refusal of a time beyond the clock skew. */
 export const futureRule = (what: string, column: string, now: Date): string =>

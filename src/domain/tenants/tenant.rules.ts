@@ -3,14 +3,15 @@
  * alignment distance), so `acmee`, `amce` and `acm` are each one edit from `acme`.
  */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  // each row is filled left to right from its first cell, so it starts with that cell alone
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      // a swap needs two letters on each side: before them, a[-1] and b[-1] are undefined and match no letter
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   return d[a.length]![b.length]!;
@@ -35,7 +36,7 @@ export function nearestTenants(name: string, known: readonly string[], max = 3):
     if (distance <= reach || prefix) scored.push([tenant, distance]);
   }
   return scored
-    .sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a, x], [b, y]) => x - y || a.localeCompare(b))
     .slice(0, max)
     .map(([t]) => t);
 }

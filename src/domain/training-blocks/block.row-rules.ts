@@ -46,10 +46,10 @@ const LinkRow = storedRow({
 });
 
 export const BLOCK_ROW_RULES: Record<string, RowRule> = {
-  training_canonical_control: { schema: ControlRow, fixed: ['tenant_id', 'id'], times: ['updated_at'] },
+  training_canonical_control: { schema: ControlRow, times: ['updated_at'] },
   training_block: {
     schema: BlockRow,
-    fixed: ['id', 'tenant_id', 'created_at'],
+    fixed: ['created_at'],
     times: ['created_at', 'updated_at', 'last_generated_at'],
     deletion: () => null,
     check: ({ id, after: r }) =>
@@ -57,7 +57,6 @@ export const BLOCK_ROW_RULES: Record<string, RowRule> = {
   },
   training_block_control: {
     schema: LinkRow,
-    fixed: ['block_id', 'control_id'],
     refs: [
       { column: 'block_id', entity: 'training_block' },
       { column: 'module_id', entity: 'training_module' },

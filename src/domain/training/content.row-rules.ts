@@ -72,7 +72,7 @@ const publishedProblem = (r: SyncRow, archived: boolean): string | null => {
 export const CONTENT_ROW_RULES: Record<string, RowRule> = {
   training_content: {
     schema: ContentRow,
-    fixed: ['id', 'tenant_id', 'module_id', 'version', 'language', 'markdown', 'created_at'],
+    fixed: ['module_id', 'version', 'language', 'markdown', 'created_at'],
     times: ['created_at', 'published_at'],
     refs: [{ column: 'module_id', entity: 'training_module' }],
     deletion: withModule('training content'),
@@ -86,18 +86,7 @@ export const CONTENT_ROW_RULES: Record<string, RowRule> = {
   },
   training_media: {
     schema: MediaRow,
-    fixed: [
-      'id',
-      'tenant_id',
-      'module_id',
-      'content_id',
-      'kind',
-      'bucket',
-      'object_key',
-      'content_type',
-      'size_bytes',
-      'created_at',
-    ],
+    fixed: ['module_id', 'content_id', 'kind', 'bucket', 'object_key', 'content_type', 'size_bytes', 'created_at'],
     times: ['created_at', 'published_at'],
     refs: [
       { column: 'module_id', entity: 'training_module' },

@@ -280,7 +280,7 @@ const about = (what: string, problem: string | null): string | null => (problem 
 export const TRAINING_ROW_RULES: Record<string, RowRule> = {
   training_module: {
     schema: ModuleRow,
-    fixed: ['id', 'tenant_id', 'created_at'],
+    fixed: ['created_at'],
     times: ['created_at', 'updated_at'],
     deletion: ({ id }, f) => moduleDeletionProblem(id, f.where('training_assignment', 'module_id', id).length),
     needs: (c) => ({
@@ -296,20 +296,19 @@ export const TRAINING_ROW_RULES: Record<string, RowRule> = {
   },
   training_question: {
     schema: QuestionRow,
-    fixed: ['id', 'tenant_id', 'module_id'],
+    fixed: ['module_id'],
     refs: [{ column: 'module_id', entity: 'training_module' }],
     deletion: () => null,
   },
   training_matrix: {
     schema: MatrixRow,
-    fixed: ['tenant_id', 'role_code', 'module_id'],
     times: ['created_at'],
     refs: [{ column: 'module_id', entity: 'training_module' }],
     deletion: () => null,
   },
   training_assignment: {
     schema: AssignmentRow,
-    fixed: ['id', 'tenant_id', 'module_id', 'user_id', 'role_code', 'created_at'],
+    fixed: ['module_id', 'user_id', 'role_code', 'created_at'],
     times: ['created_at', 'updated_at', 'started_at', 'completed_at'],
     refs: [
       { column: 'module_id', entity: 'training_module' },
