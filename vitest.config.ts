@@ -10,9 +10,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // vitest's default is one worker less than the cores: on a 2-core machine (CI) one file at a time. The files wait
-    // on PostgreSQL, servers, browsers and programs more than they compute: three at a time there keep both cores
-    // busy (docs/development.md: CI time; Stryker sets its own).
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // on PostgreSQL, servers and programs more than they compute, so two at a time there (Stryker sets its own).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default'],
   },
 });

@@ -83,8 +83,7 @@ try {
   // The strict run stops at its first failing test (--bail=1): what it proves is that a missing program fails a test
   // with the install hint; every test in those files has run in the full run and in the lenient run.
   const [lenient, strict, failing] = await Promise.all([
-    // two files at a time: the three runs share the cores
-    run('npx', ['vitest', 'run', '--maxWorkers=2', ...touching.map((t) => t.file)], env),
+    run('npx', ['vitest', 'run', ...touching.map((t) => t.file)], env),
     run('npx', ['vitest', 'run', '--bail=1', ...needing], { ...env, CI: 'true' }),
     run('npx', ['vitest', 'run', probe], embedded),
   ]);
