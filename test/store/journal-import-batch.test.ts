@@ -1,10 +1,12 @@
+import { copyFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { dataHash, entryHash } from '../../src/domain/journal/chain.js';
 import { changesOf, groupRows, type BatchData } from '../../src/domain/journal/changes.js';
 import type { DB, JournalRow } from '../../src/store/db-types.js';
-import { ENGINE_NAMES, cli, freshStore } from '../support/helpers.js';
+import { ENGINE_NAMES, cli, freshStore, tmpDb } from '../support/helpers.js';
+import { copiedPostgresDatabase } from '../support/postgres.js';
 
 const T = { tenant: 'acme', actor: 'importer' };
 const AT = '2026-01-01T10:00:00Z';
@@ -23,8 +25,9 @@ const csv = (lines: string[]) => ({
  * A store with a consent made through the API, then an import of every kind of row: new ones with and without
  * granted_at, revoked ones, values with quotes, backslashes and umlauts, empty optional fields, a repeated row
  * (unchanged), a refused one, and one that revokes the stored consent; over two transactions (10,000 rows each).
+ * Made once per engine (closed, so that it can be copied); each test works on a copy of it (`imported`).
  */
-async function imported(engine: 'sqlite' | 'postgres'): Promise<{ target: string; local: LocalBackend }> {
+async function importedOriginal(engine: 'sqlite' | 'postgres'): Promise<string> {
   const target = await freshStore(engine);
   const local = await createLocalBackend(target);
   await local.consents.create({
@@ -50,7 +53,19 @@ async function imported(engine: 'sqlite' | 'postgres'): Promise<{ target: string
   rows.push(rows[3]!, 'u-bad,news,maybe,,,1,,,', `old,news,true,${AT},2026-03-01T00:00:00Z,1,,,`);
   const run = await local.consents.import({ ...T, query: {}, stream: csv(rows) });
   expect(run).toMatchObject({ created: 10_050, unchanged: 1, revoked: 1, rejected: 1 });
-  return { target, local };
+  await local.close();
+  return target;
+}
+
+/** A copy of the imported store of the engine, as a test of its own may change it. */
+async function copyOf(
+  engine: 'sqlite' | 'postgres',
+  original: string,
+): Promise<{ target: string; local: LocalBackend }> {
+  let target = tmpDb();
+  if (engine === 'postgres') target = await copiedPostgresDatabase(new URL(original).pathname.slice(1));
+  else copyFileSync(original, target);
+  return { target, local: await createLocalBackend(target) };
 }
 
 const entries = (db: Kysely<DB>) =>
@@ -83,8 +98,14 @@ const setData = (db: Kysely<DB>, e: JournalRow, data: string) =>
   db.updateTable('journal').set({ data }).where('tenant_id', '=', 'acme').where('seq', '=', e.seq).execute();
 
 describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
+  let original = '';
+  beforeAll(async () => {
+    original = await importedOriginal(engine);
+  });
+  const imported = () => copyOf(engine, original);
+
   it('holds the staged rows of the consents it created, at most a third of the rows it records', async () => {
-    const { local } = await imported(engine);
+    const { local } = await imported();
     const [first] = await batches(local.store.admin);
     const data = JSON.parse(first!.data!) as BatchData;
     expect(data.staged?.rows).toHaveLength(10_000);
@@ -99,7 +120,7 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
   });
 
   it('derives exactly the consent and history rows the tables hold', async () => {
-    const { target, local } = await imported(engine);
+    const { target, local } = await imported();
     const db = local.store.admin;
     const changes = (await batches(db)).flatMap((e) => changesOf({ ...e, data: JSON.parse(e.data!) }));
     const tally = (entity: string, op: string) => changes.filter((c) => c.entity === entity && c.op === op).length;
@@ -121,7 +142,7 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
   });
 
   it('a staged row edited in the entry breaks the chain there', async () => {
-    const { target, local } = await imported(engine);
+    const { target, local } = await imported();
     const [first] = await batches(local.store.admin);
     await setData(local.store.admin, first!, first!.data!.replace('"u17@example.com"', '"mallory@example.com"'));
     await local.close();
@@ -131,7 +152,7 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
   });
 
   it('a staged row edited and the chain rehashed: the history rows no longer match their table', async () => {
-    const { target, local } = await imported(engine);
+    const { target, local } = await imported();
     const db = local.store.admin;
     const [first] = await batches(db);
     await setData(db, first!, first!.data!.replace(`"${AT.replace('Z', '.000Z')}"`, '"2025-01-01T00:00:00.000Z"'));
@@ -147,7 +168,7 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
   });
 
   it.each(['edited', 'deleted'] as const)('an imported history row %s in its table is found', async (kind) => {
-    const { target, local } = await imported(engine);
+    const { target, local } = await imported();
     const db = local.store.admin;
     const row = await db
       .selectFrom('consent_history')
@@ -170,7 +191,7 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
   });
 
   it('a group whose columns come in another order than the table’s still verifies, and an edit in the table is found', async () => {
-    const { target, local } = await imported(engine);
+    const { target, local } = await imported();
     const db = local.store.admin;
     const before = await batches(db);
     for (const e of before) {
@@ -206,7 +227,7 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
   });
 
   it('entries written whole, as before the staged form, still verify and give the same rows', async () => {
-    const { target, local } = await imported(engine);
+    const { target, local } = await imported();
     const db = local.store.admin;
     const before = await batches(db);
     const changes = (es: JournalRow[]) => es.flatMap((e) => changesOf({ ...e, data: JSON.parse(e.data!) }));
