@@ -23,12 +23,18 @@ const summaryOf = (stdout: string) => {
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);
 const dbName = (url: string) => new URL(url).pathname.slice(1);
 
-/** A file with repeated rows, refused rows, quotes, backslashes, tabs and a multi-line field. */
+/**
+ * A file with repeated rows, refused rows, quotes, backslashes, tabs and a multi-line field. Rows i, i + 6000 and
+ * i + 12000 are one consent (6000 is a multiple of 3, 4, 5 and 1000, so they agree on everything but a user agent of
+ * their own where i % 1000 = 500); 13,000 rows fill more than one transaction (IMPORT_BATCH, 10,000 rows), so rows are
+ * repeated within a transaction and across two.
+ */
+const MIXED_ROWS = 13_000;
 function mixedFile(): string {
   const rows = [HEADER + ',user_agent'];
-  for (let i = 0; i < 25_000; i++)
+  for (let i = 0; i < MIXED_ROWS; i++)
     rows.push(
-      `u${i % 9000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"${i % 1000 === 500 ? `other ${i}` : `ua ""${i % 9000}""`}, \\ tab\there"`,
+      `u${i % 6000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"${i % 1000 === 500 ? `other ${i}` : `ua ""${i % 6000}""`}, \\ tab\there"`,
     );
   rows.push('multi,dp0,true,2026-01-09T00:00:00Z,1.0,,"line one\nline two"');
   return file('mixed.csv', rows.join('\n') + '\n');
@@ -36,6 +42,7 @@ function mixedFile(): string {
 
 describe('consents import and export on PostgreSQL (the built CLI with --db postgres://…)', () => {
   it('gives the summaries, rejects, store and export bytes of the SQLite import', async () => {
+    expect(MIXED_ROWS).toBeGreaterThan(IMPORT_BATCH);
     const f = mixedFile();
     const [pg, lite] = [await freshPostgresDatabase(), tmpDb()];
     const dry = bin(['--db', pg, 'consents', 'import', f, '--dry-run', '--json']);
@@ -50,7 +57,7 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
     const here = bin(['--db', lite, 'consents', 'import', f, '--rejects', rejLite, '--json']);
     expect(first.code, first.stderr).toBe(6);
     expect(summaryOf(first.stdout)).toEqual(summaryOf(here.stdout));
-    expect(summaryOf(first.stdout)).toMatchObject({ read: 25_001, rejected: 25 + 16, created: 8992 });
+    expect(summaryOf(first.stdout)).toMatchObject({ read: 13_001, rejected: 13 + 7, created: 5995 });
     // the reasons of the writer's refusals name the stored consent, whose id differs between the two stores
     expect(withoutIds(readFileSync(rejPg, 'utf8'))).toBe(withoutIds(readFileSync(rejLite, 'utf8')));
     expect(await stats(pg)).toEqual(await stats(lite));
@@ -58,8 +65,8 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
     // idempotent: a second run creates nothing
     expect(summaryOf(bin(['--db', pg, 'consents', 'import', f, '--json']).stdout)).toMatchObject({
       created: 0,
-      unchanged: 24_976 - 16,
-      rejected: 25 + 16,
+      unchanged: 12_988 - 7,
+      rejected: 13 + 7,
     });
 
     for (const format of ['csv', 'ndjson']) {
