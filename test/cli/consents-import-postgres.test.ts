@@ -41,6 +41,8 @@ function mixedFile(): string {
 }
 
 describe('consents import and export on PostgreSQL (the built CLI with --db postgres://…)', () => {
+  // the SQLite store it is held against is written and read in process: consents-import.test.ts shows that the built
+  // CLI (its writer in a worker) gives the same summaries, rejects and store there
   it('gives the summaries, rejects, store and export bytes of the SQLite import', async () => {
     expect(MIXED_ROWS).toBeGreaterThan(IMPORT_BATCH);
     const f = mixedFile();
@@ -48,13 +50,13 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
     const dry = bin(['--db', pg, 'consents', 'import', f, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(6);
     expect(summaryOf(dry.stdout)).toEqual(
-      summaryOf(bin(['--db', lite, 'consents', 'import', f, '--dry-run', '--json']).stdout),
+      summaryOf((await cli(['--db', lite, 'consents', 'import', f, '--dry-run', '--json'])).stdout),
     );
     expect((await stats(pg)).total_consents).toBe(0);
 
     const [rejPg, rejLite] = [join(tmp(), 'a.csv'), join(tmp(), 'b.csv')];
     const first = bin(['--db', pg, 'consents', 'import', f, '--rejects', rejPg, '--json']);
-    const here = bin(['--db', lite, 'consents', 'import', f, '--rejects', rejLite, '--json']);
+    const here = await cli(['--db', lite, 'consents', 'import', f, '--rejects', rejLite, '--json']);
     expect(first.code, first.stderr).toBe(6);
     expect(summaryOf(first.stdout)).toEqual(summaryOf(here.stdout));
     expect(summaryOf(first.stdout)).toMatchObject({ read: 13_001, rejected: 13 + 7, created: 5995 });
@@ -71,13 +73,13 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
 
     for (const format of ['csv', 'ndjson']) {
       const a = bin(['--db', pg, 'consents', 'export', '--format', format]);
-      const b = bin(['--db', lite, 'consents', 'export', '--format', format]);
+      const b = await cli(['--db', lite, 'consents', 'export', '--format', format]);
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout.length).toBeGreaterThan(100_000);
       expect(a.stdout === b.stdout, format).toBe(true);
       const filtered = ['--format', format, '--data-point', 'dp1', '--granted', 'false'];
       expect(bin(['--db', pg, 'consents', 'export', ...filtered]).stdout).toBe(
-        bin(['--db', lite, 'consents', 'export', ...filtered]).stdout,
+        (await cli(['--db', lite, 'consents', 'export', ...filtered])).stdout,
       );
     }
     // and for a German spreadsheet: local times, ja/nein, `;`
@@ -86,7 +88,7 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
     const a = bin(['--db', pg, 'consents', 'export', ...words]);
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toMatch(/\n[^;\n]+;dp\d;(ja|nein);\d\d\.01\.2026 01:00:00;/);
-    expect(a.stdout === bin(['--db', lite, 'consents', 'export', ...words]).stdout).toBe(true);
+    expect(a.stdout === (await cli(['--db', lite, 'consents', 'export', ...words])).stdout).toBe(true);
     // row-level security: another tenant's export is empty
     expect(bin(['--db', pg, '--tenant', 'other', 'consents', 'export', '--format', 'ndjson']).stdout).toBe('');
   }, 120_000);
