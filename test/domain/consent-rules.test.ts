@@ -137,6 +137,13 @@ describe('the decision in force of a user on a data point', () => {
   const T2 = '2026-02-01T10:00:00.000Z';
   const T3 = '2026-03-01T10:00:00.000Z';
   const NOW = '2026-06-01T12:00:00.000Z';
+  const T0 = '2025-12-01T10:00:00.000Z';
+  const T4 = '2026-04-01T10:00:00.000Z';
+  /** The affirmations of a grant of version 1.0 at T1, renewed to 2.0 at `at`. */
+  const renewedAt = (at: string) => [
+    { at: T1, consent_version: '1.0' },
+    { at, consent_version: '2.0' },
+  ];
   const none = { banner_revision: null, policy_version_id: null, policy_content_hash: null };
   const grant = (id: string, at: string, extra: Partial<StoredDecision> = {}): StoredDecision => ({
     id,
@@ -308,8 +315,154 @@ describe('the decision in force of a user on a data point', () => {
       now(false),
       record(null, [{ consent_id: 'g', at: '2026-06-01T12:03:00.000Z' }]),
     ],
+    [
+      'a refusal of the past withdraws a grant given at that very instant',
+      [grant('g', T2)],
+      past(false, T2),
+      record(null, [{ consent_id: 'g', at: T2 }]),
+    ],
+    [
+      'a refusal of the past names the same instant as a grant, not the same decision',
+      [grant('g', T1)],
+      past(false, T1),
+      record(null, [{ consent_id: 'g', at: T1 }]),
+    ],
+    [
+      'a grant given as revoked is not the grant in force given at the same time',
+      [grant('g', T1)],
+      past(true, T1, { revoked_at: T3 }),
+      record(T3),
+    ],
+    [
+      'a refusal of the past of another version is not the refusal stored then',
+      [refusal('r', T1)],
+      past(false, T1, { consent_version: '2.0' }),
+      record(),
+    ],
+    [
+      'a refusal of the past given again is recorded already, also when another refusal shares its instant',
+      [refusal('r2', T1, '2.0'), refusal('r', T1)],
+      past(false, T1),
+      { kind: 'unchanged', consent_id: 'r' },
+    ],
+    [
+      'a renewal of the past given again is recorded already on a grant withdrawn since',
+      [grant('g', T1, { revoked_at: T3, consent_version: '2.0', affirmations: renewedAt(T2) })],
+      past(true, T2, { consent_version: '2.0' }),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'a grant of the past at the time of a renewal but of another version is recorded',
+      [grant('g', T1, { revoked_at: T3, consent_version: '2.0', affirmations: renewedAt(T2) })],
+      past(true, T2, { consent_version: '3.0' }),
+      record(),
+    ],
+    [
+      'a grant of the past of a renewed version but at another time is recorded',
+      [grant('g', T1, { revoked_at: T3, consent_version: '2.0', affirmations: renewedAt(T2) })],
+      past(true, T4, { consent_version: '2.0' }),
+      record(),
+    ],
+    [
+      'the last yes on a grant is its latest affirmation, in whatever order they are stored',
+      [grant('g', T1, { affirmations: [...renewedAt(T3)].reverse() })],
+      past(false, T2),
+      record(),
+    ],
+    [
+      'a grant naming no text changes nothing on a grant that names one',
+      [grant('g', T1, { banner_revision: 'aaaaaaaa' })],
+      now(true),
+      { kind: 'unchanged', consent_id: 'g' },
+    ],
+    [
+      'a grant of the past at the instant of the last yes, of another version, renews it then',
+      [grant('g', T1)],
+      past(true, T1, { consent_version: '2.0' }),
+      { kind: 'renew', consent_id: 'g', at: T1 },
+    ],
+    [
+      'a grant of the past at the instant of a stored refusal is recorded in force (the refusal came first)',
+      [refusal('r', T2)],
+      past(true, T2),
+      record(),
+    ],
+    [
+      'a grant of the past older than two stored refusals is recorded revoked at the earlier one',
+      [refusal('r3', T3), refusal('r2', T2)],
+      past(true, T1),
+      record(T2),
+    ],
+    [
+      'a refusal after a revocation by request that followed a refusal is recorded (the revocation came last)',
+      [grant('g', T1, { revoked_at: T3 }), refusal('r', T2)],
+      now(false),
+      record(),
+    ],
+    [
+      'a refusal of the past after a yes that follows a refusal is recorded (the yes came last)',
+      [refusal('r', T1), grant('g', T2, { revoked_at: T4 })],
+      past(false, T3),
+      record(),
+    ],
+    [
+      'a refusal of the past reads only the decisions up to its time',
+      [grant('g', T1, { revoked_at: T2 }), refusal('r', T4)],
+      past(false, T3),
+      record(),
+    ],
+    [
+      'a refusal of the past counts a revocation at its very instant',
+      [refusal('r', T1), grant('g', T0, { revoked_at: T2 })],
+      past(false, T2),
+      record(),
+    ],
+    [
+      'the latest decision counts, not the one of the highest rank',
+      [grant('g', T1, { revoked_at: T3 }), refusal('r', T2)],
+      now(false),
+      record(),
+    ],
+    [
+      'on one instant a refusal counts after a revocation',
+      [refusal('r', T2), grant('g', T1, { revoked_at: T2 })],
+      now(false),
+      { kind: 'unchanged', consent_id: 'r' },
+    ],
+    [
+      'of two refusals on one instant, the greater id counts last',
+      [refusal('r2', T1, '2.0'), refusal('r', T1)],
+      now(false),
+      record(),
+    ],
+    [
+      'of two refusals on one instant, the greater id counts last, whatever its version',
+      [refusal('r', T1, '2.0'), refusal('s', T1)],
+      now(false),
+      { kind: 'unchanged', consent_id: 's' },
+    ],
+    [
+      'a decision made now is never taken for a stored one, even at the same instant',
+      [refusal('r', NOW), grant('g', T1)],
+      now(false),
+      record(null, [{ consent_id: 'g', at: NOW }]),
+    ],
+    [
+      'of two grants in force, the one given last is renewed',
+      [grant('b', T1), grant('a', T2)],
+      now(true, { consent_version: '2.0' }),
+      { kind: 'renew', consent_id: 'a', at: NOW },
+    ],
+    [
+      'of two grants in force given at one instant, the greater id is renewed',
+      [grant('a', T1), grant('b', T1)],
+      now(true, { consent_version: '2.0' }),
+      { kind: 'renew', consent_id: 'b', at: NOW },
+    ],
   ])('%s', (_what, stored, incoming, decision) => {
+    // the stored order is the engine's and means nothing
     expect(decideConsent(stored, incoming)).toEqual(decision);
+    expect(decideConsent([...stored].reverse(), incoming)).toEqual(decision);
   });
 
   it('decides the same whatever the order the consents are stored in', () => {

@@ -86,8 +86,25 @@ describe('the grants a merge of decisions revokes', () => {
         { consent_id: 'a', at: T(3), by: 'r' },
       ],
     ],
+    [
+      'two grants: the later stands, whatever their ids say',
+      [decision('b', true, 1), decision('a', true, 2)],
+      [{ consent_id: 'b', at: T(2), by: 'a' }],
+    ],
+    [
+      'the first refusal in time revokes, whatever the ids say',
+      [decision('g', true, 1), decision('a', false, 5), decision('b', false, 3)],
+      [{ consent_id: 'g', at: T(3), by: 'b' }],
+    ],
+    [
+      'a grant given after every refusal stands',
+      [decision('r', false, 1), decision('g', true, 2, { revoked_at: null }), decision('h', true, 0)],
+      [{ consent_id: 'h', at: T(1), by: 'r' }],
+    ],
   ])('%s', (_, stored, expected) => {
+    // the stored order is the engine's and means nothing
     expect(supersededGrants(stored)).toEqual(expected);
+    expect(supersededGrants([...stored].reverse())).toEqual(expected);
   });
 
   it('settles to nothing once its revocations are written', () => {

@@ -101,10 +101,15 @@ function recorded(c: StoredDecision, d: IncomingDecision): boolean {
   return c.affirmations.some((a) => a.at === d.at && a.consent_version === d.consent_version);
 }
 
+/** Whether a decision on the same instant as `than` counts after it: by rank, then by the greater id. */
+const later = (rank: number, id: string, than: { rank: number; c: StoredDecision }): boolean =>
+  rank !== than.rank ? rank > than.rank : id > than.c.id;
+
 /**
  * The last decision at or before `at` among the stored ones (a yes, a refusal, or the revocation of a grant): whether
  * it is a refusal, and the consent that holds it. On one instant a refusal counts after the revocation it caused, and
- * both after a yes.
+ * both after a yes; of two of a kind the greater id counts last, as of two grants the greater id stands, so the
+ * answer does not depend on the order an engine returns the rows in.
  */
 function lastDecision(stored: readonly StoredDecision[], at: string): { c: StoredDecision; refusal: boolean } | null {
   let best: { t: string; rank: number; c: StoredDecision } | null = null;
@@ -113,7 +118,7 @@ function lastDecision(stored: readonly StoredDecision[], at: string): { c: Store
       ? [[lastYes(c), 0], ...(c.revoked_at === null ? [] : [[c.revoked_at, 1] as [string, number]])]
       : [[c.granted_at, 2]];
     for (const [t, rank] of events)
-      if (t <= at && (!best || t > best.t || (t === best.t && rank > best.rank))) best = { t, rank, c };
+      if (t <= at && (!best || t > best.t || (t === best.t && later(rank, c.id, best)))) best = { t, rank, c };
   }
   return best && { c: best.c, refusal: best.rank === 2 };
 }
