@@ -41,13 +41,20 @@ function pathWithout(names) {
 
 /** Runs a command to its end: its exit code and what it printed (stdout, then stderr). */
 function run(cmd, args, env) {
+  const started = Date.now();
   return new Promise((resolve) => {
     const p = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const [out, err] = [[], []];
     p.stdout.on('data', (c) => out.push(c));
     p.stderr.on('data', (c) => err.push(c));
     p.on('error', (e) => err.push(Buffer.from(`${cmd}: ${e.message}\n`)));
-    p.on('close', (code) => resolve({ code: code ?? 1, out: `${Buffer.concat(out)}\n${Buffer.concat(err)}` }));
+    p.on('close', (code) =>
+      resolve({
+        code: code ?? 1,
+        out: `${Buffer.concat(out)}\n${Buffer.concat(err)}`,
+        seconds: ((Date.now() - started) / 1000).toFixed(1),
+      }),
+    );
   });
 }
 
@@ -57,6 +64,11 @@ const testFiles = readdirSync('test', { recursive: true })
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => ({ file: join('test', f), text: readFileSync(join('test', f), 'utf8') }));
 const needing = testFiles.filter((t) => t.text.includes('requirePrograms(')).map((t) => t.file);
+// Strict mode is one branch of requirePrograms, the one function every test asks through, so the smallest file that
+// asks proves it (vitest starts the largest files first: with all of them, two large files ran until the first fail).
+const smallest = testFiles
+  .filter((t) => needing.includes(t.file))
+  .sort((a, b) => a.text.length - b.text.length)[0].file;
 // The lenient run takes every file that asks for a program or names one (a test that used a program without asking
 // would fail here); the rest cannot notice the hidden programs, and the full run before this one has run them.
 const touching = testFiles.filter((t) => needing.includes(t.file) || HIDDEN.some((p) => t.text.includes(p)));
@@ -81,10 +93,10 @@ const { COMPLIANCE_TEST_PG_URL: _given, ...embedded } = process.env;
 let failed = 0;
 try {
   // The strict run stops at its first failing test (--bail=1): what it proves is that a missing program fails a test
-  // with the install hint; every test in those files has run in the full run and in the lenient run.
+  // with the install hint; every test of the file has run in the full run and in the lenient run.
   const [lenient, strict, failing] = await Promise.all([
     run('npx', ['vitest', 'run', ...touching.map((t) => t.file)], env),
-    run('npx', ['vitest', 'run', '--bail=1', ...needing], { ...env, CI: 'true' }),
+    run('npx', ['vitest', 'run', '--bail=1', smallest], { ...env, CI: 'true' }),
     run('npx', ['vitest', 'run', probe], embedded),
   ]);
   const notices = /NOTICE: \d+ test\(s\) skipped because these programs are not installed: (.*)/.exec(lenient.out);
@@ -94,22 +106,25 @@ try {
     console.log(
       `FAIL: npm test without ${HIDDEN.join(', ')} exited ${lenient.code}${notices ? '' : ' without the notice'}`,
     );
-  } else console.log(`ok: ${touching.length} test files without the programs pass and name them: ${notices[1]}`);
+  } else
+    console.log(
+      `ok: ${touching.length} test files without the programs pass and name them (${lenient.seconds} s): ${notices[1]}`,
+    );
 
   if (strict.code === 0 || !/missing program .*apt-get install/.test(strict.out)) {
     failed++;
     process.stdout.write(strict.out.slice(-6000));
-    console.log(`FAIL: with CI=true the tests that need those programs (${needing.join(', ')}) did not fail`);
+    console.log(`FAIL: with CI=true the tests of ${smallest}, which need those programs, did not fail`);
   } else
     console.log(
-      `ok: with CI=true a test that needs a hidden program fails, naming its install (${needing.length} files)`,
+      `ok: with CI=true a test that needs a hidden program fails, naming its install (${smallest}, ${strict.seconds} s)`,
     );
 
   if (failing.code === 0 || !/1 failed/.test(failing.out)) {
     failed++;
     process.stdout.write(failing.out.slice(-3000));
     console.log(`FAIL: a run with a failing test exited ${failing.code}`);
-  } else console.log(`ok: a run with a failing test exits ${failing.code}`);
+  } else console.log(`ok: a run with a failing test exits ${failing.code} (${failing.seconds} s)`);
 } finally {
   rmSync(probe, { force: true });
   rmSync(root, { recursive: true, force: true });
