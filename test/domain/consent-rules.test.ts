@@ -430,6 +430,12 @@ describe('the decision in force of a user on a data point', () => {
       { kind: 'unchanged', consent_id: 'r' },
     ],
     [
+      'on one instant a refusal counts after a revocation, whatever their ids',
+      [refusal('a', T2), grant('z', T1, { revoked_at: T2 })],
+      now(false),
+      { kind: 'unchanged', consent_id: 'a' },
+    ],
+    [
       'of two refusals on one instant, the greater id counts last',
       [refusal('r2', T1, '2.0'), refusal('r', T1)],
       now(false),
