@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
-import { cli, tmp, tmpDb } from '../support/helpers.js';
-import { asAdmin, freshPostgresDatabase } from '../support/postgres.js';
+import { cli, freshStore, tmp } from '../support/helpers.js';
+import { consentsCsv, rowCounter, stopWhen, STOPPED_ROWS } from '../support/import-runs.js';
 import { builtCli } from '../support/serve-process.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
@@ -21,7 +21,6 @@ const summaryOf = (stdout: string) => {
   return rest;
 };
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);
-const dbName = (url: string) => new URL(url).pathname.slice(1);
 
 /**
  * A file with repeated rows, refused rows, quotes, backslashes, tabs and a multi-line field. Rows i, i + 6000 and
@@ -41,13 +40,15 @@ function mixedFile(): string {
 }
 
 describe('consents import and export on PostgreSQL (the built CLI with --db postgres://…)', () => {
-  // the SQLite store it is held against is written and read in process: consents-import.test.ts shows that the built
-  // CLI (its writer in a worker) gives the same summaries, rejects and store there
+  // the built program imports and exports once (its bundled PostgreSQL writer and export cursor), is killed halfway and
+  // runs twice at once; the other steps run the same code in process (cli()), as does the SQLite store it is held
+  // against: consents-import.test.ts shows that the built CLI (its writer in a worker) gives the same summaries, rejects
+  // and store there
   it('gives the summaries, rejects, store and export bytes of the SQLite import', async () => {
     expect(MIXED_ROWS).toBeGreaterThan(IMPORT_BATCH);
     const f = mixedFile();
-    const [pg, lite] = [await freshPostgresDatabase(), tmpDb()];
-    const dry = bin(['--db', pg, 'consents', 'import', f, '--dry-run', '--json']);
+    const [pg, lite] = [await freshStore('postgres'), await freshStore('sqlite')];
+    const dry = await cli(['--db', pg, 'consents', 'import', f, '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(6);
     expect(summaryOf(dry.stdout)).toEqual(
       summaryOf((await cli(['--db', lite, 'consents', 'import', f, '--dry-run', '--json'])).stdout),
@@ -65,72 +66,100 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
     expect(await stats(pg)).toEqual(await stats(lite));
 
     // idempotent: a second run creates nothing
-    expect(summaryOf(bin(['--db', pg, 'consents', 'import', f, '--json']).stdout)).toMatchObject({
+    expect(summaryOf((await cli(['--db', pg, 'consents', 'import', f, '--json'])).stdout)).toMatchObject({
       created: 0,
       unchanged: 12_988 - 7,
       rejected: 13 + 7,
     });
 
     for (const format of ['csv', 'ndjson']) {
-      const a = bin(['--db', pg, 'consents', 'export', '--format', format]);
+      const args = ['--db', pg, 'consents', 'export', '--format', format];
+      const a = format === 'csv' ? bin(args) : await cli(args);
       const b = await cli(['--db', lite, 'consents', 'export', '--format', format]);
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout.length).toBeGreaterThan(100_000);
       expect(a.stdout === b.stdout, format).toBe(true);
       const filtered = ['--format', format, '--data-point', 'dp1', '--granted', 'false'];
-      expect(bin(['--db', pg, 'consents', 'export', ...filtered]).stdout).toBe(
+      expect((await cli(['--db', pg, 'consents', 'export', ...filtered])).stdout).toBe(
         (await cli(['--db', lite, 'consents', 'export', ...filtered])).stdout,
       );
     }
     // and for a German spreadsheet: local times, ja/nein, `;`
     const german = ['--delimiter', ';', '--date-format', 'DD.MM.YYYY HH:mm:ss', '--time-zone', 'Europe/Berlin'];
     const words = [...german, '--true-values', 'ja', '--false-values', 'nein', '--bom'];
-    const a = bin(['--db', pg, 'consents', 'export', ...words]);
+    const a = await cli(['--db', pg, 'consents', 'export', ...words]);
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toMatch(/\n[^;\n]+;dp\d;(ja|nein);\d\d\.01\.2026 01:00:00;/);
     expect(a.stdout === (await cli(['--db', lite, 'consents', 'export', ...words])).stdout).toBe(true);
-    // row-level security: another tenant's export is empty
-    expect(bin(['--db', pg, '--tenant', 'other', 'consents', 'export', '--format', 'ndjson']).stdout).toBe('');
+    // row-level security: another tenant's export holds its own consent only (a tenant unknown to the store is refused
+    // with exit 3 and prints nothing, which would say nothing about the export)
+    const others = file('other.csv', `${HEADER}\nsomeone-else,dp0,true,2026-01-01T00:00:00Z,1.0,\n`);
+    expect((await cli(['--db', pg, '--tenant', 'other', 'consents', 'import', others])).code).toBe(0);
+    const other = await cli(['--db', pg, '--tenant', 'other', 'consents', 'export', '--format', 'ndjson']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(
+      other.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).user_id),
+    ).toEqual(['someone-else']);
   }, 120_000);
 
-  it('leaves whole batches when killed halfway and completes without duplicates when run again', async () => {
-    const rows = 150_000;
-    const lines = [HEADER];
-    for (let i = 0; i < rows; i++)
-      lines.push(
-        `user${i}@example.com,dp${i % 7},${i % 3 ? 'true' : 'false'},2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`,
+  it('leaves whole batches when killed halfway, a store that verifies, and completes without duplicates when run again', async () => {
+    const f = consentsCsv(STOPPED_ROWS);
+    const db = await freshStore('postgres');
+    const rows = await rowCounter(db);
+    const count = (table: string) => rows.count(`select count(*) as n from ${table}`);
+    try {
+      const killed = await stopWhen(
+        ['--db', db, 'consents', 'import', f],
+        async () => (await count('consent')) > 0,
+        'SIGKILL',
       );
-    const f = file('big.csv', lines.join('\n') + '\n');
-    const db = await freshPostgresDatabase();
-    await cli(['--db', db, 'db', 'status']);
-    const count = async (sql: string) => Number((await asAdmin<{ n: number }>(sql, [], dbName(db))).rows[0]!.n);
-    const p = spawn(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], { stdio: 'ignore' });
-    for (let waited = 0; (await count('select count(*) as n from consent')) === 0; waited += 20) {
-      if (waited > 30_000) throw new Error('import did not start');
-      await new Promise((r) => setTimeout(r, 20));
+      expect(killed.signal).toBe('SIGKILL');
+      // the server rolls back the batch the killed process had open once its sessions have ended
+      for (let waited = 0; ; waited += 10) {
+        const sessions = await rows.count(`select count(*) as n from pg_stat_activity where datname = current_database()
+          and backend_type = 'client backend' and pid <> pg_backend_pid()`);
+        if (sessions === 0) break;
+        if (waited > 30_000) throw new Error('the killed import’s sessions did not end');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const partial = await count('consent');
+      // the kill landed halfway: some whole batches, not all of them
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(STOPPED_ROWS);
+      expect(partial % IMPORT_BATCH).toBe(0);
+      expect(await count('consent_history')).toBe(partial);
+      const orphans = `consent c where not exists
+        (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')`;
+      expect(await count(orphans)).toBe(0);
+      // the run's record was written with each batch: it counts what was committed
+      const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
+      expect(run).toMatchObject({ status: 'running', created: partial, finished_at: null });
+      expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
+
+      const r = await cli(['--db', db, 'consents', 'import', f, '--json']);
+      expect(summaryOf(r.stdout)).toMatchObject({
+        read: STOPPED_ROWS,
+        created: STOPPED_ROWS - partial,
+        unchanged: partial,
+        rejected: 0,
+      });
+      expect((await stats(db)).total_consents).toBe(STOPPED_ROWS);
+      expect(await count('(select distinct user_id, data_point_id from consent) d')).toBe(STOPPED_ROWS);
+      expect(await count('consent_history')).toBe(STOPPED_ROWS);
+      expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
+    } finally {
+      await rows.close();
     }
-    p.kill('SIGKILL');
-    await new Promise((r) => p.on('exit', r));
-    // the server rolls back the batch the killed process had open
-    await new Promise((r) => setTimeout(r, 200));
-    const partial = await count('select count(*) as n from consent');
-    const orphans = await count(`select count(*) as n from consent c where not exists
-      (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')`);
-    expect(partial).toBeGreaterThan(0);
-    expect(partial % IMPORT_BATCH === 0 || partial === rows).toBe(true); // whole batches only
-    expect(orphans).toBe(0);
-    const r = await cli(['--db', db, 'consents', 'import', f, '--json']);
-    expect(summaryOf(r.stdout)).toMatchObject({ read: rows, created: rows - partial, unchanged: partial, rejected: 0 });
-    expect((await stats(db)).total_consents).toBe(rows);
-    expect(await count('select count(*) as n from consent_history')).toBe(rows);
   }, 120_000);
 
   it('lets two imports of one file at the same time create each consent once', async () => {
     const lines = [HEADER];
     for (let i = 0; i < 30_000; i++) lines.push(`twice${i},newsletter,true,2026-02-01T00:00:00Z,1.0,`);
     const f = file('twice.csv', lines.join('\n') + '\n');
-    const db = await freshPostgresDatabase();
-    await cli(['--db', db, 'db', 'status']);
+    const db = await freshStore('postgres');
     const run = () =>
       new Promise<string>((resolve) => {
         const p = spawn(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f, '--json']);

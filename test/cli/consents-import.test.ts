@@ -1,12 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
 import { writesInWorker } from '../../src/store/sqlite/consent-import-sink.js';
-import { cli, useServer, tmp, tmpDb } from '../support/helpers.js';
+import { cli, freshStore, useServer, tmp, tmpDb } from '../support/helpers.js';
+import { consentsCsv, rowCounter, stopWhen, STOPPED_ROWS } from '../support/import-runs.js';
 import { builtCli } from '../support/serve-process.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
@@ -388,7 +388,7 @@ describe('the built CLI (the writer runs in a worker thread)', () => {
 describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress bar', () => {
   it('shows rows, rows/s and the ETA on a terminal, and nothing when piped', async () => {
     const rows = [HEADER];
-    for (let i = 0; i < 30_000; i++) rows.push(`tty${i},newsletter,true,2026-01-01T00:00:00Z,1.0,`);
+    for (let i = 0; i < 10_000; i++) rows.push(`tty${i},newsletter,true,2026-01-01T00:00:00Z,1.0,`);
     const f = file('tty.csv', rows.join('\n') + '\n');
     const db = tmpDb();
     // util-linux `script` runs the binary on a pseudo-terminal
@@ -398,112 +398,97 @@ describe.skipIf(spawnSync('script', ['--version']).status !== 0)('the progress b
       { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
     );
     expect(onTty.stdout).toMatch(/\d+ rows \| \d+ rows\/s \| ETA/);
-    expect(onTty.stdout).toMatch(/read 30000, created 30000, unchanged 0, revoked 0, renewed 0, rejected 0/);
+    expect(onTty.stdout).toMatch(/read 10000, created 10000, unchanged 0, revoked 0, renewed 0, rejected 0/);
     const piped = spawnSync(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], {
       encoding: 'utf8',
     });
     expect(piped.status).toBe(0);
     expect(piped.stderr).toBe('');
     expect(piped.stdout).toMatch(
-      /^read 30000, created 0, unchanged 30000, revoked 0, renewed 0, rejected 0 in [\d.]+ s, run \S+\n$/,
+      /^read 10000, created 0, unchanged 10000, revoked 0, renewed 0, rejected 0 in [\d.]+ s, run \S+\n$/,
     );
   }, 60_000);
 });
 
+/** The file the imports below are stopped in, written once for the file's tests (each imports it into a store of its own). */
+let stoppedFile: string | undefined;
+const stopped = () => (stoppedFile ??= consentsCsv(STOPPED_ROWS));
+
 describe('an import killed halfway', () => {
-  it('leaves a consistent store and completes without duplicates when run again', async () => {
-    const rows = 150_000;
-    const lines = [HEADER];
-    for (let i = 0; i < rows; i++)
-      lines.push(
-        `user${i}@example.com,dp${i % 7},${i % 3 ? 'true' : 'false'},2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`,
+  it('leaves whole batches, a store that verifies, and completes without duplicates when run again', async () => {
+    const f = stopped();
+    const db = await freshStore('sqlite');
+    const rows = await rowCounter(db);
+    const count = (table: string) => rows.count(`select count(*) as n from ${table}`);
+    try {
+      const killed = await stopWhen(
+        ['--db', db, 'consents', 'import', f],
+        async () => (await count('consent')) > 0,
+        'SIGKILL',
       );
-    const f = file('big.csv', lines.join('\n') + '\n');
-    const db = tmpDb();
-    await cli(['--db', db, 'db', 'init']);
-    const p = spawn(process.execPath, ['bin/compliance.js', '--db', db, 'consents', 'import', f], { stdio: 'ignore' });
-    const count = () => {
-      const s = new Database(db, { readonly: true });
-      try {
-        return (s.prepare('select count(*) as n from consent').get() as { n: number }).n;
-      } finally {
-        s.close();
-      }
-    };
-    for (let waited = 0; count() === 0; waited += 20) {
-      if (waited > 20_000) throw new Error('import did not start');
-      await new Promise((r) => setTimeout(r, 20));
+      expect(killed.signal).toBe('SIGKILL');
+      const partial = await count('consent');
+      // the kill landed halfway: some whole batches, not all of them
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(STOPPED_ROWS);
+      expect(partial % IMPORT_BATCH).toBe(0);
+      expect(await count('consent_history')).toBe(partial);
+      const orphans = `consent c where not exists
+        (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')`;
+      expect(await count(orphans)).toBe(0);
+      // the run's record was written with each batch: it counts what was committed
+      const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
+      expect(run).toMatchObject({ status: 'running', created: partial, finished_at: null });
+      expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
+
+      const r = await cli(['--db', db, 'consents', 'import', f, '--json']);
+      expect(summaryOf(r.stdout)).toMatchObject({
+        read: STOPPED_ROWS,
+        created: STOPPED_ROWS - partial,
+        unchanged: partial,
+        rejected: 0,
+      });
+      expect((await stats(db)).total_consents).toBe(STOPPED_ROWS);
+      expect(await count('(select distinct user_id, data_point_id from consent)')).toBe(STOPPED_ROWS);
+      expect(await count('consent_history')).toBe(STOPPED_ROWS);
+      expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
+    } finally {
+      await rows.close();
     }
-    p.kill('SIGKILL');
-    await new Promise((r) => p.on('exit', r));
-    const s = new Database(db, { readonly: true });
-    const partial = (s.prepare('select count(*) as n from consent').get() as { n: number }).n;
-    const orphans = (
-      s
-        .prepare(
-          "select count(*) as n from consent c where not exists (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')",
-        )
-        .get() as { n: number }
-    ).n;
-    s.close();
-    expect(partial).toBeGreaterThan(0);
-    expect(partial % IMPORT_BATCH === 0 || partial === rows).toBe(true); // whole batches only
-    expect(orphans).toBe(0);
-    const r = await cli(['--db', db, 'consents', 'import', f, '--json']);
-    expect(summaryOf(r.stdout)).toMatchObject({ read: rows, created: rows - partial, unchanged: partial, rejected: 0 });
-    expect((await stats(db)).total_consents).toBe(rows);
   }, 120_000);
 });
 
 describe('Ctrl-C during an import', () => {
-  const big = () => {
-    const lines = [HEADER];
-    for (let i = 0; i < 150_000; i++)
-      lines.push(`user${i}@example.com,dp${i % 7},true,2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`);
-    return file('big.csv', lines.join('\n') + '\n');
-  };
-  /** Runs the built CLI, sends SIGINT once `started` says so, and answers its exit code and stderr. */
-  const interrupt = async (args: string[], started: () => Promise<boolean>) => {
-    const p = spawn(process.execPath, ['bin/compliance.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    p.stderr.on('data', (c) => (stderr += c));
-    const exit = new Promise<number | null>((r) => p.on('exit', (code) => r(code)));
-    for (let waited = 0; !(await started()); waited += 20) {
-      if (waited > 30_000) throw new Error(`the import did not start: ${stderr}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    p.kill('SIGINT');
-    return { code: await exit, stderr };
-  };
   const committedOf = (stderr: string) => Number(/interrupted: (\d+) rows were committed/.exec(stderr)?.[1]);
 
   it('says how many rows were committed and that a re-run completes it (exit 130)', async () => {
-    const f = big();
-    const db = tmpDb();
-    await cli(['--db', db, 'db', 'init']);
-    const count = () => {
-      const s = new Database(db, { readonly: true });
-      try {
-        return (s.prepare('select count(*) as n from consent').get() as { n: number }).n;
-      } finally {
-        s.close();
-      }
-    };
-    const r = await interrupt(['--db', db, 'consents', 'import', f], async () => count() > 0);
-    expect(r.code, r.stderr).toBe(130);
-    const committed = committedOf(r.stderr);
-    expect(committed).toBe(count());
-    expect(committed % IMPORT_BATCH === 0 && committed > 0 && committed < 150_000).toBe(true);
-    expect(r.stderr).toMatch(/running the same import again completes it/);
-    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
-    const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
-    expect(run).toMatchObject({ status: 'interrupted', created: committed, finished_at: expect.any(String) });
-    const again = await cli(['--db', db, 'consents', 'import', f, '--json']);
-    expect(summaryOf(again.stdout)).toMatchObject({ created: 150_000 - committed, unchanged: committed, rejected: 0 });
+    const f = stopped();
+    const db = await freshStore('sqlite');
+    const rows = await rowCounter(db);
+    const count = () => rows.count('select count(*) as n from consent');
+    try {
+      const r = await stopWhen(['--db', db, 'consents', 'import', f], async () => (await count()) > 0, 'SIGINT');
+      expect(r.code, r.stderr).toBe(130);
+      const committed = committedOf(r.stderr);
+      expect(committed).toBe(await count());
+      expect(committed % IMPORT_BATCH === 0 && committed > 0 && committed < STOPPED_ROWS).toBe(true);
+      expect(r.stderr).toMatch(/running the same import again completes it/);
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+      const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
+      expect(run).toMatchObject({ status: 'interrupted', created: committed, finished_at: expect.any(String) });
+      const again = await cli(['--db', db, 'consents', 'import', f, '--json']);
+      expect(summaryOf(again.stdout)).toMatchObject({
+        created: STOPPED_ROWS - committed,
+        unchanged: committed,
+        rejected: 0,
+      });
+    } finally {
+      await rows.close();
+    }
   }, 120_000);
 
   it('stops the server’s import too, and says what the server committed (remote, exit 130)', async () => {
-    const f = big();
+    const f = stopped();
     const tenant = `ctrl-c-${Date.now()}`;
     const stats = async () =>
       (
@@ -511,18 +496,19 @@ describe('Ctrl-C during an import', () => {
           await fetch(`${runsServer.url}/sdk/v1/einwilligungen/consents/stats`, { headers: { 'x-tenant-id': tenant } })
         ).json()) as { total_consents: number }
       ).total_consents;
-    const r = await interrupt(
+    const r = await stopWhen(
       ['--remote', runsServer.url, '--tenant', tenant, 'consents', 'import', f],
       async () => (await stats()) > 0,
+      'SIGINT',
     );
     expect(r.code, r.stderr).toBe(130);
     const committed = committedOf(r.stderr);
     expect(committed).toBeGreaterThan(0);
-    expect(committed).toBeLessThan(150_000);
+    expect(committed).toBeLessThan(STOPPED_ROWS);
     expect(await stats()).toBe(committed);
     const runs = JSON.parse(
       (await cli(['--remote', runsServer.url, '--tenant', tenant, 'consents', 'imports', '--json'])).stdout,
     );
-    expect(runs.runs[0]).toMatchObject({ status: 'interrupted', created: committed, file_name: 'big.csv' });
+    expect(runs.runs[0]).toMatchObject({ status: 'interrupted', created: committed, file_name: 'consents.csv' });
   }, 120_000);
 });

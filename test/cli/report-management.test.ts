@@ -6,7 +6,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
 import { TONE_COLOURS } from '../../src/services/report/tones.js';
-import { cli, tmp, tmpDb } from '../support/helpers.js';
+import { cli, freshStore, tmp } from '../support/helpers.js';
 import { ink, overlapping, pdfWords, pixelsOf, renderPages } from '../support/pages.js';
 import { launchChromium } from '../support/browser.js';
 import { requirePrograms } from '../support/programs.js';
@@ -17,13 +17,15 @@ import { parseXml } from '../support/xml.js';
 // HTML page in a real browser with a screenshot of each chart. REPORT_SCREENSHOTS=folder keeps the pictures.
 const keep = process.env.REPORT_SCREENSHOTS;
 if (keep) mkdirSync(keep, { recursive: true });
-const db = tmpDb();
+// a copy of the run's migrated template store, filled in beforeAll
+let db = '';
 const at = new Date('2026-03-20T12:00:00.000Z');
 const run = (args: string[], env: Record<string, string> = {}) =>
   cli(['--db', db, '--tenant', 'acme', ...args], { env: { TZ: 'Europe/Berlin', ...env }, clock: { now: () => at } });
 const period = ['--from', '2026-01-01', '--to', '2026-03-31'];
 
 beforeAll(async () => {
+  db = await freshStore('sqlite');
   let now = new Date('2026-01-12T09:00:00.000Z');
   const b = await createLocalBackend(db, { clock: { now: () => new Date(now) } });
   const T = { tenant: 'acme', actor: 'officer' };

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { verifyReceipt } from '../../src/domain/consents/receipt.js';
 import { bannerConfig } from '../support/banner.js';
-import { tmp, tmpDb } from '../support/helpers.js';
+import { freshStore, tmp } from '../support/helpers.js';
 import { launchChromium } from '../support/browser.js';
 import { onPath, requirePrograms } from '../support/programs.js';
 import { serve } from '../support/serve-process.js';
@@ -167,12 +167,15 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
 
   beforeAll(async () => {
     // the page's receiver runs on 127.0.0.1: a private address only the operator allows
-    server = await serve(['--db', tmpDb(), '--allow-private-webhooks']);
+    server = await serve(['--db', await freshStore('sqlite'), '--allow-private-webhooks']);
     if (!onPath('chromium')) return;
     browser = await launchChromium();
   }, 60_000);
+  // a test's visitors leave with it: their pages (and the banner's timers in them) stop costing the browser time
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     server?.proc.kill();
   });

@@ -1,13 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { bannerConfig } from '../support/banner.js';
-import { tmpDb } from '../support/helpers.js';
+import type { Clock } from '../../src/domain/clock.js';
+import { cli, freshStore } from '../support/helpers.js';
 import { launchChromium } from '../support/browser.js';
 import { onPath, requirePrograms } from '../support/programs.js';
-import { BIN, serve } from '../support/serve-process.js';
+import { serve } from '../support/serve-process.js';
 
 /**
  * The banner as a website really uses it: the shop's page lives on its own origin (a second HTTP server; on
@@ -37,11 +37,11 @@ interface Refusal {
   status: string;
 }
 
-function createKey(db: string, args: string[]): string {
-  const out = execFileSync(process.execPath, [BIN, 'keys', 'create', '--db', db, '--json', ...args], {
-    encoding: 'utf8',
-  });
-  return (JSON.parse(out) as { key: string }).key;
+/** A key made by `keys create` in this process (the program itself is the keys tests' subject, not this one's). */
+async function createKey(db: string, args: string[], clock?: Clock): Promise<string> {
+  const r = await cli(['keys', 'create', '--db', db, '--json', ...args], { clock });
+  if (r.code !== 0) throw new Error(`keys create ${args.join(' ')}: exit ${r.code}: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { key: string }).key;
 }
 
 describe('the banner on another origin with a publishable key', () => {
@@ -51,8 +51,7 @@ describe('the banner on another origin with a publishable key', () => {
   let publishable: string;
   let secret: string;
   let expired: string;
-  let expiresAt: string;
-  const db = tmpDb();
+  let db: string;
   const contexts: BrowserContext[] = [];
   const sites: Server[] = [];
   let SHOP: string;
@@ -136,19 +135,28 @@ window.errors = []; document.addEventListener('compliance:error', (e) => window.
   beforeAll(async () => {
     const started = await Promise.all([site(), site()]);
     [SHOP, EVIL] = started as [string, string];
-    admin = createKey(db, ['--scope', 'admin']);
-    publishable = createKey(db, ['--scope', 'publishable', '--tenant', 'shop', '--origin', SHOP]);
-    secret = createKey(db, ['--scope', 'write', '--tenant', 'shop']);
-    // expires within seconds: the test waits for it; SHOP stays listed on the usable key, so CORS lets its answer through
-    expiresAt = new Date(Date.now() + 5000).toISOString().replace(/\.\d+Z$/, 'Z');
-    expired = createKey(db, ['--scope', 'publishable', '--tenant', 'shop', '--origin', SHOP, '--expires', expiresAt]);
+    db = await freshStore('sqlite');
+    admin = await createKey(db, ['--scope', 'admin']);
+    publishable = await createKey(db, ['--scope', 'publishable', '--tenant', 'shop', '--origin', SHOP]);
+    secret = await createKey(db, ['--scope', 'write', '--tenant', 'shop']);
+    // made an hour ago, expired a minute ago (so no test waits for it); SHOP stays listed on the usable key, so CORS
+    // lets its answer through
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const expiresAt = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    expired = await createKey(
+      db,
+      ['--scope', 'publishable', '--tenant', 'shop', '--origin', SHOP, '--expires', expiresAt],
+      { now: () => hourAgo },
+    );
     server = await serve(['--db', db]);
     await api('PUT', '/einwilligungen/cookies', bannerConfig());
     if (!onPath('chromium')) return;
     browser = await launchChromium();
   }, 60_000);
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close().catch(() => undefined);
+  });
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     server?.proc.kill();
     for (const s of sites) s.close();
@@ -206,7 +214,6 @@ window.errors = []; document.addEventListener('compliance:error', (e) => window.
 
   it('an expired key shows no banner and raises compliance:error saying it expired', async (ctx) => {
     needsBrowser(ctx);
-    await new Promise((ok) => setTimeout(ok, Math.max(0, Date.parse(expiresAt) - Date.now() + 200)));
     const { page } = await visit(SHOP, expired);
     const [refusal] = await refusalOf(page);
     expect(refusal).toMatchObject(refusedAtStart('unauthorized', 401));

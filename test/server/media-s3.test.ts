@@ -13,15 +13,18 @@ import { asAdmin } from '../support/postgres.js';
 import { onPath, requirePrograms } from '../support/programs.js';
 import { startS3, type S3Server } from '../support/s3.js';
 import { serve } from '../support/serve-process.js';
+import { sideBySide } from '../support/side-by-side.js';
 
 const tenant = 'kanzlei';
 const HOUR_LATER = { now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) };
 
-/** One second of a real AAC tone in an MPEG-4 file, so a download can be played back with ffprobe. */
+/** One second of a real AAC tone in an MPEG-4 file, so a download can be played back with ffprobe (made once). */
+let toneBytes: Buffer | undefined;
 function tone(): Buffer {
+  if (toneBytes) return toneBytes;
   const file = join(tmp(), 'tone.m4a');
   execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=1', '-c:a', 'aac', file]);
-  return readFileSync(file);
+  return (toneBytes = readFileSync(file));
 }
 
 const duration = (file: string) =>
@@ -52,6 +55,7 @@ async function ownCopies(engine: string, db: string, key: string): Promise<numbe
 }
 
 describe.each(['sqlite', 'postgres'] as const)('media in an S3 object store (%s)', (engine) => {
+  sideBySide();
   let s3: S3Server;
   let bytes: Buffer;
   beforeAll(async () => {

@@ -1,0 +1,77 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { tmp } from './helpers.js';
+
+/**
+ * Rows of the consent file that imports are stopped in: four whole transactions and half of one more. The tests stop
+ * an import once its first transaction is committed; the three and a half still to write (about 0.3 s each on an idle
+ * machine, over 1 s under load) leave the signal time to land, and a stop that landed after the end shows as a count
+ * that is not a whole number of transactions.
+ */
+export const STOPPED_ROWS = 4.5 * IMPORT_BATCH;
+
+/** A CSV file of `rows` new consents, each of its own user (one in three not granted); its path. */
+export function consentsCsv(rows: number): string {
+  const lines = ['user_id,data_point_id,granted,granted_at,consent_version,ip_address'];
+  for (let i = 0; i < rows; i++)
+    lines.push(
+      `user${i}@example.com,dp${i % 7},${i % 3 ? 'true' : 'false'},2026-02-01T00:00:00Z,1.0,10.0.${(i >> 8) & 255}.${i & 255}`,
+    );
+  const f = join(tmp(), 'consents.csv');
+  writeFileSync(f, lines.join('\n') + '\n');
+  return f;
+}
+
+/** Counts rows of a store from outside the program writing it: a SQLite file or a PostgreSQL database (its URL). */
+export interface RowCounter {
+  count(sql: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function rowCounter(target: string): Promise<RowCounter> {
+  if (!target.startsWith('postgres')) {
+    // one read-only connection: in WAL mode each statement sees the transactions committed before it
+    const s = new Database(target, { readonly: true });
+    return {
+      count: async (sql) => Number((s.prepare(sql).get() as { n: number | bigint }).n),
+      close: async () => void s.close(),
+    };
+  }
+  const c = new pg.Client({ connectionString: target });
+  await c.connect();
+  return {
+    count: async (sql) => Number((await c.query<{ n: string }>(sql)).rows[0]!.n),
+    close: () => c.end(),
+  };
+}
+
+/**
+ * Runs the built CLI and sends it `signal` as soon as `started` answers true (polled every 10 ms), not after a fixed
+ * delay; answers its exit code, the signal that ended it and its stderr.
+ */
+export async function stopWhen(
+  args: string[],
+  started: () => Promise<boolean>,
+  signal: 'SIGKILL' | 'SIGINT',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  const p = spawn(process.execPath, ['bin/compliance.js', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  p.stderr.on('data', (c) => (stderr += c));
+  const exit = new Promise<[number | null, NodeJS.Signals | null]>((r) => p.on('exit', (...a) => r(a)));
+  let ended = false;
+  void exit.then(() => (ended = true));
+  for (let waited = 0; !(await started()); waited += 10) {
+    if (ended || waited > 60_000) {
+      p.kill('SIGKILL');
+      throw new Error(`the import ended or did not start within 60 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  p.kill(signal);
+  const [code, by] = await exit;
+  return { code, signal: by, stderr };
+}
