@@ -13,7 +13,6 @@ import { asAdmin } from '../support/postgres.js';
 import { onPath, requirePrograms } from '../support/programs.js';
 import { startS3, type S3Server } from '../support/s3.js';
 import { serve } from '../support/serve-process.js';
-import { sideBySide } from '../support/side-by-side.js';
 
 const tenant = 'kanzlei';
 const HOUR_LATER = { now: () => new Date(Date.now() + 2 * 60 * 60 * 1000) };
@@ -55,7 +54,6 @@ async function ownCopies(engine: string, db: string, key: string): Promise<numbe
 }
 
 describe.each(['sqlite', 'postgres'] as const)('media in an S3 object store (%s)', (engine) => {
-  sideBySide();
   let s3: S3Server;
   let bytes: Buffer;
   beforeAll(async () => {
