@@ -1,16 +1,17 @@
-// `npm run lint`: the type check beside ESLint, the layer rules and Prettier. Each half keeps a core busy for about
-// half a minute, so on two cores they take the time of the longer one instead of the sum. Each half's output is
-// printed when it ends; the exit code is 1 when either failed.
+// `npm run lint`: the type check, ESLint with the layer rules, and Prettier, side by side. On a fresh clone they take
+// about 30, 25 and 24 CPU-seconds here: two groups left Prettier behind ESLint on one core while the type check had
+// finished on the other; three groups on two cores end close to half their sum. Each group's output is printed when
+// it ends; the exit code is 1 when any failed.
 import { spawn } from 'node:child_process';
 
 const bin = (name) => `node_modules/.bin/${name}`;
-const halves = [
+const groups = [
   [[bin('tsc'), '--noEmit']],
   [
     [bin('eslint'), '.'],
     [bin('depcruise'), 'src', 'migrations', '--config', '.dependency-cruiser.cjs', '--output-type', 'err-long'],
-    [bin('prettier'), '--check', '.'],
   ],
+  [[bin('prettier'), '--check', '.']],
 ];
 
 /** Runs the commands one after the other until one fails; resolves with the exit code and what they printed. */
@@ -33,8 +34,8 @@ async function inTurn(commands) {
 }
 
 const results = await Promise.all(
-  halves.map((h) =>
-    inTurn(h).then((r) => {
+  groups.map((g) =>
+    inTurn(g).then((r) => {
       process.stdout.write(r.out);
       return r.code;
     }),
