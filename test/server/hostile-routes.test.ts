@@ -606,8 +606,10 @@ function judge(base: URL, agent: Agent | undefined, secrets: string[], into?: Ju
     }
     if (a.must === 'refuse' && (res.status < 400 || res.status >= 500))
       state.problems.push(`not refused (${res.status}): ${a.what}`);
-    const sent = `${a.path} ${JSON.stringify(a.headers)} ${a.body?.toString('latin1') ?? ''}`;
-    const shown = secrets.filter((s) => res.body.includes(s) && !sent.includes(s));
+    // what was sent is spelled out only for an answer that holds a secret (bodies of 400 kB, thousands of times)
+    const inAnswer = secrets.filter((s) => res.body.includes(s));
+    const sent = inAnswer.length ? `${a.path} ${JSON.stringify(a.headers)} ${a.body?.toString('latin1') ?? ''}` : '';
+    const shown = inAnswer.filter((s) => !sent.includes(s));
     if (shown.length) state.problems.push(`showed the other tenant's ${shown.join(', ')}: ${a.what}`);
   };
   state.route = async (attempts: Attempt[], store: Store) => {

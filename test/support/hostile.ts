@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { systemClock } from '../../src/domain/clock.js';
+import { SYNC_TABLES } from '../../src/store/kysely/replica.store.js';
+import type { Store } from '../../src/store/store.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
@@ -75,6 +78,81 @@ export async function tenantRecords(
   });
   const journal = (await journalAfter(b, tenant)).map((e) => e.hash);
   return { tables, journal };
+}
+
+/** A tenant's fingerprint: per table of records that travel, and for its journal, the row count and a hash of the rows. */
+export type Fingerprint = Record<string, string>;
+
+const columnsOf = new WeakMap<Store, Promise<Record<string, string[]>>>();
+
+/** The columns of each table that travels, as the database has them (SQLite cannot turn a row into JSON without them). */
+function syncColumns(store: Store): Promise<Record<string, string[]>> {
+  let known = columnsOf.get(store);
+  if (!known) {
+    known = (async () => {
+      const out: Record<string, string[]> = {};
+      for (const table of Object.keys(SYNC_TABLES)) {
+        const { rows } = await sql<{ name: string }>`select name from pragma_table_info(${table})`.execute(store.admin);
+        out[table] = rows.map((r) => r.name);
+      }
+      return out;
+    })();
+    columnsOf.set(store, known);
+  }
+  return known;
+}
+
+/**
+ * What each of `tenants` holds, read in one statement: for every table that travels (the tables `tenantRecords` reads
+ * through the replica) and for the journal, the number of rows and the SHA-256 of the rows as the database holds them,
+ * every column, in a fixed order. Any row of a tenant added, removed or changed changes its table's entry; cheap enough
+ * to compare before and after every attempt of a hostile suite, where reading every record through the replica costs
+ * dozens of queries.
+ */
+export async function fingerprints(b: LocalBackend, tenants: string[]): Promise<Record<string, Fingerprint>> {
+  const store = b.store;
+  const columns = store.kind === 'sqlite' ? await syncColumns(store) : {};
+  // a row as one text: PostgreSQL's JSON of the row, SQLite's JSON array of its columns
+  const text = (table: string, alias: string) =>
+    store.kind === 'postgres'
+      ? sql`to_jsonb(${sql.ref(alias)})::text`
+      : sql`json_array(${sql.join(columns[table]!.map((c) => sql.ref(`${alias}.${c}`)))})`;
+  const aggregate = (table: string, alias: string) =>
+    store.kind === 'postgres'
+      ? sql`string_agg(${text(table, alias)}, chr(10) order by ${text(table, alias)})`
+      : sql`group_concat(${text(table, alias)}, char(10) order by ${text(table, alias)})`;
+  const wanted = sql.join(tenants);
+  const parts = Object.entries(SYNC_TABLES).map(([table, spec]) =>
+    spec.tenant === false
+      ? // a table without a tenant column: its rows are their parent's tenant's (block links: their block's)
+        sql`select ${sql.lit(table)} as t, p.tenant_id as tenant, count(*) as n, ${aggregate(table, 'r')} as rows
+          from ${sql.table(table)} as r join training_block as p on p.id = r.block_id
+          where p.tenant_id in (${wanted}) group by p.tenant_id`
+      : sql`select ${sql.lit(table)} as t, r.tenant_id as tenant, count(*) as n, ${aggregate(table, 'r')} as rows
+          from ${sql.table(table)} as r where r.tenant_id in (${wanted}) group by r.tenant_id`,
+  );
+  const journal =
+    store.kind === 'postgres'
+      ? sql`string_agg(hash, chr(10) order by seq)`
+      : sql`group_concat(hash, char(10) order by seq)`;
+  parts.push(
+    sql`select 'journal' as t, tenant_id as tenant, count(*) as n, ${journal} as rows
+      from journal where tenant_id in (${wanted}) group by tenant_id`,
+  );
+  const { rows } = await sql<{ t: string; tenant: string; n: number | string; rows: string | null }>`${sql.join(
+    parts,
+    sql` union all `,
+  )}`.execute(store.admin);
+  const out: Record<string, Fingerprint> = {};
+  for (const tenant of tenants) {
+    out[tenant] = {};
+    for (const t of [...Object.keys(SYNC_TABLES), 'journal']) out[tenant][t] = '0';
+  }
+  for (const r of rows)
+    out[r.tenant]![r.t] = `${Number(r.n)} ${createHash('sha256')
+      .update(r.rows ?? '')
+      .digest('hex')}`;
+  return out;
 }
 
 /** The tenant's chain verified end to end, as `audit verify` does it. */

@@ -25,13 +25,17 @@ export async function serve(
       proc.kill('SIGKILL');
       reject(new Error(`no address within ${timeoutMs} ms in: ${err}`));
     }, timeoutMs);
-    proc.stderr.on('data', () => {
+    // looked for until found only: the server logs every request after it, and searching the whole log at each line
+    // costs a test of thousands of requests seconds of CPU
+    const onData = () => {
       const m = /at (http:\/\/[^\s]+)\/sdk\/v1/.exec(err);
       if (m) {
         clearTimeout(t);
+        proc.stderr.off('data', onData);
         resolve(m[1]!);
       }
-    });
+    };
+    proc.stderr.on('data', onData);
     proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
   });
   return { proc, url, stderr: () => err };
