@@ -6,7 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
 import { writesInWorker } from '../../src/store/sqlite/consent-import-sink.js';
 import { cli, freshStore, useServer, tmp, tmpDb } from '../support/helpers.js';
-import { consentsCsv, rowCounter, stopWhen, STOPPED_ROWS } from '../support/import-runs.js';
+import {
+  consentsCsv,
+  expectStoppedMidLoadThenCompleted,
+  rowCounter,
+  stopWhen,
+  STOPPED_ROWS,
+} from '../support/import-runs.js';
 import { builtCli } from '../support/serve-process.js';
 
 const HEADER = 'user_id,data_point_id,granted,granted_at,consent_version,ip_address';
@@ -427,31 +433,7 @@ describe('an import killed halfway', () => {
         'SIGKILL',
       );
       expect(killed.signal).toBe('SIGKILL');
-      const partial = await count('consent');
-      // the kill landed halfway: some whole batches, not all of them
-      expect(partial).toBeGreaterThan(0);
-      expect(partial).toBeLessThan(STOPPED_ROWS);
-      expect(partial % IMPORT_BATCH).toBe(0);
-      expect(await count('consent_history')).toBe(partial);
-      const orphans = `consent c where not exists
-        (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')`;
-      expect(await count(orphans)).toBe(0);
-      // the run's record was written with each batch: it counts what was committed
-      const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
-      expect(run).toMatchObject({ status: 'running', created: partial, finished_at: null });
-      expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
-
-      const r = await cli(['--db', db, 'consents', 'import', f, '--json']);
-      expect(summaryOf(r.stdout)).toMatchObject({
-        read: STOPPED_ROWS,
-        created: STOPPED_ROWS - partial,
-        unchanged: partial,
-        rejected: 0,
-      });
-      expect((await stats(db)).total_consents).toBe(STOPPED_ROWS);
-      expect(await count('(select distinct user_id, data_point_id from consent)')).toBe(STOPPED_ROWS);
-      expect(await count('consent_history')).toBe(STOPPED_ROWS);
-      expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
+      await expectStoppedMidLoadThenCompleted(db, f, rows);
     } finally {
       await rows.close();
     }

@@ -3,8 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
-import { tmp } from './helpers.js';
+import { cli, tmp } from './helpers.js';
 
 /**
  * Rows of the consent file that imports are stopped in: four whole transactions and half of one more. The tests stop
@@ -74,4 +75,37 @@ export async function stopWhen(
   p.kill(signal);
   const [code, by] = await exit;
   return { code, signal: by, stderr };
+}
+
+/**
+ * What an import of the STOPPED_ROWS file killed while it writes leaves, on either engine: some whole batches and not
+ * all of them, each consent with its `granted` entry, a run record counting what was committed, a chain that verifies;
+ * then a second import of the same file completes it to exactly STOPPED_ROWS, with no duplicates.
+ */
+export async function expectStoppedMidLoadThenCompleted(db: string, file: string, rows: RowCounter): Promise<void> {
+  const count = (table: string) => rows.count(`select count(*) as n from ${table}`);
+  const partial = await count('consent');
+  expect(partial).toBeGreaterThan(0);
+  expect(partial).toBeLessThan(STOPPED_ROWS);
+  expect(partial % IMPORT_BATCH).toBe(0);
+  expect(await count('consent_history')).toBe(partial);
+  const orphans = `consent c where not exists
+    (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')`;
+  expect(await count(orphans)).toBe(0);
+  // the run's record was written with each batch: it counts what was committed
+  const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
+  expect(run).toMatchObject({ status: 'running', created: partial, finished_at: null });
+  expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
+
+  const again = await cli(['--db', db, 'consents', 'import', file, '--json']);
+  expect(JSON.parse(again.stdout)).toMatchObject({
+    read: STOPPED_ROWS,
+    created: STOPPED_ROWS - partial,
+    unchanged: partial,
+    rejected: 0,
+  });
+  expect(await count('consent')).toBe(STOPPED_ROWS);
+  expect(await count('(select distinct user_id, data_point_id from consent) as d')).toBe(STOPPED_ROWS);
+  expect(await count('consent_history')).toBe(STOPPED_ROWS);
+  expect((await cli(['--db', db, 'audit', 'verify'])).code).toBe(0);
 }
