@@ -76,6 +76,9 @@ export default defineConfig({
   ],
   test: {
     ...base.test,
+    projects: undefined, // one selection of its own, below
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     include: [
       'test/domain/**/*.test.ts',
       'test/contract/**/*.test.ts',
