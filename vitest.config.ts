@@ -3,18 +3,20 @@ import { defineConfig } from 'vitest/config';
 import SlowestFirst from './test/support/sequencer.js';
 
 /**
- * Test files that share one module graph per worker (isolate: false): the pure rules, the store and service tests,
- * and the CLI tests. A file in a fresh process of its own evaluates vitest, the rules, the store and the server again;
- * for these files that was about 140 of a run's 1,400 CPU-seconds on two cores (docs/development.md: CI time). They
- * keep no state between files that another file reads: what they change (a store, a server, an environment variable)
- * they make and undo themselves. The server, contract and set-up tests, which start servers, browsers, replicas and
- * programs and can leave one behind a failed test, keep a process per file.
+ * Test files that share one module graph per worker (isolate: false): every folder but test/setup. A file in a fresh
+ * process of its own evaluates vitest, the rules, the store and the server again; for these files that was about 280
+ * of a run's 1,400 CPU-seconds on two cores (docs/development.md: CI time). They keep no state between files that
+ * another file reads: what they change (a store, a server, a child process, an environment variable) they make and
+ * undo themselves. The set-up tests, which build dist/, copy PostgreSQL's binaries and check the order of the files,
+ * keep a process per file.
  */
 const SHARED = [
   'test/domain/**/*.test.ts',
   'test/store/**/*.test.ts',
   'test/services/**/*.test.ts',
   'test/cli/**/*.test.ts',
+  'test/contract/**/*.test.ts',
+  'test/server/**/*.test.ts',
 ];
 
 /** What both groups of files run with (a project does not take these from the configuration around it). */
