@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { IMPORT_BATCH } from '../../src/backend/local/import-batch-rows.js';
 import { cli, tmp, tmpDb, useServer } from '../support/helpers.js';
 
 const file = (name: string, content: string | Buffer) => {

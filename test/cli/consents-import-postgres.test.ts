@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { IMPORT_BATCH } from '../../src/backend/local/import-batch-rows.js';
 import { cli, freshStore, tmp } from '../support/helpers.js';
 import {
   consentsCsv,

@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
+import { IMPORT_BATCH } from '../../src/backend/local/import-batch-rows.js';
 import { writesInWorker } from '../../src/store/sqlite/consent-import-sink.js';
 import { cli, freshStore, useServer, tmp, tmpDb } from '../support/helpers.js';
 import {
@@ -11,6 +12,7 @@ import {
   expectStoppedMidLoadThenCompleted,
   rowCounter,
   stopWhen,
+  STOPPED_BATCH,
   STOPPED_ROWS,
 } from '../support/import-runs.js';
 import { builtCli } from '../support/serve-process.js';
@@ -107,6 +109,36 @@ describe('consents import from files', () => {
     expect(out).toHaveLength(12_501);
     expect(out.at(-1)).toMatch(/^12501,"granted: expected a boolean \(true\/false, 1\/0, yes\/no\), got ""/);
     expect((await stats(db)).total_consents).toBe(0);
+  });
+
+  it('writes COMPLIANCE_IMPORT_BATCH_ROWS rows per transaction; a value it cannot use exits 2 before any store is made', async () => {
+    const rows = [HEADER];
+    for (let i = 0; i < 2500; i++) rows.push(`batch${i},newsletter,true,2026-01-01T00:00:00Z,1.0,`);
+    const f = file('batches.csv', rows.join('\n') + '\n');
+    const transactions = async (rowsPerTransaction?: string) => {
+      const db = tmpDb();
+      const env = rowsPerTransaction ? { COMPLIANCE_IMPORT_BATCH_ROWS: rowsPerTransaction } : {};
+      const r = await cli(['--db', db, 'consents', 'import', f, '--json'], { env });
+      expect(summaryOf(r.stdout), r.stderr).toMatchObject({ created: 2500, rejected: 0 });
+      // one journal entry of the rows written per transaction
+      const s = new Database(db, { readonly: true });
+      try {
+        return (s.prepare("select count(*) as n from journal where op = 'batch'").get() as { n: number }).n;
+      } finally {
+        s.close();
+      }
+    };
+    expect(await transactions()).toBe(1);
+    expect(await transactions('1000')).toBe(3);
+    expect(await transactions('100')).toBe(25);
+    for (const wrong of ['1500', '99', '20000', 'viele', '-1000']) {
+      const db = tmpDb();
+      const r = await cli(['--db', db, 'consents', 'import', f], { env: { COMPLIANCE_IMPORT_BATCH_ROWS: wrong } });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`invalid COMPLIANCE_IMPORT_BATCH_ROWS: "${wrong}"`);
+      expect(r.stderr).toContain('from 100 to 1000, or 2000, 3000 … 10000');
+      expect(existsSync(db)).toBe(false);
+    }
   });
 
   it('handles BOM, quoted newlines, a 10,000-character field and bad rows, reporting line numbers', async () => {
@@ -453,7 +485,7 @@ describe('Ctrl-C during an import', () => {
       expect(r.code, r.stderr).toBe(130);
       const committed = committedOf(r.stderr);
       expect(committed).toBe(await count());
-      expect(committed % IMPORT_BATCH === 0 && committed > 0 && committed < STOPPED_ROWS).toBe(true);
+      expect(committed % STOPPED_BATCH === 0 && committed > 0 && committed < STOPPED_ROWS).toBe(true);
       expect(r.stderr).toMatch(/running the same import again completes it/);
       expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
       const [run] = JSON.parse((await cli(['--db', db, 'consents', 'imports', '--json'])).stdout).runs;
@@ -470,7 +502,10 @@ describe('Ctrl-C during an import', () => {
   }, 120_000);
 
   it('stops the server’s import too, and says what the server committed (remote, exit 130)', async () => {
-    const f = stopped();
+    // the server writes its default 10,000 rows per transaction: the client's Ctrl-C reaches it through the closed
+    // request, which takes longer than a local signal, so it gets a file of four and a half of them
+    const rows = 4.5 * IMPORT_BATCH;
+    const f = consentsCsv(rows);
     const tenant = `ctrl-c-${Date.now()}`;
     const stats = async () =>
       (
@@ -486,7 +521,7 @@ describe('Ctrl-C during an import', () => {
     expect(r.code, r.stderr).toBe(130);
     const committed = committedOf(r.stderr);
     expect(committed).toBeGreaterThan(0);
-    expect(committed).toBeLessThan(STOPPED_ROWS);
+    expect(committed).toBeLessThan(rows);
     expect(await stats()).toBe(committed);
     const runs = JSON.parse(
       (await cli(['--remote', runsServer.url, '--tenant', tenant, 'consents', 'imports', '--json'])).stdout,

@@ -16,6 +16,12 @@ describe('serve flags for a public server', () => {
     }
   });
 
+  it('refuses to start with an import batch size it cannot use (exit 2, naming the variable)', async () => {
+    const r = await cli(['--db', tmpDb(), 'serve', '--port', '0'], { env: { COMPLIANCE_IMPORT_BATCH_ROWS: '2500' } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/invalid COMPLIANCE_IMPORT_BATCH_ROWS: "2500" \(a whole number from 100 to 1000/);
+  });
+
   it('logs JSON, limits each forwarded address on its own behind --trust-proxy, from the environment', async () => {
     const db = tmpDb();
     const made = await cli([

@@ -12,7 +12,10 @@ const T = { tenant: 'acme', actor: 'importer' };
 const AT = '2026-01-01T10:00:00Z';
 /** Rows of the import that revoke the consent they create: granted ones with granted_at, every fourth. */
 const revokes = (i: number) => i % 4 === 0 && i % 5 !== 0 && i % 7 !== 0;
-const REVOKED = Array.from({ length: 10_050 }, (_, i) => i).filter(revokes).length;
+/** The import writes 1,000 rows per transaction (COMPLIANCE_IMPORT_BATCH_ROWS): the file fills one and starts another. */
+const BATCH = 1_000;
+const ROWS = BATCH + 50;
+const REVOKED = Array.from({ length: ROWS }, (_, i) => i).filter(revokes).length;
 
 const csv = (lines: string[]) => ({
   body: (async function* () {
@@ -24,18 +27,18 @@ const csv = (lines: string[]) => ({
 /**
  * A store with a consent made through the API, then an import of every kind of row: new ones with and without
  * granted_at, revoked ones, values with quotes, backslashes and umlauts, empty optional fields, a repeated row
- * (unchanged), a refused one, and one that revokes the stored consent; over two transactions (10,000 rows each).
+ * (unchanged), a refused one, and one that revokes the stored consent; over two transactions (BATCH rows each).
  * Made once per engine (closed, so that it can be copied); each test works on a copy of it (`imported`).
  */
 async function importedOriginal(engine: 'sqlite' | 'postgres'): Promise<string> {
   const target = await freshStore(engine);
-  const local = await createLocalBackend(target);
+  const local = await createLocalBackend(target, { importBatchRows: String(BATCH) });
   await local.consents.create({
     ...T,
     body: { user_id: 'old', data_point_id: 'news', granted: true, consent_version: '1', granted_at: AT },
   });
   const rows = ['user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address,user_agent'];
-  for (let i = 0; i < 10_050; i++)
+  for (let i = 0; i < ROWS; i++)
     rows.push(
       [
         `u${i}@example.com`,
@@ -52,7 +55,7 @@ async function importedOriginal(engine: 'sqlite' | 'postgres'): Promise<string> 
   rows[5] = rows[5]!.replace('Mozilla/5.0 "Größe" \\ä', '"Mozilla ""quoted"", Ümlaut"');
   rows.push(rows[3]!, 'u-bad,news,maybe,,,1,,,', `old,news,true,${AT},2026-03-01T00:00:00Z,1,,,`);
   const run = await local.consents.import({ ...T, query: {}, stream: csv(rows) });
-  expect(run).toMatchObject({ created: 10_050, unchanged: 1, revoked: 1, rejected: 1 });
+  expect(run).toMatchObject({ created: ROWS, unchanged: 1, revoked: 1, rejected: 1 });
   await local.close();
   return target;
 }
@@ -108,7 +111,7 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
     const { local } = await imported();
     const [first] = await batches(local.store.admin);
     const data = JSON.parse(first!.data!) as BatchData;
-    expect(data.staged?.rows).toHaveLength(10_000);
+    expect(data.staged?.rows).toHaveLength(BATCH);
     const derived = data.groups.filter((g) => g.derive).map((g) => g.entity);
     expect(derived).toEqual(['consent', 'consent_history']);
     // the same rows written out whole, as the entry held them before
@@ -125,8 +128,8 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
     const changes = (await batches(db)).flatMap((e) => changesOf({ ...e, data: JSON.parse(e.data!) }));
     const tally = (entity: string, op: string) => changes.filter((c) => c.entity === entity && c.op === op).length;
     expect([tally('consent', 'insert'), tally('consent_history', 'insert'), tally('consent', 'update')]).toEqual([
-      10_050,
-      10_050 + REVOKED + 1,
+      ROWS,
+      ROWS + REVOKED + 1,
       1,
     ]);
     for (const table of ['consent', 'consent_history'] as const) {

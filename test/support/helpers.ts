@@ -73,10 +73,10 @@ export async function startServer(
  * A real server over a fresh local store for the tests of one describe block: started before them, stopped after.
  * Read `url`, `logs` and `local` inside the tests.
  */
-export function useServer(): { url: string; logs: string[]; local: LocalBackend } {
+export function useServer(opts: LocalOptions = {}): { url: string; logs: string[]; local: LocalBackend } {
   const state = {} as { url: string; logs: string[]; local: LocalBackend; close?: () => Promise<void> };
   beforeAll(async () => {
-    state.local = await createLocalBackend(await freshStore('sqlite'));
+    state.local = await createLocalBackend(await freshStore('sqlite'), opts);
     const srv = await startServer(state.local);
     state.url = srv.url;
     state.logs = srv.logs;

@@ -4,16 +4,22 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { IMPORT_BATCH } from '../../src/backend/local/consents.import.js';
 import { cli, tmp } from './helpers.js';
 
 /**
- * Rows of the consent file that imports are stopped in: four whole transactions and half of one more. The tests stop
- * an import once its first transaction is committed; the three and a half still to write (about 0.3 s each on an idle
- * machine, over 1 s under load) leave the signal time to land, and a stop that landed after the end shows as a count
+ * The stopped imports write 1,000 rows per transaction (COMPLIANCE_IMPORT_BATCH_ROWS), on the CLI's process and on the
+ * server of the remote test: a run of the same shape as one of 10,000-row transactions, at a tenth of the rows.
+ */
+export const STOPPED_BATCH = 1_000;
+export const STOPPED_ENV = { COMPLIANCE_IMPORT_BATCH_ROWS: String(STOPPED_BATCH) };
+
+/**
+ * Rows of the consent file that imports are stopped in: twelve whole transactions and half of one more. The tests stop
+ * an import once its first transaction is committed; the eleven and a half still to write (about 30 ms each on an idle
+ * machine, 0.1 s under load) leave the signal time to land, and a stop that landed after the end shows as a count
  * that is not a whole number of transactions.
  */
-export const STOPPED_ROWS = 4.5 * IMPORT_BATCH;
+export const STOPPED_ROWS = 12.5 * STOPPED_BATCH;
 
 /** A CSV file of `rows` new consents, each of its own user (one in three not granted); its path. */
 export function consentsCsv(rows: number): string {
@@ -52,14 +58,17 @@ export async function rowCounter(target: string): Promise<RowCounter> {
 
 /**
  * Runs the built CLI and sends it `signal` as soon as `started` answers true (polled every 10 ms), not after a fixed
- * delay; answers its exit code, the signal that ended it and its stderr.
+ * delay, with 1,000-row transactions (STOPPED_ENV); answers its exit code, the signal that ended it and its stderr.
  */
 export async function stopWhen(
   args: string[],
   started: () => Promise<boolean>,
   signal: 'SIGKILL' | 'SIGINT',
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
-  const p = spawn(process.execPath, ['bin/compliance.js', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const p = spawn(process.execPath, ['bin/compliance.js', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...STOPPED_ENV },
+  });
   let stderr = '';
   p.stderr.on('data', (c) => (stderr += c));
   const exit = new Promise<[number | null, NodeJS.Signals | null]>((r) => p.on('exit', (...a) => r(a)));
@@ -87,7 +96,7 @@ export async function expectStoppedMidLoadThenCompleted(db: string, file: string
   const partial = await count('consent');
   expect(partial).toBeGreaterThan(0);
   expect(partial).toBeLessThan(STOPPED_ROWS);
-  expect(partial % IMPORT_BATCH).toBe(0);
+  expect(partial % STOPPED_BATCH).toBe(0);
   expect(await count('consent_history')).toBe(partial);
   const orphans = `consent c where not exists
     (select 1 from consent_history h where h.consent_id = c.id and h.action = 'granted')`;

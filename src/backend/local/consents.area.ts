@@ -9,8 +9,8 @@ import { ImportRunService } from '../../domain/consents/import-run.service.js';
 import type { Store } from '../../store/store.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
-/** The consent routes bound to a store. */
-export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, ids: IdSource) {
+/** The consent routes bound to a store; an import writes `batchRows` rows per transaction. */
+export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, ids: IdSource, batchRows: number) {
   const svc = new ConsentService(uow, clock, ids);
   const runs = new ImportRunService(uow, clock);
   const receipts = new ConsentReceiptService(uow, clock, () =>
@@ -33,7 +33,8 @@ export function createConsentsArea(store: Store, uow: UnitOfWork, clock: Clock, 
     },
     get: (r) => svc.get(r.tenant, r.params.id),
     stats: (r) => svc.stats(r.tenant),
-    import: (r) => importConsents(store, { tenant: r.tenant, actor: r.actor, clock, ids, uow }, r.stream!, r.query),
+    import: (r) =>
+      importConsents(store, { tenant: r.tenant, actor: r.actor, clock, ids, uow, batchRows }, r.stream!, r.query),
     imports: (r) => runs.list(r.tenant, r.query),
     importRun: (r) => runs.get(r.tenant, r.params.id),
     revertImport: (r) => runs.revert(r.tenant, r.actor ?? 'system', r.params.id),

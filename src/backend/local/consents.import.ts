@@ -12,6 +12,7 @@ import type { ImportRun, ImportRunOptions } from '../../domain/consents/import-r
 import { detailsFromZod } from '../../domain/validation.js';
 import { createRowDialect } from '../../domain/consents/csv-dialect.js';
 import { openImportText, type ImportText } from './import-text.js';
+import { IMPORT_BATCH, PIECE_ROWS } from './import-batch-rows.js';
 import { rejection, RejectionLedger, type Rejection } from './import-rejections.js';
 import { parseMap, readCsv, readNdjson, type RawRow, type Sink } from './import-readers.js';
 
@@ -28,12 +29,8 @@ import { importJournal } from '../../store/journal/import-batch.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import type { Store } from '../../store/store.js';
 
-/** Rows are handed to the writer in pieces of at most 1,000 rows and 256K characters ... */
-const PIECE_ROWS = 1_000;
+/** Rows are handed to the writer in pieces of at most 1,000 rows (PIECE_ROWS) and 256K characters. */
 const PIECE_CHARS = 256 * 1024;
-/** ... and written in transactions of ten pieces: 10,000 rows of a typical file. */
-const BATCH_PIECES = 10;
-export const IMPORT_BATCH = PIECE_ROWS * BATCH_PIECES;
 const MAX_LISTED = 10_000;
 
 /**
@@ -84,12 +81,14 @@ export interface ImportContext {
   ids: IdSource;
   /** Where the run's record is written when the writer did not (a run none of whose rows reached it) and finished. */
   uow: UnitOfWork;
+  /** Rows per transaction (importBatchRows); 10,000 unless the operator set fewer. */
+  batchRows?: number;
 }
 
 /**
  * Bulk import of consents from CSV or NDJSON. Streams, validates every row with the API's schema, compares it with the
  * stored consents (import-match.ts: new, unchanged, revoked, renewed or refused, so a second run creates nothing), writes
- * consent and history rows in transactions of 10,000 rows on a connection of its own. Every run but a dry one is
+ * consent and history rows in transactions of 10,000 rows (or `ctx.batchRows`) on a connection of its own. Every run but a dry one is
  * recorded (import-run.schema.ts) by its first transaction, and the consents and entries it writes carry its id, so it
  * can be listed and reverted. A run stopped halfway leaves whole batches and its record says so; running it again
  * completes it.
@@ -101,6 +100,8 @@ export async function importConsents(
   opts: ImportOptions,
 ): Promise<ImportSummary> {
   const { tenant, clock } = ctx;
+  const batchRows = ctx.batchRows ?? IMPORT_BATCH;
+  const pieceRows = Math.min(PIECE_ROWS, batchRows);
   const started = performance.now();
   const map = parseMap(opts.map);
   const kind = /ndjson|jsonl|json/i.test(input.content_type) ? 'ndjson' : 'csv';
@@ -184,7 +185,7 @@ export async function importConsents(
       );
       pieceChars +=
         c.user_id.length + c.data_point_id.length + (c.user_agent?.length ?? 0) + (c.source?.length ?? 0) + 80;
-      if (piece.length >= PIECE_ROWS * ROW_WIDTH || pieceChars >= PIECE_CHARS) post();
+      if (piece.length >= pieceRows * ROW_WIDTH || pieceChars >= PIECE_CHARS) post();
     },
   };
 
@@ -222,7 +223,7 @@ export async function importConsents(
     }
     const options: ImportWriterOptions = {
       tenant,
-      batchPieces: BATCH_PIECES,
+      batchPieces: Math.ceil(batchRows / pieceRows),
       now: isoZ(importedAt),
       dryRun: opts.dry_run,
       run: run ? runToRow(run) : null,

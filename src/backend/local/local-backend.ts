@@ -1,4 +1,5 @@
 import { osPrincipal } from './os-principal.js';
+import { importBatchRows } from './import-batch-rows.js';
 import { bindWith, storeIdResolver } from './short-ids.js';
 import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
@@ -81,6 +82,8 @@ export interface LocalOptions {
   timeouts?: OpenOptions['timeouts'];
   /** Who makes requests that do not say (the journal's principal): the operating-system user by default. */
   principal?: string;
+  /** Rows per transaction of a consent import (COMPLIANCE_IMPORT_BATCH_ROWS, as given): 10,000 by default. */
+  importBatchRows?: string;
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
@@ -88,6 +91,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   const clock = opts.clock ?? systemClock;
   const ids = opts.ids ?? uuidv7Source();
   const principal = opts.principal ?? osPrincipal();
+  const batchRows = importBatchRows(opts.importBatchRows);
   const uow = createUnitOfWork(store, clock, ids);
   const dsfa = new DsfaService(uow, clock, ids);
   const shortIds = storeIdResolver(store.admin);
@@ -118,7 +122,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
       principal,
     ),
     consents: lazy(store, principal, async () =>
-      (await import('./consents.area.js')).createConsentsArea(store, uow, clock, ids),
+      (await import('./consents.area.js')).createConsentsArea(store, uow, clock, ids, batchRows),
     ),
     legalDocuments: lazy(store, principal, async () =>
       (await import('./legal-documents.area.js')).createLegalDocumentsArea(uow, clock, ids, shortIds),
@@ -169,6 +173,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
 /** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
 export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
   const { onUpgrade, ifMissing, onMissing, timeouts, media } = opts;
+  importBatchRows(opts.importBatchRows); // a wrong setting is refused before the store is opened, or created
   return createLocalBackendFromStore(
     await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts, media }),
     opts,
