@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IMPORT_BATCH } from '../../src/backend/local/import-batch-rows.js';
 import { cli, freshStore, tmp } from '../support/helpers.js';
 import {
   consentsCsv,
@@ -29,17 +28,19 @@ const summaryOf = (stdout: string) => {
 const stats = async (db: string) => JSON.parse((await cli(['--db', db, 'consents', 'stats', '--json'])).stdout);
 
 /**
- * A file with repeated rows, refused rows, quotes, backslashes, tabs and a multi-line field. Rows i, i + 6000 and
- * i + 12000 are one consent (6000 is a multiple of 3, 4, 5 and 1000, so they agree on everything but a user agent of
- * their own where i % 1000 = 500); 13,000 rows fill more than one transaction (IMPORT_BATCH, 10,000 rows), so rows are
+ * A file with repeated rows, refused rows, quotes, backslashes, tabs and a multi-line field. Rows i, i + 1200 and
+ * i + 2400 are one consent (1200 is a multiple of 3, 4, 5 and 200, so they agree on everything but a user agent of
+ * their own where i % 200 = 100); 2,600 rows fill more than one transaction (MIXED_BATCH, 2,000 rows), so rows are
  * repeated within a transaction and across two.
  */
-const MIXED_ROWS = 13_000;
+const MIXED_ROWS = 2_600;
+const MIXED_BATCH = 2_000;
+const batchEnv = { COMPLIANCE_IMPORT_BATCH_ROWS: String(MIXED_BATCH) };
 function mixedFile(): string {
   const rows = [HEADER + ',user_agent'];
   for (let i = 0; i < MIXED_ROWS; i++)
     rows.push(
-      `u${i % 6000},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 1000 === 7 ? '1.2.3' : ''},"${i % 1000 === 500 ? `other ${i}` : `ua ""${i % 6000}""`}, \\ tab\there"`,
+      `u${i % 1200},dp${i % 3},${i % 4 ? 'yes' : '0'},2026-01-0${1 + (i % 5)}T00:00:00Z,1.0,${i % 200 === 7 ? '1.2.3' : ''},"${i % 200 === 100 ? `other ${i}` : `ua ""${i % 1200}""`}, \\ tab\there"`,
     );
   rows.push('multi,dp0,true,2026-01-09T00:00:00Z,1.0,,"line one\nline two"');
   return file('mixed.csv', rows.join('\n') + '\n');
@@ -51,30 +52,34 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
   // against: consents-import.test.ts shows that the built CLI (its writer in a worker) gives the same summaries, rejects
   // and store there
   it('gives the summaries, rejects, store and export bytes of the SQLite import', async () => {
-    expect(MIXED_ROWS).toBeGreaterThan(IMPORT_BATCH);
+    expect(MIXED_ROWS).toBeGreaterThan(MIXED_BATCH);
     const f = mixedFile();
     const [pg, lite] = [await freshStore('postgres'), await freshStore('sqlite')];
-    const dry = await cli(['--db', pg, 'consents', 'import', f, '--dry-run', '--json']);
+    const dry = await cli(['--db', pg, 'consents', 'import', f, '--dry-run', '--json'], { env: batchEnv });
     expect(dry.code, dry.stderr).toBe(6);
     expect(summaryOf(dry.stdout)).toEqual(
-      summaryOf((await cli(['--db', lite, 'consents', 'import', f, '--dry-run', '--json'])).stdout),
+      summaryOf((await cli(['--db', lite, 'consents', 'import', f, '--dry-run', '--json'], { env: batchEnv })).stdout),
     );
     expect((await stats(pg)).total_consents).toBe(0);
 
     const [rejPg, rejLite] = [join(tmp(), 'a.csv'), join(tmp(), 'b.csv')];
-    const first = bin(['--db', pg, 'consents', 'import', f, '--rejects', rejPg, '--json']);
-    const here = await cli(['--db', lite, 'consents', 'import', f, '--rejects', rejLite, '--json']);
+    const first = bin(['--db', pg, 'consents', 'import', f, '--rejects', rejPg, '--json'], batchEnv);
+    const here = await cli(['--db', lite, 'consents', 'import', f, '--rejects', rejLite, '--json'], {
+      env: batchEnv,
+    });
     expect(first.code, first.stderr).toBe(6);
     expect(summaryOf(first.stdout)).toEqual(summaryOf(here.stdout));
-    expect(summaryOf(first.stdout)).toMatchObject({ read: 13_001, rejected: 13 + 7, created: 5995 });
+    expect(summaryOf(first.stdout)).toMatchObject({ read: 2_601, rejected: 13 + 7, created: 1_195 });
     // the reasons of the writer's refusals name the stored consent, whose id differs between the two stores
     expect(withoutIds(readFileSync(rejPg, 'utf8'))).toBe(withoutIds(readFileSync(rejLite, 'utf8')));
     expect(await stats(pg)).toEqual(await stats(lite));
 
     // idempotent: a second run creates nothing
-    expect(summaryOf((await cli(['--db', pg, 'consents', 'import', f, '--json'])).stdout)).toMatchObject({
+    expect(
+      summaryOf((await cli(['--db', pg, 'consents', 'import', f, '--json'], { env: batchEnv })).stdout),
+    ).toMatchObject({
       created: 0,
-      unchanged: 12_988 - 7,
+      unchanged: 2_588 - 7,
       rejected: 13 + 7,
     });
 
@@ -83,7 +88,7 @@ describe('consents import and export on PostgreSQL (the built CLI with --db post
       const a = format === 'csv' ? bin(args) : await cli(args);
       const b = await cli(['--db', lite, 'consents', 'export', '--format', format]);
       expect(a.code, a.stderr).toBe(0);
-      expect(a.stdout.length).toBeGreaterThan(100_000);
+      expect(a.stdout.length).toBeGreaterThan(50_000);
       expect(a.stdout === b.stdout, format).toBe(true);
       const filtered = ['--format', format, '--data-point', 'dp1', '--granted', 'false'];
       expect((await cli(['--db', pg, 'consents', 'export', ...filtered])).stdout).toBe(

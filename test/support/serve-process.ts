@@ -3,8 +3,15 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 export const BIN = 'bin/compliance.js';
 
 /** Runs the built program (dist/, through bin/compliance.js) as a process to its end: its exit code and output. */
-export function builtCli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', maxBuffer: 256 << 20 });
+export function builtCli(
+  args: string[],
+  env: Record<string, string> = {},
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    env: { ...process.env, ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
