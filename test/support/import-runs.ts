@@ -7,8 +7,9 @@ import { expect } from 'vitest';
 import { cli, tmp } from './helpers.js';
 
 /**
- * The stopped imports write 1,000 rows per transaction (COMPLIANCE_IMPORT_BATCH_ROWS), on the CLI's process and on the
- * server of the remote test: a run of the same shape as one of 10,000-row transactions, at a tenth of the rows.
+ * The stopped local imports write 1,000 rows per transaction (COMPLIANCE_IMPORT_BATCH_ROWS in the CLI's environment):
+ * a run of the same shape as one of 10,000-row transactions, at a fraction of the rows. The remote test's server keeps
+ * its default (consents-import.test.ts says why).
  */
 export const STOPPED_BATCH = 1_000;
 export const STOPPED_ENV = { COMPLIANCE_IMPORT_BATCH_ROWS: String(STOPPED_BATCH) };

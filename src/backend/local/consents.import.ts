@@ -88,9 +88,9 @@ export interface ImportContext {
 /**
  * Bulk import of consents from CSV or NDJSON. Streams, validates every row with the API's schema, compares it with the
  * stored consents (import-match.ts: new, unchanged, revoked, renewed or refused, so a second run creates nothing), writes
- * consent and history rows in transactions of 10,000 rows (or `ctx.batchRows`) on a connection of its own. Every run but a dry one is
- * recorded (import-run.schema.ts) by its first transaction, and the consents and entries it writes carry its id, so it
- * can be listed and reverted. A run stopped halfway leaves whole batches and its record says so; running it again
+ * consent and history rows in transactions of `ctx.batchRows` (10,000 by default) on a connection of its own. Every run
+ * but a dry one is recorded (import-run.schema.ts) by its first transaction, and the consents and entries it writes
+ * carry its id, so it can be listed and reverted. A run stopped halfway leaves whole batches and its record says so; running it again
  * completes it.
  */
 export async function importConsents(
