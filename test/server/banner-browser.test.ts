@@ -219,6 +219,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await page.getByRole('button', { name: 'Alle akzeptieren' }).click();
     const { ids } = await recorded(page);
     await expect.poll(() => dialog(page).count()).toBe(0);
+    await page.waitForFunction(() => window.marketingLoaded === true); // an external script: loads after
     expect(await page.evaluate(() => [window.analyticsLoaded, window.marketingLoaded])).toEqual([true, true]);
     expect(marketing).toHaveLength(1);
     expect(await page.evaluate(() => window.events)).toEqual([
@@ -445,6 +446,7 @@ ${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod te
     await page.evaluate(() => (window.recorded = undefined));
     await page.getByRole('button', { name: 'Save selection' }).click();
     await recorded(page);
+    await page.waitForFunction(() => window.marketingLoaded === true); // an external script: loads after
     expect(marketing).toHaveLength(1);
     // statistics as before (one decision in force): the marketing refusal, then the marketing grant
     expect(
