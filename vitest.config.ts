@@ -22,7 +22,14 @@ const SHARED = [
 /** What both groups of files run with (a project does not take these from the configuration around it). */
 const project = (test: { name: string; include: string[]; exclude?: string[]; isolate?: boolean }) => ({
   define: { __VERSION__: JSON.stringify('0.0.0-test') },
-  test: { ...test, testTimeout: 30_000, hookTimeout: 30_000, pool: 'forks' as const },
+  test: {
+    ...test,
+    // run again before every file, shared module graph or not: what a file leaves behind is undone when it ends
+    setupFiles: ['test/support/setup-file.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks' as const,
+  },
 });
 
 export default defineConfig({

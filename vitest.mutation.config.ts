@@ -89,7 +89,7 @@ export default defineConfig({
     ],
     exclude: ['test/domain/migrations*.test.ts'],
     globalSetup: ['test/mutation-setup.ts'],
-    setupFiles: ['test/support/mutation-files.ts'],
+    setupFiles: ['test/support/setup-file.ts', 'test/support/mutation-files.ts'],
     // Stryker starts a fresh worker for every mutant's run, so each mutant still meets freshly evaluated modules (a
     // mutant of module-level code included); within that run its test files share one module graph instead of each
     // importing the rules, the store and the server again: a run of the whole selection takes 30 s instead of 70 s

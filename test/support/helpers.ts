@@ -13,17 +13,13 @@ import type { Clock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
 import { main } from '../../src/main.js';
 import { checkedTransport, checkedLocal } from './openapi-check.js';
+import { atFileEnd } from './file-end.js';
 import { createApiServer, type ApiServerOptions } from '../../src/server/server.js';
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 /** A fresh temp folder, removed after the test file. */
 export function tmp(prefix = 'compliance-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(d);
+  atFileEnd(() => rmSync(d, { recursive: true, force: true }));
   return d;
 }
 

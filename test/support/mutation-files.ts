@@ -32,8 +32,8 @@ declare module 'vitest' {
   }
 }
 
-// test/support/helpers.ts removes the temp folders of a test file after it, but registers that once per module graph:
-// here the folder the mutation run's global setup gave this worker is emptied after every file instead
+// the temp folders of test/support/helpers.ts go when their file ends (test/support/file-end.ts); the folder the
+// mutation run's global setup gave this worker is emptied after every file too, of whatever else a test left there
 afterAll(() => {
   const dir = tmpdir();
   if (basename(dir) !== 'tmp' || !basename(join(dir, '..')).startsWith('compliance-mutation-')) return;

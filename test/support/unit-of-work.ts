@@ -1,4 +1,3 @@
-import { afterAll } from 'vitest';
 import type { Clock, IdSource } from '../../src/domain/clock.js';
 import type { Stores, UnitOfWork } from '../../src/domain/unit-of-work.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
@@ -7,17 +6,14 @@ import { KyselyJournalStore } from '../../src/store/journal/journal.store.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
+import { atFileEnd } from './file-end.js';
 import { tmpDb } from './helpers.js';
 
-const opened: Store[] = [];
-afterAll(async () => {
-  for (const s of opened.splice(0)) await s.close();
-});
 
 /** The unit of work of a fresh SQLite store (a temp file, closed after the test file): what services run on. */
 export async function sqliteUnitOfWork(clock: Clock, ids: IdSource): Promise<{ store: Store; uow: UnitOfWork }> {
   const store = await openStore(tmpDb());
-  opened.push(store);
+  atFileEnd(() => store.close());
   return { store, uow: createUnitOfWork(store, clock, ids) };
 }
 
