@@ -9,7 +9,6 @@ import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { atFileEnd } from './file-end.js';
 import { tmpDb } from './helpers.js';
 
-
 /** The unit of work of a fresh SQLite store (a temp file, closed after the test file): what services run on. */
 export async function sqliteUnitOfWork(clock: Clock, ids: IdSource): Promise<{ store: Store; uow: UnitOfWork }> {
   const store = await openStore(tmpDb());
