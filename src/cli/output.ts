@@ -40,8 +40,14 @@ export async function writeChunk(out: NodeJS.WritableStream, chunk: string | Uin
   const w = out as NodeJS.WritableStream & { destroyed?: boolean; errored?: Error | null };
   if (w.destroyed) throw w.errored ?? new Error('the output was closed');
   if (out.write(chunk)) return;
-  // once() rejects when 'error' comes first
-  await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  // once() rejects when 'error' comes first; the wait that did not end is cancelled, so that its listeners go with it
+  // (left behind, every full buffer of a long export added two, and Node warned of a leak after ten)
+  const waiting = new AbortController();
+  try {
+    await Promise.race([once(out, 'drain', waiting), once(out, 'close', waiting)]);
+  } finally {
+    waiting.abort();
+  }
   if (w.destroyed) throw w.errored ?? new Error('the output was closed');
 }
 
