@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { basename, dirname, extname, join } from 'node:path';
 import { DomainError } from '../domain/errors.js';
 import { makeFolder } from '../store/make-folder.js';
+import { drainedOrClosed } from './output.js';
 
 const REASONS: Record<string, string> = {
   EISDIR: 'it is a folder',
@@ -80,7 +81,7 @@ export async function writeOutputFileWhole(path: string, chunks: AsyncIterable<U
     await written(once(out, 'open'));
     for await (const chunk of chunks) {
       if (out.write(chunk)) continue;
-      await written(Promise.race([once(out, 'drain'), once(out, 'close')]));
+      await written(drainedOrClosed(out));
       if (out.destroyed) throw outputFileError(path, out.errored ?? new Error('the file was closed'));
     }
     out.end();

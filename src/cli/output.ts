@@ -33,6 +33,20 @@ export const writeOut = (ctx: CliContext, text: string): void => {
 };
 
 /**
+ * Waits until a stream whose buffer is full drains or closes; rejects when it fails first. The wait that did not end
+ * is cancelled, so that its listeners go with it: left behind, every full buffer of a long export added two, and Node
+ * warned of a leak after ten.
+ */
+export async function drainedOrClosed(out: NodeJS.WritableStream): Promise<void> {
+  const waiting = new AbortController();
+  try {
+    await Promise.race([once(out, 'drain', waiting), once(out, 'close', waiting)]);
+  } finally {
+    waiting.abort();
+  }
+}
+
+/**
  * Writes one piece of a streamed output, waiting while the reader is behind. A stream that failed or closed ends the
  * loop with its error (stdout's is reported by main()), instead of waiting for a 'drain' that never comes.
  */
@@ -40,14 +54,7 @@ export async function writeChunk(out: NodeJS.WritableStream, chunk: string | Uin
   const w = out as NodeJS.WritableStream & { destroyed?: boolean; errored?: Error | null };
   if (w.destroyed) throw w.errored ?? new Error('the output was closed');
   if (out.write(chunk)) return;
-  // once() rejects when 'error' comes first; the wait that did not end is cancelled, so that its listeners go with it
-  // (left behind, every full buffer of a long export added two, and Node warned of a leak after ten)
-  const waiting = new AbortController();
-  try {
-    await Promise.race([once(out, 'drain', waiting), once(out, 'close', waiting)]);
-  } finally {
-    waiting.abort();
-  }
+  await drainedOrClosed(out);
   if (w.destroyed) throw w.errored ?? new Error('the output was closed');
 }
 
