@@ -90,8 +90,8 @@ export interface ImportContext {
  * stored consents (import-match.ts: new, unchanged, revoked, renewed or refused, so a second run creates nothing), writes
  * consent and history rows in transactions of `ctx.batchRows` (10,000 by default) on a connection of its own. Every run
  * but a dry one is recorded (import-run.schema.ts) by its first transaction, and the consents and entries it writes
- * carry its id, so it can be listed and reverted. A run stopped halfway leaves whole batches and its record says so; running it again
- * completes it.
+ * carry its id, so it can be listed and reverted. A run stopped halfway leaves whole batches and its record says so;
+ * running it again completes it.
  */
 export async function importConsents(
   store: Store,
