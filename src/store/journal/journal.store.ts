@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import { CHAIN_FORMAT, ORIGIN_FORMAT, type ChainLookup, type StoredEntry } from '../../domain/journal/chain.js';
 import type { JournalStore, TrailTable } from '../../domain/journal/journal-store.port.js';
 import type { DB, JournalRow } from '../db-types.js';
@@ -87,14 +87,17 @@ export class KyselyJournalStore implements JournalStore {
     return rows.map(entry);
   }
 
+  /**
+   * The last entry of a tenant's chain. Read before every append, so written as SQL of one text per engine (prepared
+   * once on SQLite) rather than built and compiled by kysely for each write.
+   */
   async head(tenant: string): Promise<{ seq: number; hash: string } | undefined> {
-    const row = await this.db
-      .selectFrom('journal')
-      .select(['seq', 'hash'])
-      .where('tenant_id', '=', tenant)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const p = engineFor(this.db).placeholder(1);
+    const query = CompiledQuery.raw(
+      `select "seq", "hash" from "journal" where "tenant_id" = ${p} order by "seq" desc limit 1`,
+      [tenant],
+    );
+    const [row] = (await this.db.executeQuery<{ seq: number | string; hash: string }>(query)).rows;
     return row && { seq: Number(row.seq), hash: row.hash };
   }
 
