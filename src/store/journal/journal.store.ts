@@ -3,6 +3,7 @@ import { CHAIN_FORMAT, ORIGIN_FORMAT, type ChainLookup, type StoredEntry } from 
 import type { JournalStore, TrailTable } from '../../domain/journal/journal-store.port.js';
 import type { DB, JournalRow } from '../db-types.js';
 import { engineFor } from '../engine.js';
+import { tenantPages } from '../kysely/tenant-pages.js';
 import type { Store } from '../store.js';
 
 /** PostgreSQL returns bigint as a number through the store's type parser; SQLite has integers anyway. */
@@ -191,19 +192,7 @@ export class KyselyJournalStore implements JournalStore {
   }
 
   async *trailRows(tenant: string, table: TrailTable): AsyncIterable<Record<string, unknown>> {
-    for (let after = ''; ;) {
-      const rows = await this.db
-        .selectFrom(table)
-        .selectAll()
-        .where('tenant_id', '=', tenant)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(5000)
-        .execute();
-      yield* rows as Array<Record<string, unknown>>;
-      if (rows.length < 5000) return;
-      after = rows[rows.length - 1]!.id;
-    }
+    for await (const rows of tenantPages(this.db, table, tenant, 5000)) yield* rows;
   }
 }
 

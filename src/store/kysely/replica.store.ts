@@ -5,6 +5,7 @@ import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
 import { BatchRecorder } from '../journal/batch-recorder.js';
 import { insertRows } from './bulk-insert.js';
+import { tenantPages } from './tenant-pages.js';
 import type { Recorder } from '../journal/journal-writer.js';
 
 /**
@@ -403,19 +404,7 @@ class TenantReplica {
       yield (await q.execute()) as SyncRow[];
       return;
     }
-    for (let after = ''; ;) {
-      const rows = await this.db
-        .selectFrom(entity)
-        .selectAll()
-        .where('tenant_id', '=', this.tenant)
-        .where('id', '>', after)
-        .orderBy('id')
-        .limit(5000)
-        .execute();
-      if (rows.length) yield rows;
-      if (rows.length < 5000) return;
-      after = String(rows[rows.length - 1]!.id);
-    }
+    yield* tenantPages(this.db, entity, this.tenant, 5000) as AsyncIterable<SyncRow[]>;
   }
 
   /**

@@ -1,0 +1,52 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The order in which a tenant's rows of a table are read a page at a time: the columns after the tenant of an index
+ * both engines have, so that each page continues the index where the last one ended. By id for the other tables.
+ * Consent history goes by consent, time and id: SQLite keys it so (migration 0027) and has no index on the id alone;
+ * read by id, every page sorted the tenant's whole history first (PostgreSQL: index consent_history_consent). An
+ * assessment and its trail go by time and id (their indexes `*_tenant_created`), for the same reason.
+ */
+const PAGE_ORDER: Record<string, readonly string[]> = {
+  consent_history: ['consent_id', 'created_at', 'id'],
+  dsfa: ['created_at', 'id'],
+  dsfa_audit: ['created_at', 'id'],
+};
+
+export const pageOrder = (table: string): readonly string[] => PAGE_ORDER[table] ?? ['id'];
+
+/** One page of a tenant's rows of `table` after the row whose `pageOrder` columns hold `after` (none: the first). */
+export function tenantPageQuery<D>(
+  db: Kysely<D>,
+  table: string,
+  tenant: string,
+  after: unknown[] | undefined,
+  size: number,
+) {
+  const order = pageOrder(table);
+  const anyDb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  let q = anyDb.selectFrom(table).selectAll().where('tenant_id', '=', tenant);
+  if (after) {
+    const columns = sql.join(order.map((c) => sql.ref(c)));
+    q = q.where(sql<boolean>`(${columns}) > (${sql.join(after)})`);
+  }
+  for (const c of order) q = q.orderBy(c);
+  return q.limit(size);
+}
+
+/** Every row of a tenant's `table`, in pageOrder, `size` rows per statement. */
+export async function* tenantPages<D>(
+  db: Kysely<D>,
+  table: string,
+  tenant: string,
+  size: number,
+): AsyncIterable<Array<Record<string, unknown>>> {
+  const order = pageOrder(table);
+  for (let after: unknown[] | undefined; ;) {
+    const rows = await tenantPageQuery(db, table, tenant, after, size).execute();
+    if (rows.length) yield rows;
+    if (rows.length < size) return;
+    const last = rows[rows.length - 1]!;
+    after = order.map((c) => last[c]);
+  }
+}
