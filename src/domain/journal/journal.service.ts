@@ -159,7 +159,7 @@ export class JournalService {
           if (!whole || !v.retry(whole)) break walk;
         }
         if (anchor && e.hash === anchor.hash) anchored = e.seq;
-        if (trails.has(e.entity) || e.op === BATCH_OP) followTrails(trails, e);
+        if (withTrails && (trails.has(e.entity) || e.op === BATCH_OP)) followTrails(trails, e);
       }
       after = rows[rows.length - 1]!.seq;
     }
