@@ -156,8 +156,12 @@ if (wanted('import') || wanted('size') || wanted('verify')) {
   if (!report.every((t) => t.ok)) throw new Error(`the imported store does not verify: ${verify.stdout}`);
   // the floor of a verification: the chains alone (db status checks hashes and links, not the audit trails)
   const chains = timed(['--db', store, '--json', 'db', 'status']);
+  // and the least the comparison of the audit trail with the journal costs, row by row (floor.mjs verify-trail)
+  const [trailS] = seconds(() => floor(['verify-trail', store, 'default']));
   record('verify', `audit verify of that store / its import's time`, verify.wall / on.wall, 'x', 0.3, 'le', {
+    floor: `chains and the history rows read and digested twice ${((chains.wall + trailS) / on.wall).toFixed(2)}×`,
     floor_chains_only: chains.wall / on.wall,
+    trail_floor_s: trailS,
     chains_s: chains.wall,
     chains_cpu_s: chains.cpu,
     verify_s: verify.wall,

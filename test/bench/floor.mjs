@@ -3,6 +3,7 @@
 // the commands, in the same run, so an aim's distance from its floor says how much the project adds.
 //   node test/bench/floor.mjs verify-read DB TENANT   read the columns a verification reads, hash nothing
 //   node test/bench/floor.mjs verify-hash DB TENANT   the same, with the two hashes per entry and the link check
+//   node test/bench/floor.mjs verify-trail DB TENANT  read every consent history row, digest its text twice
 //   node test/bench/floor.mjs dsfa-list DB [FILE...]  open the store, print 100 assessments as JSON; with FILEs,
 //                                                     import them first (aims.bench.mjs names the chunks of dist/
 //                                                     that hold zod, kysely and commander: the libraries every
@@ -34,6 +35,20 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
     if (prevHash !== prev || hash('sha256', data ?? '', 'hex') !== dataHash || hash('sha256', preimage, 'hex') !== h)
       throw new Error(`entry ${seq} does not hold`);
     prev = h;
+  }
+  process.stdout.write(`${n}\n`);
+} else if (mode === 'verify-trail') {
+  // the least a row-by-row comparison of an audit trail costs: every history row of the tenant read and its text
+  // digested twice (once as the journal says it, once as the table holds it), the digests matched by id
+  const db = new Database(file, { readonly: true });
+  const rows = db.prepare('select * from consent_history where tenant_id = ?').iterate(arg);
+  const expected = new Map();
+  let n = 0;
+  for (const row of rows) {
+    const text = JSON.stringify(row);
+    expected.set(row.id, hash('sha256', text, 'base64'));
+    if (expected.get(row.id) !== hash('sha256', text, 'base64')) throw new Error(`row ${row.id} does not hold`);
+    n++;
   }
   process.stdout.write(`${n}\n`);
 } else if (mode === 'dsfa-list') {
