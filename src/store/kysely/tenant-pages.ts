@@ -5,7 +5,8 @@ import { sql, type Kysely } from 'kysely';
  * both engines have, so that each page continues the index where the last one ended. By id for the other tables.
  * Consent history goes by consent, time and id: SQLite keys it so (migration 0027) and has no index on the id alone;
  * read by id, every page sorted the tenant's whole history first (PostgreSQL: index consent_history_consent). An
- * assessment and its trail go by time and id (their indexes `*_tenant_created`), for the same reason.
+ * assessment and its trail go by time and id (their indexes `*_tenant_created`), for the same reason. The columns
+ * are never null: a row comparison with a null in it would end the reading early.
  */
 const PAGE_ORDER: Record<string, readonly string[]> = {
   consent_history: ['consent_id', 'created_at', 'id'],
