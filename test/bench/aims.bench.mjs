@@ -157,7 +157,10 @@ if (wanted('import') || wanted('size') || wanted('verify')) {
   // the floor of a verification: the chains alone (db status checks hashes and links, not the audit trails)
   const chains = timed(['--db', store, '--json', 'db', 'status']);
   // and the least the comparison of the audit trail with the journal costs, row by row (floor.mjs verify-trail)
-  const [trailS] = seconds(() => floor(['verify-trail', store, 'default']));
+  const [trailS, trail] = seconds(() => floor(['verify-trail', store, 'default']));
+  // a floor over another tenant's (no) rows would be no floor: the import wrote at least a history row per consent
+  if (Number(trail.stdout) < ROWS)
+    throw new Error(`verify-trail read ${trail.stdout.trim()} history rows, not ${ROWS}`);
   record('verify', `audit verify of that store / its import's time`, verify.wall / on.wall, 'x', 0.3, 'le', {
     floor: `chains and the history rows read and digested twice ${((chains.wall + trailS) / on.wall).toFixed(2)}×`,
     floor_chains_only: chains.wall / on.wall,
