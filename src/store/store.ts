@@ -8,6 +8,7 @@ import type { ExportQuery } from '../domain/consents/consent.schema.js';
 import type { BatchResult, ConsentImportWriter, ImportWriterOptions } from './consent-import-rows.js';
 
 import type { EngineKind } from './engine.js';
+import type { VerifyThreads } from './journal/verify-jobs.js';
 
 export type { EngineKind } from './engine.js';
 
@@ -69,6 +70,11 @@ export interface Store {
    * connection where it has.
    */
   everyTenant(trx: Kysely<DB>): Kysely<DB>;
+  /**
+   * Threads that read the store beside the calling one, each on a connection of its own (`audit verify` on a large
+   * store); absent where the engine has none.
+   */
+  verifyThreads?(): Promise<VerifyThreads | undefined>;
   /** Turns an engine failure (busy, read-only, unreachable, …) into a DomainError; anything else is returned as is. */
   mapError(e: unknown): unknown;
   /** Resolves when the database answers within `timeoutMs`; throws a DomainError otherwise (health checks). */

@@ -4,6 +4,7 @@ import { createLocalBackend, type LocalBackend } from '../../src/backend/local/l
 import { dataHash, entryHash } from '../../src/domain/journal/chain.js';
 import type { DB, JournalRow } from '../../src/store/db-types.js';
 import { cli, ENGINE_NAMES, freshStore } from '../support/helpers.js';
+import { builtCli } from '../support/serve-process.js';
 
 /** A store with one tenant's chain of seven entries (three assessments and a setting), and its location. */
 async function storeWithChain(engine: 'sqlite' | 'postgres'): Promise<{ target: string; local: LocalBackend }> {
@@ -49,12 +50,23 @@ async function renumber(db: Kysely<DB>, fromSeq: number, by: number): Promise<vo
     .execute();
 }
 
-async function verify(target: string, ...extra: string[]) {
-  const r = await cli(['--db', target, '--json', 'audit', 'verify', ...extra]);
-  return { code: r.code, reports: r.stdout ? JSON.parse(r.stdout) : [], stderr: r.stderr };
-}
+/**
+ * Each engine, and SQLite once more through the built program with every verification read in threads
+ * (COMPLIANCE_VERIFY_THREAD_ROWS=1: the chain in ranges, the trails digested beside the walk), which only a built
+ * program can start: both ways must find and name the same.
+ */
+const VARIANTS = [
+  ...ENGINE_NAMES.map((e) => [e, e, false] as const),
+  ...(ENGINE_NAMES.includes('sqlite') ? [['sqlite, read in threads', 'sqlite', true] as const] : []),
+];
 
-describe.each(ENGINE_NAMES)('tampering with the journal on %s is found and named', (engine) => {
+describe.each(VARIANTS)('tampering with the journal on %s is found and named', (_, engine, threaded) => {
+  const run = async (args: string[]) => (threaded ? builtCli(args, { COMPLIANCE_VERIFY_THREAD_ROWS: '1' }) : cli(args));
+  const verify = async (target: string, ...extra: string[]) => {
+    const r = await run(['--db', target, '--json', 'audit', 'verify', ...extra]);
+    return { code: r.code, reports: r.stdout ? JSON.parse(r.stdout) : [], stderr: r.stderr };
+  };
+
   const tamper = async (change: (db: Kysely<DB>, entries: JournalRow[]) => Promise<void>) => {
     const { target, local } = await storeWithChain(engine);
     // the owner's connection: an attacker with the database file or the schema owner's password
@@ -154,7 +166,7 @@ describe.each(ENGINE_NAMES)('tampering with the journal on %s is found and named
 
   it('an anchor proves the entries up to it unchanged, and catches a chain rewritten whole after it', async () => {
     const { target, local } = await storeWithChain(engine);
-    const anchored = await cli(['--db', target, '--tenant', 'acme', '--json', 'audit', 'anchor']);
+    const anchored = await run(['--db', target, '--tenant', 'acme', '--json', 'audit', 'anchor']);
     const anchor = JSON.parse(anchored.stdout);
     expect(anchor).toMatchObject({ tenant: 'acme', seq: 7 });
     await local.dsfa.create({ tenant: 'acme', body: { title: 'Später' } });
@@ -213,11 +225,11 @@ describe.each(ENGINE_NAMES)('tampering with the journal on %s is found and named
       expect(r.reports[0].problem).toBeUndefined();
       expect(r.reports[0].trails[0]).toMatchObject({ table: 'dsfa_audit', ok: false, problem: { kind } });
       // db status checks the hash chains only, and says so instead of calling the journal intact
-      const status = await cli(['--db', target, 'db', 'status']);
+      const status = await run(['--db', target, 'db', 'status']);
       expect(status.stdout).toMatch(
         /journal\s+\d+ entries in \d+ chains?: hashes and links intact \(audit trails not compared here: compliance audit verify compares them\)/,
       );
-      const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
+      const json = JSON.parse((await run(['--db', target, '--json', 'db', 'status'])).stdout);
       expect(json.journal).toMatchObject({ ok: true, trails_compared: false });
     },
   );
@@ -230,10 +242,10 @@ describe.each(ENGINE_NAMES)('tampering with the journal on %s is found and named
     await local.close();
     expect((await verify(target)).code).toBe(6);
     // db status says so too, naming the tenant and the entry
-    const status = await cli(['--db', target, 'db', 'status']);
+    const status = await run(['--db', target, 'db', 'status']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/journal\s+BROKEN: tenant "acme" at entry 2 \(deleted\)/);
-    const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
+    const json = JSON.parse((await run(['--db', target, '--json', 'db', 'status'])).stdout);
     expect(json.journal).toMatchObject({ ok: false, broken: [{ tenant: 'acme', seq: 2, kind: 'deleted' }] });
   });
 
@@ -241,10 +253,10 @@ describe.each(ENGINE_NAMES)('tampering with the journal on %s is found and named
     const { target, local } = await storeWithChain(engine);
     const entries = (await rows(local.store.admin)).length;
     await local.close();
-    const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
+    const json = JSON.parse((await run(['--db', target, '--json', 'db', 'status'])).stdout);
     expect(json.journal).toMatchObject({ ok: true, broken: [] });
     expect(json.journal.entries).toBeGreaterThanOrEqual(entries);
-    expect((await cli(['--db', target, 'db', 'status'])).stdout).toMatch(
+    expect((await run(['--db', target, 'db', 'status'])).stdout).toMatch(
       /journal\s+\d+ entries in \d+ chains?: hashes and links intact \(audit trails not compared here/,
     );
   });

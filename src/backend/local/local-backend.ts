@@ -1,4 +1,5 @@
 import { osPrincipal } from './os-principal.js';
+import { verifyThreadRows } from './verify-thread-rows.js';
 import { importBatchRows } from './import-batch-rows.js';
 import { bindWith, storeIdResolver } from './short-ids.js';
 import { dsfaContract } from '../../contract/dsfa.contract.js';
@@ -84,6 +85,8 @@ export interface LocalOptions {
   principal?: string;
   /** Rows per transaction of a consent import (COMPLIANCE_IMPORT_BATCH_ROWS, as given): 10,000 by default. */
   importBatchRows?: string;
+  /** The size from which a verification reads in threads (COMPLIANCE_VERIFY_THREAD_ROWS, as given): 50,000 by default. */
+  verifyThreadRows?: string;
 }
 
 /** Domain services bound to a store: what the CLI uses by default and what `compliance serve` exposes. */
@@ -92,6 +95,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   const ids = opts.ids ?? uuidv7Source();
   const principal = opts.principal ?? osPrincipal();
   const batchRows = importBatchRows(opts.importBatchRows);
+  const threadRows = verifyThreadRows(opts.verifyThreadRows);
   const uow = createUnitOfWork(store, clock, ids);
   const dsfa = new DsfaService(uow, clock, ids);
   const shortIds = storeIdResolver(store.admin);
@@ -163,7 +167,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
         import('./journal.area.js'),
         import('../../store/journal/journal.store.js'),
       ]);
-      return createAuditor(everyTenantJournal(store));
+      return createAuditor(everyTenantJournal(store, threadRows));
     },
     keys,
     close: () => store.close(),
@@ -173,7 +177,9 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
 /** Opens the store at a file path (SQLite) or a postgres:// URL and binds the domain services to it. */
 export async function createLocalBackend(target: string, opts: LocalOptions = {}): Promise<LocalBackend> {
   const { onUpgrade, ifMissing, onMissing, timeouts, media } = opts;
-  importBatchRows(opts.importBatchRows); // a wrong setting is refused before the store is opened, or created
+  // a wrong setting is refused before the store is opened, or created
+  importBatchRows(opts.importBatchRows);
+  verifyThreadRows(opts.verifyThreadRows);
   return createLocalBackendFromStore(
     await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts, media }),
     opts,

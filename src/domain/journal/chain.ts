@@ -91,12 +91,20 @@ export class ChainVerifier {
   private prev: StoredEntry | undefined;
   private broken: StoredEntry | undefined;
   count = 0;
-  head: { seq: number; hash: string } = { seq: 0, hash: GENESIS_HASH };
+  head: { seq: number; hash: string };
+
+  /**
+   * A walk from the start of the chain, or from the entry `from` (its sequence number and hash) on: one range of a
+   * chain checked in parallel with the others, whose ends are then matched with theirs.
+   */
+  constructor(from: { seq: number; hash: string } = { seq: 0, hash: GENESIS_HASH }) {
+    this.head = from;
+  }
 
   /** Feeds the next entry; false at the first one that breaks the chain (ask `diagnose` what is wrong). */
   push(e: StoredEntry): boolean {
     if (this.broken) return false;
-    const expected = this.prev?.hash ?? GENESIS_HASH;
+    const expected = this.head.hash;
     if (e.prev_hash !== expected || e.seq !== this.head.seq + 1 || checkSelf(e)) {
       this.broken = e;
       return false;

@@ -1,9 +1,8 @@
 import { DomainError, notFound } from '../errors.js';
 import { ChainVerifier, GENESIS_HASH, type ChainProblem, type StoredEntry } from './chain.js';
 import type { JournalAnchor, JournalEntry, JournalPage, JournalQuery } from './journal.schema.js';
-import { TRAIL_TABLES, type JournalStore, type TrailTable } from './journal-store.port.js';
-import { BATCH_OP, changesOf, groupRows, idOf, type BatchData } from './changes.js';
-import { hash } from 'node:crypto';
+import type { JournalStore } from './journal-store.port.js';
+import { TrailLedger, type TrailReport } from './trails.js';
 
 /** The entry data a page of the journal holds at most, unless one entry alone is larger (UTF-16 code units). */
 export const PAGE_BYTES = 2_000_000;
@@ -23,52 +22,6 @@ export interface ChainReport {
   /** The audit trails compared with the journal (absent when the chain is broken, or read through the API). */
   trails?: TrailReport[];
 }
-
-/** One audit trail's table against what the journal says it holds. */
-export interface TrailReport {
-  table: TrailTable;
-  rows: number;
-  ok: boolean;
-  problem?: { id: string; kind: 'edited' | 'deleted' | 'inserted'; message: string };
-}
-
-/** Per list of column names as rows have them: the positions in name order, each with its name as JSON and a colon. */
-const digestPlans = new Map<string, DigestPlan>();
-interface DigestPlan {
-  order: number[];
-  names: string[];
-}
-
-function digestPlan(columns: string[]): DigestPlan {
-  const key = columns.join('\u0000');
-  let plan = digestPlans.get(key);
-  if (!plan) {
-    const order = columns.map((_, i) => i).sort((a, b) => (columns[a]! < columns[b]! ? -1 : 1));
-    digestPlans.set(key, (plan = { order, names: order.map((i) => `${JSON.stringify(columns[i])}:`) }));
-  }
-  return plan;
-}
-
-/**
- * A row as comparable text, hashed: columns in name order, an absent column the same as null. The row's values in
- * the order of `plan`'s columns; the names are sorted and quoted once per list of columns rather than once per row.
- */
-function valuesDigest(plan: DigestPlan, values: unknown[]): string {
-  let text = '';
-  for (let j = 0; j < plan.order.length; j++) {
-    const v = values[plan.order[j]!];
-    if (v !== null && v !== undefined) text += `${plan.names[j]}${JSON.stringify(v)},`;
-  }
-  return hash('sha256', text, 'base64');
-}
-
-const rowDigest = (row: Record<string, unknown>): string => {
-  const names = Object.keys(row);
-  return valuesDigest(
-    digestPlan(names),
-    names.map((k) => row[k]),
-  );
-};
 
 /** The anchor to check: a hash, or what `audit anchor --json` printed. */
 export interface AnchorCheck {
@@ -143,8 +96,29 @@ export class JournalService {
   }
 
   private async verifyOne(tenant: string, anchor: AnchorCheck | undefined, withTrails: boolean): Promise<ChainReport> {
+    const trails = withTrails ? await TrailLedger.open(this.store) : undefined;
+    await trails?.startReading(tenant);
+    const checked = await this.store.checkChain?.(tenant, anchor?.hash);
+    let chain: { count: number; head: ChainReport['head']; anchored?: number; problem?: ChainProblem };
+    if (checked) {
+      for (const e of checked.trailEntries) trails?.follow(e);
+      chain = checked;
+    } else chain = await this.walk(tenant, anchor, trails);
+    const { problem } = chain;
+    const report: ChainReport = { tenant, entries: chain.count, head: chain.head, ok: !problem };
+    if (problem) report.problem = problem;
+    if (anchor) report.anchor = anchorResult(anchor, chain.anchored, problem);
+    if (report.anchor && !report.anchor.ok) report.ok = false;
+    if (!problem && trails) {
+      report.trails = await trails.compare(tenant);
+      if (report.trails.some((t) => !t.ok)) report.ok = false;
+    }
+    return report;
+  }
+
+  /** The chain walked from its first entry on one thread, to its end or its first broken link (and what broke it). */
+  private async walk(tenant: string, anchor: AnchorCheck | undefined, trails: TrailLedger | undefined) {
     const v = new ChainVerifier();
-    const trails = new Map<string, Map<string, string>>(TRAIL_TABLES.map((t) => [t, new Map()]));
     let anchored: number | undefined;
     let after = 0;
     const read = this.store.verifyPage?.bind(this.store) ?? this.store.page.bind(this.store);
@@ -159,82 +133,13 @@ export class JournalService {
           if (!whole || !v.retry(whole)) break walk;
         }
         if (anchor && e.hash === anchor.hash) anchored = e.seq;
-        if (withTrails && (trails.has(e.entity) || e.op === BATCH_OP)) followTrails(trails, e);
+        trails?.follow(e);
       }
       after = rows[rows.length - 1]!.seq;
     }
     const problem = await v.diagnose(this.store.lookup(tenant));
-    const report: ChainReport = { tenant, entries: v.count, head: v.head, ok: !problem };
-    if (problem) report.problem = problem;
-    if (anchor) report.anchor = anchorResult(anchor, anchored, problem);
-    if (report.anchor && !report.anchor.ok) report.ok = false;
-    const rows = this.store.trailRows?.bind(this.store);
-    if (!problem && rows && withTrails) {
-      report.trails = [];
-      for (const [table, expected] of trails)
-        report.trails.push(await compareTrail(table as TrailTable, expected, rows(tenant, table as TrailTable)));
-      if (report.trails.some((t) => !t.ok)) report.ok = false;
-    }
-    return report;
+    return { count: v.count, head: v.head, anchored, problem };
   }
-}
-
-/**
- * Keeps, per audit-trail table, each row's digest as the journal's entries leave it. A batch's groups of other tables
- * (an import's consents) are skipped unread, and its rows are digested from their values, without a row object.
- */
-function followTrails(trails: Map<string, Map<string, string>>, e: StoredEntry): void {
-  const data = e.data === null ? null : JSON.parse(e.data);
-  if (e.op !== BATCH_OP || data === null) {
-    for (const c of changesOf({ ...e, data })) {
-      const rows = trails.get(c.entity);
-      if (!rows) continue;
-      if (c.row === null) rows.delete(c.id);
-      else rows.set(c.id, rowDigest(c.row));
-    }
-    return;
-  }
-  const batch = data as BatchData;
-  for (const g of batch.groups) {
-    const rows = trails.get(g.entity);
-    if (!rows) continue;
-    const keyAt = g.key.map((k) => g.columns.indexOf(k));
-    const plan = digestPlan(g.columns);
-    for (const values of groupRows(batch, g)) {
-      const id = idOf(keyAt.map((i) => values[i]));
-      if (g.op === 'delete') rows.delete(id);
-      else rows.set(id, valuesDigest(plan, values));
-    }
-  }
-}
-
-/** The table's rows against the journal's: the first row edited, removed or added outside the journal. */
-async function compareTrail(
-  table: TrailTable,
-  expected: Map<string, string>,
-  rows: AsyncIterable<Record<string, unknown>>,
-): Promise<TrailReport> {
-  let n = 0;
-  let problem: TrailReport['problem'];
-  for await (const row of rows) {
-    n++;
-    if (problem) continue;
-    const id = String(row.id);
-    const digest = expected.get(id);
-    if (digest === undefined)
-      problem = { id, kind: 'inserted', message: `${table} ${id} is in the table but in no journal entry` };
-    else if (digest !== rowDigest(row))
-      problem = { id, kind: 'edited', message: `${table} ${id} differs from its journal entry` };
-    expected.delete(id);
-  }
-  const [missing] = expected.keys();
-  if (!problem && missing !== undefined)
-    problem = {
-      id: missing,
-      kind: 'deleted',
-      message: `${table} ${missing} is in the journal but no longer in the table`,
-    };
-  return { table, rows: n, ok: !problem, ...(problem ? { problem } : {}) };
 }
 
 function anchorResult(

@@ -1,10 +1,39 @@
 import { CompiledQuery, sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
-import { CHAIN_FORMAT, ORIGIN_FORMAT, type ChainLookup, type StoredEntry } from '../../domain/journal/chain.js';
-import type { JournalStore, TrailTable } from '../../domain/journal/journal-store.port.js';
+import { availableParallelism } from 'node:os';
+import {
+  CHAIN_FORMAT,
+  GENESIS_HASH,
+  ORIGIN_FORMAT,
+  type ChainLookup,
+  type StoredEntry,
+} from '../../domain/journal/chain.js';
+import {
+  TRAIL_TABLES,
+  type ChainCheck,
+  type JournalStore,
+  type TrailTable,
+} from '../../domain/journal/journal-store.port.js';
 import type { DB, JournalRow } from '../db-types.js';
 import { engineFor } from '../engine.js';
-import { tenantPages } from '../kysely/tenant-pages.js';
+import { rowText } from '../../domain/journal/trails.js';
+import { tenantPageQuery, tenantPages } from '../kysely/tenant-pages.js';
+import { preimageEntry, type VerifyThreads } from './verify-jobs.js';
 import type { Store } from '../store.js';
+
+/** Rows of an audit trail read per statement. */
+const TRAIL_PAGE = 5000;
+
+/**
+ * The entries of a chain, or the rows of an audit trail, from which a verification reads them on threads of their
+ * own (COMPLIANCE_VERIFY_THREAD_ROWS): below it, starting a thread costs more than it saves.
+ */
+export const VERIFY_THREAD_ROWS = 50_000;
+
+/** How a verification may read beside the calling thread (the store's VerifyThreads), and from what size. */
+export interface VerifyOptions {
+  threads?: () => Promise<VerifyThreads | undefined>;
+  threadRows?: number;
+}
 
 /** PostgreSQL returns bigint as a number through the store's type parser; SQLite has integers anyway. */
 const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
@@ -18,29 +47,55 @@ const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
 export class KyselyJournalStore implements JournalStore {
   /** Where the engine builds JSON as JSON.stringify does (Engine.jsonArrayText): pages with each entry's hashed text. */
   readonly verifyPage?: JournalStore['verifyPage'];
+  /** Where the engine builds JSON as JSON.stringify does: an audit trail's rows as texts built by the database. */
+  readonly trailTexts?: JournalStore['trailTexts'];
+  /** Where the store also has threads to read with (VerifyThreads): the chain in ranges side by side. */
+  readonly checkChain?: JournalStore['checkChain'];
+  /** And the trails' rows digested on another thread. */
+  readonly trailDigests?: JournalStore['trailDigests'];
+  private columns?: Promise<Map<string, string[]>>;
 
-  constructor(private readonly db: Kysely<DB>) {
+  constructor(
+    private readonly db: Kysely<DB>,
+    opts: VerifyOptions = {},
+  ) {
     const jsonArray = engineFor(db).jsonArrayText;
-    if (jsonArray) this.verifyPage = (tenant, after, limit) => this.preimagePage(jsonArray, tenant, after, limit);
+    if (!jsonArray) return;
+    this.verifyPage = async (tenant, after, limit) =>
+      (await this.preimageQuery(jsonArray, tenant, after).limit(limit).execute()).map((r) => preimageEntry(tenant, r));
+    this.trailTexts = (tenant, table, columns) => this.textPages(jsonArray, tenant, table, columns);
+    const { threads, threadRows = VERIFY_THREAD_ROWS } = opts;
+    if (!threads) return;
+    this.checkChain = (tenant, anchor) => this.checkInRanges(jsonArray, threads, threadRows, tenant, anchor);
+    this.trailDigests = async (tenant, table, columns) => {
+      if ((await this.trailCount(tenant, table)) < threadRows) return undefined;
+      const text = jsonArray(columns.map((c) => sql.ref(c))).as('row_text');
+      const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const query = anyDb.selectFrom(table).select(['id', text]).where('tenant_id', '=', tenant).compile();
+      const runner = await threads();
+      if (!runner) return undefined;
+      const done = runner.run({ kind: 'trail', sql: query.sql, parameters: query.parameters });
+      return { done: done.then((r) => (r?.ok ? { ids: r.ids, digests: r.digests } : undefined)) };
+    };
   }
 
   /**
-   * A page for a verification: each entry with the text its hash covers built by the database (the verifier hashes
-   * it as it is, and reads an entry whole only where the texts differ: control characters), without the five fields
-   * that text holds. Reading those as strings of their own cost more than hashing (measured over 1M entries on
-   * SQLite: 7.0 s whole entries, 4.4 s this way).
+   * A tenant's entries after `after` (up to `to`) for a verification, each with the text its hash covers built by
+   * the database (the verifier hashes it as it is, and reads an entry whole only where the texts differ: control
+   * characters), without the five fields that text holds. Reading those as strings of their own cost more than hashing
+   * (measured over 1M entries on SQLite: 7.0 s whole entries, 4.4 s this way).
    */
-  private async preimagePage(
+  private preimageQuery(
     jsonArray: (items: readonly Expression<unknown>[]) => RawBuilder<string>,
     tenant: string,
     after: number,
-    limit: number,
-  ): Promise<StoredEntry[]> {
+    to?: number,
+  ) {
     const head = ['tenant_id', 'seq', 'txn', 'time', 'actor', 'principal'] as const;
     const tail = ['entity', 'entity_id', 'op', 'data_hash', 'prev_hash'] as const;
     const text = (format: number, ...columns: string[]) =>
       jsonArray([sql.lit(format), ...columns.map((c) => sql.ref(c))]);
-    const rows = await this.db
+    let q = this.db
       .selectFrom('journal')
       .select(['seq', 'prev_hash', 'hash', 'data_hash', 'entity', 'entity_id', 'op', 'data'])
       .select((eb) =>
@@ -53,27 +108,60 @@ export class KyselyJournalStore implements JournalStore {
           .as('preimage'),
       )
       .where('tenant_id', '=', tenant)
-      .where('seq', '>', after)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
-    // each entry built field by field: spreading a row of a page of 1,000 cost as much as reading it (1M entries)
-    return rows.map((r) => ({
-      tenant_id: tenant,
-      seq: Number(r.seq),
-      txn: '',
-      time: '',
-      actor: '',
-      principal: '',
-      entity: r.entity,
-      entity_id: r.entity_id,
-      op: r.op,
-      data: r.data,
-      data_hash: r.data_hash,
-      prev_hash: r.prev_hash,
-      hash: r.hash,
-      preimage: r.preimage!,
-    }));
+      .where('seq', '>', after);
+    if (to !== undefined) q = q.where('seq', '<=', to);
+    return q.orderBy('seq');
+  }
+
+  /**
+   * The chain in as many ranges as the machine has cores, each checked on a thread of its own, and the ranges' ends
+   * matched: the first links to the start of the chain, each next one to the last entry of the one before. Undefined
+   * for a chain shorter than `threadRows` entries (one thread is quicker than starting others), where threads cannot
+   * run here, and where any range or end does not hold.
+   */
+  private async checkInRanges(
+    jsonArray: (items: readonly Expression<unknown>[]) => RawBuilder<string>,
+    threads: () => Promise<VerifyThreads | undefined>,
+    threadRows: number,
+    tenant: string,
+    anchor: string | undefined,
+  ): Promise<ChainCheck | undefined> {
+    const end = (await this.head(tenant))?.seq ?? 0;
+    const runner = end >= threadRows ? await threads() : undefined;
+    if (!runner) return undefined;
+    const parts = Math.max(2, Math.min(availableParallelism(), 8));
+    const ranges = Array.from({ length: parts }, (_, i) => [
+      Math.floor((end * i) / parts),
+      Math.floor((end * (i + 1)) / parts),
+    ]);
+    const follow = [...TRAIL_TABLES];
+    const results = await Promise.all(
+      ranges.map(([after, to]) => {
+        const q = this.preimageQuery(jsonArray, tenant, after!, to).compile();
+        return runner.run({ kind: 'chain', sql: q.sql, parameters: q.parameters, tenant, anchor, follow });
+      }),
+    );
+    let head = { seq: 0, hash: GENESIS_HASH };
+    const check: ChainCheck = { count: 0, head, trailEntries: [] };
+    for (const [i, r] of results.entries()) {
+      const [after, to] = ranges[i]!;
+      if (!r?.ok || r.first?.seq !== after! + 1 || r.first.prev !== head.hash || r.last?.seq !== to) return undefined;
+      check.count += r.count;
+      check.head = head = r.last;
+      check.trailEntries.push(...r.entries);
+      if (r.anchored !== undefined) check.anchored ??= r.anchored;
+    }
+    return check;
+  }
+
+  private async trailCount(tenant: string, table: TrailTable): Promise<number> {
+    const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    const row = await anyDb
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('tenant_id', '=', tenant)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async page(tenant: string, after: number, limit: number): Promise<StoredEntry[]> {
@@ -192,9 +280,47 @@ export class KyselyJournalStore implements JournalStore {
   }
 
   async *trailRows(tenant: string, table: TrailTable): AsyncIterable<Record<string, unknown>> {
-    for await (const rows of tenantPages(this.db, table, tenant, 5000)) yield* rows;
+    for await (const rows of tenantPages(this.db, table, tenant, TRAIL_PAGE)) yield* rows;
+  }
+
+  async trailColumns(table: TrailTable): Promise<string[]> {
+    this.columns ??= this.db.introspection
+      .getTables()
+      .then((tables) => new Map(tables.map((t) => [t.name, t.columns.map((c) => c.name)])));
+    const columns = (await this.columns).get(table);
+    if (!columns) throw new Error(`no table ${table} in the store`);
+    return columns;
+  }
+
+  trailRow(tenant: string, table: TrailTable, id: string): Promise<Record<string, unknown> | undefined> {
+    const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+    return anyDb.selectFrom(table).selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * A trail's rows as texts the database builds. A page the database cannot write as JSON (a value stored as a blob,
+   * which no trail column holds unless someone wrote one there by hand) is read whole and written here instead.
+   */
+  private async *textPages(
+    jsonArray: (items: readonly Expression<unknown>[]) => RawBuilder<string>,
+    tenant: string,
+    table: TrailTable,
+    columns: readonly string[],
+  ): AsyncIterable<Array<[string, string]>> {
+    const text = jsonArray(columns.map((c) => sql.ref(c))).as('row_text');
+    const page = (after: unknown[] | undefined) => tenantPageQuery(this.db, table, tenant, after, TRAIL_PAGE, text);
+    const read = (after: unknown[] | undefined) =>
+      page(after)
+        .execute()
+        .catch(async () => {
+          const rows = await tenantPageQuery(this.db, table, tenant, after, TRAIL_PAGE).execute();
+          return rows.map((r) => ({ ...r, row_text: rowText(columns, r) }));
+        });
+    for await (const rows of tenantPages(this.db, table, tenant, TRAIL_PAGE, read))
+      yield rows.map((r) => [String(r.id), r.row_text as string]);
   }
 }
 
 /** The journal of every tenant, read as the store's owner (past row-level security): what `audit verify` checks. */
-export const everyTenantJournal = (store: Store): JournalStore => new KyselyJournalStore(store.admin);
+export const everyTenantJournal = (store: Store, threadRows?: number): JournalStore =>
+  new KyselyJournalStore(store.admin, { threads: store.verifyThreads?.bind(store), threadRows });

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type AliasedRawBuilder, type Kysely } from 'kysely';
 
 /**
  * The order in which a tenant's rows of a table are read a page at a time: the columns after the tenant of an index
@@ -16,17 +16,22 @@ const PAGE_ORDER: Record<string, readonly string[]> = {
 
 export const pageOrder = (table: string): readonly string[] => PAGE_ORDER[table] ?? ['id'];
 
-/** One page of a tenant's rows of `table` after the row whose `pageOrder` columns hold `after` (none: the first). */
+/**
+ * One page of a tenant's rows of `table` after the row whose `pageOrder` columns hold `after` (none: the first): each
+ * row whole, or its `pageOrder` columns and the `extra` value only.
+ */
 export function tenantPageQuery<D>(
   db: Kysely<D>,
   table: string,
   tenant: string,
   after: unknown[] | undefined,
   size: number,
+  extra?: AliasedRawBuilder<unknown, string>,
 ) {
   const order = pageOrder(table);
   const anyDb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-  let q = anyDb.selectFrom(table).selectAll().where('tenant_id', '=', tenant);
+  const from = anyDb.selectFrom(table);
+  let q = (extra ? from.select([...order, extra]) : from.selectAll()).where('tenant_id', '=', tenant);
   if (after) {
     const columns = sql.join(order.map((c) => sql.ref(c)));
     q = q.where(sql<boolean>`(${columns}) > (${sql.join(after)})`);
@@ -35,16 +40,22 @@ export function tenantPageQuery<D>(
   return q.limit(size);
 }
 
-/** Every row of a tenant's `table`, in pageOrder, `size` rows per statement. */
+type PageReader = (after: unknown[] | undefined) => Promise<Array<Record<string, unknown>>>;
+
+/**
+ * Every row of a tenant's `table`, in pageOrder, `size` rows per statement: each row whole, or as `read` reads the
+ * page after the row whose pageOrder columns hold `after` (its rows must have those columns).
+ */
 export async function* tenantPages<D>(
   db: Kysely<D>,
   table: string,
   tenant: string,
   size: number,
+  read: PageReader = (after) => tenantPageQuery(db, table, tenant, after, size).execute(),
 ): AsyncIterable<Array<Record<string, unknown>>> {
   const order = pageOrder(table);
   for (let after: unknown[] | undefined; ;) {
-    const rows = await tenantPageQuery(db, table, tenant, after, size).execute();
+    const rows = await read(after);
     if (rows.length) yield rows;
     if (rows.length < size) return;
     const last = rows[rows.length - 1]!;

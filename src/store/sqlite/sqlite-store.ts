@@ -96,6 +96,10 @@ export async function openSqliteStore(fileArg: string, opts: OpenOptions = {}): 
       admin: db,
       // one connection, and no row-level security: the transaction sees every tenant's rows
       everyTenant: (trx) => trx,
+      async verifyThreads() {
+        const { sqliteVerifyThreads } = await import('./verify-threads.js');
+        return sqliteVerifyThreads(path);
+      },
       sqlite,
       mapError: (e) => (isSqliteError(e) ? storageError(file, e) : e),
       ping: async () => {

@@ -1,0 +1,139 @@
+import { ChainVerifier, type StoredEntry } from '../../domain/journal/chain.js';
+import { BATCH_OP } from '../../domain/journal/changes.js';
+import { textDigest } from '../../domain/journal/trails.js';
+
+/**
+ * The reading of a verification that can run beside the rest, in a thread of its own on a connection of its own: a
+ * range of a tenant's chain, or the digests of an audit trail's rows. A job carries its statement, compiled where the
+ * store composes its queries (journal.store.ts), so a thread runs SQL it did not write.
+ */
+export type VerifyJob =
+  | {
+      kind: 'chain';
+      sql: string;
+      parameters: readonly unknown[];
+      tenant: string;
+      /** The hash an anchor names: the entry carrying it is reported. */
+      anchor?: string;
+      /** The entities whose entries are handed back whole (the audit trails'); a batch's entries always are. */
+      follow: readonly string[];
+    }
+  | { kind: 'trail'; sql: string; parameters: readonly unknown[] };
+
+/** A range of a chain whose entries all hold and link to each other; `ok: false` where one does not. */
+export type ChainRange =
+  | {
+      ok: true;
+      /** The first entry's number and the hash it links to, the last entry's number and hash (none: no entries). */
+      first?: { seq: number; prev: string };
+      last?: { seq: number; hash: string };
+      count: number;
+      anchored?: number;
+      /** The entries the audit trails follow, in order. */
+      entries: StoredEntry[];
+    }
+  | { ok: false };
+
+/** Each row of a trail as its id and the digest of the engine's text of it; `ok: false` where it wrote none. */
+export type TrailDigests = { ok: true; ids: string[]; digests: string[] } | { ok: false };
+
+export type VerifyResult = ChainRange | TrailDigests;
+
+/** Where jobs can run in threads of their own (the SQLite store: worker threads, each opening the file again). */
+export interface VerifyThreads {
+  /** The job's result, or undefined where it cannot run in a thread here (the sources run by the tests). */
+  run<J extends VerifyJob>(job: J): Promise<(J['kind'] extends 'chain' ? ChainRange : TrailDigests) | undefined>;
+}
+
+/** The columns the statement of a chain job reads (journal.store.ts `preimageQuery`), in this order. */
+export const PREIMAGE_COLUMNS = [
+  'seq',
+  'prev_hash',
+  'hash',
+  'data_hash',
+  'entity',
+  'entity_id',
+  'op',
+  'data',
+  'preimage',
+] as const;
+type PreimageValues = [number, string, string, string, string, string, string, string | null, string | null];
+
+/** Those columns as one row. */
+export interface PreimageRow {
+  seq: number | string;
+  prev_hash: string;
+  hash: string;
+  data_hash: string;
+  entity: string;
+  entity_id: string;
+  op: string;
+  data: string | null;
+  preimage: string | null;
+}
+
+/**
+ * An entry read with the text its hash covers, without the fields that text holds (txn, time, actor, principal),
+ * built field by field: spreading a row of a page of 1,000 cost as much as reading it (1M entries).
+ */
+export const preimageEntry = (tenant: string, r: PreimageRow): StoredEntry => ({
+  tenant_id: tenant,
+  seq: Number(r.seq),
+  txn: '',
+  time: '',
+  actor: '',
+  principal: '',
+  entity: r.entity,
+  entity_id: r.entity_id,
+  op: r.op,
+  data: r.data,
+  data_hash: r.data_hash,
+  prev_hash: r.prev_hash,
+  hash: r.hash,
+  preimage: r.preimage!,
+});
+
+/** Runs a job over the rows its statement read, each an array of values in `columns` order. */
+export function runVerifyJob(job: VerifyJob, columns: readonly string[], rows: Iterable<unknown[]>): VerifyResult {
+  return job.kind === 'chain' ? chainRange(job, columns, rows) : trailDigests(rows);
+}
+
+function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonly string[], rows: Iterable<unknown[]>) {
+  if (columns.join() !== PREIMAGE_COLUMNS.join()) return { ok: false } as const;
+  const follow = new Set(job.follow);
+  let v: ChainVerifier | undefined;
+  let first: { seq: number; prev: string } | undefined;
+  let anchored: number | undefined;
+  const entries: StoredEntry[] = [];
+  for (const values of rows) {
+    const [seq, prev_hash, hash, data_hash, entity, entity_id, op, data, preimage] = values as PreimageValues;
+    const e = preimageEntry(job.tenant, { seq, prev_hash, hash, data_hash, entity, entity_id, op, data, preimage });
+    if (!first) {
+      first = { seq: e.seq, prev: e.prev_hash };
+      v = new ChainVerifier({ seq: e.seq - 1, hash: e.prev_hash });
+    }
+    // an entry that does not hold is left to the walk on one thread, which says what is wrong
+    if (!v!.push(e)) return { ok: false } as const;
+    if (e.hash === job.anchor) anchored = e.seq;
+    if (follow.has(e.entity) || e.op === BATCH_OP) entries.push(e);
+  }
+  const last = v?.count ? v.head : undefined;
+  return {
+    ok: true,
+    first,
+    last,
+    count: v?.count ?? 0,
+    entries,
+    ...(anchored !== undefined ? { anchored } : {}),
+  } as const;
+}
+
+function trailDigests(rows: Iterable<unknown[]>): TrailDigests {
+  const ids: string[] = [];
+  const digests: string[] = [];
+  for (const [id, text] of rows) {
+    ids.push(String(id));
+    digests.push(textDigest(String(text)));
+  }
+  return { ok: true, ids, digests };
+}
