@@ -44,7 +44,7 @@ export interface JournalStore {
    * chain is long: undefined where not, or where a range holds an entry that breaks the chain (a verification then
    * walks the chain on one thread, which says what is wrong).
    */
-  checkChain?(tenant: string, anchorHash?: string): Promise<ChainCheck | undefined>;
+  checkChain?(tenant: string, trails: TrailColumns, anchorHash?: string): Promise<ChainCheck | undefined>;
 }
 
 /** A chain found intact from its first entry to `head` (JournalStore.checkChain). */
@@ -53,8 +53,8 @@ export interface ChainCheck {
   head: { seq: number; hash: string };
   /** The entry carrying the anchor's hash, where one was named and found. */
   anchored?: number;
-  /** The entries the audit trails follow (of a trail's table, or a batch), in order. */
-  trailEntries: StoredEntry[];
+  /** The trail rows the entries write or delete (trails.ts `trailOps` of each, in order). */
+  trailOps: TrailOp[];
 }
 
 /** Rows of an audit trail: their ids, and the digest of each one's text at the same place. */
@@ -69,3 +69,13 @@ export interface TrailDigestPage {
  */
 export const TRAIL_TABLES = ['dsfa_audit', 'training_audit', 'consent_history'] as const;
 export type TrailTable = (typeof TRAIL_TABLES)[number];
+
+/** Per audit-trail table, its columns in the order a row's text holds them. */
+export type TrailColumns = Record<string, readonly string[]>;
+
+/** Rows of one trail an entry writes (their ids and the digests of their texts) or deletes (`digests` absent). */
+export interface TrailOp {
+  table: string;
+  ids: string[];
+  digests?: string[];
+}

@@ -98,10 +98,10 @@ export class JournalService {
   private async verifyOne(tenant: string, anchor: AnchorCheck | undefined, withTrails: boolean): Promise<ChainReport> {
     const trails = withTrails ? await TrailLedger.open(this.store) : undefined;
     await trails?.startReading(tenant);
-    const checked = await this.store.checkChain?.(tenant, anchor?.hash);
+    const checked = await this.store.checkChain?.(tenant, trails?.columns ?? {}, anchor?.hash);
     let chain: { count: number; head: ChainReport['head']; anchored?: number; problem?: ChainProblem };
     if (checked) {
-      for (const e of checked.trailEntries) trails?.follow(e);
+      trails?.apply(checked.trailOps);
       chain = checked;
     } else chain = await this.walk(tenant, anchor, trails);
     const { problem } = chain;

@@ -1,7 +1,16 @@
 import { hash } from 'node:crypto';
 import type { StoredEntry } from './chain.js';
 import { BATCH_OP, changesOf, groupRows, idOf, type BatchData } from './changes.js';
-import { TRAIL_TABLES, type JournalStore, type TrailDigestPage, type TrailTable } from './journal-store.port.js';
+import {
+  TRAIL_TABLES,
+  type JournalStore,
+  type TrailColumns,
+  type TrailDigestPage,
+  type TrailOp,
+  type TrailTable,
+} from './journal-store.port.js';
+
+export type { TrailColumns, TrailOp } from './journal-store.port.js';
 
 /** One audit trail's table against what the journal says it holds. */
 export interface TrailReport {
@@ -22,6 +31,45 @@ export function rowText(columns: readonly string[], row: Record<string, unknown>
 /** The digest a trail row is compared by: of its text (`rowText`, or the engine's text of the same values). */
 export const textDigest = (text: string): string => hash('sha256', text, 'base64');
 
+/**
+ * The trail rows an entry writes or deletes, each digested from its text: nothing for an entry of another table,
+ * and a batch's groups of other tables (an import's consents) skipped unread. Pure, so the threads that check a chain
+ * in ranges (JournalStore.checkChain) digest their entries' rows where they read them.
+ */
+export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
+  if (!(e.entity in trails) && e.op !== BATCH_OP) return [];
+  const data = e.data === null ? null : JSON.parse(e.data);
+  const ops: TrailOp[] = [];
+  if (e.op !== BATCH_OP || data === null) {
+    for (const c of changesOf({ ...e, data })) {
+      const columns = trails[c.entity];
+      if (!columns) continue;
+      if (c.row === null) ops.push({ table: c.entity, ids: [c.id] });
+      else ops.push({ table: c.entity, ids: [c.id], digests: [textDigest(rowText(columns, c.row))] });
+    }
+    return ops;
+  }
+  const batch = data as BatchData;
+  for (const g of batch.groups) {
+    const columns = trails[g.entity];
+    if (!columns) continue;
+    const keyAt = g.key.map((k) => g.columns.indexOf(k));
+    const idAt = keyAt.length === 1 ? keyAt[0]! : -1;
+    // each table column's place among the group's values (-1: the group has no such column); none where they are
+    // the table's columns in its order (an import's history rows), whose values are then the row's text as they are
+    const at = columns.map((c) => g.columns.indexOf(c));
+    const same = g.columns.length === at.length && at.every((i, j) => i === j);
+    const op: TrailOp = { table: g.entity, ids: [] };
+    if (g.op !== 'delete') op.digests = [];
+    for (const values of groupRows(batch, g)) {
+      op.ids.push(idAt >= 0 ? String(values[idAt]) : idOf(keyAt.map((i) => values[i])));
+      op.digests?.push(textDigest(JSON.stringify(same ? values : at.map((i) => (i < 0 ? null : values[i])))));
+    }
+    ops.push(op);
+  }
+  return ops;
+}
+
 interface Trail {
   columns: string[];
   /** Each row's digest by id, as the journal's entries so far leave it. */
@@ -38,7 +86,9 @@ export class TrailLedger {
   private constructor(
     private readonly store: JournalStore,
     private readonly trails: Map<string, Trail>,
-  ) {}
+  ) {
+    this.columns = Object.fromEntries([...trails].map(([table, t]) => [table, t.columns]));
+  }
 
   /** A ledger where the store can read the trail tables; undefined where it cannot (a chain read through the API). */
   static async open(store: JournalStore): Promise<TrailLedger | undefined> {
@@ -48,34 +98,21 @@ export class TrailLedger {
     return new TrailLedger(store, trails);
   }
 
-  /** Takes in an entry: the trail rows it writes or deletes (a batch's groups of other tables are skipped unread). */
+  /** The trails' tables and their columns: what trailOps needs to digest an entry's rows (on any thread). */
+  readonly columns: TrailColumns;
+
+  /** Takes in an entry: the trail rows it writes or deletes. */
   follow(e: StoredEntry): void {
-    if (!this.trails.has(e.entity) && e.op !== BATCH_OP) return;
-    const data = e.data === null ? null : JSON.parse(e.data);
-    if (e.op !== BATCH_OP || data === null) {
-      for (const c of changesOf({ ...e, data })) {
-        const trail = this.trails.get(c.entity);
-        if (!trail) continue;
-        if (c.row === null) trail.rows.delete(c.id);
-        else trail.rows.set(c.id, textDigest(rowText(trail.columns, c.row)));
-      }
-      return;
-    }
-    const batch = data as BatchData;
-    for (const g of batch.groups) {
-      const trail = this.trails.get(g.entity);
-      if (!trail) continue;
-      const keyAt = g.key.map((k) => g.columns.indexOf(k));
-      const idAt = keyAt.length === 1 ? keyAt[0]! : -1;
-      // each table column's place among the group's values (-1: the group has no such column); none where they are
-      // the table's columns in its order (an import's history rows), whose values are then the row's text as they are
-      const at = trail.columns.map((c) => g.columns.indexOf(c));
-      const same = g.columns.length === at.length && at.every((i, j) => i === j);
-      for (const values of groupRows(batch, g)) {
-        const id = idAt >= 0 ? String(values[idAt]) : idOf(keyAt.map((i) => values[i]));
-        if (g.op === 'delete') trail.rows.delete(id);
-        else trail.rows.set(id, textDigest(JSON.stringify(same ? values : at.map((i) => (i < 0 ? null : values[i])))));
-      }
+    this.apply(trailOps(e, this.columns));
+  }
+
+  /** Takes in the trail rows an entry writes or deletes, as trailOps gives them (here or on another thread). */
+  apply(ops: readonly TrailOp[]): void {
+    for (const op of ops) {
+      const rows = this.trails.get(op.table)?.rows;
+      if (!rows) continue;
+      if (op.digests) for (let i = 0; i < op.ids.length; i++) rows.set(op.ids[i]!, op.digests[i]!);
+      else for (const id of op.ids) rows.delete(id);
     }
   }
 

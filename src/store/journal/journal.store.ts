@@ -7,16 +7,12 @@ import {
   type ChainLookup,
   type StoredEntry,
 } from '../../domain/journal/chain.js';
-import {
-  TRAIL_TABLES,
-  type ChainCheck,
-  type JournalStore,
-  type TrailTable,
-} from '../../domain/journal/journal-store.port.js';
+import { type ChainCheck, type JournalStore, type TrailTable } from '../../domain/journal/journal-store.port.js';
 import type { DB, JournalRow } from '../db-types.js';
 import { engineFor } from '../engine.js';
 import { rowText } from '../../domain/journal/trails.js';
 import { tenantPageQuery, tenantPages } from '../kysely/tenant-pages.js';
+import type { TrailColumns } from '../../domain/journal/trails.js';
 import { preimageEntry, type VerifyThreads } from './verify-jobs.js';
 import type { Store } from '../store.js';
 
@@ -54,6 +50,7 @@ export class KyselyJournalStore implements JournalStore {
   /** And the trails' rows digested on another thread. */
   readonly trailDigests?: JournalStore['trailDigests'];
   private columns?: Promise<Map<string, string[]>>;
+  private readonly counts = new Map<string, Promise<number>>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -66,7 +63,8 @@ export class KyselyJournalStore implements JournalStore {
     this.trailTexts = (tenant, table, columns) => this.textPages(jsonArray, tenant, table, columns);
     const { threads, threadRows = VERIFY_THREAD_ROWS } = opts;
     if (!threads) return;
-    this.checkChain = (tenant, anchor) => this.checkInRanges(jsonArray, threads, threadRows, tenant, anchor);
+    this.checkChain = (tenant, trails, anchor) =>
+      this.checkInRanges(jsonArray, threads, threadRows, tenant, trails, anchor);
     this.trailDigests = async (tenant, table, columns) => {
       if ((await this.trailCount(tenant, table)) < threadRows) return undefined;
       const text = jsonArray(columns.map((c) => sql.ref(c))).as('row_text');
@@ -114,16 +112,19 @@ export class KyselyJournalStore implements JournalStore {
   }
 
   /**
-   * The chain in as many ranges as the machine has cores, each checked on a thread of its own, and the ranges' ends
-   * matched: the first links to the start of the chain, each next one to the last entry of the one before. Undefined
-   * for a chain shorter than `threadRows` entries (one thread is quicker than starting others), where threads cannot
-   * run here, and where any range or end does not hold.
+   * The chain in as many ranges as the machine has cores, each checked on a thread of its own (which also digests the
+   * trail rows its entries write), and the ranges' ends matched: the first links to the start of the chain, each next
+   * one to the last entry of the one before. Undefined where the chain is shorter than `threadRows` entries (one thread
+   * is quicker than starting others; a short chain of large batches is walked here while its trails are read on a
+   * thread of their own: measured on two cores, ranges were slower for it), where threads cannot run here, and where
+   * any range or end does not hold.
    */
   private async checkInRanges(
     jsonArray: (items: readonly Expression<unknown>[]) => RawBuilder<string>,
     threads: () => Promise<VerifyThreads | undefined>,
     threadRows: number,
     tenant: string,
+    trails: TrailColumns,
     anchor: string | undefined,
   ): Promise<ChainCheck | undefined> {
     const end = (await this.head(tenant))?.seq ?? 0;
@@ -134,27 +135,34 @@ export class KyselyJournalStore implements JournalStore {
       Math.floor((end * i) / parts),
       Math.floor((end * (i + 1)) / parts),
     ]);
-    const follow = [...TRAIL_TABLES];
     const results = await Promise.all(
       ranges.map(([after, to]) => {
         const q = this.preimageQuery(jsonArray, tenant, after!, to).compile();
-        return runner.run({ kind: 'chain', sql: q.sql, parameters: q.parameters, tenant, anchor, follow });
+        return runner.run({ kind: 'chain', sql: q.sql, parameters: q.parameters, tenant, anchor, trails });
       }),
     );
     let head = { seq: 0, hash: GENESIS_HASH };
-    const check: ChainCheck = { count: 0, head, trailEntries: [] };
+    const check: ChainCheck = { count: 0, head, trailOps: [] };
     for (const [i, r] of results.entries()) {
       const [after, to] = ranges[i]!;
       if (!r?.ok || r.first?.seq !== after! + 1 || r.first.prev !== head.hash || r.last?.seq !== to) return undefined;
       check.count += r.count;
       check.head = head = r.last;
-      check.trailEntries.push(...r.entries);
+      for (const op of r.ops) check.trailOps.push(op);
       if (r.anchored !== undefined) check.anchored ??= r.anchored;
     }
     return check;
   }
 
-  private async trailCount(tenant: string, table: TrailTable): Promise<number> {
+  /** The tenant's rows in one trail (counted once per store: a verification asks twice). */
+  private trailCount(tenant: string, table: TrailTable): Promise<number> {
+    const key = JSON.stringify([tenant, table]);
+    let n = this.counts.get(key);
+    if (!n) this.counts.set(key, (n = this.countTrail(tenant, table)));
+    return n;
+  }
+
+  private async countTrail(tenant: string, table: TrailTable): Promise<number> {
     const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     const row = await anyDb
       .selectFrom(table)

@@ -1,6 +1,5 @@
 import { ChainVerifier, type StoredEntry } from '../../domain/journal/chain.js';
-import { BATCH_OP } from '../../domain/journal/changes.js';
-import { textDigest } from '../../domain/journal/trails.js';
+import { textDigest, trailOps, type TrailColumns, type TrailOp } from '../../domain/journal/trails.js';
 
 /**
  * The reading of a verification that can run beside the rest, in a thread of its own on a connection of its own: a
@@ -15,8 +14,8 @@ export type VerifyJob =
       tenant: string;
       /** The hash an anchor names: the entry carrying it is reported. */
       anchor?: string;
-      /** The entities whose entries are handed back whole (the audit trails'); a batch's entries always are. */
-      follow: readonly string[];
+      /** The audit trails and their columns: the rows each entry writes or deletes in them are handed back. */
+      trails: TrailColumns;
     }
   | { kind: 'trail'; sql: string; parameters: readonly unknown[] };
 
@@ -29,8 +28,8 @@ export type ChainRange =
       last?: { seq: number; hash: string };
       count: number;
       anchored?: number;
-      /** The entries the audit trails follow, in order. */
-      entries: StoredEntry[];
+      /** The trail rows the entries write or delete, in order (trails.ts `trailOps`). */
+      ops: TrailOp[];
     }
   | { ok: false };
 
@@ -100,11 +99,10 @@ export function runVerifyJob(job: VerifyJob, columns: readonly string[], rows: I
 
 function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonly string[], rows: Iterable<unknown[]>) {
   if (columns.join() !== PREIMAGE_COLUMNS.join()) return { ok: false } as const;
-  const follow = new Set(job.follow);
   let v: ChainVerifier | undefined;
   let first: { seq: number; prev: string } | undefined;
   let anchored: number | undefined;
-  const entries: StoredEntry[] = [];
+  const ops: TrailOp[] = [];
   for (const values of rows) {
     const [seq, prev_hash, hash, data_hash, entity, entity_id, op, data, preimage] = values as PreimageValues;
     const e = preimageEntry(job.tenant, { seq, prev_hash, hash, data_hash, entity, entity_id, op, data, preimage });
@@ -115,7 +113,7 @@ function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonl
     // an entry that does not hold is left to the walk on one thread, which says what is wrong
     if (!v!.push(e)) return { ok: false } as const;
     if (e.hash === job.anchor) anchored = e.seq;
-    if (follow.has(e.entity) || e.op === BATCH_OP) entries.push(e);
+    for (const op of trailOps(e, job.trails)) ops.push(op);
   }
   const last = v?.count ? v.head : undefined;
   return {
@@ -123,7 +121,7 @@ function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonl
     first,
     last,
     count: v?.count ?? 0,
-    entries,
+    ops,
     ...(anchored !== undefined ? { anchored } : {}),
   } as const;
 }
