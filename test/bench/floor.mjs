@@ -3,7 +3,11 @@
 // the commands, in the same run, so an aim's distance from its floor says how much the project adds.
 //   node test/bench/floor.mjs verify-read DB TENANT   read the columns a verification reads, hash nothing
 //   node test/bench/floor.mjs verify-hash DB TENANT   the same, with the two hashes per entry and the link check
+//   node test/bench/floor.mjs verify-hash-2 DB TENANT the same in two halves on two threads, their ends matched
 //   node test/bench/floor.mjs verify-trail DB TENANT  read every consent history row, digest its text twice
+//   node test/bench/floor.mjs verify-trail-text DB TENANT
+//                                                     the same by the text SQLite writes of each row, the table's
+//                                                     side on a thread of its own (as audit verify reads)
 //   node test/bench/floor.mjs dsfa-list DB [FILE...]  open the store, print 100 assessments as JSON; with FILEs,
 //                                                     import them first (aims.bench.mjs names the chunks of dist/
 //                                                     that hold zod, kysely and commander: the libraries every
@@ -16,27 +20,71 @@
 // The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
 import { hash } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const [mode, file, arg] = process.argv.slice(2);
+const [mode, file, arg] = isMainThread ? process.argv.slice(2) : [];
 const GENESIS = '0'.repeat(64);
 // the text an entry's hash covers (src/domain/journal/chain.ts, format 1), built by SQLite as the store does
 const COLUMNS = `seq, prev_hash, hash, data_hash, data,
   json_array(1, tenant_id, seq, txn, time, actor, principal, entity, entity_id, op, data_hash, prev_hash)`;
 
-if (mode === 'verify-read' || mode === 'verify-hash') {
-  const db = new Database(file, { readonly: true });
-  const rows = db.prepare(`select ${COLUMNS} from journal where tenant_id = ? order by seq`).raw(true).iterate(arg);
-  let prev = GENESIS;
+if (!isMainThread && workerData.range) {
+  // a half of verify-hash-2
+  const [f, tenant, after, to] = workerData.range;
+  parentPort.postMessage(readRange(f, tenant, after, to, true));
+} else if (!isMainThread) {
+  // verify-trail-text's other thread: the table's side
+  const { file: f, text, tenant } = workerData;
+  const ids = [];
+  const digests = [];
+  for (const [id, t] of new Database(f, { readonly: true }).prepare(text).raw(true).iterate(tenant)) {
+    ids.push(id);
+    digests.push(hash('sha256', t, 'base64'));
+  }
+  parentPort.postMessage({ ids, digests });
+}
+
+/** Entries of `tenant` after `after` up to `to` read (and hashed, their links checked): how many, the first's link. */
+function readRange(f, tenant, after, to, hashing) {
+  const db = new Database(f, { readonly: true });
+  const rows = db
+    .prepare(`select ${COLUMNS} from journal where tenant_id = ? and seq > ? and seq <= ? order by seq`)
+    .raw(true)
+    .iterate(tenant, after, to);
+  let prev;
+  let first;
   let n = 0;
   for (const [seq, prevHash, h, dataHash, data, preimage] of rows) {
     n++;
-    if (mode === 'verify-read') continue;
+    if (!hashing) continue;
+    first ??= prevHash;
+    prev ??= prevHash;
     if (prevHash !== prev || hash('sha256', data ?? '', 'hex') !== dataHash || hash('sha256', preimage, 'hex') !== h)
       throw new Error(`entry ${seq} does not hold`);
     prev = h;
   }
+  return { n, first, last: prev };
+}
+
+if (mode === 'verify-read' || mode === 'verify-hash') {
+  const { n, first } = readRange(file, arg, 0, Number.MAX_SAFE_INTEGER, mode === 'verify-hash');
+  if (mode === 'verify-hash' && first !== GENESIS) throw new Error('the chain does not start at its genesis');
   process.stdout.write(`${n}\n`);
+} else if (mode === 'verify-hash-2') {
+  // the same in two halves, each on a thread of its own, the halves' ends matched (as audit verify reads a long chain)
+  const db = new Database(file, { readonly: true });
+  const end = db.prepare('select max(seq) from journal where tenant_id = ?').pluck().get(arg);
+  const half = (after, to) =>
+    new Promise((resolve, reject) =>
+      new Worker(new URL(import.meta.url), { workerData: { range: [file, arg, after, to] } })
+        .once('message', resolve)
+        .once('error', reject),
+    );
+  const mid = Math.floor(end / 2);
+  const [a, b] = await Promise.all([half(0, mid), half(mid, end)]);
+  if (a.first !== GENESIS || b.first !== a.last) throw new Error('the halves do not link');
+  process.stdout.write(`${a.n + b.n}\n`);
 } else if (mode === 'verify-trail') {
   // the least a row-by-row comparison of an audit trail costs: every history row of the tenant read and its text
   // digested twice (once as the journal says it, once as the table holds it), the digests matched by id
@@ -51,6 +99,22 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
     n++;
   }
   process.stdout.write(`${n}\n`);
+} else if (mode === 'verify-trail-text') {
+  // the least a comparison by each row's text costs on two threads, as audit verify compares: SQLite writes every
+  // history row's text; another thread reads and digests them as the table holds them while this one does as the
+  // journal would say them (here: read again, where audit verify expands the journal's batch entries), and the
+  // digests are matched by id
+  const db = new Database(file, { readonly: true });
+  const columns = db.prepare('select name from pragma_table_info(?)').pluck().all('consent_history');
+  const text = `select id, json_array(${columns.join(', ')}) from consent_history where tenant_id = ?`;
+  const other = new Worker(new URL(import.meta.url), { workerData: { file, text, tenant: arg } });
+  const theirs = new Promise((resolve, reject) => other.once('message', resolve).once('error', reject));
+  const expected = new Map();
+  for (const [id, t] of db.prepare(text).raw(true).iterate(arg)) expected.set(id, hash('sha256', t, 'base64'));
+  const { ids, digests } = await theirs;
+  for (let i = 0; i < ids.length; i++)
+    if (expected.get(ids[i]) !== digests[i]) throw new Error(`row ${ids[i]} does not hold`);
+  process.stdout.write(`${ids.length}\n`);
 } else if (mode === 'dsfa-list') {
   await Promise.all(process.argv.slice(4).map((f) => import(pathToFileURL(f).href)));
   const db = new Database(file, { readonly: true });
@@ -113,4 +177,4 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
   per(journaled);
   const [off, on] = [per(plain), per(journaled)];
   process.stdout.write(`${JSON.stringify({ off_ms: off, on_ms: on })}\n`);
-} else throw new Error(`no floor ${mode}`);
+} else if (isMainThread) throw new Error(`no floor ${mode}`);
