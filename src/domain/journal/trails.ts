@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { nodeCrypto } from '../node-crypto.js';
 import type { StoredEntry } from './chain.js';
 import { BATCH_OP, changesOf, groupRows, idOf, type BatchData } from './changes.js';
 import {
@@ -29,7 +29,7 @@ export function rowText(columns: readonly string[], row: Record<string, unknown>
 }
 
 /** The digest a trail row is compared by: of its text (`rowText`, or the engine's text of the same values). */
-export const textDigest = (text: string): string => hash('sha256', text, 'base64');
+export const textDigest = (text: string): string => nodeCrypto().hash('sha256', text, 'base64');
 
 /**
  * The trail rows an entry writes or deletes, each digested from its text: nothing for an entry of another table,
