@@ -88,7 +88,6 @@ export interface ChainLookup {
  * - `reordered`: an entry links to one that comes later in the sequence.
  */
 export class ChainVerifier {
-  private prev: StoredEntry | undefined;
   private broken: StoredEntry | undefined;
   count = 0;
   head: { seq: number; hash: string };
@@ -109,7 +108,6 @@ export class ChainVerifier {
       this.broken = e;
       return false;
     }
-    this.prev = e;
     this.count++;
     this.head = { seq: e.seq, hash: e.hash };
     return true;
@@ -133,9 +131,10 @@ export class ChainVerifier {
   }
 
   private async checkLink(e: StoredEntry, lookup: ChainLookup): Promise<ChainProblem | undefined> {
-    const prev = this.prev;
-    const expectedSeq = (prev?.seq ?? 0) + 1;
-    const expectedHash = prev?.hash ?? GENESIS_HASH;
+    // the entry before: the last that held (or where a walk resumed; none at the start of the chain)
+    const prev = this.head.seq > 0 ? this.head : undefined;
+    const expectedSeq = this.head.seq + 1;
+    const expectedHash = this.head.hash;
     if (e.prev_hash === expectedHash) {
       if (e.seq === expectedSeq) return undefined;
       // the link holds but the number does not: the number itself was changed (it is part of the hash)

@@ -14,31 +14,20 @@ export interface JournalStore {
   /** Every tenant with entries ('' is the store's own chain: API keys), in name order. */
   tenants(): Promise<string[]>;
   lookup(tenant: string): ChainLookup;
-  /**
-   * Every row the tenant has in one of the audit trails (TRAIL_TABLES), as stored. Absent where the tables cannot be
-   * read (a chain read through the API): the chain alone is verified then.
-   */
-  trailRows?(tenant: string, table: TrailTable): AsyncIterable<Record<string, unknown>>;
   /** The columns of an audit trail's table: what a row's text holds (trails.ts `rowText`), in this order. */
   trailColumns?(table: TrailTable): Promise<string[]>;
   /**
-   * The same rows, a page at a time, each as its id and its text (the JSON array of its `columns` values) built by
-   * the engine: two strings a row instead of an object. The text is JSON.stringify's but for control characters in
-   * strings, so a text that differs is read again whole (`trailRow`). Absent where the engine writes JSON otherwise.
+   * The tenant's audit trails as one state of the store: the journal's last entry in it, and each trail's rows as
+   * their ids and the digests of their texts (trails.ts `textDigest`; the text the engine writes of the values where
+   * it writes JSON as JSON.stringify does, else `rowText`). Read in one snapshot, so a write committed meanwhile is in
+   * both the rows and the head, or in neither. Read on a thread of its own where the store has threads and the trails
+   * are large, while the journal is walked; else on the store's connection. Answers once the reading has begun (its
+   * thread started, or the connection asked for ahead of the walk's reads), with the snapshot to come. Absent where
+   * the tables cannot be read (a chain read through the API): the chain alone is verified then.
    */
-  trailTexts?(tenant: string, table: TrailTable, columns: readonly string[]): AsyncIterable<Array<[string, string]>>;
-  /** One row of an audit trail, as stored (undefined when there is none). */
+  trailSnapshot?(tenant: string, trails: TrailColumns): Promise<{ read: Promise<TrailSnapshot> }>;
+  /** One row of an audit trail, as stored now (undefined when there is none). */
   trailRow?(tenant: string, table: TrailTable, id: string): Promise<Record<string, unknown> | undefined>;
-  /**
-   * The same rows' ids and the digests of their texts (trails.ts `textDigest`), read and digested on another thread
-   * while this one reads the journal, where the store can and the trail is large; undefined where not (trailTexts).
-   * Answers once that thread has started, with its result to come (`done`: undefined where it could not read them).
-   */
-  trailDigests?(
-    tenant: string,
-    table: TrailTable,
-    columns: readonly string[],
-  ): Promise<{ done: Promise<TrailDigestPage | undefined> } | undefined>;
   /**
    * The chain checked in ranges side by side, each on a thread and connection of its own, where the store can and the
    * chain is long: undefined where not, or where a range holds an entry that breaks the chain (a verification then
@@ -63,6 +52,12 @@ export interface TrailDigestPage {
   digests: string[];
 }
 
+/** The audit trails in one snapshot: the journal's last entry then (0: none), and each trail's rows. */
+export interface TrailSnapshot {
+  head: number;
+  tables: Record<string, TrailDigestPage>;
+}
+
 /**
  * The audit trails the seed's views read (DSFA audit log, training audit, consent history): tables of their own,
  * every row of which is also in the journal, so `audit verify` can tell a row edited, removed or added in the table.
@@ -75,6 +70,8 @@ export type TrailColumns = Record<string, readonly string[]>;
 
 /** Rows of one trail an entry writes (their ids and the digests of their texts) or deletes (`digests` absent). */
 export interface TrailOp {
+  /** The entry's number: a snapshot of the trails is compared with the entries up to its head. */
+  seq: number;
   table: string;
   ids: string[];
   digests?: string[];

@@ -97,30 +97,34 @@ export class JournalService {
 
   private async verifyOne(tenant: string, anchor: AnchorCheck | undefined, withTrails: boolean): Promise<ChainReport> {
     const trails = withTrails ? await TrailLedger.open(this.store) : undefined;
-    await trails?.startReading(tenant);
+    // the trails' snapshot is read beside the walk where the store has threads (on SQLite's one connection, first)
+    const snapshot = (await trails?.read(tenant))?.read;
     const checked = await this.store.checkChain?.(tenant, trails?.columns ?? {}, anchor?.hash);
-    let chain: { count: number; head: ChainReport['head']; anchored?: number; problem?: ChainProblem };
-    if (checked) {
-      trails?.apply(checked.trailOps);
-      chain = checked;
-    } else chain = await this.walk(tenant, anchor, trails);
+    if (checked) trails?.apply(checked.trailOps);
+    let chain: Walked = checked ?? (await this.walk(tenant, anchor, trails));
+    const snap = !chain.problem && snapshot ? await snapshot : undefined;
+    // the snapshot was taken after the walk's last entry (a write committed meanwhile): follow the chain up to it
+    if (snap && snap.head > chain.head.seq) chain = await this.walk(tenant, anchor, trails, chain);
     const { problem } = chain;
     const report: ChainReport = { tenant, entries: chain.count, head: chain.head, ok: !problem };
     if (problem) report.problem = problem;
     if (anchor) report.anchor = anchorResult(anchor, chain.anchored, problem);
     if (report.anchor && !report.anchor.ok) report.ok = false;
-    if (!problem && trails) {
-      report.trails = await trails.compare(tenant);
+    if (!problem && trails && snap) {
+      report.trails = await trails.compare(tenant, snap);
       if (report.trails.some((t) => !t.ok)) report.ok = false;
     }
     return report;
   }
 
-  /** The chain walked from its first entry on one thread, to its end or its first broken link (and what broke it). */
-  private async walk(tenant: string, anchor: AnchorCheck | undefined, trails: TrailLedger | undefined) {
-    const v = new ChainVerifier();
-    let anchored: number | undefined;
-    let after = 0;
+  /**
+   * The chain walked on one thread to its end or its first broken link (and what broke it): from its first entry, or
+   * on from where a walk or a check in ranges ended (`from`).
+   */
+  private async walk(tenant: string, anchor: AnchorCheck | undefined, trails: TrailLedger | undefined, from?: Walked) {
+    const v = new ChainVerifier(from?.head);
+    let anchored = from?.anchored;
+    let after = from?.head.seq ?? 0;
     const read = this.store.verifyPage?.bind(this.store) ?? this.store.page.bind(this.store);
     walk: for (;;) {
       // a page may hold fewer entries than asked for (the API's pages are smaller): the walk ends on an empty one
@@ -132,14 +136,22 @@ export class JournalService {
           const whole = e.preimage === undefined ? undefined : (await this.store.page(tenant, e.seq - 1, 1))[0];
           if (!whole || !v.retry(whole)) break walk;
         }
-        if (anchor && e.hash === anchor.hash) anchored = e.seq;
+        if (anchor && e.hash === anchor.hash) anchored ??= e.seq;
         trails?.follow(e);
       }
       after = rows[rows.length - 1]!.seq;
     }
     const problem = await v.diagnose(this.store.lookup(tenant));
-    return { count: v.count, head: v.head, anchored, problem };
+    return { count: (from?.count ?? 0) + v.count, head: v.head, anchored, problem } satisfies Walked;
   }
+}
+
+/** A chain followed so far: its entries, its last entry that held, the anchored entry, the first broken link. */
+interface Walked {
+  count: number;
+  head: { seq: number; hash: string };
+  anchored?: number;
+  problem?: ChainProblem;
 }
 
 function anchorResult(

@@ -7,6 +7,7 @@ import {
   type TrailColumns,
   type TrailDigestPage,
   type TrailOp,
+  type TrailSnapshot,
   type TrailTable,
 } from './journal-store.port.js';
 
@@ -44,8 +45,8 @@ export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
     for (const c of changesOf({ ...e, data })) {
       const columns = trails[c.entity];
       if (!columns) continue;
-      if (c.row === null) ops.push({ table: c.entity, ids: [c.id] });
-      else ops.push({ table: c.entity, ids: [c.id], digests: [textDigest(rowText(columns, c.row))] });
+      if (c.row === null) ops.push({ seq: e.seq, table: c.entity, ids: [c.id] });
+      else ops.push({ seq: e.seq, table: c.entity, ids: [c.id], digests: [textDigest(rowText(columns, c.row))] });
     }
     return ops;
   }
@@ -59,7 +60,7 @@ export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
     // the table's columns in its order (an import's history rows), whose values are then the row's text as they are
     const at = columns.map((c) => g.columns.indexOf(c));
     const same = g.columns.length === at.length && at.every((i, j) => i === j);
-    const op: TrailOp = { table: g.entity, ids: [] };
+    const op: TrailOp = { seq: e.seq, table: g.entity, ids: [] };
     if (g.op !== 'delete') op.digests = [];
     for (const values of groupRows(batch, g)) {
       op.ids.push(idAt >= 0 ? String(values[idAt]) : idOf(keyAt.map((i) => values[i])));
@@ -70,119 +71,92 @@ export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
   return ops;
 }
 
-interface Trail {
-  columns: string[];
-  /** Each row's digest by id, as the journal's entries so far leave it. */
-  rows: Map<string, string>;
-  /** The table's rows read on another thread (startReading), where the store does. */
-  early?: Promise<TrailDigestPage | undefined>;
-}
-
 /**
- * The audit trails of one tenant as its journal says they are (each row's digest, entry by entry), then compared with
- * the tables: the first row edited, removed or added outside the journal.
+ * The audit trails of one tenant as its journal says they are (the rows each entry writes or deletes, digested),
+ * compared with a snapshot of the tables: the first row edited, removed or added outside the journal. The snapshot
+ * names the journal's last entry when it was taken, and the entries up to it are what it is compared with, so a write
+ * committed while a verification runs is never taken for tampering.
  */
 export class TrailLedger {
+  private readonly ops: TrailOp[] = [];
+
   private constructor(
     private readonly store: JournalStore,
-    private readonly trails: Map<string, Trail>,
-  ) {
-    this.columns = Object.fromEntries([...trails].map(([table, t]) => [table, t.columns]));
-  }
+    /** The trails' tables and their columns: what trailOps needs to digest an entry's rows (on any thread). */
+    readonly columns: TrailColumns,
+  ) {}
 
   /** A ledger where the store can read the trail tables; undefined where it cannot (a chain read through the API). */
   static async open(store: JournalStore): Promise<TrailLedger | undefined> {
-    if (!store.trailRows || !store.trailColumns) return undefined;
-    const trails = new Map<string, Trail>();
-    for (const table of TRAIL_TABLES) trails.set(table, { columns: await store.trailColumns(table), rows: new Map() });
-    return new TrailLedger(store, trails);
+    if (!store.trailSnapshot || !store.trailColumns) return undefined;
+    const columns: Record<string, string[]> = {};
+    for (const table of TRAIL_TABLES) columns[table] = await store.trailColumns(table);
+    return new TrailLedger(store, columns);
   }
-
-  /** The trails' tables and their columns: what trailOps needs to digest an entry's rows (on any thread). */
-  readonly columns: TrailColumns;
 
   /** Takes in an entry: the trail rows it writes or deletes. */
   follow(e: StoredEntry): void {
     this.apply(trailOps(e, this.columns));
   }
 
-  /** Takes in the trail rows an entry writes or deletes, as trailOps gives them (here or on another thread). */
+  /** Takes in the trail rows entries write or delete, in order, as trailOps gives them (here or on another thread). */
   apply(ops: readonly TrailOp[]): void {
-    for (const op of ops) {
-      const rows = this.trails.get(op.table)?.rows;
+    for (const op of ops) this.ops.push(op);
+  }
+
+  /**
+   * Starts reading the trails' snapshot (on a thread of its own where the store reads so), to be compared later;
+   * answers once it has begun, before the walk of the journal begins.
+   */
+  async read(tenant: string): Promise<{ read: Promise<TrailSnapshot> }> {
+    const reading = await this.store.trailSnapshot!(tenant, this.columns);
+    reading.read.catch(() => undefined); // awaited by `compare`, or left where the chain is broken
+    return reading; // wrapped: an async function returning the promise itself would wait for it
+  }
+
+  /** Each trail's rows in the snapshot against what the journal's entries up to the snapshot's head say. */
+  async compare(tenant: string, snapshot: TrailSnapshot): Promise<TrailReport[]> {
+    const expected = new Map(TRAIL_TABLES.map((t) => [t as string, new Map<string, string>()]));
+    for (const op of this.ops) {
+      const rows = op.seq <= snapshot.head ? expected.get(op.table) : undefined;
       if (!rows) continue;
       if (op.digests) for (let i = 0; i < op.ids.length; i++) rows.set(op.ids[i]!, op.digests[i]!);
       else for (const id of op.ids) rows.delete(id);
     }
-  }
-
-  /**
-   * Starts reading the trail tables on other threads where the store can (their rows' digests), so the reading runs
-   * beside the walk of the journal that fills the ledger; `compare` reads the rest itself.
-   */
-  async startReading(tenant: string): Promise<void> {
-    for (const [table, trail] of this.trails) {
-      const reading = await this.store.trailDigests?.(tenant, table as TrailTable, trail.columns);
-      // a thread that failed leaves the table to `compare`, which reads it here
-      trail.early = reading?.done.catch(() => undefined);
-    }
-  }
-
-  /** Each trail's table against the journal's rows: read as texts where the engine builds them, else row by row. */
-  async compare(tenant: string): Promise<TrailReport[]> {
+    this.ops.length = 0;
     const reports: TrailReport[] = [];
-    for (const [name, trail] of this.trails) {
-      const table = name as TrailTable;
+    for (const table of TRAIL_TABLES) {
+      const columns = this.columns[table]!;
       const whole = (id: string) => this.store.trailRow?.(tenant, table, id) ?? Promise.resolve(undefined);
-      const early = await trail.early;
-      const pages = early ? once(early) : this.digestPages(tenant, table, trail);
-      reports.push(await compareTrail(table, trail, pages, whole));
+      const page = snapshot.tables[table] ?? { ids: [], digests: [] };
+      reports.push(await compareTrail(table, columns, expected.get(table)!, page, whole));
     }
     return reports;
   }
-
-  private async *digestPages(tenant: string, table: TrailTable, trail: Trail): AsyncIterable<TrailDigestPage> {
-    const texts = this.store.trailTexts?.(tenant, table, trail.columns);
-    if (texts) {
-      for await (const page of texts)
-        yield { ids: page.map(([id]) => id), digests: page.map(([, text]) => textDigest(text)) };
-      return;
-    }
-    for await (const row of this.store.trailRows!(tenant, table))
-      yield { ids: [String(row.id)], digests: [textDigest(rowText(trail.columns, row))] };
-  }
-}
-
-async function* once<T>(value: T): AsyncIterable<T> {
-  yield value;
 }
 
 /**
  * The table's rows against the journal's: the first row edited, removed or added outside the journal. A row whose
  * digest differs is checked again from the row read whole, as JSON.stringify writes it (an engine's text differs in
- * control characters), before it is called edited.
+ * lone surrogates), before it is called edited.
  */
 async function compareTrail(
   table: TrailTable,
-  trail: Trail,
-  pages: AsyncIterable<TrailDigestPage>,
+  columns: readonly string[],
+  expected: Map<string, string>,
+  { ids, digests }: TrailDigestPage,
   whole: (id: string) => Promise<Record<string, unknown> | undefined>,
 ): Promise<TrailReport> {
-  const expected = trail.rows;
-  let n = 0;
   let problem: TrailReport['problem'];
-  for await (const { ids, digests } of pages)
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      n++;
-      if (problem) continue;
-      const want = expected.get(id);
-      if (want === undefined)
-        problem = { id, kind: 'inserted', message: `${table} ${id} is in the table but in no journal entry` };
-      else if (want !== digests[i] && !holds(want, trail.columns, await whole(id)))
-        problem = { id, kind: 'edited', message: `${table} ${id} differs from its journal entry` };
-      expected.delete(id);
-    }
+  for (let i = 0; i < ids.length && !problem; i++) {
+    const id = ids[i]!;
+    const want = expected.get(id);
+    if (want === undefined)
+      problem = { id, kind: 'inserted', message: `${table} ${id} is in the table but in no journal entry` };
+    else if (want !== digests[i] && !holds(want, columns, await whole(id)))
+      problem = { id, kind: 'edited', message: `${table} ${id} differs from its journal entry` };
+    expected.delete(id);
+  }
   const [missing] = expected.keys();
   if (!problem && missing !== undefined)
     problem = {
@@ -190,7 +164,7 @@ async function compareTrail(
       kind: 'deleted',
       message: `${table} ${missing} is in the journal but no longer in the table`,
     };
-  return { table, rows: n, ok: !problem, ...(problem ? { problem } : {}) };
+  return { table, rows: ids.length, ok: !problem, ...(problem ? { problem } : {}) };
 }
 
 const holds = (want: string, columns: readonly string[], row: Record<string, unknown> | undefined): boolean =>

@@ -6,17 +6,13 @@ import {
   type ChainLookup,
   type StoredEntry,
 } from '../../domain/journal/chain.js';
-import { type ChainCheck, type JournalStore, type TrailTable } from '../../domain/journal/journal-store.port.js';
+import type { ChainCheck, JournalStore, TrailSnapshot, TrailTable } from '../../domain/journal/journal-store.port.js';
 import type { DB, JournalRow } from '../db-types.js';
 import { engineFor } from '../engine.js';
-import { rowText } from '../../domain/journal/trails.js';
-import { tenantPageQuery, tenantPages } from '../kysely/tenant-pages.js';
 import type { TrailColumns } from '../../domain/journal/trails.js';
+import { readTrailSnapshot, type SnapshotOptions } from './trail-snapshot.js';
 import { preimageEntry, type VerifyThreads } from './verify-jobs.js';
 import type { Store } from '../store.js';
-
-/** Rows of an audit trail read per statement. */
-const TRAIL_PAGE = 5000;
 
 /**
  * The entries of a chain, or the rows of an audit trail, from which a verification reads them on threads of their
@@ -42,12 +38,9 @@ const entry = (r: JournalRow): StoredEntry => ({ ...r, seq: Number(r.seq) });
 export class KyselyJournalStore implements JournalStore {
   /** Where the engine builds JSON as JSON.stringify does (Engine.jsonArrayText): pages with each entry's hashed text. */
   readonly verifyPage?: JournalStore['verifyPage'];
-  /** Where the engine builds JSON as JSON.stringify does: an audit trail's rows as texts built by the database. */
-  readonly trailTexts?: JournalStore['trailTexts'];
   /** Where the store also has threads to read with (VerifyThreads): the chain in ranges side by side. */
   readonly checkChain?: JournalStore['checkChain'];
-  /** And the trails' rows digested on another thread. */
-  readonly trailDigests?: JournalStore['trailDigests'];
+  private readonly snapshotOptions: SnapshotOptions;
   private columns?: Promise<Map<string, string[]>>;
   private readonly counts = new Map<string, Promise<number>>();
 
@@ -56,24 +49,15 @@ export class KyselyJournalStore implements JournalStore {
     opts: VerifyOptions = {},
   ) {
     const jsonArray = engineFor(db).jsonArrayText;
+    const { threads, threadRows = VERIFY_THREAD_ROWS } = opts;
+    const count = (tenant: string, table: string) => this.trailCount(tenant, table as TrailTable);
+    this.snapshotOptions = { jsonArray, threads, threadRows, count };
     if (!jsonArray) return;
     this.verifyPage = async (tenant, after, limit) =>
       (await this.preimageQuery(jsonArray, tenant, after).limit(limit).execute()).map((r) => preimageEntry(tenant, r));
-    this.trailTexts = (tenant, table, columns) => this.textPages(jsonArray, tenant, table, columns);
-    const { threads, threadRows = VERIFY_THREAD_ROWS } = opts;
     if (!threads) return;
     this.checkChain = (tenant, trails, anchor) =>
       this.checkInRanges(jsonArray, threads, threadRows, tenant, trails, anchor);
-    this.trailDigests = async (tenant, table, columns) => {
-      if ((await this.trailCount(tenant, table)) < threadRows) return undefined;
-      const text = jsonArray(columns.map((c) => sql.ref(c))).as('row_text');
-      const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const query = anyDb.selectFrom(table).select(['id', text]).where('tenant_id', '=', tenant).compile();
-      const runner = await threads();
-      if (!runner) return undefined;
-      const done = runner.run({ kind: 'trail', sql: query.sql, parameters: query.parameters });
-      return { done: done.then((r) => (r?.ok ? { ids: r.ids, digests: r.digests } : undefined)) };
-    };
   }
 
   /**
@@ -289,8 +273,8 @@ export class KyselyJournalStore implements JournalStore {
     return { seqOfHash: (h) => first('hash', h), seqLinkingTo: (h) => first('prev_hash', h) };
   }
 
-  async *trailRows(tenant: string, table: TrailTable): AsyncIterable<Record<string, unknown>> {
-    for await (const rows of tenantPages(this.db, table, tenant, TRAIL_PAGE)) yield* rows;
+  trailSnapshot(tenant: string, trails: TrailColumns): Promise<{ read: Promise<TrailSnapshot> }> {
+    return readTrailSnapshot(this.db, tenant, trails, this.snapshotOptions);
   }
 
   async trailColumns(table: TrailTable): Promise<string[]> {
@@ -305,29 +289,6 @@ export class KyselyJournalStore implements JournalStore {
   trailRow(tenant: string, table: TrailTable, id: string): Promise<Record<string, unknown> | undefined> {
     const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
     return anyDb.selectFrom(table).selectAll().where('tenant_id', '=', tenant).where('id', '=', id).executeTakeFirst();
-  }
-
-  /**
-   * A trail's rows as texts the database builds. A page the database cannot write as JSON (a value stored as a blob,
-   * which no trail column holds unless someone wrote one there by hand) is read whole and written here instead.
-   */
-  private async *textPages(
-    jsonArray: (items: readonly Expression<unknown>[]) => RawBuilder<string>,
-    tenant: string,
-    table: TrailTable,
-    columns: readonly string[],
-  ): AsyncIterable<Array<[string, string]>> {
-    const text = jsonArray(columns.map((c) => sql.ref(c))).as('row_text');
-    const page = (after: unknown[] | undefined) => tenantPageQuery(this.db, table, tenant, after, TRAIL_PAGE, text);
-    const read = (after: unknown[] | undefined) =>
-      page(after)
-        .execute()
-        .catch(async () => {
-          const rows = await tenantPageQuery(this.db, table, tenant, after, TRAIL_PAGE).execute();
-          return rows.map((r) => ({ ...r, row_text: rowText(columns, r) }));
-        });
-    for await (const rows of tenantPages(this.db, table, tenant, TRAIL_PAGE, read))
-      yield rows.map((r) => [String(r.id), r.row_text as string]);
   }
 }
 

@@ -1,4 +1,5 @@
 import { ChainVerifier, type StoredEntry } from '../../domain/journal/chain.js';
+import type { TrailDigestPage, TrailSnapshot } from '../../domain/journal/journal-store.port.js';
 import { textDigest, trailOps, type TrailColumns, type TrailOp } from '../../domain/journal/trails.js';
 
 /**
@@ -17,7 +18,18 @@ export type VerifyJob =
       /** The audit trails and their columns: the rows each entry writes or deletes in them are handed back. */
       trails: TrailColumns;
     }
-  | { kind: 'trail'; sql: string; parameters: readonly unknown[] };
+  | {
+      kind: 'trails';
+      /** The tenant's last entry, then each trail's ids and texts, read in one snapshot. */
+      head: Statement;
+      tables: Array<{ table: string } & Statement>;
+    };
+
+/** A statement compiled where the store composes its queries. */
+export interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
+}
 
 /** A range of a chain whose entries all hold and link to each other; `ok: false` where one does not. */
 export type ChainRange =
@@ -33,15 +45,15 @@ export type ChainRange =
     }
   | { ok: false };
 
-/** Each row of a trail as its id and the digest of the engine's text of it; `ok: false` where it wrote none. */
-export type TrailDigests = { ok: true; ids: string[]; digests: string[] } | { ok: false };
+/** The trails in one snapshot (each row's id and the digest of the engine's text of it); `ok: false` where not. */
+export type TrailsRead = ({ ok: true } & TrailSnapshot) | { ok: false };
 
-export type VerifyResult = ChainRange | TrailDigests;
+export type VerifyResult = ChainRange | TrailsRead;
 
 /** Where jobs can run in threads of their own (the SQLite store: worker threads, each opening the file again). */
 export interface VerifyThreads {
   /** The job's result, or undefined where it cannot run in a thread here (the sources run by the tests). */
-  run<J extends VerifyJob>(job: J): Promise<(J['kind'] extends 'chain' ? ChainRange : TrailDigests) | undefined>;
+  run<J extends VerifyJob>(job: J): Promise<(J['kind'] extends 'chain' ? ChainRange : TrailsRead) | undefined>;
 }
 
 /** The columns the statement of a chain job reads (journal.store.ts `preimageQuery`), in this order. */
@@ -92,9 +104,26 @@ export const preimageEntry = (tenant: string, r: PreimageRow): StoredEntry => ({
   preimage: r.preimage!,
 });
 
-/** Runs a job over the rows its statement read, each an array of values in `columns` order. */
-export function runVerifyJob(job: VerifyJob, columns: readonly string[], rows: Iterable<unknown[]>): VerifyResult {
-  return job.kind === 'chain' ? chainRange(job, columns, rows) : trailDigests(rows);
+/** What a thread does with its connection: reads a job's statements (each row an array of values) in a snapshot. */
+export interface JobConnection {
+  /** The rows of a statement, each an array of values, with the statement's column names. */
+  rows(statement: Statement): { columns: string[]; rows: Iterable<unknown[]> };
+  /** Runs `fn` in one read transaction. */
+  snapshot<T>(fn: () => T): T;
+}
+
+/** Runs a job on a connection of its own. */
+export function runVerifyJob(job: VerifyJob, conn: JobConnection): VerifyResult {
+  if (job.kind === 'chain') {
+    const { columns, rows } = conn.rows(job);
+    return chainRange(job, columns, rows);
+  }
+  return conn.snapshot(() => {
+    const [head] = conn.rows(job.head).rows;
+    const tables: TrailSnapshot['tables'] = {};
+    for (const t of job.tables) tables[t.table] = trailDigests(conn.rows(t).rows);
+    return { ok: true, head: Number(head?.[0] ?? 0), tables } as const;
+  });
 }
 
 function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonly string[], rows: Iterable<unknown[]>) {
@@ -126,12 +155,12 @@ function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonl
   } as const;
 }
 
-function trailDigests(rows: Iterable<unknown[]>): TrailDigests {
+function trailDigests(rows: Iterable<unknown[]>): TrailDigestPage {
   const ids: string[] = [];
   const digests: string[] = [];
   for (const [id, text] of rows) {
     ids.push(String(id));
     digests.push(textDigest(String(text)));
   }
-  return { ok: true, ids, digests };
+  return { ids, digests };
 }

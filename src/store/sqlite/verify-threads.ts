@@ -35,9 +35,15 @@ if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)
   let result: VerifyResult | { error: string };
   const db = new Database(file, { readonly: true, fileMustExist: true, ...nativeBinding() });
   try {
-    const statement = db.prepare(job.sql).raw(true);
-    const columns = statement.columns().map((c) => c.name);
-    result = runVerifyJob(job, columns, statement.iterate(...job.parameters) as Iterable<unknown[]>);
+    result = runVerifyJob(job, {
+      rows: (s) => {
+        const statement = db.prepare(s.sql).raw(true);
+        const columns = statement.columns().map((c) => c.name);
+        return { columns, rows: statement.iterate(...s.parameters) as Iterable<unknown[]> };
+      },
+      // a deferred transaction: its snapshot is taken at its first read, and writers go on beside it (WAL)
+      snapshot: (fn) => db.transaction(fn)(),
+    });
   } catch (e) {
     // a statement the engine cannot answer (a trail value stored as a blob, which JSON cannot hold): the caller
     // reads that part on its own thread
