@@ -78,7 +78,15 @@ export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
  * committed while a verification runs is never taken for tampering.
  */
 export class TrailLedger {
-  private readonly ops: TrailOp[] = [];
+  /** Each trail's rows by id, with their digests, as the entries up to `settled` leave them. */
+  private readonly expected = new Map(TRAIL_TABLES.map((t) => [t as string, new Map<string, string>()]));
+  /**
+   * The last entry before the snapshot was asked for: every snapshot holds it, so the rows of the entries up to it go
+   * into `expected` as they come; those of later entries (written while the verification runs) wait for the
+   * snapshot's head to say whether it holds them.
+   */
+  private settled = 0;
+  private readonly later: TrailOp[] = [];
 
   private constructor(
     private readonly store: JournalStore,
@@ -101,7 +109,17 @@ export class TrailLedger {
 
   /** Takes in the trail rows entries write or delete, in order, as trailOps gives them (here or on another thread). */
   apply(ops: readonly TrailOp[]): void {
-    for (const op of ops) this.ops.push(op);
+    for (const op of ops) {
+      if (op.seq > this.settled) this.later.push(op);
+      else this.put(op);
+    }
+  }
+
+  private put(op: TrailOp): void {
+    const rows = this.expected.get(op.table);
+    if (!rows) return;
+    if (op.digests) for (let i = 0; i < op.ids.length; i++) rows.set(op.ids[i]!, op.digests[i]!);
+    else for (const id of op.ids) rows.delete(id);
   }
 
   /**
@@ -109,6 +127,7 @@ export class TrailLedger {
    * answers once it has begun, before the walk of the journal begins.
    */
   async read(tenant: string): Promise<{ read: Promise<TrailSnapshot> }> {
+    this.settled = (await this.store.head(tenant))?.seq ?? 0;
     const reading = await this.store.trailSnapshot!(tenant, this.columns);
     reading.read.catch(() => undefined); // awaited by `compare`, or left where the chain is broken
     return reading; // wrapped: an async function returning the promise itself would wait for it
@@ -116,14 +135,8 @@ export class TrailLedger {
 
   /** Each trail's rows in the snapshot against what the journal's entries up to the snapshot's head say. */
   async compare(tenant: string, snapshot: TrailSnapshot): Promise<TrailReport[]> {
-    const expected = new Map(TRAIL_TABLES.map((t) => [t as string, new Map<string, string>()]));
-    for (const op of this.ops) {
-      const rows = op.seq <= snapshot.head ? expected.get(op.table) : undefined;
-      if (!rows) continue;
-      if (op.digests) for (let i = 0; i < op.ids.length; i++) rows.set(op.ids[i]!, op.digests[i]!);
-      else for (const id of op.ids) rows.delete(id);
-    }
-    this.ops.length = 0;
+    for (const op of this.later.splice(0)) if (op.seq <= snapshot.head) this.put(op);
+    const expected = this.expected;
     const reports: TrailReport[] = [];
     for (const table of TRAIL_TABLES) {
       const columns = this.columns[table]!;
