@@ -51,7 +51,7 @@ async function renumber(db: Kysely<DB>, fromSeq: number, by: number): Promise<vo
 }
 
 /**
- * Each engine, and SQLite once more through the built program with every verification read in threads
+ * Each engine, and SQLite once more through the built program with every `audit verify` read in threads
  * (COMPLIANCE_VERIFY_THREAD_ROWS=1: the chain in ranges, the trails digested beside the walk), which only a built
  * program can start: both ways must find and name the same.
  */
@@ -225,11 +225,11 @@ describe.each(VARIANTS)('tampering with the journal on %s is found and named', (
       expect(r.reports[0].problem).toBeUndefined();
       expect(r.reports[0].trails[0]).toMatchObject({ table: 'dsfa_audit', ok: false, problem: { kind } });
       // db status checks the hash chains only, and says so instead of calling the journal intact
-      const status = await run(['--db', target, 'db', 'status']);
+      const status = await cli(['--db', target, 'db', 'status']);
       expect(status.stdout).toMatch(
         /journal\s+\d+ entries in \d+ chains?: hashes and links intact \(audit trails not compared here: compliance audit verify compares them\)/,
       );
-      const json = JSON.parse((await run(['--db', target, '--json', 'db', 'status'])).stdout);
+      const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
       expect(json.journal).toMatchObject({ ok: true, trails_compared: false });
     },
   );
@@ -242,10 +242,10 @@ describe.each(VARIANTS)('tampering with the journal on %s is found and named', (
     await local.close();
     expect((await verify(target)).code).toBe(6);
     // db status says so too, naming the tenant and the entry
-    const status = await run(['--db', target, 'db', 'status']);
+    const status = await cli(['--db', target, 'db', 'status']);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/journal\s+BROKEN: tenant "acme" at entry 2 \(deleted\)/);
-    const json = JSON.parse((await run(['--db', target, '--json', 'db', 'status'])).stdout);
+    const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
     expect(json.journal).toMatchObject({ ok: false, broken: [{ tenant: 'acme', seq: 2, kind: 'deleted' }] });
   });
 
@@ -253,10 +253,10 @@ describe.each(VARIANTS)('tampering with the journal on %s is found and named', (
     const { target, local } = await storeWithChain(engine);
     const entries = (await rows(local.store.admin)).length;
     await local.close();
-    const json = JSON.parse((await run(['--db', target, '--json', 'db', 'status'])).stdout);
+    const json = JSON.parse((await cli(['--db', target, '--json', 'db', 'status'])).stdout);
     expect(json.journal).toMatchObject({ ok: true, broken: [] });
     expect(json.journal.entries).toBeGreaterThanOrEqual(entries);
-    expect((await run(['--db', target, 'db', 'status'])).stdout).toMatch(
+    expect((await cli(['--db', target, 'db', 'status'])).stdout).toMatch(
       /journal\s+\d+ entries in \d+ chains?: hashes and links intact \(audit trails not compared here/,
     );
   });
