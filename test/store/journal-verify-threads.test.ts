@@ -1,6 +1,9 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend } from '../../src/backend/local/local-backend.js';
+import { JournalService } from '../../src/domain/journal/journal.service.js';
+import { KyselyJournalStore } from '../../src/store/journal/journal.store.js';
+import type { VerifyThreads } from '../../src/store/journal/verify-jobs.js';
 import { cli, freshStore } from '../support/helpers.js';
 import { builtCli } from '../support/serve-process.js';
 
@@ -64,6 +67,20 @@ describe('audit verify read in threads (SQLite, the built program)', () => {
     expect(threaded.code).toBe(6);
     expect(JSON.parse(threaded.stdout)).toEqual(JSON.parse(here.stdout));
     expect(JSON.parse(threaded.stdout)[0]).toMatchObject({ entries: 6, problem: { seq: 7, kind: 'edited' } });
+  });
+
+  it('a thread that fails leaves its reading to the calling thread, which finds the same', async () => {
+    const target = await storeWithTrail();
+    const local = await createLocalBackend(target);
+    const failing = new KyselyJournalStore(local.store.admin, {
+      threads: async () => ({ run: async () => Promise.reject(new Error('the thread stopped')) }) as VerifyThreads,
+      threadRows: 1,
+    });
+    const [report] = await new JournalService(failing).verify('acme');
+    const [here] = await new JournalService(new KyselyJournalStore(local.store.admin)).verify('acme');
+    await local.close();
+    expect(report).toEqual(here);
+    expect(report).toMatchObject({ ok: true, entries: 8 });
   });
 
   it('refuses a size that is not a whole number, naming the variable', () => {

@@ -56,10 +56,11 @@ export async function readTrailSnapshot(
       ),
     }));
     const started = runner.run({ kind: 'trails', head: compiled(headQuery(db, tenant)), tables });
-    // a thread that could not read them (a value stored as a blob, which JSON cannot hold) leaves them to this one
-    const read = started.then((r) =>
-      r?.ok ? { head: r.head, tables: r.tables } : snapshotHere(db, tenant, trails, jsonArray),
-    );
+    // a thread that could not read them (a value stored as a blob, which JSON cannot hold) or that failed (the file
+    // unreadable to a second connection, memory short) leaves them to this one
+    const read = started
+      .catch(() => undefined)
+      .then((r) => (r?.ok ? { head: r.head, tables: r.tables } : snapshotHere(db, tenant, trails, jsonArray)));
     return { read };
   }
   return { read: snapshotHere(db, tenant, trails, jsonArray) };
