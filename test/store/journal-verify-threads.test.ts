@@ -36,6 +36,13 @@ describe('audit verify read in threads (SQLite, the built program)', () => {
     expect(threaded.code, threaded.stderr).toBe(0);
     expect(JSON.parse(threaded.stdout)).toEqual(JSON.parse(here.stdout));
     expect(JSON.parse(threaded.stdout)[0]).toMatchObject({ entries: 8, ok: true });
+    // and it did read on threads: a range of the chain per core (two at least) and one for the trails
+    const traced = builtCli(['--db', target, '--tenant', 'acme', '--json', 'audit', 'verify'], {
+      ...THREADS,
+      NODE_DEBUG: 'worker',
+    });
+    expect(traced.stderr.match(/created Worker with ID/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(JSON.parse(traced.stdout)).toEqual(JSON.parse(here.stdout));
   });
 
   it('a trail value stored as a blob, which SQLite cannot write as JSON, is named as edited, not a failure', async () => {

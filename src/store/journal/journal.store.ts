@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import {
   CHAIN_FORMAT,
   GENESIS_HASH,
@@ -10,6 +10,7 @@ import type { ChainCheck, JournalStore, TrailSnapshot, TrailTable } from '../../
 import type { DB, JournalRow } from '../db-types.js';
 import { engineFor } from '../engine.js';
 import type { TrailColumns } from '../../domain/journal/trails.js';
+import { headQuery } from './journal-head.js';
 import { readTrailSnapshot, type SnapshotOptions } from './trail-snapshot.js';
 import { preimageEntry, type VerifyThreads } from './verify-jobs.js';
 import type { Store } from '../store.js';
@@ -42,7 +43,6 @@ export class KyselyJournalStore implements JournalStore {
   readonly checkChain?: JournalStore['checkChain'];
   private readonly snapshotOptions: SnapshotOptions;
   private columns?: Promise<Map<string, string[]>>;
-  private readonly counts = new Map<string, Promise<number>>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -50,8 +50,7 @@ export class KyselyJournalStore implements JournalStore {
   ) {
     const jsonArray = engineFor(db).jsonArrayText;
     const { threads, threadRows = VERIFY_THREAD_ROWS } = opts;
-    const count = (tenant: string, table: string) => this.trailCount(tenant, table as TrailTable);
-    this.snapshotOptions = { jsonArray, threads, threadRows, count };
+    this.snapshotOptions = { jsonArray, threads, threadRows };
     if (!jsonArray) return;
     this.verifyPage = async (tenant, after, limit) =>
       (await this.preimageQuery(jsonArray, tenant, after).limit(limit).execute()).map((r) => preimageEntry(tenant, r));
@@ -140,24 +139,6 @@ export class KyselyJournalStore implements JournalStore {
     return check;
   }
 
-  /** The tenant's rows in one trail (counted once per store: a verification asks twice). */
-  private trailCount(tenant: string, table: TrailTable): Promise<number> {
-    const key = JSON.stringify([tenant, table]);
-    let n = this.counts.get(key);
-    if (!n) this.counts.set(key, (n = this.countTrail(tenant, table)));
-    return n;
-  }
-
-  private async countTrail(tenant: string, table: TrailTable): Promise<number> {
-    const anyDb = this.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const row = await anyDb
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('tenant_id', '=', tenant)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   async page(tenant: string, after: number, limit: number): Promise<StoredEntry[]> {
     const rows = await this.db
       .selectFrom('journal')
@@ -175,12 +156,7 @@ export class KyselyJournalStore implements JournalStore {
    * once on SQLite) rather than built and compiled by kysely for each write.
    */
   async head(tenant: string): Promise<{ seq: number; hash: string } | undefined> {
-    const p = engineFor(this.db).placeholder(1);
-    const query = CompiledQuery.raw(
-      `select "seq", "hash" from "journal" where "tenant_id" = ${p} order by "seq" desc limit 1`,
-      [tenant],
-    );
-    const [row] = (await this.db.executeQuery<{ seq: number | string; hash: string }>(query)).rows;
+    const [row] = (await this.db.executeQuery(headQuery(this.db, tenant))).rows;
     return row && { seq: Number(row.seq), hash: row.hash };
   }
 

@@ -4,6 +4,7 @@ import { rowText, textDigest, type TrailColumns } from '../../domain/journal/tra
 import type { DB } from '../db-types.js';
 import { engineFor } from '../engine.js';
 import { tenantPageQuery, tenantPages } from '../kysely/tenant-pages.js';
+import { headQuery } from './journal-head.js';
 import type { Statement, VerifyThreads } from './verify-jobs.js';
 
 /** Rows of an audit trail read per statement on the store's connection. */
@@ -18,13 +19,17 @@ export interface SnapshotOptions {
   /** Threads to read on, and the rows of the trails from which they are worth starting. */
   threads?: () => Promise<VerifyThreads | undefined>;
   threadRows: number;
-  /** The tenant's rows in one trail (a guide to the size only: read outside the snapshot). */
-  count(tenant: string, table: string): Promise<number>;
 }
 
-/** The statement of a tenant's last entry. */
-const headQuery = (db: Kysely<DB>, tenant: string) =>
-  db.selectFrom('journal').select('seq').where('tenant_id', '=', tenant).orderBy('seq', 'desc').limit(1);
+/** The tenant's rows in one trail: a guide to the size only (read outside the snapshot). */
+async function rowsIn(db: Kysely<DB>, tenant: string, table: string): Promise<number> {
+  const row = await (db as unknown as AnyDb)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('tenant_id', '=', tenant)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
 
 /**
  * The tenant's audit trails in one snapshot of the store, with the journal's last entry in it: on a thread of its
@@ -39,7 +44,7 @@ export async function readTrailSnapshot(
 ): Promise<{ read: Promise<TrailSnapshot> }> {
   const { jsonArray } = o;
   let rows = 0;
-  for (const table of Object.keys(trails)) rows += await o.count(tenant, table);
+  for (const table of Object.keys(trails)) rows += await rowsIn(db, tenant, table);
   const runner = jsonArray && rows >= o.threadRows ? await o.threads?.() : undefined;
   if (runner && jsonArray) {
     const compiled = (q: { compile(): Statement }): Statement => {
@@ -55,7 +60,8 @@ export async function readTrailSnapshot(
           .where('tenant_id', '=', tenant),
       ),
     }));
-    const started = runner.run({ kind: 'trails', head: compiled(headQuery(db, tenant)), tables });
+    const { sql: headSql, parameters } = headQuery(db, tenant);
+    const started = runner.run({ kind: 'trails', head: { sql: headSql, parameters }, tables });
     // a thread that could not read them (a value stored as a blob, which JSON cannot hold) or that failed (the file
     // unreadable to a second connection, memory short) leaves them to this one
     const read = started
@@ -76,7 +82,8 @@ async function snapshotHere(
   return db.connection().execute(async (conn) => {
     await sql.raw(engineFor(db).snapshotBegin).execute(conn);
     try {
-      const head = Number((await headQuery(conn, tenant).executeTakeFirst())?.seq ?? 0);
+      const [last] = (await conn.executeQuery(headQuery(conn, tenant))).rows;
+      const head = Number(last?.seq ?? 0);
       const tables: TrailSnapshot['tables'] = {};
       for (const [table, columns] of Object.entries(trails))
         tables[table] = await digestsHere(conn, tenant, table, columns, jsonArray);
