@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { runSync } from '../../src/backend/sync/sync-session.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { changesOf } from '../../src/domain/journal/changes.js';
+import { changesOf, type BatchData } from '../../src/domain/journal/changes.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
 import { cli, ENGINE_NAMES, tmpDb } from '../support/helpers.js';
 import { withSyncServer } from '../support/sync-server.js';
@@ -19,12 +19,12 @@ describe.each(ENGINE_NAMES)('the journal of a pull from a server on %s', (engine
   let key: string;
   withSyncServer(engine, (s) => ({ server, url, key } = s));
 
-  const pull = (db: string, rowsPerTransaction?: number) =>
-    runSync({ db, tenant: T, clock: systemClock }, { url: url, apiKey: key }, { rowsPerTransaction });
-  const pulledEntries = async (db: string) => {
+  const pull = (db: string, rowsPerTransaction?: number, tenant = T) =>
+    runSync({ db, tenant, clock: systemClock }, { url: url, apiKey: key }, { rowsPerTransaction });
+  const pulledEntries = async (db: string, tenant = T) => {
     const laptop = await createLocalBackend(db);
     try {
-      return (await journalAfter(laptop, T)).filter((e) => e.principal.startsWith('sync:'));
+      return (await journalAfter(laptop, tenant)).filter((e) => e.principal.startsWith('sync:'));
     } finally {
       await laptop.close();
     }
@@ -82,5 +82,69 @@ describe.each(ENGINE_NAMES)('the journal of a pull from a server on %s', (engine
     expect(later).toHaveLength(1);
     const dsfa = changesOf(later[0]!).find((c) => c.entity === 'dsfa');
     expect(dsfa).toMatchObject({ id: made[0]!.id, op: 'update', row: { title: 'Kamera (neu)' } });
+  });
+
+  // a clone's journal holds an import's rows as the server's does (its input, once), not a second copy of each row
+  it("keeps an import's batch in its compact form when the pull wrote all of a table's rows as the batch makes them", async () => {
+    const U = 'jr-compact';
+    const as = { tenant: U, actor: 'sam' };
+    const imported = await cli(
+      ['--remote', url, '--api-key', key, '--tenant', U, 'consents', 'import', 'fixtures/consents/sample.csv'],
+      {},
+    );
+    expect(imported.code).toBe(0);
+    const batch = (await journalAfter(server, U)).find((e) => e.op === 'batch')!;
+    const serverData = batch.data as BatchData;
+    expect(serverData.staged).toBeDefined();
+
+    const whole = tmpDb();
+    await pull(whole, undefined, U);
+    const [entry] = (await pulledEntries(whole, U)).filter((e) => changesOf(e).some((c) => c.entity === 'consent'));
+    const data = entry!.data as BatchData;
+    // the derived groups first, with the staged rows they are made from; beside them only the import run's own
+    // record (an entry of its own on the server), and no consent or history row written out
+    expect(data.staged).toEqual(serverData.staged);
+    const derived = serverData.groups.filter((g) => g.derive);
+    expect(data.groups.slice(0, derived.length)).toEqual(derived);
+    expect(data.groups.slice(derived.length).map((g) => [g.entity, g.derive, g.rows!.length])).toEqual([
+      ['consent_import_run', undefined, 1],
+    ]);
+    const consentRows = (e: JournalEntry) =>
+      changesOf(e).filter((c) => c.entity.startsWith('consent_h') || c.entity === 'consent');
+    expect(consentRows(entry!)).toEqual(consentRows(batch));
+    const laptop = await createLocalBackend(whole);
+    try {
+      await expectChainIntact(laptop, U);
+    } finally {
+      await laptop.close();
+    }
+
+    // a consent revoked after the import, pulled in the same transaction: its last state is not the batch's, so the
+    // consents are written out as rows, while the history the batch made (untouched) keeps its compact form
+    const { consents: all } = await server.consents.list({ ...as, query: { limit: 500 } });
+    const first = all.find((c) => c.granted && !c.revoked_at)!;
+    await server.consents.revoke({ ...as, params: { id: first.id } });
+    const mixed = tmpDb();
+    await pull(mixed, undefined, U);
+    const pulled = await pulledEntries(mixed, U);
+    expect(pulled).toHaveLength(1);
+    const both = pulled[0]!.data as BatchData;
+    expect(both.staged).toEqual(serverData.staged);
+    expect(both.groups.filter((g) => g.derive).map((g) => g.entity)).toEqual(['consent_history']);
+    const consents = changesOf(pulled[0]!).filter((c) => c.entity === 'consent');
+    expect(consents).toHaveLength(changesOf(batch).filter((c) => c.entity === 'consent').length);
+    expect(consents.find((c) => c.id === first.id)!.row).toMatchObject({ revoked_at: expect.any(String) });
+    const copy = await createLocalBackend(mixed);
+    try {
+      expect(await copy.consents.list({ ...as, query: { limit: 500 } })).toEqual(
+        await server.consents.list({ ...as, query: { limit: 500 } }),
+      );
+      expect(await copy.consents.history({ ...as, params: { id: first.id } })).toEqual(
+        await server.consents.history({ ...as, params: { id: first.id } }),
+      );
+      await expectChainIntact(copy, U);
+    } finally {
+      await copy.close();
+    }
   });
 });

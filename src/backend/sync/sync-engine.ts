@@ -2,10 +2,11 @@ import { Readable } from 'node:stream';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { changesOf, rowsIn } from '../../domain/journal/changes.js';
+import { changesOf, rowsIn, type BatchGroup } from '../../domain/journal/changes.js';
 import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
+import { DerivedGroups } from '../../domain/sync/derived-groups.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { settleDecisions } from './settle-decisions.js';
 import {
@@ -210,6 +211,8 @@ interface Incoming {
   echo: boolean;
   actor: string;
   time: string;
+  /** The derived group of a batch entry the record's state in the page comes from (DerivedGroups). */
+  from: BatchGroup | undefined;
 }
 
 /** Records changed here, by entity and id: the first and last entry that changed each. */
@@ -468,17 +471,19 @@ export class SyncEngine {
   private async pullPage(tx: Stores, state: SyncState, entries: JournalEntry[]): Promise<void> {
     const { tenant } = this.o;
     const records = new Map<string, Incoming>();
+    const derived = new DerivedGroups();
     for (const e of entries) {
       // an entry the server wrote because this store pushed it: the record is already in that state here
       const echo = e.origin === `sync:${state.replica_id}`;
-      for (const c of changesOf(e)) {
-        if (!this.entities.has(c.entity)) continue;
-        const k = key(c.entity, c.id);
-        const next: Incoming = { entity: c.entity, id: c.id, row: c.row, echo, actor: e.actor, time: e.time };
-        const known = records.get(k);
-        if (known) Object.assign(known, next);
-        else records.set(k, next);
-      }
+      for (const { from, changes } of derived.changesOf(e))
+        for (const c of changes) {
+          if (!this.entities.has(c.entity)) continue;
+          const k = key(c.entity, c.id);
+          const next: Incoming = { entity: c.entity, id: c.id, row: c.row, echo, actor: e.actor, time: e.time, from };
+          const known = records.get(k);
+          if (known) Object.assign(known, next);
+          else records.set(k, next);
+        }
     }
     const tables = byEntity(records.values());
     const pending = new Map(
@@ -530,7 +535,7 @@ export class SyncEngine {
     const flush = () => inserts.flush();
     // the page's writes are journaled as one entry, named by the server's entries they came from
     const span = `${this.remoteUrl}#${entries[0]!.seq}-${entries[entries.length - 1]!.seq}`;
-    await tx.replica.asOneEntry('sync_pull', span, async () => {
+    await tx.replica.asOneEntry('sync_pull', span, async (entry) => {
       await this.takeSharedRevocations(tx, records, local, pending);
       const refused = await this.refused(
         tx,
@@ -563,6 +568,7 @@ export class SyncEngine {
               await tx.replica.apply(tenant, r.entity, r.id, r.row);
             }
             settled.push(r);
+            derived.written(r.from);
             // a record changed by several transactions of the run counts once
             if (!this.pulledKeys.has(k)) count(this.summary.pulled, r.entity);
             this.pulledKeys.add(k);
@@ -584,6 +590,9 @@ export class SyncEngine {
         });
       }
       await flush();
+      // an import's batch written whole is kept in its compact form, not as a second copy of every row
+      const adopted = derived.adoptable(records.values());
+      if (adopted) entry.adopt(adopted);
     });
     // a settled record changed here (or in conflict) keeps the server's version as agreed; any other is agreed as
     // it now is here, and a version stored for it goes

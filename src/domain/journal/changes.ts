@@ -117,13 +117,34 @@ export function changesOf(
   }
   const out: RowChange[] = [];
   const data = e.data as BatchData;
-  for (const g of data.groups) {
-    if (only !== undefined && g.entity !== only) continue;
-    const keyAt = g.key.map((k) => g.columns.indexOf(k));
-    for (const values of groupRows(data, g)) {
-      const row = g.op === 'delete' ? null : rowOf(g.columns, values);
-      out.push({ entity: g.entity, id: idOf(keyAt.map((i) => values[i])), op: g.op, row });
-    }
-  }
+  for (const g of data.groups) if (only === undefined || g.entity === only) pushGroupChanges(out, data, g);
   return out;
+}
+
+/** The row changes of a batch, group by group (changesOf gives them as one list). */
+export function changesByGroup(data: BatchData): Array<{ group: BatchGroup; changes: RowChange[] }> {
+  return data.groups.map((group) => {
+    const changes: RowChange[] = [];
+    pushGroupChanges(changes, data, group);
+    return { group, changes };
+  });
+}
+
+function pushGroupChanges(out: RowChange[], data: BatchData, g: BatchGroup): void {
+  const keyAt = g.key.map((k) => g.columns.indexOf(k));
+  for (const values of groupRows(data, g)) {
+    const row = g.op === 'delete' ? null : rowOf(g.columns, values);
+    out.push({ entity: g.entity, id: idOf(keyAt.map((i) => values[i])), op: g.op, row });
+  }
+}
+
+/**
+ * Groups of another batch entry that derive their rows from its staged rows, taken into a new batch entry as they
+ * are (a sync's pull that wrote exactly those rows): the groups, the staged rows, and the ids of the records they
+ * cover by table, whose rows the new entry then holds only in this form.
+ */
+export interface AdoptedGroups {
+  groups: BatchGroup[];
+  staged: StagedRows;
+  covers: Map<string, Set<string>>;
 }

@@ -1,4 +1,11 @@
+import type { AdoptedGroups } from '../journal/changes.js';
 import type { SyncRow } from './version.js';
+
+/** The batch entry being written by ReplicaStore.asOneEntry. */
+export interface OneEntry {
+  /** Holds the records `groups` cover in their compact form (once per entry). */
+  adopt(groups: AdoptedGroups): void;
+}
 
 /** The records of a tenant as a sync reads and writes them: whole rows of the tables that travel, by journal id. */
 export interface ReplicaStore {
@@ -14,9 +21,10 @@ export interface ReplicaStore {
   ): Promise<Map<string, SyncRow>>;
   /**
    * Runs `fn` with every write of this store journaled as one batch entry (entity `entity`, id `id`) instead of an
-   * entry per row: a page a sync pulled, a bundle's part. The rows replay in the order they were written.
+   * entry per row: a page a sync pulled, a bundle's part. The rows replay in the order they were written, after the
+   * groups `fn` adopts from an entry it wrote exactly (see AdoptedGroups), if any.
    */
-  asOneEntry<T>(entity: string, id: string, fn: () => Promise<T>): Promise<T>;
+  asOneEntry<T>(entity: string, id: string, fn: (entry: OneEntry) => Promise<T>): Promise<T>;
   /** Records this tenant does not hold yet, inserted together, each journaled. */
   insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void>;
   /**

@@ -1,4 +1,11 @@
-import { groupRows, idOf, type BatchData, type BatchGroup } from '../../domain/journal/changes.js';
+import {
+  groupRows,
+  idOf,
+  type AdoptedGroups,
+  type BatchData,
+  type BatchGroup,
+  type StagedRows,
+} from '../../domain/journal/changes.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Recorder } from './journal-writer.js';
 
@@ -8,7 +15,8 @@ import type { Recorder } from './journal-writer.js';
  * the rows were written. `keyOf` names the columns a table's journal id is made of (the id the entry would have had).
  */
 export class BatchRecorder implements Recorder {
-  private readonly groups: BatchGroup[] = [];
+  private groups: BatchGroup[] = [];
+  private staged: StagedRows | undefined;
   private last: { signature: string; group: BatchGroup } | undefined;
 
   constructor(private readonly keyOf: (entity: string) => string[]) {}
@@ -49,8 +57,26 @@ export class BatchRecorder implements Recorder {
     }
   }
 
+  /**
+   * Takes another entry's derived groups (see AdoptedGroups) in place of the rows of the records they cover, which
+   * leave the groups they were written into: the entry holds those records once, in the other entry's compact
+   * form, ahead of the rows written one by one. Once per entry, as an entry has one set of staged rows.
+   */
+  adopt({ groups, staged, covers }: AdoptedGroups): void {
+    if (this.staged) throw new DomainError('internal', 'a batch entry takes the derived groups of one entry only');
+    for (const g of this.groups) {
+      const ids = covers.get(g.entity);
+      if (!ids || !g.rows) continue;
+      const keyAt = g.key.map((k) => g.columns.indexOf(k));
+      g.rows = g.rows.filter((values) => !ids.has(idOf(keyAt.map((i) => values[i]))));
+    }
+    this.groups = [...groups, ...this.groups.filter((g) => g.rows!.length > 0)];
+    this.staged = staged;
+    this.last = undefined;
+  }
+
   get data(): BatchData {
-    return { groups: this.groups };
+    return this.staged ? { groups: this.groups, staged: this.staged } : { groups: this.groups };
   }
 
   private group(entity: string, op: BatchGroup['op'], columns: string[]): BatchGroup {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
-import type { ReplicaStore } from '../../domain/sync/replica-store.port.js';
+import type { OneEntry, ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
 import { BatchRecorder } from '../journal/batch-recorder.js';
@@ -155,12 +155,12 @@ export class KyselyReplicaStore implements ReplicaStore {
     private readonly everyTenant: Kysely<DB> = db,
   ) {}
 
-  async asOneEntry<T>(entity: string, id: string, fn: () => Promise<T>): Promise<T> {
+  async asOneEntry<T>(entity: string, id: string, fn: (entry: OneEntry) => Promise<T>): Promise<T> {
     const outer = this.journal;
     const batch = new BatchRecorder(journalKey);
     this.journal = batch;
     try {
-      const result = await fn();
+      const result = await fn(batch);
       outer.batch(entity, id, batch.data);
       return result;
     } finally {
