@@ -1,6 +1,6 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPORT_LANGUAGES } from './domain/report-locale.js';
 import { TENANT_PATTERN, TENANT_RULE } from './domain/tenant.js';
 import { DomainError } from './domain/errors.js';

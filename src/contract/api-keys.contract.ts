@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiKey, ApiKeyCreate, ApiKeyList, CreatedApiKey } from '../domain/api-keys/api-key.schema.js';
 import { op } from './operation.js';
 

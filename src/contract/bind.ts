@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { DomainError } from '../domain/errors.js';
 import { detailsFromZod, nulDetails, parseOrThrow, summarize } from '../domain/validation.js';
 import type { Client, Contract, Handlers, IdResolver, Operation, RawRequest, Req } from './operation.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BundleImportQuery, BundleImportSummary } from '../domain/sync/bundle.schema.js';
 import { op, type StreamBody } from './operation.js';
 

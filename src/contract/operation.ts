@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ErrorCode } from '../domain/errors.js';
 import type { IdKind } from '../domain/short-id.js';
 import type { KeyScope } from '../domain/api-keys/api-key.rules.js';

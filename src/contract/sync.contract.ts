@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MediaUploaded, PushBody, PushResult, SyncInfo } from '../domain/sync/sync.schema.js';
 import { op } from './operation.js';
 

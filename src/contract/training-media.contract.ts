@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Media, MediaPublish, MediaUrl, SignedQuery, VideoScript } from '../domain/training/media.schema.js';
 import { ModuleIdParams } from '../domain/training/training.schema.js';
 import type { BinaryPayload } from './operation.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IdParams } from '../domain/dsfa/dsfa.schema.js';
 import {
   CertificatePdfQuery,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * An integer query parameter. Query strings and CLI flags arrive as text, so text is converted first;

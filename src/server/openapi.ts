@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ID_KINDS, MIN_ID_PART, SHORT_ID_LENGTH } from '../domain/short-id.js';
 import { errorStatusesOf } from '../contract/errors.js';
 import { contracts } from '../contract/index.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { consentTimeProblems } from '../../domain/consents/consent.rules.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { KEY_SCOPES } from './api-key.rules.js';
 
 /** An API key as `keys list` and `GET /keys` show it: never the key or its hash. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { before, flag, jsonText, storedRow, storedTime, textBy, timeOf, type RowRule } from '../sync/row-rule.js';
 import type { SyncRow } from '../sync/version.js';
 import { consentTimeProblems } from './consent.rules.js';

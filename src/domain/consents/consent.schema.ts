@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoTimestamp, label, looseBoolean, NO_NUL, queryInt } from '../schema-helpers.js';
 import { NUL_RULE } from '../validation.js';
 import { checkCsvLayout, checkImportDialect, CsvLayout, ImportDialect, oneCharacter } from './import-options.schema.js';

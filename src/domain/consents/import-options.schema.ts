@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { looseBoolean } from '../schema-helpers.js';
 import { isTimeZone } from '../clock.js';
 import { compileDateFormat, wordList } from './csv-dialect.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Consent } from './consent.schema.js';
 
 export const RECEIPT_FORMAT = 'compliance-consent-receipt/1';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonText, storedRow, storedTime, type RowRule } from '../sync/row-rule.js';
 import { CookieBannerInput } from './cookie-banner.schema.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { label } from '../schema-helpers.js';
 
 /** A map by language tag as `<html lang>` gives it (`en`, `de`, `de-AT`), each key checked with a clear message. */

@@ -1,6 +1,6 @@
 import type { Dsfa, DsfaAuditEntry, DsfaSettings, DsfaStatus, RiskLevel } from './dsfa.schema.js';
 import type { DsfaWorkflow } from './dsfa.workflow.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export interface DsfaFilter {
   status?: z.infer<typeof DsfaStatus>;

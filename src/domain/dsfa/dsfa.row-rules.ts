@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { label } from '../schema-helpers.js';
 import { before, jsonText, storedRow, storedTime, timeOf, type RecordFacts, type RowRule } from '../sync/row-rule.js';
 import type { SyncRow } from '../sync/version.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { label, longText, optionalDate, optionalLabel, queryInt } from '../schema-helpers.js';
 
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DSFA_TRIGGERS, WP248_CRITERIA } from './screening.js';
 
 const criterionIds = WP248_CRITERIA.map((c) => c.id) as [string, ...string[]];

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { label } from '../schema-helpers.js';
 
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, VERSION_STATUSES } from './legal-document.values.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex } from '../canonical-json.js';
 import { DomainError } from '../errors.js';
 import type { LegalDocumentStore } from './legal-document-store.port.js';

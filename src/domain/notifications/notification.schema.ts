@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailAddress, nonBlank, looseBoolean, queryInt } from '../schema-helpers.js';
 import { TEMPLATE_NAMES } from './notification.values.js';
 

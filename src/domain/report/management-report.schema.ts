@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPORT_LANGUAGES } from '../report-locale.js';
 import { isCalendarDay } from '../schema-helpers.js';
 import { DSFA_STATUSES, RISK_LEVELS } from '../dsfa/dsfa.values.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { looseBoolean } from '../schema-helpers.js';
 
 /** How a bundle is imported: into its own tenant, or with its records renamed to the request's. */

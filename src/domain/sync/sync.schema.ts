@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Bumped when what a push carries or how it is applied changes; both sides of a sync must speak the same. */
 export const SYNC_PROTOCOL = 1;

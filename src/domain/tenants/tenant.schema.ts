@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TENANT_AREAS, type TenantArea } from './tenant.values.js';
 
 const count = z.number().int().min(0);

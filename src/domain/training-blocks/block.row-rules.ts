@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { before, jsonText, storedRow, storedTime, type RowRule } from '../sync/row-rule.js';
 import { BlockCreate } from './block.schema.js';
 import { CanonicalControl } from './canonical.schema.js';

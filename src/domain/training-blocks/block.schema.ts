@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { label, nonBlank } from '../schema-helpers.js';
 import { AUDIENCES, ListedControl, SEVERITIES } from './canonical.schema.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { commaList } from '../schema-helpers.js';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DomainError } from '../errors.js';
 import { before, storedRow, storedTime, type RowRule } from '../sync/row-rule.js';
 import type { SyncRow } from '../sync/version.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REPORT_LANGUAGES } from '../report-locale.js';
 import { PlannedMessage } from '../notifications/notification.schema.js';
 import { emailAddress, isoTimestamp, label, nonBlank, optionalLabel, queryInt } from '../schema-helpers.js';
