@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { systemClock } from '../../src/domain/clock.js';
+import { changesOf, type BatchData } from '../../src/domain/journal/changes.js';
 import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { ENGINE_NAMES, cli, tmp, tmpDb } from '../support/helpers.js';
 import { heldRow, mediaFolder } from '../support/hostile.js';
-import { expectChainIntact } from '../support/journal.js';
+import { expectChainIntact, journalAfter } from '../support/journal.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 
 // A server whose records were poisoned (written past its rules, as an older release let a push do) must not crash a
@@ -124,5 +125,61 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
     ]);
     expect(media2.code).toBe(5);
     await onLaptop(laptop, async (l) => expect((await l.dsfa.list({ tenant, query: {} })).length).toBe(2));
+  });
+
+  // An import's batch travels in its compact form (staged rows and the rules that derive the rows from them): a
+  // server can put a row there that breaks a rule, and the laptop keeps that form only for rows it wrote exactly so.
+  it("refuses a row an import's batch derives past the rules, and journals the rest of that batch row by row", async () => {
+    const tenant = 'poisoned-batch';
+    const imported = await cli(
+      ['--remote', url, '--api-key', key, '--tenant', tenant, 'consents', 'import', 'fixtures/consents/sample.csv'],
+      {},
+    );
+    expect(imported.code).toBe(0);
+    const laptop = tmpDb();
+    const sync = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    expect((await sync()).code).toBe(0);
+    const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
+    // then the same batch again under new ids (pulled alone by the next sync), its second consent granted a year
+    // from now
+    const data = structuredClone(real.data) as BatchData;
+    const consents = data.groups.find((g) => g.entity === 'consent')!;
+    const cell = consents.derive![0]!.cells[consents.columns.indexOf('granted_at')]!;
+    expect(['v', 'or']).toContain(cell[0]);
+    data.staged!.rows[1]![1 + (cell[1] as number)] = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
+    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
+    await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
+      uow.write(tenant, (tx) =>
+        tx.replica.asOneEntry('consent_import_run', real.entity_id, async (entry) => {
+          const derived = data.groups.filter((g) => g.derive);
+          entry.adopt({ groups: derived, staged: data.staged!, covers: new Map() });
+        }),
+      ),
+    );
+    const poisoned = changesOf({ ...real, data }).filter((c) => c.entity === 'consent');
+
+    const r = await sync();
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(6);
+    const conflicts = JSON.parse(r.stdout).conflicts as Array<{ entity: string; entity_id: string; reason: string }>;
+    // the consent granted in the future, and its history entry, which names it
+    expect(conflicts.map((c) => c.entity).sort()).toEqual(['consent', 'consent_history']);
+    expect(conflicts.find((c) => c.entity === 'consent')).toMatchObject({
+      entity_id: poisoned[1]!.id,
+      reason: expect.stringContaining('granted_at must not lie in the future'),
+    });
+    await onLaptop(laptop, async (l) => {
+      const held = (await l.consents.list({ tenant, query: { limit: 50 } })).consents.map((c) => c.id);
+      expect(held).toHaveLength(2 * poisoned.length - 1);
+      expect(held).not.toContain(poisoned[1]!.id);
+      // the first batch kept its compact form; of the poisoned one, only the rows that were written, one by one
+      const pulled = (await journalAfter(l, tenant)).map((e) => e.data as BatchData);
+      const compact = pulled.filter((d) => d.staged);
+      expect(compact.map((d) => d.staged!.ids.prefix)).toEqual([(real.data as BatchData).staged!.ids.prefix]);
+      const rows = pulled.flatMap((d) => d.groups.filter((g) => g.rows && g.entity === 'consent'));
+      expect(rows.flatMap((g) => g.rows!).length).toBe(poisoned.length - 1);
+      await expectChainIntact(l, tenant);
+    });
   });
 });
