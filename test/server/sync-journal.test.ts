@@ -5,6 +5,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { changesOf, type BatchData } from '../../src/domain/journal/changes.js';
 import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
 import { cli, ENGINE_NAMES, tmpDb } from '../support/helpers.js';
+import { freshPostgresDatabase } from '../support/postgres.js';
 import { withSyncServer } from '../support/sync-server.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
@@ -30,6 +31,8 @@ describe.each(ENGINE_NAMES)('the journal of a pull from a server on %s', (engine
     }
   };
   const rows = (entries: JournalEntry[]) => entries.flatMap((e) => changesOf(e));
+  /** A laptop's store on the engine of the server: a pull journals alike on both. */
+  const laptopDb = async () => (engine === 'postgres' ? freshPostgresDatabase() : tmpDb());
 
   it('writes each transaction of a pull as one batch entry, in transactions of at most the rows asked for', async () => {
     const as = { tenant: T, actor: 'sam' };
@@ -97,7 +100,7 @@ describe.each(ENGINE_NAMES)('the journal of a pull from a server on %s', (engine
     const serverData = batch.data as BatchData;
     expect(serverData.staged).toBeDefined();
 
-    const whole = tmpDb();
+    const whole = await laptopDb();
     await pull(whole, undefined, U);
     const [entry] = (await pulledEntries(whole, U)).filter((e) => changesOf(e).some((c) => c.entity === 'consent'));
     const data = entry!.data as BatchData;
@@ -124,7 +127,7 @@ describe.each(ENGINE_NAMES)('the journal of a pull from a server on %s', (engine
     const { consents: all } = await server.consents.list({ ...as, query: { limit: 500 } });
     const first = all.find((c) => c.granted && !c.revoked_at)!;
     await server.consents.revoke({ ...as, params: { id: first.id } });
-    const mixed = tmpDb();
+    const mixed = await laptopDb();
     await pull(mixed, undefined, U);
     const pulled = await pulledEntries(mixed, U);
     expect(pulled).toHaveLength(1);
