@@ -183,3 +183,47 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
     });
   });
 });
+
+// The journal's batch entries have a shape (changes.ts): one a server sends out of that shape stops the pull with a
+// message naming the entry and what is wrong, before anything of its page is expanded or written.
+describe.each(ENGINE_NAMES)('a laptop pulling a batch entry it cannot read from a server on %s', (engine) => {
+  let server: LocalBackend;
+  let url: string;
+  let key: string;
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
+
+  it('stops with the entry and the problem named, writes nothing of its page, and says the same again', async () => {
+    const tenant = 'unreadable';
+    const d = await server.dsfa.create({ tenant, actor: 'sam', body: { title: 'Gut' } });
+    const laptop = tmpDb();
+    const sync = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
+    expect((await sync()).code).toBe(0);
+    await server.dsfa.update({ tenant, actor: 'sam', params: { id: d.id }, body: { title: 'Gut (neu)' } });
+    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
+    await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
+      uow.write(tenant, (tx) =>
+        tx.replica.asOneEntry('consent_import_run', 'run-x', async (entry) => {
+          entry.adopt({
+            groups: [{ entity: 'consent', op: 'insert', key: ['id'], columns: ['id'], derive: 5 as never }],
+            staged: { ids: { prefix: 'p', start: 0, step: 1 }, rows: [[0]] },
+            covers: new Map(),
+          });
+        }),
+      ),
+    );
+    const head = (await journalAfter(server, tenant)).at(-1)!.seq;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const r = await sync();
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout || r.stderr)).toMatchObject({
+        code: 'internal',
+        error: `the server at ${url}/sdk/v1 sent journal entry ${head} (consent_import_run run-x) in a form this version cannot read: data.groups.0.derive: expected array, got 5`,
+      });
+    }
+    await onLaptop(laptop, async (l) => {
+      // the DSFA's update came in the same page: nothing of it was written
+      expect((await l.dsfa.get({ tenant, params: { id: d.id } })).title).toBe('Gut');
+      await expectChainIntact(l, tenant);
+    });
+  });
+});

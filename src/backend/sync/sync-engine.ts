@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
-import { changesOf, rowsIn, type BatchGroup } from '../../domain/journal/changes.js';
+import { BATCH_OP, changesOf, rowsIn, type BatchGroup } from '../../domain/journal/changes.js';
 import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
@@ -394,6 +394,10 @@ export class SyncEngine {
     for (let next = fetchPage(state.pulled_seq); ;) {
       const page = await next;
       if (!page.entries.length) return;
+      if (page.entries.some((e) => e.op === BATCH_OP)) {
+        const { checkBatchEntries } = await import('../../domain/journal/batch.schema.js');
+        checkBatchEntries(`the server at ${this.remoteUrl}`, page.entries);
+      }
       const entries = page.next_after === null ? page.entries : wholeTransactions(page.entries);
       const last = entries[entries.length - 1]!.seq;
       // the next page travels while this one is written: a turn of the event loop sends its request first
