@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench-results/', 'coverage/', 'reports/', '.stryker-tmp/'] },
+  { ignores: ['dist/', 'node_modules/', 'bench-results/', 'coverage/', 'reports/', '.stryker-tmp/', 'tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

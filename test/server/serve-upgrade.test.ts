@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tmpDb } from '../support/helpers.js';
+
+// An operator upgrades the program in place while `compliance serve` runs: dist/ is built anew, with new file names.
+// What the server had loaded keeps answering; a route whose modules it had not loaded yet cannot load them, and says
+// to restart (503, in the API's error body) instead of answering 500.
+const ROOT = resolve(import.meta.dirname, '../..');
+
+describe('serve after its program files were replaced under it', () => {
+  // a copy of the built program inside the project (its packages resolve from the project's node_modules)
+  mkdirSync(join(ROOT, 'tmp'), { recursive: true });
+  const copy = mkdtempSync(join(ROOT, 'tmp', 'upgrade-'));
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+  for (const part of ['bin', 'dist', 'package.json', 'fixtures'])
+    cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+
+  it('answers 503 naming the restart for what it had not loaded, and keeps answering what it had', async () => {
+    const proc = spawn(process.execPath, [join(copy, 'bin/compliance.js'), '--db', tmpDb(), 'serve', '--port', '0']);
+    try {
+      let err = '';
+      proc.stderr.on('data', (c) => (err += c));
+      const url = await new Promise<string>((ok, fail) => {
+        proc.stderr.on('data', () => {
+          const m = /at (http:\/\/\S+\/sdk\/v1)/.exec(err);
+          if (m) ok(m[1]!);
+        });
+        proc.on('exit', (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+      });
+      const get = async (path: string) => {
+        const r = await fetch(`${url}${path}`, { headers: { 'x-tenant-id': 'acme' } });
+        return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+      };
+      expect((await get('/dsfa?tenant_id=acme')).status).toBe(200);
+
+      // the upgrade: the old files are gone (a new build names its chunks anew)
+      renameSync(join(copy, 'dist'), join(copy, 'dist-before'));
+      const consents = await get('/einwilligungen/consents');
+      expect(consents).toEqual({
+        status: 503,
+        body: {
+          error:
+            "this server's program files changed while it runs (an upgrade in place?): restart compliance serve to load them",
+          code: 'unavailable',
+          details: [],
+        },
+      });
+      expect(err).toContain("error: this server's program files changed while it runs");
+      expect(err).not.toContain('internal error');
+      expect((await get('/dsfa?tenant_id=acme')).status).toBe(200);
+    } finally {
+      proc.kill();
+    }
+  });
+});
