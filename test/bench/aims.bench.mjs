@@ -96,18 +96,18 @@ async function writeCsv(file, rows, line) {
   await once(out, 'finish');
 }
 
-/** Bytes of the store's tables of records (their rows, without their indexes): all but the journal and sync's own. */
-function recordBytes(file) {
+/** The store's tables of records: all but the journal and sync's own (and SQLite's). */
+function recordTables(file) {
   const s = new Database(file, { readonly: true });
-  const bytes = s
+  const names = s
     .prepare(
-      `select coalesce(sum(pgsize), 0) from dbstat join sqlite_master m on m.name = dbstat.name and m.type = 'table'
-       where m.name <> 'journal' and m.name not like 'sync\\_%' escape '\\' and m.name not like 'sqlite\\_%' escape '\\'`,
+      `select name from sqlite_master where type = 'table'
+       and name <> 'journal' and name not like 'sync\\_%' escape '\\' and name not like 'sqlite\\_%' escape '\\'`,
     )
     .pluck()
-    .get();
+    .all();
   s.close();
-  return bytes;
+  return names;
 }
 
 /** Bytes of the tables named (their rows, without their indexes), by SQLite's dbstat. */
@@ -386,14 +386,12 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
     if (wanted('sync-clone')) {
       // the promise of the size line (1-3) for a store a clone filled: the pull's entries, against what they record
       const journal = tableBytes(laptop, ['journal']);
-      const recorded = recordBytes(laptop);
+      const recorded = tableBytes(laptop, recordTables(laptop));
       record('size-clone', `journal of that clone / the rows it records`, journal / recorded, 'x', 0.5, 'le', {
         journal_mb: journal / 1e6,
         recorded_mb: recorded / 1e6,
         store_mb: statSync(laptop).size / 1e6,
       });
-    }
-    if (wanted('sync-clone')) {
       // the floor: what a clone cannot skip, reading the journal's pages from the server (here, without applying
       // them) and writing the rows (the import of the same consents into a tenant of its own)
       const pull = await pullJournal(url, key, 'acme');

@@ -32,6 +32,18 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
     );
   }
 
+  /** Appends a batch entry to the server's journal as given, its rows in no table (a server whose journal was poisoned). */
+  async function poisonBatch(tenant: string, run: string, data: BatchData) {
+    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
+    await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
+      uow.write(tenant, (tx) =>
+        tx.replica.asOneEntry('consent_import_run', run, async (entry) =>
+          entry.adopt({ groups: data.groups, staged: data.staged!, covers: new Map() }),
+        ),
+      ),
+    );
+  }
+
   it('refuses each poisoned record as a conflict naming the rule, and takes the rest', async () => {
     const tenant = 'poisoned';
     const t = { tenant, actor: 'sam' };
@@ -148,15 +160,7 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
     expect(['v', 'or']).toContain(cell[0]);
     data.staged!.rows[1]![1 + (cell[1] as number)] = new Date(Date.now() + 365 * 86_400_000).toISOString();
     data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
-    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
-    await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
-      uow.write(tenant, (tx) =>
-        tx.replica.asOneEntry('consent_import_run', real.entity_id, async (entry) => {
-          const derived = data.groups.filter((g) => g.derive);
-          entry.adopt({ groups: derived, staged: data.staged!, covers: new Map() });
-        }),
-      ),
-    );
+    await poisonBatch(tenant, real.entity_id, { ...data, groups: data.groups.filter((g) => g.derive) });
     const poisoned = changesOf({ ...real, data }).filter((c) => c.entity === 'consent');
 
     const r = await sync();
@@ -182,35 +186,20 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
       await expectChainIntact(l, tenant);
     });
   });
-});
 
-// The journal's batch entries have a shape (changes.ts): one a server sends out of that shape stops the pull with a
-// message naming the entry and what is wrong, before anything of its page is expanded or written.
-describe.each(ENGINE_NAMES)('a laptop pulling a batch entry it cannot read from a server on %s', (engine) => {
-  let server: LocalBackend;
-  let url: string;
-  let key: string;
-  withSyncServer(engine, (s) => ({ server, url, key } = s));
-
-  it('stops with the entry and the problem named, writes nothing of its page, and says the same again', async () => {
+  // The journal's batch entries have a shape (changes.ts): one a server sends out of that shape stops the pull with a
+  // message naming the entry and what is wrong, before anything of its page is expanded or written.
+  it('stops at a batch entry it cannot read, naming it, writes nothing of its page, and says the same again', async () => {
     const tenant = 'unreadable';
     const d = await server.dsfa.create({ tenant, actor: 'sam', body: { title: 'Gut' } });
     const laptop = tmpDb();
     const sync = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
     expect((await sync()).code).toBe(0);
     await server.dsfa.update({ tenant, actor: 'sam', params: { id: d.id }, body: { title: 'Gut (neu)' } });
-    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
-    await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
-      uow.write(tenant, (tx) =>
-        tx.replica.asOneEntry('consent_import_run', 'run-x', async (entry) => {
-          entry.adopt({
-            groups: [{ entity: 'consent', op: 'insert', key: ['id'], columns: ['id'], derive: 5 as never }],
-            staged: { ids: { prefix: 'p', start: 0, step: 1 }, rows: [[0]] },
-            covers: new Map(),
-          });
-        }),
-      ),
-    );
+    await poisonBatch(tenant, 'run-x', {
+      groups: [{ entity: 'consent', op: 'insert', key: ['id'], columns: ['id'], derive: 5 as never }],
+      staged: { ids: { prefix: 'p', start: 0, step: 1 }, rows: [[0]] },
+    });
     const head = (await journalAfter(server, tenant)).at(-1)!.seq;
     for (let attempt = 0; attempt < 2; attempt++) {
       const r = await sync();
