@@ -23,6 +23,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   409: 'conflict',
   413: 'bad_request',
   415: 'bad_request',
+  416: 'bad_request',
   422: 'validation',
   429: 'rate_limited',
   503: 'unavailable',
@@ -66,9 +67,13 @@ export function errorCodesOf(o: Operation): ErrorCode[] {
   return [...codes];
 }
 
-/** Statuses the HTTP exchange itself adds: a method the path does not have, a JSON body over the size limit. */
+/**
+ * Statuses the HTTP exchange itself adds: a method the path does not have, a JSON body over the size limit, a byte
+ * range past a file's end.
+ */
 export function transportStatusesOf(o: Operation): number[] {
-  return o.body && o.requestKind !== 'stream' ? [405, 413] : [405];
+  const statuses = o.body && o.requestKind !== 'stream' ? [405, 413] : [405];
+  return o.responseKind === 'file' ? [...statuses, 416] : statuses;
 }
 
 /** Every error status an operation can answer, ascending. */

@@ -2,6 +2,9 @@ import * as z from 'zod';
 import type { ErrorCode } from '../domain/errors.js';
 import type { IdKind } from '../domain/short-id.js';
 import type { KeyScope } from '../domain/api-keys/api-key.rules.js';
+import type { ByteRange } from '../domain/byte-range.js';
+
+export type { ByteRange };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -46,8 +49,10 @@ export interface Operation<
    * `json` (default). `binary`: the output is a BinaryPayload sent as raw bytes (a PDF, an audio file).
    * `redirect`: the output is `{ location }` and the server answers 307 with a Location header.
    * `stream`: the output is a StreamBody sent as it is produced (exports of millions of rows).
+   * `file`: the output is a FilePayload, a stored file of known size sent a piece at a time, whole or the byte range a
+   * `Range` header asks for (206; 416 for a range that starts past its end), as a video player seeks in it.
    */
-  responseKind?: 'json' | 'binary' | 'redirect' | 'stream';
+  responseKind?: 'json' | 'binary' | 'redirect' | 'stream' | 'file';
   /** The least key scope the operation needs; default `read` for GET, `write` otherwise. */
   scope?: KeyScope;
   /**
@@ -86,7 +91,7 @@ export interface Operation<
    * the handler runs, so every face takes the same short ids.
    */
   ids?: Partial<Record<'params' | 'query' | 'body', Record<string, IdKind>>>;
-  /** Media types of a `stream` request body, or of a `binary` or `stream` response. */
+  /** Media types of a `stream` request body, or of a `binary`, `stream` or `file` response. */
   requestTypes?: readonly string[];
   responseTypes?: readonly string[];
 }
@@ -96,6 +101,21 @@ export interface BinaryPayload {
   content_type: string;
   filename?: string;
   data: Uint8Array;
+}
+
+/**
+ * A stored file (responseKind `file`): its size is known before its first byte is read, and it is read as it is
+ * sent, whole or a range of it, so no face holds a large file in memory.
+ */
+export interface FilePayload {
+  content_type: string;
+  filename?: string;
+  /** The whole file's size in bytes. */
+  size: number;
+  /** Names this file's bytes (they never change under its id): a `Range` with an `If-Range` of another is sent whole. */
+  etag: string;
+  /** The file's bytes, or those of `range`; each call reads them anew. */
+  open(range?: ByteRange): Promise<AsyncIterable<Uint8Array>>;
 }
 
 /** A request body handed over as a stream (responseKind `stream`). */

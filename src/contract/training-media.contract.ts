@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { Media, MediaPublish, MediaUrl, SignedQuery, VideoScript } from '../domain/training/media.schema.js';
 import { ModuleIdParams } from '../domain/training/training.schema.js';
-import type { BinaryPayload } from './operation.js';
+import type { FilePayload } from './operation.js';
 import { NoBody, op } from './operation.js';
 
 const H = 'header' as const;
 const MediaId = z.object({ mediaId: z.string().min(1) });
-const Binary = z.custom<BinaryPayload>();
+const File = z.custom<FilePayload>();
 
 /** Speech, video and the media store (spec 4.5 media routes; `download` and `object` are ours). */
 export const trainingMediaContract = {
@@ -92,11 +92,11 @@ export const trainingMediaContract = {
     method: 'GET',
     path: '/training/media/{mediaId}/download',
     ids: { params: { mediaId: 'training_media' } },
-    summary: 'The media file',
+    summary: 'The media file, whole or the byte range a Range header asks for',
     tenant: H,
     params: MediaId,
-    output: Binary,
-    responseKind: 'binary',
+    output: File,
+    responseKind: 'file',
     status: 200,
     responseTypes: ['audio/mp4', 'video/mp4'],
   }),
@@ -108,8 +108,8 @@ export const trainingMediaContract = {
     public: true,
     params: MediaId,
     query: SignedQuery,
-    output: Binary,
-    responseKind: 'binary',
+    output: File,
+    responseKind: 'file',
     status: 200,
     responseTypes: ['audio/mp4', 'video/mp4'],
   }),

@@ -43,6 +43,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   405: 'the path exists, but not with this method (the Allow header lists those it has)',
   409: 'a state conflict or a refused transition',
   413: 'the JSON body is larger than the limit of the server (10 MiB by default)',
+  416: 'the Range header asks for bytes past the end of the file (Content-Range says its size: bytes */SIZE)',
   422: 'the body or a query parameter fails validation (details name every field)',
   429: 'too many requests from this key or address: wait the seconds of Retry-After',
   503: 'the store, or a service the operation calls (Ollama, espeak-ng, ffmpeg), is unavailable',
@@ -131,6 +132,24 @@ function parameters(op: Operation) {
   } else if (op.tenant === 'header') {
     out.push({ name: 'X-Tenant-ID', in: 'header', required: true, description: TENANT_RULE, schema: TENANT_SCHEMA });
   }
+  if (op.responseKind === 'file')
+    out.push(
+      {
+        name: 'Range',
+        in: 'header',
+        required: false,
+        description:
+          'one byte range (bytes=FIRST-LAST, bytes=FIRST- or bytes=-COUNT): answered 206; several ranges, or a header that is not one of these, are answered whole',
+        schema: { type: 'string' },
+      },
+      {
+        name: 'If-Range',
+        in: 'header',
+        required: false,
+        description: "the ETag of the file the range is of: another file's answers whole",
+        schema: { type: 'string' },
+      },
+    );
   out.push({
     name: 'X-User-ID',
     in: 'header',
@@ -171,6 +190,24 @@ function success(op: Operation): Record<string, unknown> {
           content: fileContent(op.responseTypes ?? []),
         },
       };
+    case 'file': {
+      const headers = {
+        ...answerHeaders(op),
+        'Accept-Ranges': { schema: { const: 'bytes' } },
+        ETag: { description: "names the file's bytes, for If-Range", schema: { type: 'string' } },
+      };
+      return {
+        [String(op.status)]: { description: 'the file', headers, content: fileContent(op.responseTypes ?? []) },
+        '206': {
+          description: 'the byte range the Range header asked for',
+          headers: {
+            ...headers,
+            'Content-Range': { required: true, description: 'bytes FIRST-LAST/SIZE', schema: { type: 'string' } },
+          },
+          content: fileContent(op.responseTypes ?? []),
+        },
+      };
+    }
     case 'stream':
       return {
         [String(op.status)]: {

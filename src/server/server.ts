@@ -5,6 +5,7 @@ import { contracts } from '../contract/index.js';
 import {
   SDK_PREFIX,
   type BinaryPayload,
+  type FilePayload,
   type Operation,
   type RawRequest,
   type StreamBody,
@@ -32,6 +33,8 @@ import {
 import { addRateLimitFields, DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit.js';
 import { logLine, requestId, type LogFormat } from './request-log.js';
 import { programFilesChanged } from './program-files.js';
+import { JSON_HEADERS, send } from './json-answer.js';
+import { sendFile } from './send-file.js';
 
 /** An error of the HTTP exchange itself whose status says more than its code's (413 for a body over the limit). */
 class TransportError extends DomainError {
@@ -101,19 +104,6 @@ async function mediaHealthWithin(store: Partial<Pick<Store, 'mediaObjects'>>, ms
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Every JSON answer: nothing in it runs, frames or loads anything, and no other site embeds it without CORS. */
-const JSON_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'cross-origin-resource-policy': 'same-origin',
-};
-
-function send(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...JSON_HEADERS, 'content-length': Buffer.byteLength(text), ...extra });
-  res.end(text);
 }
 
 function readBody(req: IncomingMessage, max: number): Promise<string> {
@@ -443,6 +433,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
       res.end(b.data);
       return route.op.status;
     }
+    if (route.op.responseKind === 'file') return sendFile(req, res, route.op.status, result as FilePayload);
     if (route.op.responseKind === 'stream') {
       const s = result as StreamBody;
       res.writeHead(route.op.status, { 'content-type': s.content_type });

@@ -7,8 +7,10 @@ import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
 import { DomainError } from '../domain/errors.js';
 import { MEDIA_BUCKET, type MediaRef } from '../domain/training/media-ref.js';
+import type { ByteRange } from '../domain/byte-range.js';
 import type { DB } from './db-types.js';
 import { makeFolder } from './make-folder.js';
+import { keepScope } from './tenant-scope.js';
 import { writeTransaction } from './transaction.js';
 
 /** The bytes of a medium: a file (which the store may move away), or a stream it reads to the end. */
@@ -26,8 +28,8 @@ export interface MediaObjectStore {
   readonly location: string;
   /** Stores the bytes as the object; answers its size in bytes. */
   put(ref: MediaRef, source: MediaSource): Promise<number>;
-  /** The object's bytes as a stream; not_found when the store holds no such object. */
-  open(ref: MediaRef): Promise<Readable>;
+  /** The object's bytes (those of `range` alone, when given) as a stream; not_found when the store holds no such object. */
+  open(ref: MediaRef, range?: ByteRange): Promise<Readable>;
   /** The object's size in bytes, or undefined when the store holds no such object. */
   size(ref: MediaRef): Promise<number | undefined>;
   /** Removes the object (nothing when there is none). */
@@ -59,7 +61,7 @@ export interface PresignedObject {
   expires_at: string;
 }
 
-/** An object read whole (a download answer, a bundle's part). */
+/** An object read whole (what a check compares; anything that serves an object streams it: FilePayload). */
 export async function readObject(store: MediaObjectStore, ref: MediaRef): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const chunk of await store.open(ref)) parts.push(Buffer.from(chunk as Uint8Array));
@@ -145,11 +147,11 @@ export class FolderMediaObjects implements MediaObjectStore {
     return (await stat(target)).size;
   }
 
-  async open(ref: MediaRef): Promise<Readable> {
+  async open(ref: MediaRef, range?: ByteRange): Promise<Readable> {
     const path = this.path(ref);
     const s = await stat(path).catch(() => undefined);
     if (!s?.isFile()) throw missing(ref);
-    return createReadStream(path);
+    return createReadStream(path, range);
   }
 
   /** The object whole: small enough for a test or a bundle. */
@@ -240,31 +242,33 @@ export class DatabaseMediaObjects implements MediaObjectStore {
     }
   }
 
-  async open(ref: MediaRef): Promise<Readable> {
-    const count = await this.db
-      .selectFrom('media_object_chunk')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('tenant_id', '=', ref.tenant)
-      .where('bucket', '=', MEDIA_BUCKET)
-      .where('object_key', '=', ref.key)
-      .executeTakeFirstOrThrow();
-    const n = Number(count.n);
-    if (n === 0) throw missing(ref);
-    const db = this.db;
+  async open(ref: MediaRef, range?: ByteRange): Promise<Readable> {
+    // the pieces' sizes first: where each begins, and whether the object is there at all
+    const pieces = await this.chunks(ref)
+      .select((eb) => ['chunk', eb.fn<number>('length', ['data']).as('bytes')])
+      .orderBy('chunk')
+      .execute();
+    if (pieces.length === 0) throw missing(ref);
+    const wanted: Array<{ chunk: number; from: number; to: number }> = [];
+    let at = 0;
+    for (const p of pieces) {
+      const bytes = Number(p.bytes);
+      const from = Math.max((range?.start ?? 0) - at, 0);
+      const to = Math.min((range?.end ?? Infinity) - at + 1, bytes);
+      if (from < to) wanted.push({ chunk: p.chunk, from, to });
+      at += bytes;
+    }
+    const chunks = () => this.chunks(ref);
+    // the pieces are read as they are sent, after the request's handler returned: in its tenant's scope still
+    const inScope = keepScope();
     // one piece at a time: a large video is never held whole
     return Readable.from(
       (async function* () {
-        for (let chunk = 0; chunk < n; chunk++) {
-          const row = await db
-            .selectFrom('media_object_chunk')
-            .select('data')
-            .where('tenant_id', '=', ref.tenant)
-            .where('bucket', '=', MEDIA_BUCKET)
-            .where('object_key', '=', ref.key)
-            .where('chunk', '=', chunk)
-            .executeTakeFirst();
+        for (const w of wanted) {
+          const row = await inScope(() => chunks().select('data').where('chunk', '=', w.chunk).executeTakeFirst());
           if (!row) throw missing(ref);
-          yield Buffer.from(row.data);
+          const data = Buffer.from(row.data);
+          yield w.from === 0 && w.to === data.length ? data : data.subarray(w.from, w.to);
         }
       })(),
     );

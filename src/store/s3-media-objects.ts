@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { ByteRange } from '../domain/byte-range.js';
 import { DomainError } from '../domain/errors.js';
 import type { MediaRef } from '../domain/training/media-ref.js';
 import type { MediaObjectStore, MediaSource, PresignedObject, StoredObject } from './media-objects.js';
@@ -123,9 +124,15 @@ export class S3MediaObjects implements MediaObjectStore {
     return size;
   }
 
-  async open(ref: MediaRef): Promise<Readable> {
+  async open(ref: MediaRef, range?: ByteRange): Promise<Readable> {
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.at.bucket, Key: this.keyOf(ref) }));
+      const out = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.at.bucket,
+          Key: this.keyOf(ref),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
       return out.Body as Readable;
     } catch (e) {
       if (this.isMissing(e)) throw this.missing(ref);

@@ -29,6 +29,15 @@ export function forRequest<T>(request: RequestScope, fn: () => T): T {
   return scope.run({ ...request }, fn);
 }
 
+/**
+ * Keeps the current scope for work that runs later, outside it (a file read as it is sent, after the request's
+ * handler returned): the runner runs `fn` in the scope this was called in, so row-level security still applies.
+ */
+export function keepScope(): <T>(fn: () => T) => T {
+  const kept = scope.getStore();
+  return (fn) => (kept ? scope.run(kept, fn) : fn());
+}
+
 /** The tenant of the current scope; undefined outside one (migrations, administration), where no tenant row is visible. */
 export function currentTenant(): string | undefined {
   return scope.getStore()?.tenant;

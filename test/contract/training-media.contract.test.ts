@@ -4,7 +4,7 @@ import { createLocalBackend, type LocalBackend } from '../../src/backend/local/l
 import type { Backend } from '../../src/backend/backend.js';
 import { shortId } from '../../src/domain/short-id.js';
 import { FakeOllama } from '../support/ollama-server.js';
-import { BACKEND_NAMES, engineOf, freshStore, overHttp, startServer, failure } from '../support/helpers.js';
+import { BACKEND_NAMES, bytesOf, engineOf, freshStore, overHttp, startServer, failure } from '../support/helpers.js';
 import { requirePrograms } from '../support/programs.js';
 import { checkedTransport, checkedLocal } from '../support/openapi-check.js';
 
@@ -94,7 +94,11 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
       (await api.trainingMedia.publish({ ...T, params: { mediaId: audio.id }, body: { published: false } })).status,
     ).toBe('withdrawn');
     const file = await api.trainingMedia.download({ ...T, params: { mediaId: audio.id } });
-    expect(file.data.byteLength).toBe(audio.size_bytes);
+    expect([file.size, (await bytesOf(file)).byteLength]).toEqual([audio.size_bytes, audio.size_bytes]);
+    // a span of it, as a player seeks, and the whole again: each reading is a request of its own over HTTP
+    const whole = await bytesOf(file);
+    expect(await bytesOf(file, { start: 10, end: 41 })).toEqual(whole.subarray(10, 42));
+    expect(await bytesOf(file, { start: audio.size_bytes - 5, end: audio.size_bytes - 1 })).toEqual(whole.subarray(-5));
 
     const u = await api.trainingMedia.url({ ...T, params: { mediaId: shortId(audio.id) } });
     expect(u).toMatchObject({ bucket: 'training-media', object_key: audio.object_key });
@@ -116,9 +120,8 @@ describe.each(BACKEND_NAMES)('media on the %s backend', (name) => {
     expect(expired.status).toBe(403);
     expect(await expired.json()).toMatchObject({ code: 'forbidden', error: expect.stringMatching(/expired/) });
     now = new Date('2026-05-01T10:00:00Z');
-    expect((await api.trainingMedia.download({ ...T, params: { mediaId: shortId(video.id) } })).data.byteLength).toBe(
-      video.size_bytes,
-    );
+    const film = await api.trainingMedia.download({ ...T, params: { mediaId: shortId(video.id) } });
+    expect((await bytesOf(film)).byteLength).toBe(video.size_bytes);
     expect(
       (await failure(api.trainingMedia.url({ tenant: 'andere', params: { mediaId: shortId(audio.id) } }))).code,
     ).toBe('not_found');

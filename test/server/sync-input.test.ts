@@ -11,7 +11,7 @@ import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { storeMedium } from '../support/media.js';
 import { MediaRef } from '../../src/domain/training/media-ref.js';
 import { withSyncServer } from '../support/sync-server.js';
-import { cli, freePort, tmp, tmpDb } from '../support/helpers.js';
+import { bytesOf, cli, freePort, tmp, tmpDb } from '../support/helpers.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // What a sync refuses, each in one line with its exit code, leaving both stores as they were; a dry run moves
@@ -127,7 +127,7 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
     const laptop = await createLocalBackend(db);
     try {
       const got = await laptop.trainingMedia.download({ tenant, params: { mediaId: id } });
-      expect(Buffer.from(got.data)).toEqual(bytes);
+      expect(await bytesOf(got)).toEqual(bytes);
       expect(await laptop.trainingMedia.list({ tenant, params: { moduleId: mod.id } })).toEqual(
         await server.trainingMedia.list({ tenant, params: { moduleId: mod.id } }),
       );
@@ -153,7 +153,7 @@ describe('compliance sync: bad input, dry run, bulk imports', () => {
     expect(back.code).toBe(0);
     expect(JSON.parse(back.stdout).pushed).toEqual({ training: 1 });
     const there = await server.trainingMedia.download({ tenant, params: { mediaId: id2 } });
-    expect(Buffer.from(there.data)).toEqual(made);
+    expect(await bytesOf(there)).toEqual(made);
   });
 
   it('an import on the server (batch entries) arrives as its consents and their history', async () => {

@@ -11,6 +11,7 @@ import { createLocalBackend, type LocalBackend, type LocalOptions } from '../../
 import { copiedPostgresDatabase, freshPostgresDatabase } from './postgres.js';
 import type { Clock } from '../../src/domain/clock.js';
 import type { DomainError } from '../../src/domain/errors.js';
+import type { ByteRange, FilePayload } from '../../src/contract/operation.js';
 import { main } from '../../src/main.js';
 import { checkedTransport, checkedLocal } from './openapi-check.js';
 import { atFileEnd } from './file-end.js';
@@ -28,6 +29,13 @@ export const tmpDb = (): string => join(tmp(), 'store.db');
 export { freePort } from './ports.js';
 
 /** The error a call fails with; a call that succeeds fails the test. */
+/** The bytes of a file an operation answered (those of `range`, when given), read to the end. */
+export async function bytesOf(file: FilePayload, range?: ByteRange): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of await file.open(range)) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
 export async function failure(p: Promise<unknown>): Promise<DomainError> {
   try {
     await p;

@@ -1,7 +1,16 @@
 import type { Contracts } from '../../contract/index.js';
 import { contractLoaders } from '../../contract/loaders.js';
 import { errorFromResponse } from '../../contract/errors.js';
-import { SDK_PREFIX, type Client, type Contract, type Operation, type RawRequest } from '../../contract/operation.js';
+import { Readable } from 'node:stream';
+import {
+  SDK_PREFIX,
+  type ByteRange,
+  type Client,
+  type Contract,
+  type FilePayload,
+  type Operation,
+  type RawRequest,
+} from '../../contract/operation.js';
 import { DomainError } from '../../domain/errors.js';
 import { withKeyHint } from './key-hint.js';
 import { detailsFromZod } from '../../domain/validation.js';
@@ -64,7 +73,8 @@ export function httpClient<C extends Contract>(
 ): Client<C> {
   const client: Record<string, (raw: RawRequest) => Promise<unknown>> = {};
   for (const [name, o] of Object.entries(contract)) {
-    client[name] = async (raw: RawRequest) => {
+    /** One request; `part` asks a `file` operation for a byte range of the file its first answer named. */
+    const call = async (raw: RawRequest, part?: { range: ByteRange; etag: string }): Promise<unknown> => {
       const url = new URL(base + buildPath(o, raw.params));
       for (const [k, v] of Object.entries(raw.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
       const headers: Record<string, string> = { accept: 'application/json' };
@@ -73,6 +83,10 @@ export function httpClient<C extends Contract>(
       else if (o.tenant === 'header') headers['x-tenant-id'] = raw.tenant;
       if (raw.actor) headers['x-user-id'] = raw.actor;
       if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
+      if (part) {
+        headers['range'] = `bytes=${part.range.start}-${part.range.end}`;
+        headers['if-range'] = part.etag;
+      }
       let body: string | AsyncIterable<Uint8Array | string> | undefined;
       if (o.requestKind === 'stream') {
         if (!raw.stream) throw new DomainError('bad_request', 'this operation needs a request body');
@@ -82,9 +96,9 @@ export function httpClient<C extends Contract>(
         headers['content-type'] = 'application/json';
         body = JSON.stringify(raw.body === undefined ? {} : raw.body);
       }
-      // bulk uploads may take long; everything else gets the normal timeout
-      const timeout =
-        o.requestKind === 'stream' || o.responseKind === 'stream' ? 24 * 3600_000 : (opts.timeoutMs ?? 30_000);
+      // bulk uploads and downloads may take long; everything else gets the normal timeout
+      const long = o.requestKind === 'stream' || o.responseKind === 'stream' || o.responseKind === 'file';
+      const timeout = long ? 24 * 3600_000 : (opts.timeoutMs ?? 30_000);
       const stop = raw.stream?.signal;
       const signal = stop ? AbortSignal.any([AbortSignal.timeout(timeout), stop]) : AbortSignal.timeout(timeout);
       // stopped by the caller (Ctrl-C): its reason, not a network failure
@@ -105,6 +119,14 @@ export function httpClient<C extends Contract>(
           data,
           ...(filename ? { filename } : {}),
         };
+      }
+      if (ok && o.responseKind === 'file') {
+        if (part && res.status !== 206)
+          throw new DomainError(
+            'unavailable',
+            `the file at ${url.pathname} changed since its first answer: fetch it again`,
+          );
+        return part ? res.stream() : fileAnswer(res, (range, etag) => call(raw, { range, etag }) as Promise<Readable>);
       }
       if (ok && o.responseKind === 'stream') {
         return { content_type: res.header('content-type') ?? 'application/octet-stream', body: res.stream() };
@@ -132,8 +154,35 @@ export function httpClient<C extends Contract>(
       }
       return parsed.data;
     };
+    client[name] = (raw: RawRequest) => call(raw);
   }
   return client as Client<C>;
+}
+
+/**
+ * A `file` answer as the FilePayload the local backend hands over: its body is read by the first `open()` without a
+ * range; a range (or a second reading) is a request of its own for the same file (If-Range: its ETag).
+ */
+function fileAnswer(res: Answer, again: (range: ByteRange, etag: string) => Promise<Readable>): FilePayload {
+  let body: Readable | undefined = res.stream();
+  const size = Number(res.header('content-length'));
+  const etag = res.header('etag') ?? '';
+  const filename = /filename="([^"]*)"/.exec(res.header('content-disposition') ?? '')?.[1];
+  return {
+    content_type: res.header('content-type') ?? 'application/octet-stream',
+    ...(filename ? { filename } : {}),
+    size,
+    etag,
+    open: async (range) => {
+      const first = body;
+      body = undefined;
+      if (first && !range) return first;
+      first?.destroy();
+      // an empty file has no range to ask for
+      if (size === 0) return Readable.from([]);
+      return again(range ?? { start: 0, end: size - 1 }, etag);
+    },
+  };
 }
 
 /**

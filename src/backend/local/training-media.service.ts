@@ -2,13 +2,14 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SDK_PREFIX } from '../../contract/operation.js';
+import { SDK_PREFIX, type FilePayload } from '../../contract/operation.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { conflict, DomainError, notFound } from '../../domain/errors.js';
 import type { Media } from '../../domain/training/media.schema.js';
 import type { Speech } from '../../services/speech/speech.js';
 import type { TrainingMediaStore } from '../../domain/training/media.store.js';
-import { readObject, type MediaObjectStore } from '../../store/media-objects.js';
+import type { MediaObjectStore } from '../../store/media-objects.js';
+import { keepScope } from '../../store/tenant-scope.js';
 import { MEDIA_BUCKET, MediaRef } from '../../domain/training/media-ref.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 
@@ -180,14 +181,24 @@ export class TrainingMediaService {
     return this.download(tenant, id);
   }
 
-  /** The bytes of a medium, found by its record's ids (never by the location its row names). */
-  async download(tenant: string, id: string) {
+  /**
+   * The file of a medium, found by its record's ids (never by the location its row names): its size from the media
+   * store, its bytes read from there as they are sent.
+   */
+  async download(tenant: string, id: string): Promise<FilePayload> {
     const m = await this.get(tenant, id);
     const ref = MediaRef.of(tenant, m.module_id, m.id, m.kind);
+    const size = await this.store.size(ref);
+    if (size === undefined) throw new DomainError('not_found', `the file of media ${m.id} is not in the media store`);
+    // read as it is sent, once the handler has returned: in this request's scope (PostgreSQL's row-level security)
+    const inScope = keepScope();
     return {
       content_type: m.content_type,
       filename: ref.parts[2],
-      data: await readObject(this.store, ref),
+      size,
+      // a medium's id names one file for good: a new rendering is a new medium
+      etag: `"${m.id}.${size}"`,
+      open: (range) => inScope(() => this.store.open(ref, range)),
     };
   }
 }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { isoZ, type Clock, type IdSource } from '../../domain/clock.js';
 import { DomainError } from '../../domain/errors.js';
@@ -20,6 +19,7 @@ import type { ClaimIndex } from '../../domain/sync/claims.js';
 import type { RowChange } from '../../domain/sync/row-rule.js';
 import { sameRow, versionOf, type SyncRow } from '../../domain/sync/version.js';
 import type { Stores, UnitOfWork } from '../../domain/unit-of-work.js';
+import { wholeFile } from '../../contract/file-payload.js';
 import { holds } from '../../store/media-objects.js';
 import { MediaRef } from '../../domain/training/media-ref.js';
 import type { Store } from '../../store/store.js';
@@ -441,7 +441,8 @@ export class SyncEngine {
           throw e;
         },
       );
-      if (file) await objects.put(ref, Readable.from([file.data]));
+      // a piece at a time, checked against the size the server announced
+      if (file) await objects.put(ref, wholeFile(file, `the file of media ${id}`));
     }
   }
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../../context.js';
-import { outputFormat, writeOutputFile } from '../../../output-file.js';
+import { wholeFile } from '../../../../contract/file-payload.js';
+import { outputFormat, writeOutputFileWhole } from '../../../output-file.js';
 import { req } from '../shared.js';
 
 /** `media get <media-id> -o FILE`: the file of a medium. */
@@ -35,6 +36,7 @@ export async function run(ctx: CliContext, o: GetOptions): Promise<void> {
   const f = await b.trainingMedia.download({ ...req(ctx), params: { mediaId: o.mediaId } });
   // a file name that says another type (`-o talk.mp3` for an MPEG-4 audio file) is refused before anything is written
   outputFormat('media get', { [f.content_type]: MEDIA_EXTENSIONS[f.content_type] ?? [] }, o, f.content_type);
-  await writeOutputFile(o.output, f.data);
-  ctx.io.stderr.write(`wrote ${o.output} (${f.content_type}, ${f.data.byteLength} bytes)\n`);
+  // a piece at a time into a file beside it, moved over it once whole: a cut download leaves no file
+  await writeOutputFileWhole(o.output, wholeFile(f, `the file of media ${o.mediaId}`));
+  ctx.io.stderr.write(`wrote ${o.output} (${f.content_type}, ${f.size} bytes)\n`);
 }
