@@ -36,7 +36,9 @@ export async function sendFile(
     return 416;
   }
   const range = asked.kind === 'part' ? asked.range : undefined;
-  const body = await file.open(range);
+  const head = req.method === 'HEAD';
+  // HEAD: the headers alone, the file not read
+  const body = head ? undefined : await file.open(range);
   const length = range ? range.end - range.start + 1 : file.size;
   res.writeHead(range ? 206 : status, {
     'content-type': file.content_type,
@@ -44,6 +46,10 @@ export async function sendFile(
     ...(range ? { 'content-range': `bytes ${range.start}-${range.end}/${file.size}` } : {}),
     ...common,
   });
+  if (!body) {
+    res.end();
+    return range ? 206 : status;
+  }
   try {
     await pipeline(Readable.from(body), res);
   } catch (e) {

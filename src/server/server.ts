@@ -343,7 +343,10 @@ export function createApiServer(opts: ApiServerOptions): Server {
     // the website banner's script: public, like the health check (banner-script.ts)
     if (parts.length === 1 && parts[0] === 'banner.js' && (method === 'GET' || method === 'HEAD'))
       return sendBannerScript(req, res);
-    const m = router.match(method, parts);
+    // HEAD asks for the headers alone: answered where they are known without doing the work, as for a stored file
+    // (its size and Accept-Ranges, for a player or a download manager); anywhere else a 405 names what the path takes
+    const asGet = method === 'HEAD' ? router.match('GET', parts) : undefined;
+    const m = asGet?.kind === 'route' && asGet.route.op.responseKind === 'file' ? asGet : router.match(method, parts);
     const op = m.kind === 'route' ? m.route.op : undefined;
     // the routes anyone or any browser may call are limited per address before any key is looked up; a server
     // without keys listens on 127.0.0.1 only and is not limited
@@ -375,7 +378,12 @@ export function createApiServer(opts: ApiServerOptions): Server {
     if (!route.op.public) {
       authorize(
         caller,
-        { scope: neededScope(route.op), method, tenant: route.op.tenant === 'none' ? undefined : tenant, origin },
+        {
+          scope: neededScope(route.op),
+          method: route.op.method,
+          tenant: route.op.tenant === 'none' ? undefined : tenant,
+          origin,
+        },
         new Date(),
       );
       if (caller.grant) opts.keys?.touch?.(caller.grant);

@@ -128,6 +128,23 @@ describe.each([
     expect(Buffer.from(await r.arrayBuffer()).equals(bytes.subarray(MB, MB + 100))).toBe(true);
   });
 
+  it('HEAD tells the size and Accept-Ranges without reading the file; elsewhere it is a 405', async () => {
+    const head = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${srv.url}/sdk/v1${path}`, { method: 'HEAD', headers: { 'x-tenant-id': tenant, ...headers } });
+    const whole = await head(download);
+    expect([whole.status, whole.headers.get('content-length'), whole.headers.get('accept-ranges')]).toEqual([
+      200,
+      String(SIZE),
+      'bytes',
+    ]);
+    expect((await whole.arrayBuffer()).byteLength).toBe(0);
+    const part = await head(download, { range: 'bytes=10-19' });
+    expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes 10-19/${SIZE}`]);
+    expect((await head(`/training/media/${id}/download`, { 'x-tenant-id': 'andere' })).status).toBe(404);
+    const json = await head(`/training/media/${id}/url`);
+    expect([json.status, json.headers.get('allow')]).toEqual([405, 'GET']);
+  });
+
   it('a player that goes away halfway leaves the server serving the file to the next', async () => {
     const gone = new AbortController();
     const r = await fetch(`${srv.url}/sdk/v1${download}`, {
