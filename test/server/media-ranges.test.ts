@@ -117,12 +117,11 @@ describe.each([
     expect(other.status).toBe(404);
   });
 
-  it("serves spans at the signed URL a browser's player is sent to", async (ctx) => {
+  it("serves spans at the signed URL a browser's player is sent to (the server's own, or the bucket's)", async () => {
     const redirect = await get(`/training/media/${id}/stream`);
     expect(redirect.status).toBe(307);
     const location = new URL(redirect.headers.get('location')!, srv.url).toString();
-    // S3 serves its presigned URL itself (and ranges with it); the server's own signed URL is this one's
-    if (s3) return ctx.skip();
+    expect(location.startsWith(s3 ? s3.endpoint : srv.url)).toBe(true);
     const r = await fetch(location, { headers: { range: `bytes=${MB}-${MB + 99}` } });
     expect([r.status, r.headers.get('content-range')]).toEqual([206, `bytes ${MB}-${MB + 99}/${SIZE}`]);
     expect(Buffer.from(await r.arrayBuffer()).equals(bytes.subarray(MB, MB + 100))).toBe(true);
