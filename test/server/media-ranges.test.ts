@@ -6,8 +6,10 @@ import { parseMediaUrl } from '../../src/domain/training/media-url.js';
 import { bytesOf, cli, freshStore, startServer, tmp } from '../support/helpers.js';
 import { storeMedium } from '../support/media.js';
 import { startS3, type S3Server } from '../support/s3.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
 import { checkedTransport } from '../support/openapi-check.js';
 
 const tenant = 'schulung';
@@ -168,5 +170,55 @@ describe.each([
     const r = await cli(['--remote', srv.url, '--tenant', tenant, 'training', 'media', 'get', id, '-o', out]);
     expect([r.code, r.stderr]).toEqual([0, expect.stringContaining(`${SIZE} bytes`)]);
     expect(readFileSync(out).equals(bytes)).toBe(true);
+  });
+});
+
+describe('a media download cut short', () => {
+  it('media get -o fails naming the bytes it got and leaves no file, when the server stops halfway', async () => {
+    const id = '01970000-0000-7000-8000-00000000b002';
+    // a server that knows the tenant and the medium, and stops sending its file after 40,000 of 100,000 bytes
+    const json = (res: ServerResponse, body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const server = createServer((req, res) => {
+      if (req.url!.endsWith('/tenant'))
+        return json(res, { tenant_id: tenant, known: true, created_at: '2026-11-01T10:00:00.000Z', nearest: [] });
+      if (req.url!.includes('/url')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id,
+            bucket: 'training-media',
+            object_key: `x/${id}.mp4`,
+            content_type: 'video/mp4',
+            size_bytes: 100_000,
+            url: `/sdk/v1/training/media/${id}/object?tenant=t&expires=1&sig=0`,
+            expires_at: '2026-11-28T10:00:00.000Z',
+          }),
+        );
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 100_000, etag: '"x"' });
+      res.write(Buffer.alloc(40_000, 1), () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const out = join(tmp(), 'cut.mp4');
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await cli(['--remote', url, '--tenant', tenant, 'training', 'media', 'get', id, '-o', out]);
+      // how far it got depends on when the cut reaches the reader: at most the 40,000 bytes sent
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        expect.stringMatching(
+          /^error: the file of media \S+ was cut off after (0|[1-9]\d{0,4}) bytes of 100000: the connection closed \(aborted\)\n$/,
+        ),
+      ]);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(out)).toBe(false);
+      expect(readdirSync(dirname(out)).filter((f) => f.includes('cut'))).toEqual([]);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -83,6 +83,8 @@ export function httpClient<C extends Contract>(
       else if (o.tenant === 'header') headers['x-tenant-id'] = raw.tenant;
       if (raw.actor) headers['x-user-id'] = raw.actor;
       if (opts.apiKey) headers['authorization'] = `Bearer ${opts.apiKey}`;
+      // a file's size is what its download is checked against: no proxy may compress it on the way
+      if (o.responseKind === 'file') headers['accept-encoding'] = 'identity';
       if (part) {
         headers['range'] = `bytes=${part.range.start}-${part.range.end}`;
         headers['if-range'] = part.etag;
@@ -126,7 +128,14 @@ export function httpClient<C extends Contract>(
             'unavailable',
             `the file at ${url.pathname} changed since its first answer: fetch it again`,
           );
-        return part ? res.stream() : fileAnswer(res, (range, etag) => call(raw, { range, etag }) as Promise<Readable>);
+        if (part) return res.stream();
+        // the size is what a download is checked against: an answer without it did not come from this server whole
+        if (!/^\d+$/.test(res.header('content-length') ?? '') || res.header('content-encoding'))
+          throw new DomainError(
+            'internal',
+            `the server at ${base} answered ${o.method} ${o.path} without the file's size (Content-Length), or compressed: is a proxy in between changing it?`,
+          );
+        return fileAnswer(res, (range, etag) => call(raw, { range, etag }) as Promise<Readable>);
       }
       if (ok && o.responseKind === 'stream') {
         return { content_type: res.header('content-type') ?? 'application/octet-stream', body: res.stream() };
@@ -165,6 +174,8 @@ export function httpClient<C extends Contract>(
  */
 function fileAnswer(res: Answer, again: (range: ByteRange, etag: string) => Promise<Readable>): FilePayload {
   let body: Readable | undefined = res.stream();
+  // a connection cut before the body is read fails its reading (the stream keeps the error), not the process
+  body.on('error', () => undefined);
   const size = Number(res.header('content-length'));
   const etag = res.header('etag') ?? '';
   const filename = /filename="([^"]*)"/.exec(res.header('content-disposition') ?? '')?.[1];
