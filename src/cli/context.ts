@@ -133,6 +133,7 @@ async function openBackend(
     llm: { host: env.OLLAMA_HOST, model: env.COMPLIANCE_LLM_MODEL },
     media: c.media,
     importBatchRows: env.COMPLIANCE_IMPORT_BATCH_ROWS,
+    bundleMaxMb: env.COMPLIANCE_BUNDLE_MAX_MB,
     verifyThreadRows: env.COMPLIANCE_VERIFY_THREAD_ROWS,
     timeouts: {
       statement_timeout: env.COMPLIANCE_PG_STATEMENT_TIMEOUT,

@@ -12,7 +12,7 @@ import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import type { Store } from '../../store/store.js';
 import { currentRequest, forRequest, type RequestScope } from '../../store/tenant-scope.js';
 import { exportBundle } from '../sync/bundle-export.js';
-import { importBundle } from '../sync/bundle.js';
+import { bundleTooLarge, importBundle } from '../sync/bundle.js';
 
 /**
  * A bundle as the local backend receives it. In process (the CLI on a local store) the caller names the file, which
@@ -37,12 +37,21 @@ async function* within<T>(scope: RequestScope | undefined, source: AsyncGenerato
 }
 
 /** `fn` on the file of the stream: the caller's own, or a temporary copy removed afterwards. */
-async function onFile<T>(stream: BundleStream, fn: (file: string) => Promise<T>): Promise<T> {
+async function onFile<T>(stream: BundleStream, max: number, fn: (file: string) => Promise<T>): Promise<T> {
   if (stream.file) return fn(stream.file);
   const dir = await mkdtemp(join(tmpdir(), 'compliance-bundle-'));
   try {
     const file = join(dir, 'bundle.zip');
-    await pipeline(Readable.from(stream.body), createWriteStream(file), { signal: stream.signal });
+    // a sender that goes on past what an import takes is stopped there, before the disk holds it
+    let received = 0;
+    const bounded = async function* (body: AsyncIterable<Uint8Array | string>) {
+      for await (const chunk of body) {
+        received += chunk.length;
+        if (received > max) throw bundleTooLarge('the bundle', 'the upload is', max);
+        yield chunk;
+      }
+    };
+    await pipeline(Readable.from(bounded(stream.body)), createWriteStream(file), { signal: stream.signal });
     return await fn(file);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -50,7 +59,7 @@ async function onFile<T>(stream: BundleStream, fn: (file: string) => Promise<T>)
 }
 
 /** Tenant bundles out and in, on the embedded store (and for `compliance serve`). */
-export function createBundlesArea(store: Store, uow: UnitOfWork, clock: Clock) {
+export function createBundlesArea(store: Store, uow: UnitOfWork, clock: Clock, maxBytes: number) {
   return bindHandlers(bundlesContract, {
     export: async (r) => ({
       content_type: 'application/zip',
@@ -58,8 +67,8 @@ export function createBundlesArea(store: Store, uow: UnitOfWork, clock: Clock) {
     }),
     import: (r) => {
       const stream = r.stream as BundleStream;
-      const target = { store, uow, tenant: r.tenant, rename: r.query.rename_tenant, actor: r.actor, clock };
-      return onFile(stream, (file) => importBundle(target, file, stream.file ?? 'the bundle'));
+      const target = { store, uow, tenant: r.tenant, rename: r.query.rename_tenant, actor: r.actor, clock, maxBytes };
+      return onFile(stream, maxBytes, (file) => importBundle(target, file, stream.file ?? 'the bundle'));
     },
   });
 }

@@ -1,6 +1,7 @@
 import { osPrincipal } from './os-principal.js';
 import { verifyThreadRows } from './verify-thread-rows.js';
 import { importBatchRows } from './import-batch-rows.js';
+import { bundleMaxBytes } from './bundle-max.js';
 import { bindWith, storeIdResolver } from './short-ids.js';
 import { dsfaContract } from '../../contract/dsfa.contract.js';
 import { systemClock, type Clock, type IdSource } from '../../domain/clock.js';
@@ -85,6 +86,8 @@ export interface LocalOptions {
   principal?: string;
   /** Rows per transaction of a consent import (COMPLIANCE_IMPORT_BATCH_ROWS, as given): 10,000 by default. */
   importBatchRows?: string;
+  /** The most a bundle import takes, in megabytes (COMPLIANCE_BUNDLE_MAX_MB, as given): 2048 by default. */
+  bundleMaxMb?: string;
   /** The size from which a verification reads in threads (COMPLIANCE_VERIFY_THREAD_ROWS, as given): 50,000 by default. */
   verifyThreadRows?: string;
 }
@@ -96,6 +99,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
   const principal = opts.principal ?? osPrincipal();
   const batchRows = importBatchRows(opts.importBatchRows);
   const threadRows = verifyThreadRows(opts.verifyThreadRows);
+  const bundleMax = bundleMaxBytes(opts.bundleMaxMb);
   const uow = createUnitOfWork(store, clock, ids);
   const dsfa = new DsfaService(uow, clock, ids);
   const shortIds = storeIdResolver(store.admin);
@@ -160,7 +164,7 @@ export function createLocalBackendFromStore(store: Store, opts: LocalOptions = {
     sync: lazy(store, principal, async () => (await import('./sync.area.js')).createSyncArea(store, uow, clock)),
     tenants: lazy(store, principal, async () => (await import('./tenants.area.js')).createTenantsArea(uow)),
     bundles: lazy(store, principal, async () =>
-      (await import('./bundles.area.js')).createBundlesArea(store, uow, clock),
+      (await import('./bundles.area.js')).createBundlesArea(store, uow, clock, bundleMax),
     ),
     auditor: async () => {
       const [{ createAuditor }, { everyTenantJournal }] = await Promise.all([
@@ -180,6 +184,7 @@ export async function createLocalBackend(target: string, opts: LocalOptions = {}
   // a wrong setting is refused before the store is opened, or created
   importBatchRows(opts.importBatchRows);
   verifyThreadRows(opts.verifyThreadRows);
+  bundleMaxBytes(opts.bundleMaxMb);
   return createLocalBackendFromStore(
     await openStore(target, { onUpgrade, ifMissing, onMissing, timeouts, media }),
     opts,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { strFromU8, unzipSync } from 'fflate';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
@@ -54,6 +54,18 @@ export interface BundleTarget {
   rename?: boolean;
   actor?: string;
   clock: Clock;
+  /** The most the bundle may hold, packed and unpacked (bundleMaxBytes); 2 GiB when not given. */
+  maxBytes?: number;
+}
+
+/**
+ * A bundle larger than an import takes (`what`: the file holds, its parts unpack to, the upload was): the import
+ * reads it whole and checks every part before it writes anything, so the limit bounds the memory one import holds.
+ */
+export function bundleTooLarge(label: string, what: string, max: number): DomainError {
+  const limit = `${Math.round(max / 2 ** 20)} MB`;
+  const message = `${what} more than the ${limit} a bundle import takes (COMPLIANCE_BUNDLE_MAX_MB): carry a tenant this large with sync, which moves it a page at a time`;
+  return new DomainError('validation', `${label}: ${message}`, [{ path: 'bundle', message: `at most ${limit}` }]);
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -62,13 +74,25 @@ const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('h
 export async function readBundle(
   file: string,
   label = file,
+  max = 2 * 2 ** 30,
 ): Promise<{ manifest: BundleManifest; files: Record<string, Uint8Array> }> {
   const refuse = (message: string, path = 'bundle') =>
     new DomainError('validation', `${label}: ${message}`, [{ path, message }]);
+  const tooLarge = (what: string) => bundleTooLarge(label, what, max);
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(new Uint8Array(await readFile(file)));
+    if ((await stat(file)).size > max) throw tooLarge('the file holds');
+    // the sizes the parts declare bound what is unpacked (a part that holds more is cut there, and fails its
+    // checksum), so a small file that would unpack to gigabytes (a ZIP bomb) is refused before it is unpacked
+    let unpacked = 0;
+    const filter = (f: { originalSize: number }) => {
+      unpacked += f.originalSize;
+      if (unpacked > max) throw tooLarge('its parts unpack to');
+      return true;
+    };
+    files = unzipSync(new Uint8Array(await readFile(file)), { filter });
   } catch (e) {
+    if (e instanceof DomainError) throw e;
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new DomainError('not_found', `${label} not found`);
     throw refuse('not a bundle (not a readable ZIP archive)');
   }
@@ -135,7 +159,7 @@ interface Arrival {
  * the store decides (MediaRef). `label` names the bundle in messages.
  */
 export async function importBundle(t: BundleTarget, file: string, label = file): Promise<ImportSummary> {
-  const { manifest, files } = await readBundle(file, label);
+  const { manifest, files } = await readBundle(file, label, t.maxBytes);
   const tenant = t.tenant;
   await checkBundleTarget(t, manifest, files, label);
   const origin = `bundle:${sha256(files['manifest.json']!).slice(0, 16)}`;
