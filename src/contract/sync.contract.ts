@@ -30,7 +30,8 @@ export const syncContract = {
   media: op({
     method: 'POST',
     path: '/sync/media/{mediaId}',
-    summary: 'The file behind a media record a client pushed, streamed (our addition)',
+    summary:
+      "The file behind a media record a client pushed, streamed: exactly the record's size_bytes, written once (our addition)",
     tenant: 'header',
     params: z.object({ mediaId: z.string().min(1) }),
     requestKind: 'stream',
@@ -38,5 +39,6 @@ export const syncContract = {
     output: MediaUploaded,
     status: 200,
     scope: 'write',
+    raises: ['conflict'],
   }),
 };

@@ -122,7 +122,7 @@ describe.each(ENGINE_NAMES)('a hostile holder of a valid key against the doors o
         body: { title: 'DSE', content: 'Text' },
       });
       const medium = `01970000-0000-7000-8000-${tenant === ACME ? '00000000a001' : '00000000b001'}`;
-      const media = mediaRow(tenant, m.id, medium);
+      const media = mediaRow(tenant, m.id, medium, { size_bytes: Buffer.byteLength(`${tenant} secret`) });
       const key = tenant === ACME ? keys.admin : keys.globex;
       expect(
         (

@@ -88,6 +88,7 @@ describe.each(ENGINE_NAMES)('the door of a server on %s', (engine) => {
     const theirs = '01970000-0000-7000-8000-0000000000f1';
     const theirRow = {
       ...row(theirs),
+      size_bytes: Buffer.byteLength('their secret bytes'),
       tenant_id: 'files-other',
       module_id: other.module.id,
       object_key: `${mediaFolder('files-other')}/${other.module.id}/${theirs}.m4a`,
@@ -133,13 +134,39 @@ describe.each(ENGINE_NAMES)('the door of a server on %s', (engine) => {
     expect(existsSync(outside)).toBe(false);
     // a legitimate medium: its file goes where the store decides, and comes back
     const mine = '01970000-0000-7000-8000-0000000000a4';
-    expect(((await push(url, key, 'files', [insert('training_media', row(mine))])).body as PushAnswer).applied).toBe(1);
+    const mineRow = row(mine, { size_bytes: Buffer.byteLength('my bytes') });
+    expect(((await push(url, key, 'files', [insert('training_media', mineRow)])).body as PushAnswer).applied).toBe(1);
     expect(
       (await call(url, 'POST', `/sync/media/${mine}`, { key, tenant: 'files', raw: 'my bytes', type: 'audio/mp4' }))
         .status,
     ).toBe(200);
     const back = await call(url, 'GET', `/training/media/${mine}/download`, { key, tenant: 'files' });
     expect([back.status, back.text]).toEqual([200, 'my bytes']);
+    // a medium's file is written once: the same bytes again (a retried push) are taken, other bytes are a conflict
+    const upload = (id: string, raw: string) =>
+      call(url, 'POST', `/sync/media/${id}`, { key, tenant: 'files', raw, type: 'audio/mp4' });
+    expect((await upload(mine, 'my bytes')).status).toBe(200);
+    const swapped = await upload(mine, 'my bytez');
+    expect([swapped.status, (swapped.body as { code: string; error: string }).code]).toEqual([409, 'conflict']);
+    expect((swapped.body as { error: string }).error).toContain('is stored already, with other bytes');
+    expect((await call(url, 'GET', `/training/media/${mine}/download`, { key, tenant: 'files' })).text).toBe(
+      'my bytes',
+    );
+    // and exactly as large as its record says: fewer bytes, or more, store nothing (422)
+    for (const [id, raw, says] of [
+      ['01970000-0000-7000-8000-0000000000a6', 'tiny', 'has 4 bytes, its record says 8 (size_bytes)'],
+      [
+        '01970000-0000-7000-8000-0000000000a7',
+        'far more than eight bytes',
+        'is larger than the 8 bytes its record says (size_bytes)',
+      ],
+    ] as const) {
+      const pushed = await push(url, key, 'files', [insert('training_media', row(id, { size_bytes: 8 }))]);
+      expect((pushed.body as PushAnswer).applied).toBe(1);
+      const sent = await upload(id, raw);
+      expect([sent.status, (sent.body as { error: string }).error]).toEqual([422, `the file of media ${id} ${says}`]);
+      expect((await call(url, 'GET', `/training/media/${id}/download`, { key, tenant: 'files' })).status).toBe(404);
+    }
     // a record whose file never came is a 404, on either engine, not a 500
     const empty = '01970000-0000-7000-8000-0000000000a5';
     expect(((await push(url, key, 'files', [insert('training_media', row(empty))])).body as PushAnswer).applied).toBe(

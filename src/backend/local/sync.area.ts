@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { bindHandlers } from '../../contract/bind.js';
 import type { StreamBody } from '../../contract/operation.js';
@@ -169,13 +170,52 @@ async function takenIds(tx: Stores, tenant: string, items: PushItem[], held: Map
  * Stores the streamed file of a media record of the tenant (which a push wrote before). Where it goes is the
  * store's to decide, from the record's ids (MediaRef), never from its row's location columns.
  */
+/**
+ * A pushed file, held to its record: exactly the `size_bytes` it says (reading stops at the first byte more), so a
+ * client cannot store more, or other, than the record it pushed describes.
+ */
+async function* ofRecordedSize(body: AsyncIterable<Uint8Array | string>, size: number, what: string) {
+  let received = 0;
+  for await (const chunk of body) {
+    received += chunk.length;
+    if (received > size)
+      throw new DomainError('validation', `${what} is larger than the ${size} bytes its record says (size_bytes)`, [
+        { path: 'body', message: `${size} bytes, as the record's size_bytes says` },
+      ]);
+    yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+  }
+  if (received < size)
+    throw new DomainError('validation', `${what} has ${received} bytes, its record says ${size} (size_bytes)`, [
+      { path: 'body', message: `${size} bytes, as the record's size_bytes says` },
+    ]);
+}
+
+async function sha256Of(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const c of chunks) hash.update(c);
+  return hash.digest('hex');
+}
+
+/**
+ * `POST /sync/media/{id}`: the file of a media record the client pushed, where the store decides (MediaRef). A
+ * medium's file is written once: the same bytes again (a push that is retried) are taken, other bytes for a file the
+ * store holds are a conflict, whoever made it.
+ */
 async function receiveMedia(store: Store, uow: UnitOfWork, tenant: string, mediaId: string, body: StreamBody) {
   const media = await uow.read.replica.read(tenant, 'training_media', mediaId);
   if (!media) throw notFound('training media', mediaId);
   const ref = MediaRef.of(tenant, String(media.module_id), String(media.id), String(media.kind));
+  const what = `the file of media ${mediaId}`;
+  const sent = ofRecordedSize(body.body, Number(media.size_bytes), what);
   const objects = await store.mediaObjects();
-  const size = await objects.put(ref, body.body);
-  return { media_id: mediaId, size_bytes: size };
+  if ((await objects.size(ref)) === undefined) return { media_id: mediaId, size_bytes: await objects.put(ref, sent) };
+  const [theirs, ours] = [await sha256Of(sent), await sha256Of(await objects.open(ref))];
+  if (theirs !== ours)
+    throw new DomainError(
+      'conflict',
+      `${what} is stored already, with other bytes: a medium's file is written once (a new rendering is a new medium)`,
+    );
+  return { media_id: mediaId, size_bytes: Number(media.size_bytes) };
 }
 
 /** The sync routes: what a client checks first, the push and the files of media records (the pull is `GET /journal`). */
