@@ -19,6 +19,7 @@ import type { Store } from '../../store/store.js';
 import { currentRequest, forRequest } from '../../store/tenant-scope.js';
 import { VERSION } from '../../version.js';
 import { osPrincipal } from '../local/os-principal.js';
+import { DEFAULT_BUNDLE_MAX_BYTES } from '../local/bundle-max.js';
 import { checkBundleTarget } from './bundle-target.js';
 import { areaOf, reportOf, type ConflictReport } from './sync-engine.js';
 
@@ -54,7 +55,7 @@ export interface BundleTarget {
   rename?: boolean;
   actor?: string;
   clock: Clock;
-  /** The most the bundle may hold, packed and unpacked (bundleMaxBytes); 2 GiB when not given. */
+  /** The most the bundle may hold, packed and unpacked (bundleMaxBytes); its default when not given. */
   maxBytes?: number;
 }
 
@@ -74,7 +75,7 @@ const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('h
 export async function readBundle(
   file: string,
   label = file,
-  max = 2 * 2 ** 30,
+  max = DEFAULT_BUNDLE_MAX_BYTES,
 ): Promise<{ manifest: BundleManifest; files: Record<string, Uint8Array> }> {
   const refuse = (message: string, path = 'bundle') =>
     new DomainError('validation', `${label}: ${message}`, [{ path, message }]);
