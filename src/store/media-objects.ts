@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,6 +67,13 @@ export async function readObject(store: MediaObjectStore, ref: MediaRef): Promis
   const parts: Buffer[] = [];
   for await (const chunk of await store.open(ref)) parts.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(parts);
+}
+
+/** The SHA-256 (hex) of bytes read as a stream: a stored object (`store.open(ref)`) or one being received. */
+export async function sha256Of(chunks: AsyncIterable<Uint8Array | string>): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of chunks) hash.update(chunk);
+  return hash.digest('hex');
 }
 
 /** Whether the store holds the object. */

@@ -29,11 +29,14 @@ export function forRequest<T>(request: RequestScope, fn: () => T): T {
   return scope.run({ ...request }, fn);
 }
 
+/** Runs work in a scope kept earlier (keepScope). */
+export type Scoped = <T>(fn: () => T) => T;
+
 /**
  * Keeps the current scope for work that runs later, outside it (a file read as it is sent, after the request's
  * handler returned): the runner runs `fn` in the scope this was called in, so row-level security still applies.
  */
-export function keepScope(): <T>(fn: () => T) => T {
+export function keepScope(): Scoped {
   const kept = scope.getStore();
   return (fn) => (kept ? scope.run(kept, fn) : fn());
 }

@@ -10,7 +10,7 @@ import type { StreamBody } from '../../contract/operation.js';
 import type { Clock } from '../../domain/clock.js';
 import type { UnitOfWork } from '../../domain/unit-of-work.js';
 import type { Store } from '../../store/store.js';
-import { currentRequest, forRequest, type RequestScope } from '../../store/tenant-scope.js';
+import { keepScope, type Scoped } from '../../store/tenant-scope.js';
 import { exportBundle } from '../sync/bundle-export.js';
 import { bundleTooLarge, importBundle } from '../sync/bundle.js';
 
@@ -21,18 +21,17 @@ import { bundleTooLarge, importBundle } from '../sync/bundle.js';
  */
 export type BundleStream = StreamBody & { file?: string };
 
-/** Each step of `source` runs in `scope`: a stream the server sends after the request's handler has returned. */
-async function* within<T>(scope: RequestScope | undefined, source: AsyncGenerator<T>): AsyncGenerator<T> {
-  if (!scope) return yield* source;
+/** Each step of `source` runs in the scope `inScope` keeps: a stream the server sends after the handler returned. */
+async function* within<T>(inScope: Scoped, source: AsyncGenerator<T>): AsyncGenerator<T> {
   try {
     for (;;) {
-      const step = await forRequest(scope, () => source.next());
+      const step = await inScope(() => source.next());
       if (step.done) return;
       yield step.value;
     }
   } finally {
     // a reader that stopped early (a client that went away) ends the source too
-    await forRequest(scope, () => source.return(undefined));
+    await inScope(() => source.return(undefined));
   }
 }
 
@@ -46,7 +45,7 @@ async function onFile<T>(stream: BundleStream, max: number, fn: (file: string) =
     let received = 0;
     const bounded = async function* (body: AsyncIterable<Uint8Array | string>) {
       for await (const chunk of body) {
-        received += chunk.length;
+        received += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
         if (received > max) throw bundleTooLarge('the bundle', 'the upload is', max);
         yield chunk;
       }
@@ -63,7 +62,7 @@ export function createBundlesArea(store: Store, uow: UnitOfWork, clock: Clock, m
   return bindHandlers(bundlesContract, {
     export: async (r) => ({
       content_type: 'application/zip',
-      body: within(currentRequest(), exportBundle(store, uow, r.tenant, clock)),
+      body: within(keepScope(), exportBundle(store, uow, r.tenant, clock)),
     }),
     import: (r) => {
       const stream = r.stream as BundleStream;

@@ -3,7 +3,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../../domain/errors.js';
 import { MediaRef } from '../../domain/training/media-ref.js';
-import type { MediaObjectStore } from '../../store/media-objects.js';
+import { sha256Of, type MediaObjectStore } from '../../store/media-objects.js';
 import type { Store } from '../../store/store.js';
 import { OWN_MEDIA } from '../../domain/training/media-url.js';
 import { forTenant } from '../../store/tenant-scope.js';
@@ -81,11 +81,7 @@ export interface MoveResult {
   removed: number;
 }
 
-const sha256Of = async (objects: MediaObjectStore, ref: MediaRef) => {
-  const h = createHash('sha256');
-  for await (const c of await objects.open(ref)) h.update(c as Buffer);
-  return h.digest('hex');
-};
+const digestOf = async (objects: MediaObjectStore, ref: MediaRef) => sha256Of(await objects.open(ref));
 
 /**
  * `media move --to URL`: every medium copied from where the store's media live to `to`, each verified by size and
@@ -125,7 +121,7 @@ export async function moveMedia(
       return;
     }
     present.push(ref);
-    if (there === from && (await sha256Of(source.objects, ref)) === (await sha256Of(target, ref))) {
+    if (there === from && (await digestOf(source.objects, ref)) === (await digestOf(target, ref))) {
       result.already_there++;
       return;
     }
@@ -139,7 +135,7 @@ export async function moveMedia(
     const feeding = pipeline(await source.objects.open(ref), hashing);
     const [size] = await Promise.all([target.put(ref, hashing), feeding]);
     const digest = hash.digest('hex');
-    if (size !== from || (await target.size(ref)) !== from || (await sha256Of(target, ref)) !== digest)
+    if (size !== from || (await target.size(ref)) !== from || (await digestOf(target, ref)) !== digest)
       throw new DomainError(
         'unavailable',
         `media ${ref.media}: the copy at ${target.location} differs from the original (size or SHA-256); nothing was removed, run the move again`,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { bindHandlers } from '../../contract/bind.js';
 import type { StreamBody } from '../../contract/operation.js';
@@ -13,6 +12,7 @@ import { settleDecisions } from '../sync/settle-decisions.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { exclusiveClaim } from '../../domain/sync/merge-rules.js';
 import { versionOf, type SyncRow } from '../../domain/sync/version.js';
+import { sha256Of } from '../../store/media-objects.js';
 import type { Store } from '../../store/store.js';
 import { currentRequest, forRequest } from '../../store/tenant-scope.js';
 import { VERSION } from '../../version.js';
@@ -167,22 +167,19 @@ async function takenIds(tx: Stores, tenant: string, items: PushItem[], held: Map
 }
 
 /**
- * Stores the streamed file of a media record of the tenant (which a push wrote before). Where it goes is the
- * store's to decide, from the record's ids (MediaRef), never from its row's location columns.
- */
-/**
  * A pushed file, held to its record: exactly the `size_bytes` it says (reading stops at the first byte more), so a
  * client cannot store more, or other, than the record it pushed describes.
  */
 async function* ofRecordedSize(body: AsyncIterable<Uint8Array | string>, size: number, what: string) {
   let received = 0;
-  for await (const chunk of body) {
-    received += chunk.length;
+  for await (const piece of body) {
+    const chunk = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    received += chunk.byteLength;
     if (received > size)
       throw new DomainError('validation', `${what} is larger than the ${size} bytes its record says (size_bytes)`, [
         { path: 'body', message: `${size} bytes, as the record's size_bytes says` },
       ]);
-    yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    yield chunk;
   }
   if (received < size)
     throw new DomainError('validation', `${what} has ${received} bytes, its record says ${size} (size_bytes)`, [
@@ -190,15 +187,10 @@ async function* ofRecordedSize(body: AsyncIterable<Uint8Array | string>, size: n
     ]);
 }
 
-async function sha256Of(chunks: AsyncIterable<Uint8Array>): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const c of chunks) hash.update(c);
-  return hash.digest('hex');
-}
-
 /**
- * `POST /sync/media/{id}`: the file of a media record the client pushed, where the store decides (MediaRef). A
- * medium's file is written once: the same bytes again (a push that is retried) are taken, other bytes for a file the
+ * `POST /sync/media/{id}`: the file of a media record the client pushed (which a push wrote before). Where it goes is
+ * the store's to decide, from the record's ids (MediaRef), never from its row's location columns. A medium's file is
+ * written once: the same bytes again (a push that is retried) are taken, other bytes for a file the
  * store holds are a conflict, whoever made it.
  */
 async function receiveMedia(store: Store, uow: UnitOfWork, tenant: string, mediaId: string, body: StreamBody) {
