@@ -688,6 +688,7 @@ export class SyncEngine {
       const rows = ids.length ? await tx.replica.readMany(tenant, 'consent', ids) : new Map<string, SyncRow>();
       this.decidedHere = new Set([...rows.values()].map(decisionKey));
     }
+    if (!this.decidedHere.size) return;
     const contested = pulled.filter((row) => this.decidedHere!.has(decisionKey(row)));
     for (const s of await settleDecisions(tx, tenant, contested)) {
       const k = key(s.entity, s.id);

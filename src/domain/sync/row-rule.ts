@@ -73,9 +73,21 @@ export interface RowRule {
 /** A time as stored: ISO 8601, with Z or an offset, or without (UTC, as DSFA records keep theirs). */
 export const storedTime = z.iso.datetime({ local: true, offset: true });
 
+/** Times read lately (timeOf): a page of records holds a few times many times over. */
+const timesRead = new Map<string, number>();
+/** How many times timesRead holds at most: it starts again when full. */
+const TIMES_HELD = 10_000;
+
 /** Milliseconds since the epoch of a stored time (one without a zone is UTC); NaN for anything else. */
-export const timeOf = (t: unknown): number =>
-  typeof t !== 'string' ? NaN : Date.parse(/(?:Z|[+-]\d\d:?\d\d)$/.test(t) ? t : `${t}Z`);
+export function timeOf(t: unknown): number {
+  if (typeof t !== 'string') return NaN;
+  let ms = timesRead.get(t);
+  if (ms !== undefined) return ms;
+  ms = Date.parse(/(?:Z|[+-]\d\d:?\d\d)$/.test(t) ? t : `${t}Z`);
+  if (timesRead.size >= TIMES_HELD) timesRead.clear();
+  timesRead.set(t, ms);
+  return ms;
+}
 
 /** Whether `t` lies beyond the clock skew after `now`. */
 export const inFuture = (t: unknown, now: Date): boolean => timeOf(t) > now.getTime() + CLOCK_SKEW_MS;
@@ -120,6 +132,7 @@ export const futureRule = (what: string, column: string, now: Date): string =>
   `${what}: ${column} lies in the future (more than ${CLOCK_SKEW_MS / 60_000} minutes after ${now.toISOString()})`;
 
 const columnsOfSchema = new WeakMap<z.ZodType, readonly string[]>();
+const fitsBySchema = new WeakMap<z.ZodType, ColumnFit>();
 
 /**
  * The schema of a table's rows: exactly these columns (an unknown one is refused, and so is a missing one, also
@@ -139,7 +152,79 @@ export function storedRow<S extends z.ZodRawShape>(
     return row;
   }, object);
   columnsOfSchema.set(schema, columns);
+  if (!refine) fitsBySchema.set(schema, new ColumnFit(shape));
   return schema;
+}
+
+/**
+ * Whether `row` fits a table's schema (storedRow), answered column by column where the table has no rule across
+ * columns: exactly its columns, each value passing its column's schema. A column's answer for a value does not depend
+ * on the row, and a page of records asks the same few values many times (an import's data points, versions and
+ * times), so each column keeps its answers while its values repeat. True only where the schema would parse the row;
+ * false where the schema must say (it names what is wrong).
+ */
+export function fitsColumns(schema: z.ZodType, row: SyncRow): boolean {
+  const fit = fitsBySchema.get(schema);
+  return fit ? fit.fits(row) : schema.safeParse(row).success;
+}
+
+/** What a column answered for the values asked lately (see ColumnFit). */
+interface ColumnAnswers {
+  name: string;
+  schema: z.ZodType;
+  /** null: the column's values seldom repeat (ids, users), and each is asked of its schema. */
+  known: Map<unknown, boolean> | null;
+  asked: number;
+  repeated: number;
+}
+
+/** After this many values a column keeps its answers only if half of them were asked before. */
+const TRIAL = 1000;
+/** How many answers a column holds at most: it starts again when full. */
+const ANSWERS_HELD = 10_000;
+
+class ColumnFit {
+  private readonly names: Set<string>;
+  private readonly columns: ColumnAnswers[];
+
+  constructor(shape: z.ZodRawShape) {
+    this.names = new Set(Object.keys(shape));
+    this.columns = Object.entries(shape).map(([name, schema]) => ({
+      name,
+      schema: schema as z.ZodType,
+      known: new Map(),
+      asked: 0,
+      repeated: 0,
+    }));
+  }
+
+  fits(row: SyncRow): boolean {
+    let count = 0;
+    for (const name in row) {
+      if (!this.names.has(name)) return false;
+      count++;
+    }
+    if (count !== this.columns.length) return false;
+    for (const column of this.columns) if (!this.answer(column, row[column.name])) return false;
+    return true;
+  }
+
+  private answer(column: ColumnAnswers, value: unknown): boolean {
+    const kept = column.known;
+    if (!kept || (value !== null && typeof value === 'object')) return column.schema.safeParse(value).success;
+    const known = kept.get(value);
+    if (known !== undefined) {
+      column.repeated++;
+      return known;
+    }
+    const ok = column.schema.safeParse(value).success;
+    if (++column.asked === TRIAL && column.repeated < TRIAL / 2) column.known = null;
+    else {
+      if (kept.size >= ANSWERS_HELD) kept.clear();
+      kept.set(value, ok);
+    }
+    return ok;
+  }
 }
 
 /** The columns of a table's rows, as its schema (storedRow) names them. */
