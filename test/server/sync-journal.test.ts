@@ -102,16 +102,20 @@ describe.each(ENGINE_NAMES)('the journal of a pull from a server on %s', (engine
 
     const whole = await laptopDb();
     await pull(whole, undefined, U);
-    const [entry] = (await pulledEntries(whole, U)).filter((e) => changesOf(e).some((c) => c.entity === 'consent'));
+    const entries = await pulledEntries(whole, U);
+    const [entry] = entries.filter((e) => changesOf(e).some((c) => c.entity === 'consent'));
     const data = entry!.data as BatchData;
-    // the derived groups first, with the staged rows they are made from; beside them only the import run's own
-    // record (an entry of its own on the server), and no consent or history row written out
+    // written set-wise: the derived groups alone, with the staged rows they are made from, and no consent or
+    // history row written out; the import run's record (an entry of its own on the server) in the entry before it,
+    // which the pull wrote first
     expect(data.staged).toEqual(serverData.staged);
     const derived = serverData.groups.filter((g) => g.derive);
-    expect(data.groups.slice(0, derived.length)).toEqual(derived);
-    expect(data.groups.slice(derived.length).map((g) => [g.entity, g.derive, g.rows!.length])).toEqual([
+    expect(data.groups).toEqual(derived);
+    const before = entries[entries.indexOf(entry!) - 1]!;
+    expect((before.data as BatchData).groups.map((g) => [g.entity, g.derive, g.rows!.length])).toEqual([
       ['consent_import_run', undefined, 1],
     ]);
+    expect(before.txn).toBe(entry!.txn);
     const consentRows = (e: JournalEntry) =>
       changesOf(e).filter((c) => c.entity.startsWith('consent_h') || c.entity === 'consent');
     expect(consentRows(entry!)).toEqual(consentRows(batch));

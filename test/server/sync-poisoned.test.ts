@@ -8,7 +8,7 @@ import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { ENGINE_NAMES, cli, tmp, tmpDb } from '../support/helpers.js';
-import { heldRow, mediaFolder } from '../support/hostile.js';
+import { heldRow, mediaFolder, poisonBatch } from '../support/hostile.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 
@@ -29,18 +29,6 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
       uow.write(tenant, async (tx) => {
         for (const [entity, id, row] of rows) await tx.replica.apply(tenant, entity, id, row);
       }),
-    );
-  }
-
-  /** Appends a batch entry to the server's journal as given, its rows in no table (a server whose journal was poisoned). */
-  async function poisonBatch(tenant: string, run: string, data: BatchData) {
-    const uow = createUnitOfWork(server.store, systemClock, uuidv7Source());
-    await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
-      uow.write(tenant, (tx) =>
-        tx.replica.asOneEntry('consent_import_run', run, async (entry) =>
-          entry.adopt({ groups: data.groups, staged: data.staged!, covers: new Map() }),
-        ),
-      ),
     );
   }
 
@@ -160,7 +148,7 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
     expect(['v', 'or']).toContain(cell[0]);
     data.staged!.rows[1]![1 + (cell[1] as number)] = new Date(Date.now() + 365 * 86_400_000).toISOString();
     data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
-    await poisonBatch(tenant, real.entity_id, { ...data, groups: data.groups.filter((g) => g.derive) });
+    await poisonBatch(server, tenant, real.entity_id, { ...data, groups: data.groups.filter((g) => g.derive) });
     const poisoned = changesOf({ ...real, data }).filter((c) => c.entity === 'consent');
 
     const r = await sync();
@@ -196,7 +184,7 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
     const sync = () => cli(['--db', laptop, '--remote', url, '--api-key', key, '--tenant', tenant, 'sync', '--json']);
     expect((await sync()).code).toBe(0);
     await server.dsfa.update({ tenant, actor: 'sam', params: { id: d.id }, body: { title: 'Gut (neu)' } });
-    await poisonBatch(tenant, 'run-x', {
+    await poisonBatch(server, tenant, 'run-x', {
       groups: [{ entity: 'consent', op: 'insert', key: ['id'], columns: ['id'], derive: 5 as never }],
       staged: { ids: { prefix: 'p', start: 0, step: 1 }, rows: [[0]] },
     });

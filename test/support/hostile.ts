@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { systemClock } from '../../src/domain/clock.js';
+import type { BatchData } from '../../src/domain/journal/changes.js';
 import { SYNC_TABLES } from '../../src/store/kysely/replica.store.js';
 import type { Store } from '../../src/store/store.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { forTenant } from '../../src/store/tenant-scope.js';
+import { forRequest, forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { journalAfter } from './journal.js';
 
@@ -175,4 +176,19 @@ export function versionOf(row: Record<string, unknown> | null): string | null {
   const sorted: Record<string, unknown> = {};
   for (const k of Object.keys(row).sort()) sorted[k] = row[k] === undefined ? null : row[k];
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
+}
+
+/**
+ * Appends a batch entry to a server's journal as given, its rows in no table: a server whose journal was poisoned
+ * (`data`'s groups derive their rows from its staged rows, as an import's do).
+ */
+export async function poisonBatch(b: LocalBackend, tenant: string, run: string, data: BatchData): Promise<void> {
+  const uow = createUnitOfWork(b.store, systemClock, uuidv7Source());
+  await forRequest({ tenant, actor: 'mallory', principal: 'sync:evil' }, () =>
+    uow.write(tenant, (tx) =>
+      tx.replica.asOneEntry('consent_import_run', run, async (entry) =>
+        entry.adopt({ groups: data.groups, staged: data.staged!, covers: new Map() }),
+      ),
+    ),
+  );
 }

@@ -8,6 +8,7 @@ import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync
 import { DerivedGroups } from '../../domain/sync/derived-groups.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { settleDecisions } from './settle-decisions.js';
+import { splitDerived, type DerivedPart } from './set-wise-pull.js';
 import {
   BOOKKEEPING,
   conflictFields,
@@ -44,6 +45,7 @@ const recordRules = async () => {
     withRule: merge.withRule,
     secondRevocation: merge.secondRevocation,
     timeOf: row.timeOf,
+    looksUp: door.looksUp,
   };
 };
 
@@ -475,6 +477,89 @@ export class SyncEngine {
    */
   private async pullPage(tx: Stores, state: SyncState, entries: JournalEntry[]): Promise<void> {
     const { tenant } = this.o;
+    const pending = new Map(
+      (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
+    );
+    // what another command changed here while this sync runs counts as this store's change
+    for (const e of await tx.syncState.changesBesides(tenant, this.head))
+      for (const c of changesOf(e)) noteChange(this.changedHere, c.entity, c.id, e.seq, c.op);
+    const split = await this.setWise(tx, state, entries, pending);
+    if (!split) return this.applyEntries(tx, state, entries, pending);
+    if (split.rest.length) await this.applyEntries(tx, state, split.rest, pending);
+    if (!(await this.insertDerived(tx, split.derived)))
+      await this.applyEntries(
+        tx,
+        state,
+        split.derived.map((p) => p.entry),
+        pending,
+      );
+  }
+
+  /**
+   * The page split for writing its import batches set-wise (splitDerived), where this store can take them so: it
+   * holds no agreed versions with the server and nothing here changed or waits in a conflict in their tables, so
+   * each of their records is agreed as it comes, as the record-by-record way would find.
+   */
+  private async setWise(
+    tx: Stores,
+    state: SyncState,
+    entries: JournalEntry[],
+    pending: Map<string, SyncConflict>,
+  ): Promise<ReturnType<typeof splitDerived>> {
+    if (this.stored || !entries.some((e) => e.op === BATCH_OP)) return undefined;
+    const { looksUp } = await recordRules();
+    const split = splitDerived(entries, {
+      travels: (entity) => this.entities.has(entity),
+      ruled: (entity) => tx.replica.ruled(entity),
+      looksUp,
+      echo: (e) => e.origin === `sync:${state.replica_id}`,
+    });
+    if (!split) return undefined;
+    const tables = new Set(split.derived.flatMap((p) => p.records.groups.map((g) => g.group.entity)));
+    const busy = (r: { entity: string }) => tables.has(r.entity);
+    if ([...pending.values()].some(busy) || [...this.changedHere.values()].some(busy)) return undefined;
+    return split;
+  }
+
+  /**
+   * Writes the derived records of a page's import batches set-wise: all of them new to this tenant and none refused
+   * by the door (the same door as the record-by-record way, over all of them at once), each batch's in statements of
+   * many rows and journaled in its compact form. False, writing nothing, where any is held here or refused.
+   */
+  private async insertDerived(tx: Stores, parts: DerivedPart[]): Promise<boolean> {
+    const { tenant } = this.o;
+    const changes: RowChange[] = [];
+    for (const part of parts)
+      for (const { group, changes: records } of part.records.groups) {
+        const held = await tx.replica.readMany(
+          tenant,
+          group.entity,
+          records.map((c) => ({ id: c.id, hint: c.row })),
+        );
+        if (held.size) return false;
+        for (const c of records) changes.push({ entity: c.entity, id: c.id, before: null, after: c.row });
+      }
+    if ((await this.refused(tx, changes)).size) return false;
+    for (const { entry, records } of parts)
+      await tx.replica.asOneEntry('sync_pull', `${this.remoteUrl}#${entry.seq}-${entry.seq}`, (one) =>
+        one.insertDerived(tenant, records),
+      );
+    for (const c of changes) {
+      const k = key(c.entity, c.id);
+      if (!this.pulledKeys.has(k)) count(this.summary.pulled, c.entity);
+      this.pulledKeys.add(k);
+    }
+    return true;
+  }
+
+  /** Applies entries of a page record by record (pullPage). */
+  private async applyEntries(
+    tx: Stores,
+    state: SyncState,
+    entries: JournalEntry[],
+    pending: Map<string, SyncConflict>,
+  ): Promise<void> {
+    const { tenant } = this.o;
     const records = new Map<string, Incoming>();
     const derived = new DerivedGroups();
     for (const e of entries) {
@@ -491,12 +576,6 @@ export class SyncEngine {
         }
     }
     const tables = byEntity(records.values());
-    const pending = new Map(
-      (await tx.syncState.conflicts(tenant, this.remoteUrl)).map((c) => [key(c.entity, c.entity_id), c]),
-    );
-    // what another command changed here while this sync runs counts as this store's change
-    for (const e of await tx.syncState.changesBesides(tenant, this.head))
-      for (const c of changesOf(e)) noteChange(this.changedHere, c.entity, c.id, e.seq, c.op);
     const local = new Map<string, SyncRow>();
     // the agreed versions of the records that have one to compare with: stored, or derived from the journal
     const bases = new Map<string, string | null>();

@@ -130,9 +130,9 @@ export function changesByGroup(data: BatchData): Array<{ group: BatchGroup; chan
   });
 }
 
-function pushGroupChanges(out: RowChange[], data: BatchData, g: BatchGroup): void {
+function pushGroupChanges(out: RowChange[], data: BatchData, g: BatchGroup, rows = groupRows(data, g)): void {
   const keyAt = g.key.map((k) => g.columns.indexOf(k));
-  for (const values of groupRows(data, g)) {
+  for (const values of rows) {
     const row = g.op === 'delete' ? null : rowOf(g.columns, values);
     out.push({ entity: g.entity, id: idOf(keyAt.map((i) => values[i])), op: g.op, row });
   }
@@ -147,4 +147,27 @@ export interface AdoptedGroups {
   groups: BatchGroup[];
   staged: StagedRows;
   covers: Map<string, Set<string>>;
+}
+
+/**
+ * The records a batch entry's derived groups make, each group's rows made once: what a sync's pull writes set-wise
+ * (ReplicaStore's OneEntry.insertDerived) and checks as records (`changes`), with the entry's data they come from.
+ */
+export interface DerivedRecords {
+  data: BatchData;
+  groups: Array<{ group: BatchGroup; rows: unknown[][]; changes: RowChange[] }>;
+}
+
+/** The records of the derived groups of a batch entry (none: it has no staged rows, or no such group). */
+export function derivedRecords(data: BatchData): DerivedRecords {
+  const groups: DerivedRecords['groups'] = [];
+  if (!data.staged) return { data, groups };
+  for (const group of data.groups) {
+    if (!group.derive || group.rows) continue;
+    const rows = groupRows(data, group);
+    const changes: RowChange[] = [];
+    pushGroupChanges(changes, data, group, rows);
+    groups.push({ group, rows, changes });
+  }
+  return { data, groups };
 }

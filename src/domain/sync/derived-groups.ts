@@ -60,14 +60,21 @@ export class DerivedGroups {
       const ids = covers.get(r.entity) ?? covers.set(r.entity, new Set()).get(r.entity)!;
       ids.add(r.id);
     }
-    // only what makes the rows is kept, whatever else the server's entry carried
-    const { prefix, start, step } = data.staged!.ids;
-    return {
-      groups: groups.map(({ entity, op, key, columns, derive }) => ({ entity, op, key, columns, derive })),
-      staged: { ids: { prefix, start, step }, rows: data.staged!.rows },
-      covers,
-    };
+    return { ...compactForm(data, groups)!, covers };
   }
+}
+
+/**
+ * What a new entry keeps of another's derived groups: only what makes the rows, whatever else the server's entry
+ * carried. Undefined where the staged rows hold values beyond those the rules read (see narrow).
+ */
+export function compactForm(data: BatchData, groups: BatchGroup[]): Omit<AdoptedGroups, 'covers'> | undefined {
+  if (!data.staged || !narrow(data)) return undefined;
+  const { prefix, start, step } = data.staged.ids;
+  return {
+    groups: groups.map(({ entity, op, key, columns, derive }) => ({ entity, op, key, columns, derive })),
+    staged: { ids: { prefix, start, step }, rows: data.staged.rows },
+  };
 }
 
 /**

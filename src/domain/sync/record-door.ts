@@ -62,6 +62,10 @@ function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date)
   return future ? futureRule(`${c.entity} ${c.id}`, future, now) : null;
 }
 
+/** Whether the rules of a table's records look up other records besides those a row names by id (its `needs`). */
+export const looksUp = (entity: string): boolean =>
+  !Object.hasOwn(ROW_RULES, entity) || ROW_RULES[entity]!.needs !== undefined;
+
 /** Everything a change's rules look up: its references, and what its table's rule names. */
 function needsOf(c: RowChange): Needs {
   const rule = ROW_RULES[c.entity]!;

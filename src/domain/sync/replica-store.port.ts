@@ -1,10 +1,17 @@
-import type { AdoptedGroups } from '../journal/changes.js';
+import type { AdoptedGroups, DerivedRecords } from '../journal/changes.js';
 import type { SyncRow } from './version.js';
 
 /** The batch entry being written by ReplicaStore.asOneEntry. */
 export interface OneEntry {
   /** Holds the records `groups` cover in their compact form (once per entry). */
   adopt(groups: AdoptedGroups): void;
+  /**
+   * Inserts the records of another entry's derived groups, all new to the tenant and checked by the door, in
+   * statements of many rows, and holds them in the entry's compact form (compactForm; once per entry, instead of
+   * `adopt`). Refuses a table that does not travel or is not keyed by tenant, a column its table does not have, a
+   * row of another tenant, and groups whose compact form would keep more than their rules read.
+   */
+  insertDerived(tenant: string, records: DerivedRecords): Promise<void>;
 }
 
 /** The records of a tenant as a sync reads and writes them: whole rows of the tables that travel, by journal id. */

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
+import type { DerivedRecords } from '../../domain/journal/changes.js';
+import { compactForm } from '../../domain/sync/derived-groups.js';
 import type { OneEntry, ReplicaStore } from '../../domain/sync/replica-store.port.js';
 import type { SyncRow } from '../../domain/sync/version.js';
 import type { DB } from '../db-types.js';
@@ -160,12 +162,44 @@ export class KyselyReplicaStore implements ReplicaStore {
     const batch = new BatchRecorder(journalKey);
     this.journal = batch;
     try {
-      const result = await fn(batch);
+      const result = await fn({
+        adopt: (groups) => batch.adopt(groups),
+        insertDerived: (tenant, records) => this.insertDerived(batch, tenant, records),
+      });
       outer.batch(entity, id, batch.data);
       return result;
     } finally {
       this.journal = outer;
     }
+  }
+
+  /** OneEntry.insertDerived: the rows as the groups derive them, the entry holding them in the compact form. */
+  private async insertDerived(batch: BatchRecorder, tenant: string, records: DerivedRecords): Promise<void> {
+    const kept = compactForm(
+      records.data,
+      records.groups.map((g) => g.group),
+    );
+    if (!kept) throw new DomainError('internal', 'derived groups whose staged rows hold more than their rules read');
+    const parentsFirst = [...records.groups].sort(
+      (a, b) => this.entities.indexOf(a.group.entity) - this.entities.indexOf(b.group.entity),
+    );
+    for (const { group, rows } of parentsFirst) {
+      const s = spec(group.entity);
+      if (s.tenant === false) throw new DomainError('internal', `${group.entity} records are not inserted set-wise`);
+      const known = await columnsOfEntity(group.entity);
+      const unknown = group.columns.find((c) => !known.includes(c));
+      if (unknown)
+        throw new DomainError('validation', `${group.entity} has no column ${unknown}`, [
+          { path: unknown, message: `one of ${known.join(', ')}` },
+        ]);
+      const at = group.columns.indexOf('tenant_id');
+      if (at < 0 || rows.some((r) => r[at] !== tenant))
+        throw new DomainError('validation', `${group.entity} rows of another tenant`, [
+          { path: 'tenant_id', message: `must be ${tenant}` },
+        ]);
+      await insertRows(this.db, group.entity, group.columns, rows);
+    }
+    batch.adopt({ ...kept, covers: new Map() });
   }
 
   private of(tenant: string) {

@@ -1,0 +1,164 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LocalBackend } from '../../src/backend/local/local-backend.js';
+import { runSync } from '../../src/backend/sync/sync-session.js';
+import { systemClock } from '../../src/domain/clock.js';
+import { changesOf, type BatchData } from '../../src/domain/journal/changes.js';
+import { cli, ENGINE_NAMES, tmp, tmpDb } from '../support/helpers.js';
+import { poisonBatch, tenantRecords } from '../support/hostile.js';
+import { expectChainIntact, journalAfter } from '../support/journal.js';
+import { freshPostgresDatabase } from '../support/postgres.js';
+import { onLaptop, withSyncServer } from '../support/sync-server.js';
+
+// A pull writes the consents and history entries of an import's batches set-wise: checked at the same door as
+// any record, all of a page's batches at once, then inserted in statements of many rows and journaled in the
+// batch's compact form. The laptop must end exactly where the record-by-record way ends, on both engines, and a
+// hostile server's batch must meet the same refusals.
+
+/** An import file of `n` rows from `first`: grants, refusals, revoked grants, rows without a time or an address. */
+function csv(first: number, n: number): string {
+  const file = join(tmp(), `import-${first}.csv`);
+  const lines = ['user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address,user_agent'];
+  for (let i = first; i < first + n; i++) {
+    const granted = i % 4 !== 1;
+    const at = i % 5 === 0 ? '' : `2026-0${1 + (i % 8)}-0${1 + (i % 7)}T10:00:00Z`;
+    const revoked = granted && at && i % 3 === 0 ? '2026-09-20T08:00:00+02:00' : '';
+    const address = i % 2 ? `192.0.2.${i % 250}` : '';
+    lines.push(`user${i}@example.com,dp${i % 6},${granted},${at},${revoked},1.${i % 3},web_banner,${address},UA ${i}`);
+  }
+  writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+describe.each(ENGINE_NAMES)('a pull that writes import batches set-wise from a server on %s', (engine) => {
+  let server: LocalBackend;
+  let url: string;
+  let key: string;
+  withSyncServer(engine, (s) => ({ server, url, key } = s));
+
+  const laptopDb = async () => (engine === 'postgres' ? freshPostgresDatabase() : tmpDb());
+  const pull = (db: string, tenant: string, rowsPerTransaction?: number) =>
+    runSync({ db, tenant, clock: systemClock }, { url, apiKey: key }, { rowsPerTransaction });
+  const importOn = async (tenant: string, file: string) => {
+    const r = await cli(['--remote', url, '--api-key', key, '--tenant', tenant, 'consents', 'import', file], {});
+    expect(r.code, r.stderr).toBe(0);
+  };
+
+  it('ends with every record as the server holds it, the batches journaled compact, in one transaction or many', async () => {
+    const tenant = 'sw-clone';
+    const as = { tenant, actor: 'sam' };
+    await importOn(tenant, csv(0, 40));
+    await server.consents.create({ ...as, body: { user_id: 'api@example.com', data_point_id: 'dp1', granted: true } });
+    await importOn(tenant, csv(40, 60));
+    await importOn(tenant, csv(100, 25));
+    const batches = (await journalAfter(server, tenant)).filter((e) => e.op === 'batch');
+    expect(batches).toHaveLength(3);
+    const held = await tenantRecords(server, tenant);
+
+    // every page in one transaction (the three batches checked together), and every entry in one of its own
+    for (const rows of [1_000_000, 1]) {
+      const laptop = await laptopDb();
+      const summary = await pull(laptop, tenant, rows);
+      expect(summary.conflicts).toEqual([]);
+      expect(summary.pulled.consents).toBe(held.tables.consent!.length + held.tables.consent_history!.length + 3);
+      await onLaptop(laptop, async (l) => {
+        expect((await tenantRecords(l, tenant)).tables).toEqual(held.tables);
+        const pulled = await journalAfter(l, tenant);
+        // each batch once, in the server's compact form, and no consent or history row of a batch written out
+        const compact = pulled.filter((e) => (e.data as BatchData).staged);
+        expect(compact.map((e) => (e.data as BatchData).staged!.ids.prefix)).toEqual(
+          batches.map((e) => (e.data as BatchData).staged!.ids.prefix),
+        );
+        // written set-wise: each batch's entry holds its derived groups alone (the run's record came before)
+        for (const e of compact) expect((e.data as BatchData).groups.every((g) => g.derive)).toBe(true);
+        const written = pulled
+          .filter((e) => !(e.data as BatchData).staged)
+          .flatMap((e) => changesOf(e))
+          .filter((c) => c.entity === 'consent' || c.entity === 'consent_history');
+        expect(written.map((c) => (c.row as { user_id?: string }).user_id ?? 'history')).toEqual([
+          'api@example.com',
+          'history',
+        ]);
+        await expectChainIntact(l, tenant);
+      });
+      // a sync after it has nothing to move either way
+      const again = await pull(laptop, tenant);
+      expect([again.pulled, again.pushed, again.conflicts]).toEqual([{}, {}, []]);
+    }
+  });
+
+  it('refuses a batch whose ids another tenant here holds, as the record-by-record way does', async () => {
+    const mine = 'sw-first';
+    const theirs = 'sw-second';
+    await importOn(mine, csv(200, 12));
+    const laptop = await laptopDb();
+    expect((await pull(laptop, mine)).conflicts).toEqual([]);
+    const before = await onLaptop(laptop, (l) => tenantRecords(l, mine));
+    // the server sends the other tenant the same batch under the same ids
+    const real = (await journalAfter(server, mine)).find((e) => e.op === 'batch')!;
+    const data = structuredClone(real.data) as BatchData;
+    for (const g of data.groups)
+      for (const rule of g.derive ?? []) rule.cells[g.columns.indexOf('tenant_id')] = ['c', theirs];
+    const derived = data.groups.filter((g) => g.derive);
+    await poisonBatch(server, theirs, real.entity_id, { ...data, groups: derived });
+
+    const summary = await pull(laptop, theirs);
+    const ids = changesOf({ ...real, data: { ...data, groups: derived } }).map((c) => c.id);
+    expect(summary.conflicts.map((c) => c.entity_id).sort()).toEqual([...ids].sort());
+    for (const c of summary.conflicts) expect(c.reason).toMatch(/cannot be written: the id is taken/);
+    await onLaptop(laptop, async (l) => {
+      expect((await tenantRecords(l, mine)).tables).toEqual(before.tables);
+      expect((await tenantRecords(l, theirs)).tables.consent).toEqual([]);
+      await expectChainIntact(l, mine);
+    });
+  });
+
+  it('takes a batch this store holds already the record-by-record way: the same records again change nothing', async () => {
+    const tenant = 'sw-again';
+    await importOn(tenant, csv(400, 8));
+    const laptop = await laptopDb();
+    expect((await pull(laptop, tenant)).conflicts).toEqual([]);
+    const before = await onLaptop(laptop, (l) => tenantRecords(l, tenant));
+    const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
+    const data = real.data as BatchData;
+    await poisonBatch(server, tenant, real.entity_id, { ...data, groups: data.groups.filter((g) => g.derive) });
+
+    const summary = await pull(laptop, tenant);
+    expect([summary.pulled, summary.conflicts]).toEqual([{}, []]);
+    await onLaptop(laptop, async (l) => {
+      expect((await tenantRecords(l, tenant)).tables).toEqual(before.tables);
+      await expectChainIntact(l, tenant);
+    });
+  });
+
+  it('refuses the rows of a batch that break a rule and writes the rest, as the record-by-record way does', async () => {
+    const tenant = 'sw-rules';
+    await importOn(tenant, csv(300, 10));
+    const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
+    // the same batch under new ids, one consent revoked before it was given, one row of another tenant
+    const data = structuredClone(real.data) as BatchData;
+    const consent = data.groups.find((g) => g.entity === 'consent')!;
+    const revokedAt = consent.derive![0]!.cells[consent.columns.indexOf('revoked_at')]!;
+    const userAt = consent.derive![0]!.cells[consent.columns.indexOf('user_id')]!;
+    expect([revokedAt[0], userAt[0]]).toEqual(['v', 'v']);
+    data.staged!.rows[2]![1 + (revokedAt[1] as number)] = '2020-01-01T00:00:00.000Z';
+    data.staged!.rows[4]![1 + (userAt[1] as number)] = { nested: true };
+    data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
+    const derived = data.groups.filter((g) => g.derive);
+    await poisonBatch(server, tenant, real.entity_id, { ...data, groups: derived });
+
+    const laptop = await laptopDb();
+    const summary = await pull(laptop, tenant);
+    const consents = changesOf({ ...real, data: { ...data, groups: derived } }).filter((c) => c.entity === 'consent');
+    const refused = summary.conflicts.filter((c) => c.entity === 'consent');
+    expect(refused.map((c) => c.entity_id).sort()).toEqual([consents[2]!.id, consents[4]!.id].sort());
+    expect(refused.find((c) => c.entity_id === consents[4]!.id)!.reason).toMatch(/does not fit its table: user_id/);
+    await onLaptop(laptop, async (l) => {
+      const held = (await tenantRecords(l, tenant)).tables.consent!.map((r) => (r as { id: string }).id);
+      expect(held).toHaveLength(2 * consents.length - 2);
+      expect(held).not.toContain(consents[2]!.id);
+      await expectChainIntact(l, tenant);
+    });
+  });
+});
