@@ -395,6 +395,10 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
       // the floor: what a clone cannot skip, reading the journal's pages from the server (here, without applying
       // them) and writing the rows (the import of the same consents into a tenant of its own)
       const pull = await pullJournal(url, key, 'acme');
+      // and the least a clone's writes cost on one thread: its records written alone into an empty store
+      const empty = join(dir, 'writes.db');
+      cli(['--db', empty, 'db', 'init']);
+      const writes = JSON.parse(floor(['sync-writes', laptop, empty]).stdout).seconds;
       record(
         'sync-clone',
         `first sync of ${n(100_000)} consents + ${n(10_000)} assignments / export + import`,
@@ -408,7 +412,10 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
           export_s: exportS,
           import_s: importS,
           pull_s: pull.seconds,
-          floor: `journal pages read + import ${((pull.seconds + importS) / ref).toFixed(2)}×`,
+          writes_s: writes,
+          floor:
+            `journal pages read + import ${((pull.seconds + importS) / ref).toFixed(2)}×; ` +
+            `pages read + the clone's records written alone on one thread ${((pull.seconds + writes) / ref).toFixed(2)}×`,
         },
       );
     }

@@ -13,6 +13,9 @@
 //                                                     that hold zod, kysely and commander: the libraries every
 //                                                     command loads, as the build bundles them)
 //   node test/bench/floor.mjs sync-idle DB URL        open the store, ask the server for the journal's head
+//   node test/bench/floor.mjs sync-writes DB EMPTY   every record of DB (a store a clone filled) written into the
+//                                                     empty store EMPTY as a pull writes them, on one thread;
+//                                                     prints the seconds of the writes alone as JSON
 //   node test/bench/floor.mjs journal-write DB N      the least a journal adds to a write: N updates of one
 //                                                     assessment, each in a transaction, alone and with an entry
 //                                                     appended (head read, the row as JSON, two hashes, one insert);
@@ -136,6 +139,52 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
   });
   if (!r.ok) throw new Error(`GET /journal/anchor: ${r.status} ${await r.text()}`);
   process.stdout.write(`${JSON.stringify(await r.json())}\n`);
+} else if (mode === 'sync-writes') {
+  // every record of FILE's tenants' tables (a store a clone filled), written into the empty store ARG as a pull writes them:
+  // statements of at most 500 rows and 12,000 values, transactions of 10,000 rows, the store's pragmas
+  const from = new Database(file, { readonly: true });
+  const to = new Database(arg);
+  to.pragma('journal_mode = WAL');
+  to.pragma('synchronous = NORMAL');
+  to.pragma('cache_size = -32768');
+  const tables = from
+    .prepare(
+      `select m.name from sqlite_master m where m.type = 'table' and m.name not in ('journal', 'tenant')
+       and m.name not like 'sync\\_%' escape '\\'
+       and exists (select 1 from pragma_table_info(m.name) c where c.name = 'tenant_id')`,
+    )
+    .pluck()
+    .all();
+  let rows = 0;
+  let ms = 0;
+  for (const table of tables) {
+    const read = from.prepare(`select * from "${table}"`).raw(true);
+    const columns = read.columns().map((c) => `"${c.name}"`);
+    const per = Math.min(500, Math.floor(12_000 / columns.length));
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const texts = new Map();
+    const insert = (part) => {
+      let statement = texts.get(part.length);
+      if (!statement) {
+        const values = Array(part.length).fill(tuple).join(', ');
+        statement = to.prepare(`insert into "${table}" (${columns.join(', ')}) values ${values}`);
+        texts.set(part.length, statement);
+      }
+      statement.run(part.flat());
+    };
+    const all = read.all();
+    const t = performance.now();
+    for (let i = 0; i < all.length; i += 10_000) {
+      const transaction = all.slice(i, i + 10_000);
+      to.transaction(() => {
+        for (let j = 0; j < transaction.length; j += per) insert(transaction.slice(j, j + per));
+      })();
+    }
+    ms += performance.now() - t;
+    rows += all.length;
+  }
+  // the writes alone, without reading the rows from the other store
+  process.stdout.write(`${JSON.stringify({ rows, seconds: ms / 1000 })}\n`);
 } else if (mode === 'journal-write') {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
