@@ -8,8 +8,9 @@ export interface OneEntry {
   /**
    * Inserts the records of another entry's derived groups, all new to the tenant and checked by the door, in
    * statements of many rows, and holds them in the entry's compact form (compactForm; once per entry, instead of
-   * `adopt`). Refuses a table that does not travel or is not keyed by tenant, a column its table does not have, a
-   * row of another tenant, and groups whose compact form would keep more than their rules read.
+   * `adopt`). Refuses a table that does not travel or is not keyed by tenant, a key other than the table's, a column
+   * its table does not have, a row of another tenant, and groups whose compact form would keep more than their rules
+   * read.
    */
   insertDerived(tenant: string, records: DerivedRecords): Promise<void>;
 }

@@ -186,6 +186,11 @@ export class KyselyReplicaStore implements ReplicaStore {
     for (const { group, rows } of parentsFirst) {
       const s = spec(group.entity);
       if (s.tenant === false) throw new DomainError('internal', `${group.entity} records are not inserted set-wise`);
+      if (!sameNames(group.key, journalKey(group.entity)))
+        throw new DomainError(
+          'internal',
+          `${group.entity} records are keyed by ${journalKey(group.entity).join(', ')}`,
+        );
       const known = await columnsOfEntity(group.entity);
       const unknown = group.columns.find((c) => !known.includes(c));
       if (unknown)
