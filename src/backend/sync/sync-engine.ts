@@ -468,12 +468,8 @@ export class SyncEngine {
   }
 
   /**
-   * Applies a page of the server's journal: each record's last state in the page, read and written in a few
-   * statements per table (a record's earlier states in the page are passed over, as a replay would end the same).
-   *
-   * A record not changed here since the last push, with no agreed version stored, is agreed as it is: the pull
-   * stores an agreed version only for records changed here or in conflict, and forgets the one it finds stored for
-   * any other record it settles. So a clone writes the records and nothing per record beside them.
+   * Applies a page of the server's journal: its import batches set-wise where this store can take them so (setWise),
+   * the rest record by record (applyEntries), all in the page's transaction.
    */
   private async pullPage(tx: Stores, state: SyncState, entries: JournalEntry[]): Promise<void> {
     const { tenant } = this.o;
@@ -552,7 +548,14 @@ export class SyncEngine {
     return true;
   }
 
-  /** Applies entries of a page record by record (pullPage). */
+  /**
+   * Applies entries of a page record by record: each record's last state in them, read and written in a few
+   * statements per table (a record's earlier states in the page are passed over, as a replay would end the same).
+   *
+   * A record not changed here since the last push, with no agreed version stored, is agreed as it is: the pull
+   * stores an agreed version only for records changed here or in conflict, and forgets the one it finds stored for
+   * any other record it settles. So a clone writes the records and nothing per record beside them.
+   */
   private async applyEntries(
     tx: Stores,
     state: SyncState,
