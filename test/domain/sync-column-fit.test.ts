@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitsColumns, timeOf } from '../../src/domain/sync/row-rule.js';
+import { fitsColumns, heldAnswers, timeOf } from '../../src/domain/sync/row-rule.js';
 import { ROW_RULES } from '../../src/domain/sync/row-rules.js';
 import type { SyncRow } from '../../src/domain/sync/version.js';
 import { rows } from '../support/sync-rows.js';
@@ -95,6 +95,23 @@ describe('a row checked column by column', () => {
       const row = { ...valid, user_id: i % 3 === 0 ? `u${i}`.padEnd(5000, 'x') : `user-${i}` };
       expect(fitsColumns(schemaOf('consent'), row), row.user_id.slice(0, 12)).toBe(parses('consent', row));
     }
+  });
+});
+
+describe('the answers kept', () => {
+  it('stay small whatever a sender sends: long texts are asked anew, not kept', () => {
+    const before = heldAnswers();
+    const valid = rows.consent();
+    for (let i = 0; i < 3000; i++) {
+      const long = `${i}-`.padEnd(10_000, 'x');
+      const row = { ...valid, data_point_id: long, source: long };
+      expect(fitsColumns(schemaOf('consent'), row)).toBe(parses('consent', row));
+      expect(timeOf(`2026-05-01T10:00:00.000Z${long}`)).toBeNaN();
+    }
+    const after = heldAnswers();
+    // 3,000 texts of 10,000 characters in two columns and as times: 90 million characters if they were kept
+    expect(after.chars - before.chars).toBeLessThan(10_000);
+    expect(after.answers).toBeLessThanOrEqual(before.answers + 10);
   });
 });
 

@@ -77,6 +77,12 @@ export const storedTime = z.iso.datetime({ local: true, offset: true });
 const timesRead = new Map<string, number>();
 /** How many times timesRead holds at most: it starts again when full. */
 const TIMES_HELD = 10_000;
+/**
+ * The longest text the remembered answers keep (timesRead, ColumnFit): a stored time, an id, a data point or a
+ * version is far shorter, and a longer text (a description, or a sender's megabyte) is asked anew each time, so what
+ * they hold stays small whatever a sender sends.
+ */
+const KEPT_LENGTH = 256;
 
 /** Milliseconds since the epoch of a stored time (one without a zone is UTC); NaN for anything else. */
 export function timeOf(t: unknown): number {
@@ -84,6 +90,7 @@ export function timeOf(t: unknown): number {
   let ms = timesRead.get(t);
   if (ms !== undefined) return ms;
   ms = Date.parse(/(?:Z|[+-]\d\d:?\d\d)$/.test(t) ? t : `${t}Z`);
+  if (t.length > KEPT_LENGTH) return ms;
   if (timesRead.size >= TIMES_HELD) timesRead.clear();
   timesRead.set(t, ms);
   return ms;
@@ -133,6 +140,8 @@ export const futureRule = (what: string, column: string, now: Date): string =>
 
 const columnsOfSchema = new WeakMap<z.ZodType, readonly string[]>();
 const fitsBySchema = new WeakMap<z.ZodType, ColumnFit>();
+/** Every table's ColumnFit, for heldAnswers. */
+const allFits: ColumnFit[] = [];
 
 /**
  * The schema of a table's rows: exactly these columns (an unknown one is refused, and so is a missing one, also
@@ -152,7 +161,11 @@ export function storedRow<S extends z.ZodRawShape>(
     return row;
   }, object);
   columnsOfSchema.set(schema, columns);
-  if (!refine) fitsBySchema.set(schema, new ColumnFit(shape));
+  if (!refine) {
+    const fit = new ColumnFit(shape);
+    fitsBySchema.set(schema, fit);
+    allFits.push(fit);
+  }
   return schema;
 }
 
@@ -177,6 +190,10 @@ interface ColumnAnswers {
   asked: number;
   repeated: number;
 }
+
+/** Whether an answer for `value` may be kept: a scalar, a text no longer than KEPT_LENGTH. */
+const keepable = (value: unknown): boolean =>
+  typeof value === 'string' ? value.length <= KEPT_LENGTH : value === null || typeof value !== 'object';
 
 /** After this many values a column keeps its answers only if half of them were asked before. */
 const TRIAL = 1000;
@@ -209,9 +226,21 @@ class ColumnFit {
     return true;
   }
 
+  /** What the columns hold: their answers, and the characters of the texts they are kept by. */
+  held(): { answers: number; chars: number } {
+    let answers = 0;
+    let chars = 0;
+    for (const { known } of this.columns)
+      for (const value of known?.keys() ?? []) {
+        answers++;
+        if (typeof value === 'string') chars += value.length;
+      }
+    return { answers, chars };
+  }
+
   private answer(column: ColumnAnswers, value: unknown): boolean {
     const kept = column.known;
-    if (!kept || (value !== null && typeof value === 'object')) return column.schema.safeParse(value).success;
+    if (!kept || !keepable(value)) return column.schema.safeParse(value).success;
     const known = kept.get(value);
     if (known !== undefined) {
       column.repeated++;
@@ -229,3 +258,19 @@ class ColumnFit {
 
 /** The columns of a table's rows, as its schema (storedRow) names them. */
 export const columnsOf = (schema: z.ZodType): readonly string[] => columnsOfSchema.get(schema) ?? [];
+
+/**
+ * What the remembered answers hold in this process (timeOf's times, every table's column answers), with the
+ * characters of the texts they are kept by: bounded, whatever senders send.
+ */
+export function heldAnswers(): { times: number; answers: number; chars: number } {
+  let chars = 0;
+  for (const t of timesRead.keys()) chars += t.length;
+  let answers = 0;
+  for (const fit of allFits) {
+    const held = fit.held();
+    answers += held.answers;
+    chars += held.chars;
+  }
+  return { times: timesRead.size, answers, chars };
+}
