@@ -8,7 +8,7 @@ import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { ENGINE_NAMES, cli, tmp, tmpDb } from '../support/helpers.js';
-import { heldRow, mediaFolder, poisonBatch } from '../support/hostile.js';
+import { batchAgain, heldRow, mediaFolder, poisonBatch, setStaged } from '../support/hostile.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
 
@@ -142,13 +142,9 @@ describe.each(ENGINE_NAMES)('a laptop pulling from a poisoned server on %s', (en
     const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
     // then the same batch again under new ids (pulled alone by the next sync), its second consent granted a year
     // from now
-    const data = structuredClone(real.data) as BatchData;
-    const consents = data.groups.find((g) => g.entity === 'consent')!;
-    const cell = consents.derive![0]!.cells[consents.columns.indexOf('granted_at')]!;
-    expect(['v', 'or']).toContain(cell[0]);
-    data.staged!.rows[1]![1 + (cell[1] as number)] = new Date(Date.now() + 365 * 86_400_000).toISOString();
-    data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
-    await poisonBatch(server, tenant, real.entity_id, { ...data, groups: data.groups.filter((g) => g.derive) });
+    const data = batchAgain(real, { newIds: true });
+    setStaged(data, 'consent', 'granted_at', 1, new Date(Date.now() + 365 * 86_400_000).toISOString());
+    await poisonBatch(server, tenant, real.entity_id, data);
     const poisoned = changesOf({ ...real, data }).filter((c) => c.entity === 'consent');
 
     const r = await sync();

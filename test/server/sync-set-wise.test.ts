@@ -6,7 +6,7 @@ import { runSync } from '../../src/backend/sync/sync-session.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { changesOf, type BatchData } from '../../src/domain/journal/changes.js';
 import { cli, ENGINE_NAMES, tmp, tmpDb } from '../support/helpers.js';
-import { poisonBatch, tenantRecords } from '../support/hostile.js';
+import { batchAgain, poisonBatch, setStaged, tenantRecords } from '../support/hostile.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 import { freshPostgresDatabase } from '../support/postgres.js';
 import { onLaptop, withSyncServer } from '../support/sync-server.js';
@@ -97,14 +97,11 @@ describe.each(ENGINE_NAMES)('a pull that writes import batches set-wise from a s
     const before = await onLaptop(laptop, (l) => tenantRecords(l, mine));
     // the server sends the other tenant the same batch under the same ids
     const real = (await journalAfter(server, mine)).find((e) => e.op === 'batch')!;
-    const data = structuredClone(real.data) as BatchData;
-    for (const g of data.groups)
-      for (const rule of g.derive ?? []) rule.cells[g.columns.indexOf('tenant_id')] = ['c', theirs];
-    const derived = data.groups.filter((g) => g.derive);
-    await poisonBatch(server, theirs, real.entity_id, { ...data, groups: derived });
+    const data = batchAgain(real, { tenant: theirs });
+    await poisonBatch(server, theirs, real.entity_id, data);
 
     const summary = await pull(laptop, theirs);
-    const ids = changesOf({ ...real, data: { ...data, groups: derived } }).map((c) => c.id);
+    const ids = changesOf({ ...real, data }).map((c) => c.id);
     expect(summary.conflicts.map((c) => c.entity_id).sort()).toEqual([...ids].sort());
     for (const c of summary.conflicts) expect(c.reason).toMatch(/cannot be written: the id is taken/);
     await onLaptop(laptop, async (l) => {
@@ -121,8 +118,7 @@ describe.each(ENGINE_NAMES)('a pull that writes import batches set-wise from a s
     expect((await pull(laptop, tenant)).conflicts).toEqual([]);
     const before = await onLaptop(laptop, (l) => tenantRecords(l, tenant));
     const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
-    const data = real.data as BatchData;
-    await poisonBatch(server, tenant, real.entity_id, { ...data, groups: data.groups.filter((g) => g.derive) });
+    await poisonBatch(server, tenant, real.entity_id, batchAgain(real));
 
     const summary = await pull(laptop, tenant);
     expect([summary.pulled, summary.conflicts]).toEqual([{}, []]);
@@ -136,21 +132,15 @@ describe.each(ENGINE_NAMES)('a pull that writes import batches set-wise from a s
     const tenant = 'sw-rules';
     await importOn(tenant, csv(300, 10));
     const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
-    // the same batch under new ids, one consent revoked before it was given, one row of another tenant
-    const data = structuredClone(real.data) as BatchData;
-    const consent = data.groups.find((g) => g.entity === 'consent')!;
-    const revokedAt = consent.derive![0]!.cells[consent.columns.indexOf('revoked_at')]!;
-    const userAt = consent.derive![0]!.cells[consent.columns.indexOf('user_id')]!;
-    expect([revokedAt[0], userAt[0]]).toEqual(['v', 'v']);
-    data.staged!.rows[2]![1 + (revokedAt[1] as number)] = '2020-01-01T00:00:00.000Z';
-    data.staged!.rows[4]![1 + (userAt[1] as number)] = { nested: true };
-    data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
-    const derived = data.groups.filter((g) => g.derive);
-    await poisonBatch(server, tenant, real.entity_id, { ...data, groups: derived });
+    // the same batch under new ids, one consent revoked before it was given, one whose user is not a text
+    const data = batchAgain(real, { newIds: true });
+    setStaged(data, 'consent', 'revoked_at', 2, '2020-01-01T00:00:00.000Z');
+    setStaged(data, 'consent', 'user_id', 4, { nested: true });
+    await poisonBatch(server, tenant, real.entity_id, data);
 
     const laptop = await laptopDb();
     const summary = await pull(laptop, tenant);
-    const consents = changesOf({ ...real, data: { ...data, groups: derived } }).filter((c) => c.entity === 'consent');
+    const consents = changesOf({ ...real, data }).filter((c) => c.entity === 'consent');
     const refused = summary.conflicts.filter((c) => c.entity === 'consent');
     expect(refused.map((c) => c.entity_id).sort()).toEqual([consents[2]!.id, consents[4]!.id].sort());
     expect(refused.find((c) => c.entity_id === consents[4]!.id)!.reason).toMatch(/does not fit its table: user_id/);

@@ -8,7 +8,7 @@ import { uuidv7Source } from '../../src/store/ids.js';
 import { forRequest } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
-import { tenantRecords } from '../support/hostile.js';
+import { batchAgain, tenantRecords } from '../support/hostile.js';
 import { expectChainIntact, journalAfter } from '../support/journal.js';
 
 // The store's side of the set-wise pull (OneEntry.insertDerived): it inserts the records an import's batch derives,
@@ -35,11 +35,7 @@ describe.each(ENGINE_NAMES)('derived records inserted set-wise, on %s', (engine)
 
   /** The source's batch as another tenant's: its derived groups alone, under new ids, changed by `change`. */
   function batchFor(tenant: string, change: (data: BatchData) => void = () => {}): BatchData {
-    const data = structuredClone(batch.data) as BatchData;
-    data.groups = data.groups.filter((g) => g.derive);
-    for (const g of data.groups)
-      for (const rule of g.derive!) rule.cells[g.columns.indexOf('tenant_id')] = ['c', tenant];
-    data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
+    const data = batchAgain(batch, { tenant, newIds: true });
     change(data);
     return data;
   }

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { LocalBackend } from '../../src/backend/local/local-backend.js';
 import { systemClock } from '../../src/domain/clock.js';
 import type { BatchData } from '../../src/domain/journal/changes.js';
+import type { JournalEntry } from '../../src/domain/journal/journal.schema.js';
 import { SYNC_TABLES } from '../../src/store/kysely/replica.store.js';
 import type { Store } from '../../src/store/store.js';
 import { uuidv7Source } from '../../src/store/ids.js';
@@ -191,4 +192,27 @@ export async function poisonBatch(b: LocalBackend, tenant: string, run: string, 
       ),
     ),
   );
+}
+
+/**
+ * An import's batch entry as a hostile server sends it again: its derived groups alone (the consents and history
+ * entries it makes from its staged rows), for `tenant` when given (every rule's tenant cell), under new ids when
+ * `newIds` (another id prefix). A copy: change it freely.
+ */
+export function batchAgain(entry: JournalEntry, o: { tenant?: string; newIds?: boolean } = {}): BatchData {
+  const data = structuredClone(entry.data) as BatchData;
+  data.groups = data.groups.filter((g) => g.derive);
+  if (o.tenant !== undefined)
+    for (const g of data.groups)
+      for (const rule of g.derive!) rule.cells[g.columns.indexOf('tenant_id')] = ['c', o.tenant];
+  if (o.newIds) data.staged!.ids.prefix = data.staged!.ids.prefix.replace(/^./, (d) => (d === 'f' ? 'e' : 'f'));
+  return data;
+}
+
+/** Sets the staged value that column `column` of the rows `entity`'s group derives takes from staged row `row`. */
+export function setStaged(data: BatchData, entity: string, column: string, row: number, value: unknown): void {
+  const group = data.groups.find((g) => g.entity === entity)!;
+  const cell = group.derive![0]!.cells[group.columns.indexOf(column)]!;
+  if (cell[0] !== 'v' && cell[0] !== 'or') throw new Error(`${entity}.${column} is not taken from the staged rows`);
+  data.staged!.rows[row]![1 + cell[1]] = value;
 }
