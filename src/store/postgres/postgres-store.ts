@@ -2,7 +2,8 @@ import { Kysely, Migrator, sql } from 'kysely';
 import { PostgresEngineDialect } from './postgres-engine.js';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
-import { migrations } from '../../../migrations/index.js';
+import { loadMigrations } from '../../../migrations/load.js';
+import { MIGRATION_NAMES } from '../../../migrations/names.js';
 import { APP_ROLE } from '../../../migrations/dialect.js';
 import { DomainError } from '../../domain/errors.js';
 import type { DB } from '../db-types.js';
@@ -13,7 +14,7 @@ import { driverUrl, poolAs, timed, timeoutsFor, type Timeouts } from './connecti
 import { postgresError } from './postgres-errors.js';
 import { checkAppRole } from './app-role.js';
 
-const MIGRATION_COUNT = Object.keys(migrations).length;
+const MIGRATION_COUNT = MIGRATION_NAMES.length;
 /** The migration that creates the application role and grants it to the owner. */
 const APP_ROLE_MIGRATION = '0008_postgres_roles_and_tenant_isolation';
 const MIN_SERVER_VERSION = 140000;
@@ -87,7 +88,7 @@ async function appliedMigrations(admin: Kysely<DB>): Promise<string[]> {
  */
 async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<void> {
   const done = await appliedMigrations(admin);
-  const known = Object.keys(migrations);
+  const known: readonly string[] = MIGRATION_NAMES;
   const unknown = done.filter((n) => !known.includes(n));
   if (unknown.length)
     throw new DomainError(
@@ -96,6 +97,7 @@ async function migrate(admin: Kysely<DB>, onUpgrade?: UpgradeListener): Promise<
     );
   if (done.length === MIGRATION_COUNT) return;
   if (!done.includes(APP_ROLE_MIGRATION)) await checkAppRole(admin);
+  const migrations = await loadMigrations();
   const { error } = await new Migrator({
     db: admin,
     provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },

@@ -35,7 +35,7 @@ async function migrate(db: Kysely<DB>, sqlite: Database.Database, onUpgrade?: Up
       `the database was written by a newer version of compliance (schema ${version}, this version knows ${MIGRATION_COUNT}); upgrade compliance`,
     );
   // loaded only when there is something to migrate: an up-to-date store starts without them
-  const { migrations } = await import('../../../migrations/index.js');
+  const migrations = await (await import('../../../migrations/load.js')).loadMigrations();
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => announcedMigrations(migrations, onUpgrade) },
