@@ -48,7 +48,7 @@ module.exports = {
     layer(
       'store-imports-domain-and-migrations',
       '^src/store/',
-      '^(src/(store|domain)/|migrations/(index|names|dialect)[.]ts$)',
+      '^(src/(store|domain)/|migrations/(load|names|dialect)[.]ts$)',
       'store/ implements the domain ports on the engines; it imports domain/ and the migrations (their list and dialect.ts), nothing outward',
     ),
     layer(
@@ -86,6 +86,18 @@ module.exports = {
       '^src/main[.]ts$',
       '^(src/(cli|domain)/|src/(config|version)[.]ts$)',
       'main.ts builds the program and maps errors to exit codes; it reaches everything else through cli/',
+    ),
+    layer(
+      'bundle-imports-main-and-threads',
+      '^src/bundle[.]ts$',
+      '^src/(main|store/worker-threads)[.]ts$',
+      "bundle.ts is what the program's file offers its loader: main's command lines and the store's threads",
+    ),
+    layer(
+      'loader-imports-only-the-bundle',
+      '^src/loader[.]ts$',
+      '^src/(bundle|store/loaded-program)[.]ts$',
+      "loader.ts compiles the program's file and runs it; it names the bundle's shape and what it records of the file",
     ),
     layer('version-is-a-leaf', '^src/version[.]ts$', '^$', 'version.ts imports nothing of the project'),
   ],

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Entry point: the only place that sets the exit code. `--version` alone is answered without loading the CLI.
+// Entry point: the only place that sets the exit code. `--version` alone is answered without loading the program.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { VERSION } = await import('../dist/version.js');
+  const { VERSION } = require('../dist/version.cjs');
   // main() reports a stdout that cannot be written; so does this shortcut past it
   process.stdout.on('error', (e) => {
     process.stderr.write(
@@ -12,6 +15,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   });
   process.stdout.write(`${VERSION}\n`);
 } else {
-  const { main } = await import('../dist/main.js');
-  process.exitCode = await main(process.argv);
+  // the program, compiled from its code cache (src/loader.ts); the cache is written after a command where it was missing
+  const { program, keepCache } = require('../dist/compliance.cjs');
+  process.exitCode = await program.main(process.argv);
+  keepCache();
 }

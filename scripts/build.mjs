@@ -1,7 +1,11 @@
 // Bundles src/ into dist/ with esbuild: one ESM file per entry plus shared chunks, so commands that need a heavy
 // module (pdfkit, the server, prompts) load it only when they run. Native and asset-carrying packages stay external.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 // paths below are the project's, wherever the script is started from
@@ -85,22 +89,40 @@ if (!process.argv.includes('--force') && upToDate()) {
 
 const { build } = await import('esbuild');
 rmSync('dist', { recursive: true, force: true });
-const main = await build({
-  entryPoints: { main: 'src/main.ts', version: 'src/version.ts' },
-  outdir: 'dist',
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  external,
-  plugins: [zodEnglishOnly, commanderLazyChildProcess],
-  sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
-  define: { __VERSION__: JSON.stringify(pkg.version) },
-  // bundled CommonJS packages call require() for Node built-ins
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+};
+/**
+ * The program, one CommonJS file: its loader compiles it with V8's code cache (src/loader.ts), which Node 20 keeps for
+ * no ES module. A module that is imported when first needed is still run only then (esbuild wraps it); `import()` of a
+ * package becomes `require()`, as a script compiled that way cannot import. Worker threads start from the loader, so
+ * `import.meta.url` is the loader's file (beside the program in dist/).
+ */
+const main = await build({
+  ...common,
+  entryPoints: { program: 'src/bundle.ts', version: 'src/version.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  external,
+  supported: { 'dynamic-import': false },
+  plugins: [zodEnglishOnly, commanderLazyChildProcess],
+  define: { __VERSION__: JSON.stringify(pkg.version), 'import.meta.url': '__loaderUrl' },
+  banner: {
+    js: "const __loaderUrl = require('node:url').pathToFileURL(require('node:path').join(__dirname, 'compliance.cjs')).href;",
+  },
+  metafile: true,
+});
+asciiOnly('dist/program.cjs');
+const loader = await build({
+  ...common,
+  entryPoints: { compliance: 'src/loader.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
   metafile: true,
 });
 
@@ -117,11 +139,59 @@ const banner = await build({
   metafile: true,
 });
 
+await warmCodeCache();
+
 // virtual modules (the zod locale index above) are named `namespace:path` and have no file
-const read = [main, banner].flatMap((b) => Object.keys(b.metafile.inputs)).filter((f) => existsSync(f));
+const read = [main, loader, banner].flatMap((b) => Object.keys(b.metafile.inputs)).filter((f) => existsSync(f));
 const inputs = [...new Set([...ALWAYS_READ, ...read])];
-const outputs = [main, banner].flatMap((b) => Object.keys(b.metafile.outputs));
+const outputs = [main, loader, banner].flatMap((b) => Object.keys(b.metafile.outputs));
 writeFileSync(
   STAMP,
   JSON.stringify({ inputs: hashAll(inputs.sort()), outputs: hashAll(outputs.sort()) }, null, 1) + '\n',
 );
+
+/**
+ * esbuild escapes what is not ASCII in strings, but keeps comments (and a regular expression's class) as written. The
+ * loader reads the program as Latin-1, three times as fast as decoding UTF-8, so the file is made ASCII: each other
+ * character written as its `\\u` escape, which means the same in a string, a regular expression, an identifier or a
+ * comment.
+ */
+function asciiOnly(file) {
+  const text = readFileSync(file, 'utf8');
+  // a character beyond the first plane is two UTF-16 units, each written as its escape
+  const unit = (c, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  const escape = (c) => [...Array(c.length).keys()].map((i) => unit(c, i)).join('');
+  writeFileSync(file, text.replace(/[^\p{ASCII}]/gu, escape));
+}
+
+/**
+ * V8's code cache of the program (src/loader.ts), made here after a few everyday commands on a store of their own, so
+ * that the first command after an install starts as fast as the next. It is no output the stamp names: the loader
+ * writes it anew where V8 refuses it (another Node version), and a command after a skipped build writes a missing one.
+ */
+async function warmCodeCache() {
+  const { program, keepCache } = createRequire(import.meta.url)('../dist/compliance.cjs');
+  const dir = mkdtempSync(join(tmpdir(), 'compliance-build-'));
+  const silent = () => Object.assign(new PassThrough(), { isTTY: false }).resume();
+  const io = { stdin: silent(), stdout: silent(), stderr: silent(), stdinIsTTY: false, stdoutIsTTY: false };
+  const env = { PATH: process.env.PATH, HOME: dir, COMPLIANCE_DB: join(dir, 'warm.db'), COMPLIANCE_USER: 'build' };
+  try {
+    for (const line of [
+      ['db', 'init'],
+      ['dsfa', 'create', '--title', 'Warm-up'],
+      ['dsfa', 'list', '--json'],
+      ['consents', 'list', '--json'],
+      ['training', 'modules', 'list', '--json'],
+      ['legal-docs', 'list', '--json'],
+    ]) {
+      const code = await program.main(['node', 'compliance', ...line], {
+        io: { ...io, stderrIsTTY: false, color: false },
+        env,
+      });
+      if (code !== 0) throw new Error(`the code cache's warm-up: compliance ${line.join(' ')} exited ${code}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  keepCache(true);
+}

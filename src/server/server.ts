@@ -32,7 +32,6 @@ import {
 } from './access.js';
 import { addRateLimitFields, DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from './rate-limit.js';
 import { logLine, requestId, type LogFormat } from './request-log.js';
-import { programFilesChanged } from './program-files.js';
 import { JSON_HEADERS, send } from './json-answer.js';
 import { sendFile } from './send-file.js';
 
@@ -473,7 +472,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
     res.setHeader('vary', 'Origin');
     handle(req, res, seen)
       .catch((raw: unknown) => {
-        const e = programFilesChanged(raw) ?? (opts.store ? opts.store.mapError(raw) : raw);
+        const e = opts.store ? opts.store.mapError(raw) : raw;
         if (e instanceof DomainError) {
           const status = e instanceof TransportError ? e.status : STATUS_BY_CODE[e.code];
           if (status >= 500) log(`error: ${e.message} (request ${seen.id})`);

@@ -8,10 +8,9 @@
 //   node test/bench/floor.mjs verify-trail-text DB TENANT
 //                                                     the same by the text SQLite writes of each row, the table's
 //                                                     side on a thread of its own (as audit verify reads)
-//   node test/bench/floor.mjs dsfa-list DB [FILE...]  open the store, print 100 assessments as JSON; with FILEs,
-//                                                     import them first (aims.bench.mjs names the chunks of dist/
-//                                                     that hold zod, kysely and commander: the libraries every
-//                                                     command loads, as the build bundles them)
+//   node test/bench/floor.mjs dsfa-list DB [PROGRAM]  open the store, print 100 assessments as JSON; with PROGRAM
+//                                                     (dist/program.cjs), compile it from its code cache first, as
+//                                                     the loader does (src/loader.ts), and run none of it
 //   node test/bench/floor.mjs sync-idle DB URL        open the store, ask the server for the journal's head
 //   node test/bench/floor.mjs sync-writes DB EMPTY   every record of DB (a store a clone filled) written into the
 //                                                     empty store EMPTY as a pull writes them, on one thread;
@@ -22,7 +21,7 @@
 //                                                     prints the milliseconds per write of each as JSON
 // The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
 import { hash } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
@@ -119,7 +118,12 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
     if (expected.get(ids[i]) !== digests[i]) throw new Error(`row ${ids[i]} does not hold`);
   process.stdout.write(`${ids.length}\n`);
 } else if (mode === 'dsfa-list') {
-  await Promise.all(process.argv.slice(4).map((f) => import(pathToFileURL(f).href)));
+  if (arg) {
+    const { Script } = await import('node:vm');
+    const wrapped = `(function (exports, require, module, __filename, __dirname) {${readFileSync(arg, 'latin1')}\n})`;
+    const script = new Script(wrapped, { filename: arg, cachedData: readFileSync(`${arg}.v8-cache`) });
+    if (script.cachedDataRejected) throw new Error(`V8 refused the code cache of ${arg}`);
+  }
   const db = new Database(file, { readonly: true });
   const rows = db
     .prepare(`select * from dsfa where tenant_id = 'default' order by created_at desc, id desc limit 100`)

@@ -79,7 +79,7 @@ describe('the compliance binary', () => {
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const reachable = spawnSync(
       process.execPath,
-      ['-e', `require('fs').accessSync(${JSON.stringify(join(process.cwd(), 'dist', 'main.js'))})`],
+      ['-e', `require('fs').accessSync(${JSON.stringify(join(process.cwd(), 'dist', 'program.cjs'))})`],
       asUser,
     );
     if (reachable.status !== 0) t.skip();

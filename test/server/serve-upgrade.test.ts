@@ -4,9 +4,10 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { tmpDb } from '../support/helpers.js';
 
-// An operator upgrades the program in place while `compliance serve` runs: dist/ is built anew, with new file names.
-// What the server had loaded keeps answering; a route whose modules it had not loaded yet cannot load them, and says
-// to restart (503, in the API's error body) instead of answering 500.
+// An operator upgrades the program in place while `compliance serve` runs: dist/ is built anew. The server loaded its
+// program whole (one file, dist/program.cjs) and keeps answering every route with it; only a thread it would start
+// (an import's writer) would load the new program, so that is refused, saying to restart (503, in the API's error
+// body), instead of answering 500.
 const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('serve after its program files were replaced under it', () => {
@@ -17,7 +18,7 @@ describe('serve after its program files were replaced under it', () => {
   for (const part of ['bin', 'dist', 'package.json', 'fixtures'])
     cpSync(join(ROOT, part), join(copy, part), { recursive: true });
 
-  it('answers 503 naming the restart for what it had not loaded, and keeps answering what it had', async () => {
+  it('keeps answering every route, and answers 503 naming the restart for a thread of the new program', async () => {
     const proc = spawn(process.execPath, [join(copy, 'bin/compliance.js'), '--db', tmpDb(), 'serve', '--port', '0']);
     try {
       let err = '';
@@ -35,20 +36,25 @@ describe('serve after its program files were replaced under it', () => {
       };
       expect((await get('/dsfa?tenant_id=acme')).status).toBe(200);
 
-      // the upgrade: the old files are gone (a new build names its chunks anew)
+      // the upgrade: the old files are gone (a new build replaces them)
       renameSync(join(copy, 'dist'), join(copy, 'dist-before'));
-      const consents = await get('/einwilligungen/consents');
-      expect(consents).toEqual({
+      // a route the server had not answered yet: its code came with the program
+      expect((await get('/einwilligungen/consents')).status).toBe(200);
+      const imported = await fetch(`${url}/einwilligungen/consents/import`, {
+        method: 'POST',
+        headers: { 'x-tenant-id': 'acme', 'content-type': 'text/csv' },
+        body: 'user_id,data_point_id,granted\nu1,newsletter,true\n',
+      });
+      expect({ status: imported.status, body: await imported.json() }).toEqual({
         status: 503,
         body: {
-          error:
-            "this server's program files changed while it runs (an upgrade in place?): restart compliance serve to load them",
+          error: "this program's files changed while it runs (an upgrade in place?): restart it to load them",
           code: 'unavailable',
           details: [],
         },
       });
       // the server logs the refusal as it answers: the line may reach this process a moment after the answer
-      await vi.waitFor(() => expect(err).toContain("error: this server's program files changed while it runs"), {
+      await vi.waitFor(() => expect(err).toContain("error: this program's files changed while it runs"), {
         timeout: 5000,
       });
       expect(err).not.toContain('internal error');

@@ -21,7 +21,7 @@ describe('the build of dist/', () => {
     expect(r.status, r.stderr).toBe(0);
     return r.stdout.includes('dist/ is up to date');
   };
-  const main = () => readFileSync(join(root, 'dist/main.js'), 'utf8');
+  const main = () => readFileSync(join(root, 'dist/program.cjs'), 'utf8');
   const built = () =>
     readdirSync(join(root, 'dist'))
       .map((f) => readFileSync(join(root, 'dist', f), 'utf8'))
@@ -35,7 +35,7 @@ describe('the build of dist/', () => {
     expect(built()).toContain('probe-1');
     expect(build()).toBe(true);
     // an output changed by hand, or gone
-    appendFileSync(join(root, 'dist/main.js'), '\n// edited\n');
+    appendFileSync(join(root, 'dist/program.cjs'), '\n// edited\n');
     expect(build()).toBe(false);
     expect(main()).not.toContain('// edited');
     rmSync(join(root, 'dist/sdk-banner.js'));

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { BatchResult, BatchValue, ConsentImportWriter, ImportWriterOptions } from '../consent-import-rows.js';
 import type { ConsentBatchWriter, FromWriter, ToWriter, WriterOptions } from './consent-import-writer.js';
 import { storageError } from './sqlite-errors.js';
+import { checkProgramFile, startsThreads } from './thread-roles.js';
 
 /** The writer in this thread (tests on the TypeScript sources): each piece is written as it comes. */
 class InThreadWriter implements ConsentImportWriter {
@@ -121,23 +122,17 @@ class WorkerWriter implements ConsentImportWriter {
   }
 }
 
-/**
- * Whether the SQLite writer runs in a worker thread: it does whenever its module is a built .js file (the CLI and the
- * server), since a worker can only start from one; the test suite runs the TypeScript sources in this thread.
- */
-export const writesInWorker = (writerUrl: string): boolean => writerUrl.endsWith('.js');
-
 /** The SQLite import writer: in a worker thread (the built CLI and server) or in this thread (tests on the sources). */
 export async function openSqliteImportWriter(
   file: string,
   options: ImportWriterOptions,
   onBatch: (r: BatchResult) => void,
 ): Promise<ConsentImportWriter> {
-  // imported on its own so the bundle keeps it in a small file of its own, which is what the worker thread loads
   const { ConsentBatchWriter, WRITER_ROLE, WRITER_URL } = await import('./consent-import-writer.js');
   const sqliteOptions: WriterOptions = { ...options, file };
+  if (startsThreads(WRITER_URL)) checkProgramFile();
   try {
-    return writesInWorker(WRITER_URL)
+    return startsThreads(WRITER_URL)
       ? await WorkerWriter.start(WRITER_URL, WRITER_ROLE, sqliteOptions, onBatch)
       : new InThreadWriter(new ConsentBatchWriter(sqliteOptions), onBatch);
   } catch (e) {

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { uuidv7Source } from '../ids.js';
 import { sqliteEngine } from './sqlite-engine.js';
+import { IMPORT_WRITER } from './thread-roles.js';
 import {
   BATCH_QUERIES,
   BATCH_TABLES,
@@ -409,9 +410,9 @@ export type FromWriter =
   | { type: 'closed' }
   | { type: 'error'; message: string; code?: string };
 
-/** This module's own file, for starting it as a worker (only a built .js file can be; tests run the .ts sources). */
+/** The file a worker thread starts: built, the program's loader, which hands the thread its role (store/worker-threads.ts). */
 export const WRITER_URL = import.meta.url;
-export const WRITER_ROLE = 'compliance-consents-import-writer';
+export const WRITER_ROLE = IMPORT_WRITER;
 
 // Started as a worker thread: gather the pieces the import thread sends and write them, one reply per transaction.
 if (!isMainThread && parentPort && (workerData as { role?: string } | undefined)?.role === WRITER_ROLE) {

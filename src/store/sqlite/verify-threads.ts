@@ -2,10 +2,10 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import Database from 'better-sqlite3';
 import { runVerifyJob, type VerifyJob, type VerifyResult, type VerifyThreads } from '../journal/verify-jobs.js';
 import { nativeBinding } from './native-binding.js';
+import { checkProgramFile, startsThreads, VERIFY_READER as ROLE } from './thread-roles.js';
 
-/** This module's own file, which a worker thread starts (only a built .js file can be; tests run the .ts sources). */
+/** The file a worker thread starts: built, the program's loader, which hands the thread its role (store/worker-threads.ts). */
 const URL_OF_THIS = import.meta.url;
-const ROLE = 'compliance-verify-reader';
 
 /**
  * A verification's reading in worker threads, each opening the store's file again, read-only (WAL lets readers run
@@ -14,12 +14,13 @@ const ROLE = 'compliance-verify-reader';
 export function sqliteVerifyThreads(file: string): VerifyThreads | undefined {
   if (file === ':memory:') return undefined;
   return {
-    run: (job) => (URL_OF_THIS.endsWith('.js') ? runInWorker(file, job) : Promise.resolve(undefined)),
+    run: (job) => (startsThreads(URL_OF_THIS) ? runInWorker(file, job) : Promise.resolve(undefined)),
   } as VerifyThreads;
 }
 
 function runInWorker(file: string, job: VerifyJob): Promise<VerifyResult> {
   return new Promise((resolve, reject) => {
+    checkProgramFile();
     const worker = new Worker(new URL(URL_OF_THIS), { workerData: { role: ROLE, file, job } });
     worker.once('message', (r: VerifyResult | { error: string }) =>
       'error' in r ? reject(new Error(r.error)) : resolve(r),
