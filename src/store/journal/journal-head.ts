@@ -12,3 +12,9 @@ export const headQuery = (db: Kysely<DB>, tenant: string): CompiledQuery<{ seq: 
     `select "seq", "hash" from "journal" where "tenant_id" = ${engineFor(db).placeholder(1)} order by "seq" desc limit 1`,
     [tenant],
   );
+
+/** A tenant's last entry (its number and hash), or undefined before its first. */
+export async function readHead(db: Kysely<DB>, tenant: string): Promise<{ seq: number; hash: string } | undefined> {
+  const [row] = (await db.executeQuery(headQuery(db, tenant))).rows;
+  return row && { seq: Number(row.seq), hash: row.hash };
+}

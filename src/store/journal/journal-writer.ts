@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { dataHash, entryHash, GENESIS_HASH } from '../../domain/journal/chain.js';
 import { BATCH_OP, rowOf, type BatchData } from '../../domain/journal/changes.js';
 import { DomainError } from '../../domain/errors.js';
-import { KyselyJournalStore } from './journal.store.js';
+import { readHead } from './journal-head.js';
 import type { DB, JournalRow } from '../db-types.js';
 import { insertRows } from '../kysely/bulk-insert.js';
 import { registerTenant } from '../kysely/tenant.store.js';
@@ -147,7 +147,7 @@ export class JournalWriter implements Recorder {
   /** Appends the collected entries; the new head, or undefined when there was nothing to append. */
   async flush(db: Kysely<DB>): Promise<{ seq: number; hash: string } | undefined> {
     if (!this.changes.length) return undefined;
-    const head = await new KyselyJournalStore(db).head(this.tenant);
+    const head = await readHead(db, this.tenant);
     const rows = chainEntries(this.tenant, head, this.meta, this.changes);
     this.changes = [];
     // a tenant's first entry registers it; the store's own chain (the empty id: API keys) is no tenant

@@ -10,7 +10,7 @@ import type { ChainCheck, JournalStore, TrailSnapshot, TrailTable } from '../../
 import type { DB, JournalRow } from '../db-types.js';
 import { engineFor } from '../engine.js';
 import type { TrailColumns } from '../../domain/journal/trails.js';
-import { headQuery } from './journal-head.js';
+import { readHead } from './journal-head.js';
 import { readTrailSnapshot, type SnapshotOptions } from './trail-snapshot.js';
 import { preimageEntry, type VerifyThreads } from './verify-jobs.js';
 import type { Store } from '../store.js';
@@ -155,9 +155,8 @@ export class KyselyJournalStore implements JournalStore {
    * The last entry of a tenant's chain. Read before every append, so written as SQL of one text per engine (prepared
    * once on SQLite) rather than built and compiled by kysely for each write.
    */
-  async head(tenant: string): Promise<{ seq: number; hash: string } | undefined> {
-    const [row] = (await this.db.executeQuery(headQuery(this.db, tenant))).rows;
-    return row && { seq: Number(row.seq), hash: row.hash };
+  head(tenant: string): Promise<{ seq: number; hash: string } | undefined> {
+    return readHead(this.db, tenant);
   }
 
   /** The entries before `below`, newest first, without their data (which may run to megabytes). */

@@ -8,6 +8,14 @@ const MAX_ROWS = 500;
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * Statement texts by engine, table, columns, upsert and row count: a write of one row (each journal entry) builds its
+ * text once per process instead of quoting every column again. Names come from the code, so the shapes are few; the
+ * bound only keeps a long-running process from holding every row count of every bulk write.
+ */
+const TEXTS = new Map<string, string>();
+const TEXTS_HELD = 2_000;
+
 /** A row whose `key` is already stored is updated instead: its columns `set` take the new values. */
 export interface Upsert {
   key: string[];
@@ -28,20 +36,22 @@ export async function insertRows<D>(
   upsert?: Upsert,
 ) {
   if (!rows.length) return;
-  const { placeholder } = engineFor(db);
+  const engine = engineFor(db);
   const perStatement = Math.max(1, Math.min(MAX_ROWS, Math.floor(VALUES_PER_STATEMENT / columns.length)));
-  const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
-  const tail = upsert
-    ? ` on conflict (${upsert.key.map(quote).join(', ')}) do update set ${upsert.set.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
-    : '';
-  const texts = new Map<number, string>();
+  const shape = `${engine.kind}\u0000${table}\u0000${columns.join(',')}\u0000${upsert ? JSON.stringify(upsert) : ''}`;
   const textFor = (n: number) => {
-    let text = texts.get(n);
+    const key = `${shape}\u0000${n}`;
+    let text = TEXTS.get(key);
     if (text) return text;
     let p = 0;
-    const tuple = () => `(${columns.map(() => placeholder(++p)).join(', ')})`;
+    const tuple = () => `(${columns.map(() => engine.placeholder(++p)).join(', ')})`;
+    const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
+    const tail = upsert
+      ? ` on conflict (${upsert.key.map(quote).join(', ')}) do update set ${upsert.set.map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
+      : '';
     text = head + Array.from({ length: n }, tuple).join(', ') + tail;
-    texts.set(n, text);
+    if (TEXTS.size >= TEXTS_HELD) TEXTS.clear();
+    TEXTS.set(key, text);
     return text;
   };
   for (let i = 0; i < rows.length; i += perStatement) {
