@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
@@ -44,15 +44,22 @@ export const program: typeof Bundle = module.exports;
 
 /**
  * Writes the cache where there was none or V8 refused it, with the code compiled so far (the command that ran):
- * under another name first, so that a process starting meanwhile reads the old cache or the new one, whole.
+ * under another name first, so that a process starting meanwhile reads the old cache or the new one, whole. The file
+ * is opened before V8 serialises the code, so a folder that cannot be written costs a failed open, not a cache made
+ * for nothing.
  */
 export function keepCache(force = false): void {
   if (!force && cachedData && !script.cachedDataRejected) return;
   const next = `${CACHE}.${process.pid}`;
+  let fd: number | undefined;
   try {
-    writeFileSync(next, script.createCachedData());
+    fd = openSync(next, 'w');
+    writeSync(fd, script.createCachedData());
+    closeSync(fd);
+    fd = undefined;
     renameSync(next, CACHE);
   } catch {
+    if (fd !== undefined) closeSync(fd);
     rmSync(next, { force: true });
   }
 }
