@@ -34,6 +34,12 @@ export default tseslint.config(
     },
   },
   {
+    // the entry point is CommonJS (bin/package.json): Node starts it without its ES module loader, some 4 ms sooner
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // the website banner runs in the visitor's browser (src/banner/banner.js), not in Node
     files: ['src/banner/**/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Entry point: the only place that sets the exit code. `--version` alone is answered without loading the program.
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+'use strict';
+// Entry point, CommonJS (bin/package.json: Node starts it without its ES module loader): the only place that sets the
+// exit code. `--version` alone is answered without loading the program.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { VERSION } = require('../dist/version.cjs');
@@ -17,6 +16,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // the program, compiled from its code cache (src/loader.ts); the cache is written after a command where it was missing
   const { program, keepCache } = require('../dist/compliance.cjs');
-  process.exitCode = await program.main(process.argv);
-  keepCache();
+  void program.main(process.argv).then((code) => {
+    process.exitCode = code;
+    keepCache();
+  });
 }
