@@ -1,30 +1,15 @@
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import {
-  chmodSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { programCopy } from '../support/program-copy.js';
 
 // The loader compiles the program (dist/program.cjs) with V8's code cache of it (src/loader.ts): the build makes one,
 // a command writes it where it is missing or V8 refuses it (a cache of another Node version), and leaves a good one be.
-const ROOT = resolve(import.meta.dirname, '../..');
 
 describe("the program's code cache", () => {
-  // a copy of the built program inside the project (its packages resolve from the project's node_modules)
-  mkdirSync(join(ROOT, 'tmp'), { recursive: true });
-  const copy = mkdtempSync(join(ROOT, 'tmp', 'cache-'));
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
-  for (const part of ['bin', 'dist', 'package.json', 'fixtures'])
-    cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  const copy = programCopy('cache-');
   const cache = join(copy, 'dist', 'program.cjs.v8-cache');
   const run = (args: string[], as: SpawnSyncOptions = {}) => {
     const r = spawnSync(process.execPath, [join(copy, 'bin/compliance.js'), ...args], { ...as, encoding: 'utf8' });

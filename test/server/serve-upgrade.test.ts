@@ -1,22 +1,17 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { tmpDb } from '../support/helpers.js';
+import { programCopy } from '../support/program-copy.js';
 
 // An operator upgrades the program in place while `compliance serve` runs: dist/ is built anew. The server loaded its
 // program whole (one file, dist/program.cjs) and keeps answering every route with it; only a thread it would start
 // (an import's writer) would load the new program, so that is refused, saying to restart (503, in the API's error
 // body), instead of answering 500.
-const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('serve after its program files were replaced under it', () => {
-  // a copy of the built program inside the project (its packages resolve from the project's node_modules)
-  mkdirSync(join(ROOT, 'tmp'), { recursive: true });
-  const copy = mkdtempSync(join(ROOT, 'tmp', 'upgrade-'));
-  afterAll(() => rmSync(copy, { recursive: true, force: true }));
-  for (const part of ['bin', 'dist', 'package.json', 'fixtures'])
-    cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+  const copy = programCopy('upgrade-');
 
   it('keeps answering every route, and answers 503 naming the restart for a thread of the new program', async () => {
     const proc = spawn(process.execPath, [join(copy, 'bin/compliance.js'), '--db', tmpDb(), 'serve', '--port', '0']);
