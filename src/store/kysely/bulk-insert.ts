@@ -38,9 +38,10 @@ export async function insertRows<D>(
   if (!rows.length) return;
   const engine = engineFor(db);
   const perStatement = Math.max(1, Math.min(MAX_ROWS, Math.floor(VALUES_PER_STATEMENT / columns.length)));
-  const shape = `${engine.kind}\u0000${table}\u0000${columns.join(',')}\u0000${upsert ? JSON.stringify(upsert) : ''}`;
+  // as JSON, so that no name can run into the next (a column named `a,b` is not the columns `a` and `b`)
+  const shape = JSON.stringify([engine.kind, table, columns, upsert ?? null]);
   const textFor = (n: number) => {
-    const key = `${shape}\u0000${n}`;
+    const key = `${shape}${n}`;
     let text = TEXTS.get(key);
     if (text) return text;
     let p = 0;

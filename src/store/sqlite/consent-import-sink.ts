@@ -130,9 +130,11 @@ export async function openSqliteImportWriter(
 ): Promise<ConsentImportWriter> {
   const { ConsentBatchWriter, WRITER_ROLE, WRITER_URL } = await import('./consent-import-writer.js');
   const sqliteOptions: WriterOptions = { ...options, file };
-  if (startsThreads(WRITER_URL)) checkProgramFile();
+  const threaded = startsThreads(WRITER_URL);
+  // before the store's own errors: a program file replaced under this process is no storage error
+  if (threaded) checkProgramFile();
   try {
-    return startsThreads(WRITER_URL)
+    return threaded
       ? await WorkerWriter.start(WRITER_URL, WRITER_ROLE, sqliteOptions, onBatch)
       : new InThreadWriter(new ConsentBatchWriter(sqliteOptions), onBatch);
   } catch (e) {
