@@ -128,6 +128,26 @@ describe.each(ENGINE_NAMES)('a pull that writes import batches set-wise from a s
     });
   });
 
+  // a clone's tables hold nothing when it starts, so what it holds of a batch is what this run wrote: a batch sent
+  // again in a later transaction of the same run must still find its records held
+  it('takes a batch sent again in the same first pull the record-by-record way, the first one having been written', async () => {
+    const tenant = 'sw-twice';
+    await importOn(tenant, csv(500, 8));
+    const held = await tenantRecords(server, tenant);
+    const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
+    await poisonBatch(server, tenant, real.entity_id, batchAgain(real));
+
+    for (const rows of [1_000_000, 1]) {
+      const laptop = await laptopDb();
+      const summary = await pull(laptop, tenant, rows);
+      expect(summary.conflicts).toEqual([]);
+      await onLaptop(laptop, async (l) => {
+        expect((await tenantRecords(l, tenant)).tables).toEqual(held.tables);
+        await expectChainIntact(l, tenant);
+      });
+    }
+  });
+
   it('refuses the rows of a batch that break a rule and writes the rest, as the record-by-record way does', async () => {
     const tenant = 'sw-rules';
     await importOn(tenant, csv(300, 10));

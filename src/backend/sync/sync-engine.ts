@@ -362,6 +362,12 @@ export class SyncEngine {
   private head = 0;
   /** The records this run wrote from the server, to count each once. */
   private readonly pulledKeys = new Set<string>();
+  /**
+   * The tables that held none of the tenant's records when the pull started (a clone's): a record of one is held here
+   * only if this run wrote it (pulledKeys), since another command's insert meanwhile is a change besides the sync,
+   * which keeps the table out of the set-wise way (setWise).
+   */
+  private readonly emptyAtStart = new Set<string>();
 
   /** The server must speak this protocol on the same schema, else its rows would not fit this store's tables. */
   private async checkServer(): Promise<void> {
@@ -386,6 +392,9 @@ export class SyncEngine {
   /** Applies the server's entries after `state.pulled_seq`, a page per transaction. */
   private async pull(state: SyncState): Promise<void> {
     const { remote, uow, tenant, actor } = this.o;
+    if (!this.stored)
+      for (const entity of this.entities)
+        if (!(await this.reader.replica.holdsAny(tenant, entity))) this.emptyAtStart.add(entity);
     const fetchPage = (after: number) => {
       const query = { after, limit: Math.min(this.pageSize, 1000) };
       const page = again(() => remote.journal.page({ tenant, actor, query }));
@@ -527,12 +536,7 @@ export class SyncEngine {
     const changes: RowChange[] = [];
     for (const part of parts)
       for (const { group, changes: records } of part.records.groups) {
-        const held = await tx.replica.readMany(
-          tenant,
-          group.entity,
-          records.map((c) => ({ id: c.id, hint: c.row })),
-        );
-        if (held.size) return false;
+        if (await this.holdsAnyOf(tx, group.entity, records)) return false;
         for (const c of records) changes.push({ entity: c.entity, id: c.id, before: null, after: c.row });
       }
     if ((await this.refused(tx, changes)).size) return false;
@@ -546,6 +550,17 @@ export class SyncEngine {
       this.pulledKeys.add(k);
     }
     return true;
+  }
+
+  /** Whether this store holds any of a table's records (the derived records of a page, all new if it holds none). */
+  private async holdsAnyOf(tx: Stores, entity: string, records: Array<{ id: string; row: SyncRow | null }>) {
+    if (this.emptyAtStart.has(entity)) return records.some((c) => this.pulledKeys.has(key(entity, c.id)));
+    const held = await tx.replica.readMany(
+      this.o.tenant,
+      entity,
+      records.map((c) => ({ id: c.id, hint: c.row })),
+    );
+    return held.size > 0;
   }
 
   /**

@@ -33,6 +33,8 @@ export interface ReplicaStore {
    * groups `fn` adopts from an entry it wrote exactly (see AdoptedGroups), if any.
    */
   asOneEntry<T>(entity: string, id: string, fn: (entry: OneEntry) => Promise<T>): Promise<T>;
+  /** Whether the tenant holds any record of a table (a clone's tables hold none when its first pull starts). */
+  holdsAny(tenant: string, entity: string): Promise<boolean>;
   /** Records this tenant does not hold yet, inserted together, each journaled. */
   insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
 import type { DerivedRecords } from '../../domain/journal/changes.js';
 import { compactForm } from '../../domain/sync/derived-groups.js';
@@ -237,6 +237,9 @@ export class KyselyReplicaStore implements ReplicaStore {
   insertMany(tenant: string, entity: string, rows: Array<{ id: string; row: SyncRow }>) {
     return this.of(tenant).insertMany(entity, rows);
   }
+  holdsAny(tenant: string, entity: string) {
+    return this.of(tenant).holdsAny(entity);
+  }
   broken(tenant: string, entity: string, id: string, row: SyncRow | null) {
     return this.of(tenant).broken(entity, id, row);
   }
@@ -313,6 +316,20 @@ class TenantReplica {
       out.push(...((await q.execute()) as SyncRow[]));
     }
     return out;
+  }
+
+  async holdsAny(entity: string): Promise<boolean> {
+    const s = spec(entity);
+    let q = this.db.selectFrom(entity).select(sql<number>`1`.as('one'));
+    q =
+      s.tenant === false
+        ? q.where(
+            'block_id',
+            'in',
+            this.db.selectFrom('training_block').select('id').where('tenant_id', '=', this.tenant),
+          )
+        : q.where('tenant_id', '=', this.tenant);
+    return (await q.limit(1).executeTakeFirst()) !== undefined;
   }
 
   private select(entity: string, where: Record<string, unknown>) {
