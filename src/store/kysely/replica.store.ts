@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { DomainError } from '../../domain/errors.js';
 import type { DerivedRecords } from '../../domain/journal/changes.js';
 import { compactForm } from '../../domain/sync/derived-groups.js';
@@ -296,40 +296,35 @@ class TenantReplica {
 
   /** The tenant's records of a table whose `column` holds one of `values`, a few statements for many values. */
   async rowsWhere(entity: string, column: string, values: unknown[]): Promise<SyncRow[]> {
-    const s = spec(entity);
     if (!(await columnsOfEntity(entity)).includes(column))
       throw new DomainError('internal', `${entity} has no column ${column}`);
     const out: SyncRow[] = [];
     for (let i = 0; i < values.length; i += READ_CHUNK) {
-      let q = this.db
+      const q = this.db
         .selectFrom(entity)
         .selectAll()
-        .where(column, 'in', values.slice(i, i + READ_CHUNK));
-      q =
-        s.tenant === false
-          ? q.where(
-              'block_id',
-              'in',
-              this.db.selectFrom('training_block').select('id').where('tenant_id', '=', this.tenant),
-            )
-          : q.where('tenant_id', '=', this.tenant);
+        .where(column, 'in', values.slice(i, i + READ_CHUNK))
+        .where(this.mine(entity));
       out.push(...((await q.execute()) as SyncRow[]));
     }
     return out;
   }
 
   async holdsAny(entity: string): Promise<boolean> {
-    const s = spec(entity);
-    let q = this.db.selectFrom(entity).select(sql<number>`1`.as('one'));
-    q =
-      s.tenant === false
-        ? q.where(
-            'block_id',
-            'in',
-            this.db.selectFrom('training_block').select('id').where('tenant_id', '=', this.tenant),
-          )
-        : q.where('tenant_id', '=', this.tenant);
-    return (await q.limit(1).executeTakeFirst()) !== undefined;
+    const q = this.db
+      .selectFrom(entity)
+      .select(sql<number>`1`.as('one'))
+      .where(this.mine(entity))
+      .limit(1);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  /** The condition that keeps a statement on a table to this tenant's rows (a block link's, by its block). */
+  private mine(entity: string) {
+    return (eb: ExpressionBuilder<Tables, string>) =>
+      spec(entity).tenant === false
+        ? eb('block_id', 'in', eb.selectFrom('training_block').select('id').where('tenant_id', '=', this.tenant))
+        : eb('tenant_id', '=', this.tenant);
   }
 
   private select(entity: string, where: Record<string, unknown>) {
