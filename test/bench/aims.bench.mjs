@@ -255,7 +255,8 @@ if (wanted('dsfa-writes')) {
       await once(s.p, 'exit');
     }
   const [on, off] = [median(rates.on), median(rates.off)];
-  // the floor: a write through serve without the journal plus the least an entry adds to a write (floor.mjs)
+  // the floor: a write through serve without the journal plus the least its journal entries add to it (floor.mjs:
+  // a change of an assessment writes its row and its trail's, so two entries)
   const db = join(dir, 'journal-write.db');
   cli(['--db', db, 'db', 'init']);
   const least = JSON.parse(floor(['journal-write', db, String(n(20_000))]).stdout);
@@ -265,7 +266,7 @@ if (wanted('dsfa-writes')) {
     on_per_s: on,
     off_per_s: off,
     entry_ms: least.on_ms - least.off_ms,
-    floor: `a write plus the least an entry adds ${floorRatio.toFixed(2)}×`,
+    floor: `a write plus the least its two entries add ${floorRatio.toFixed(2)}×`,
   });
 }
 

@@ -15,9 +15,10 @@
 //   node test/bench/floor.mjs sync-writes DB EMPTY   every record of DB (a store a clone filled) written into the
 //                                                     empty store EMPTY as a pull writes them, on one thread;
 //                                                     prints the seconds of the writes alone as JSON
-//   node test/bench/floor.mjs journal-write DB N      the least a journal adds to a write: N updates of one
-//                                                     assessment, each in a transaction, alone and with an entry
-//                                                     appended (head read, the row as JSON, two hashes, one insert);
+//   node test/bench/floor.mjs journal-write DB N      the least a journal adds to a write: N changes of one
+//                                                     assessment (its row and a trail entry), each in a
+//                                                     transaction, alone and with the two entries appended (head
+//                                                     read, each row as JSON, two hashes each, two inserts);
 //                                                     prints the milliseconds per write of each as JSON
 // The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
 import { hash } from 'node:crypto';
@@ -200,30 +201,52 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
       recipients, measures, created_by, created_at, updated_at, ai_use_case_modules)
      values (?, 'floor', 'Verfahren', '', 'draft', 'low', '', '[]', '[]', '[]', 'floor', ?, ?, '[]')`,
   ).run(id, now(), now());
+  // a change of an assessment writes its row and an entry of its audit trail, as the service does
   const update = db.prepare('update dsfa set description = ?, updated_at = ? where id = ?');
+  const trail = db.prepare(`insert into dsfa_audit (id, tenant_id, dsfa_id, action, changed_by, old_values, new_values,
+    created_at) values (?, 'floor', ?, 'updated', 'floor', ?, ?, ?)`);
   const row = db.prepare('select * from dsfa where id = ?');
+  const trailRow = db.prepare('select * from dsfa_audit where id = ?');
   const head = db.prepare(`select seq, hash from journal where tenant_id = 'floor' order by seq desc limit 1`);
   const append = db.prepare(`insert into journal (tenant_id, seq, txn, time, actor, principal, entity, entity_id, op,
-    data, data_hash, prev_hash, hash) values ('floor', ?, ?, ?, 'floor', 'os:floor', 'dsfa', ?, 'update', ?, ?, ?, ?)`);
-  const plain = db.transaction((i) => update.run(`Fassung ${i}`, now(), id));
+    data, data_hash, prev_hash, hash) values ('floor', ?, ?, ?, 'floor', 'os:floor', ?, ?, ?, ?, ?, ?, ?)`);
+  const write = (i, time) => {
+    const trailId = `00000000-0000-7000-9000-${String(i).padStart(12, '0')}`;
+    update.run(`Fassung ${i}`, time, id);
+    trail.run(
+      trailId,
+      id,
+      JSON.stringify({ description: `Fassung ${i - 1}` }),
+      JSON.stringify({ description: `Fassung ${i}` }),
+      time,
+    );
+    return trailId;
+  };
+  let round = 0;
+  const plain = db.transaction((i) => write(round + i, now()));
+  // the same write with the journal's two entries (the assessment's and its trail's): the head read once, each row
+  // as JSON, two hashes each, two inserts
   const journaled = db.transaction((i) => {
     const time = now();
-    update.run(`Fassung ${i}`, time, id);
-    const last = head.get() ?? { seq: 0, hash: GENESIS };
-    const data = JSON.stringify(row.get(id));
-    const dataHash = hash('sha256', data, 'hex');
-    const seq = last.seq + 1;
-    const txn = `txn-${seq}`;
-    const h = hash(
-      'sha256',
-      JSON.stringify([1, 'floor', seq, txn, time, 'floor', 'os:floor', 'dsfa', id, 'update', dataHash, last.hash]),
-      'hex',
-    );
-    append.run(seq, txn, time, id, data, dataHash, last.hash, h);
+    const trailId = write(round + i, time);
+    let last = head.get() ?? { seq: 0, hash: GENESIS };
+    const txn = `txn-${last.seq + 1}`;
+    for (const [entity, entityId, op, data] of [
+      ['dsfa', id, 'update', JSON.stringify(row.get(id))],
+      ['dsfa_audit', trailId, 'insert', JSON.stringify(trailRow.get(trailId))],
+    ]) {
+      const dataHash = hash('sha256', data, 'hex');
+      const seq = last.seq + 1;
+      const preimage = [1, 'floor', seq, txn, time, 'floor', 'os:floor', entity, entityId, op, dataHash, last.hash];
+      const h = hash('sha256', JSON.stringify(preimage), 'hex');
+      append.run(seq, txn, time, entity, entityId, op, data, dataHash, last.hash, h);
+      last = { seq, hash: h };
+    }
   });
   const per = (f) => {
     const t = performance.now();
     for (let i = 0; i < Number(arg); i++) f(i);
+    round += Number(arg);
     return (performance.now() - t) / Number(arg);
   };
   per(plain);
