@@ -1,4 +1,5 @@
 import { decideImport, type ImportRow, type StoredConsent } from '../domain/consents/import-match.js';
+import { counterId } from '../domain/journal/changes.js';
 import type { ConsentTables } from './db-types-consents.js';
 
 /**
@@ -265,7 +266,7 @@ export function passesOf(pieces: BatchValue[][], dryRun: boolean): { passes: num
 
 /** The id of the `k`-th change to a stored consent in a batch of `rows` rows: after the three ids of each row. */
 export const changeId = (prefix: string, start: number, rows: number, k: number): string =>
-  prefix + (start + 3 * rows + k).toString(16).padStart(12, '0');
+  counterId(prefix, start + 3 * rows + k);
 
 /**
  * Where the counter in the last 48 bits of a batch's ids may start: below 2^47, so it never rolls over (RFC 9562 6.2,

@@ -49,6 +49,32 @@ export interface StagedRows {
 
 export const BATCH_OP = 'batch';
 
+const HEX_BYTES: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** Counters below this are 12 hex digits (48 bits); an id's counter is (RFC 9562 6.2, method 1). */
+const COUNTER_END = 2 ** 48;
+
+/**
+ * An id of a bulk path: `prefix` and the 12 hex digits of `counter` (`["id", k]` of DeriveCell). A byte at a time from
+ * a table, five times quicker than `toString(16)` of a double (a batch's ids were most of what expanding it cost);
+ * a counter that is no integer in 48 bits (none a store writes, but a batch from elsewhere may hold one) is written
+ * as `toString(16)` writes it, as before.
+ */
+export function counterId(prefix: string, counter: number): string {
+  if (!(Number.isInteger(counter) && counter >= 0 && counter < COUNTER_END))
+    return prefix + counter.toString(16).padStart(12, '0');
+  const hi = Math.floor(counter / 0x1000000);
+  const lo = counter - hi * 0x1000000;
+  // the digits joined first: a text under 13 characters is flat, where joining each to the prefix would nest six
+  const digits =
+    HEX_BYTES[hi >>> 16]! +
+    HEX_BYTES[(hi >>> 8) & 255]! +
+    HEX_BYTES[hi & 255]! +
+    HEX_BYTES[lo >>> 16]! +
+    HEX_BYTES[(lo >>> 8) & 255]! +
+    HEX_BYTES[lo & 255]!;
+  return prefix + digits;
+}
+
 /** The rows of one group of a batch: its own, or those it derives from the entry's staged rows. */
 export function groupRows(data: BatchData, g: BatchGroup): unknown[][] {
   if (g.rows) return g.rows;
@@ -69,7 +95,7 @@ export function groupRows(data: BatchData, g: BatchGroup): unknown[][] {
             case 'c':
               return c[1];
             case 'id':
-              return ids.prefix + (ids.start + ids.step * n + c[1]).toString(16).padStart(12, '0');
+              return counterId(ids.prefix, ids.start + ids.step * n + c[1]);
           }
         }),
       );
