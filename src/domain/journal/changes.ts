@@ -78,30 +78,65 @@ export function counterId(prefix: string, counter: number): string {
 /** The rows of one group of a batch: its own, or those it derives from the entry's staged rows. */
 export function groupRows(data: BatchData, g: BatchGroup): unknown[][] {
   if (g.rows) return g.rows;
-  if (!g.derive || !data.staged) return [];
-  const { ids, rows: staged } = data.staged;
   const out: unknown[][] = [];
+  eachDerivedRow(
+    data,
+    g,
+    () => [],
+    (row) => out.push(row),
+  );
+  return out;
+}
+
+/**
+ * Each row of a group of a batch, in order, for a reader that is done with it when `fn` returns (a verification
+ * digests it): a derived group's rows are made in one array per rule, written over for each staged row.
+ */
+export function eachGroupRow(data: BatchData, g: BatchGroup, fn: (row: unknown[]) => void): void {
+  if (g.rows) for (const row of g.rows) fn(row);
+  else {
+    const scratch = new Map<DeriveRule, unknown[]>();
+    const rowFor = (rule: DeriveRule) => scratch.get(rule) ?? scratch.set(rule, []).get(rule)!;
+    eachDerivedRow(data, g, rowFor, fn);
+  }
+}
+
+/** The rows a derived group makes of its entry's staged rows, each written into the array `into` gives for its rule. */
+function eachDerivedRow(
+  data: BatchData,
+  g: BatchGroup,
+  into: (rule: DeriveRule) => unknown[],
+  fn: (row: unknown[]) => void,
+): void {
+  if (!g.derive || !data.staged) return;
+  const { ids, rows: staged } = data.staged;
   for (const s of staged) {
     const n = s[0] as number;
     for (const rule of g.derive) {
       if (rule.when !== undefined && (s[1 + rule.when] ?? null) === null) continue;
-      out.push(
-        rule.cells.map((c) => {
-          switch (c[0]) {
-            case 'v':
-              return s[1 + c[1]] ?? null;
-            case 'or':
-              return s[1 + c[1]] ?? c[2];
-            case 'c':
-              return c[1];
-            case 'id':
-              return counterId(ids.prefix, ids.start + ids.step * n + c[1]);
-          }
-        }),
-      );
+      const row = into(rule);
+      row.length = 0;
+      for (const c of rule.cells) {
+        switch (c[0]) {
+          case 'v':
+            row.push(s[1 + c[1]] ?? null);
+            break;
+          case 'or':
+            row.push(s[1 + c[1]] ?? c[2]);
+            break;
+          case 'c':
+            row.push(c[1]);
+            break;
+          case 'id':
+            row.push(counterId(ids.prefix, ids.start + ids.step * n + c[1]));
+            break;
+          default:
+            row.push(undefined);
+        }
+      }
+      fn(row);
     }
   }
-  return out;
 }
 
 /** How many rows each group of a batch holds. */

@@ -1,6 +1,6 @@
 import { nodeCrypto } from '../node-crypto.js';
 import type { StoredEntry } from './chain.js';
-import { BATCH_OP, changesOf, groupRows, idOf, type BatchData } from './changes.js';
+import { BATCH_OP, changesOf, eachGroupRow, idOf, type BatchData } from './changes.js';
 import {
   TRAIL_TABLES,
   type JournalStore,
@@ -62,10 +62,10 @@ export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
     const same = g.columns.length === at.length && at.every((i, j) => i === j);
     const op: TrailOp = { seq: e.seq, table: g.entity, ids: [] };
     if (g.op !== 'delete') op.digests = [];
-    for (const values of groupRows(batch, g)) {
+    eachGroupRow(batch, g, (values) => {
       op.ids.push(idAt >= 0 ? String(values[idAt]) : idOf(keyAt.map((i) => values[i])));
       op.digests?.push(textDigest(JSON.stringify(same ? values : at.map((i) => (i < 0 ? null : values[i])))));
-    }
+    });
     ops.push(op);
   }
   return ops;
