@@ -144,6 +144,10 @@ if (wanted('import') || wanted('size') || wanted('verify')) {
   const fastest = (rs) => rs.reduce((a, b) => (b.wall < a.wall ? b : a));
   const [on, off] = [fastest(runs.on), fastest(runs.off)];
   const rows = ROWS.toLocaleString('en');
+  // the floor: the import without the journal plus the least its batches' entries add (floor.mjs import-entries)
+  const scratch = join(dir, 'import-entries.db');
+  cli(['--db', scratch, 'db', 'init']);
+  const entries = JSON.parse(floor(['import-entries', scratch, String(ROWS)]).stdout).seconds;
   record(
     'import',
     `consents import of ${rows} rows, journal on / off (best of 2)`,
@@ -154,7 +158,9 @@ if (wanted('import') || wanted('size') || wanted('verify')) {
     {
       on_s: on.wall,
       off_s: off.wall,
+      entries_s: entries,
       cpu_ratio: best(runs.on.map((r) => r.cpu)) / best(runs.off.map((r) => r.cpu)),
+      floor: `the import without the journal plus the least its entries add ${((off.wall + entries) / off.wall).toFixed(2)}×`,
     },
   );
   const journal = tableBytes(store, ['journal']);

@@ -20,6 +20,10 @@
 //                                                     transaction, alone and with the two entries appended (head
 //                                                     read, each row as JSON, two hashes each, two inserts);
 //                                                     prints the milliseconds per write of each as JSON
+//   node test/bench/floor.mjs import-entries DB N     the least the journal adds to an import of N rows: for each
+//                                                     batch of 10,000, its staged rows (already in memory) as JSON,
+//                                                     two hashes and the entry inserted and committed; prints the
+//                                                     seconds of it all as JSON
 // The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -190,6 +194,49 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
   }
   // the writes alone, without reading the rows from the other store
   process.stdout.write(`${JSON.stringify({ rows, seconds: ms / 1000 })}\n`);
+} else if (mode === 'import-entries') {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const BATCH = 10_000;
+  const rows = Number(arg);
+  // the rows as the import's writer holds them (its staged values), made before the clock starts
+  const staged = [];
+  for (let i = 0; i < rows; i++)
+    staged.push([
+      i % BATCH,
+      `user${i}@example.com`,
+      `dp${i % 12}`,
+      i % 5 ? 1 : 0,
+      `2026-0${1 + (i % 9)}-01T10:00:00.000Z`,
+      null,
+      '1.0',
+      'web',
+      null,
+      null,
+    ]);
+  // the groups' rules of an import's entry (about 2 KB): their text does not grow with the rows
+  const groups = JSON.stringify(
+    Array.from({ length: 2 }, (_, g) => ({ entity: `g${g}`, cells: Array(40).fill(['v', 0]) })),
+  );
+  const append = db.prepare(`insert into journal (tenant_id, seq, txn, time, actor, principal, entity, entity_id, op,
+    data, data_hash, prev_hash, hash) values ('floor', ?, ?, ?, 'floor', 'os:floor', 'consent_import_run', 'run', 'batch',
+    ?, ?, ?, ?)`);
+  const write = db.transaction((row) => append.run(row));
+  const t = performance.now();
+  let prev = GENESIS;
+  for (let b = 0; b * BATCH < rows; b++) {
+    const part = staged.slice(b * BATCH, (b + 1) * BATCH);
+    const data = `{"groups":${groups},"staged":${JSON.stringify({ ids: { prefix: 'p', start: 0, step: 3 }, rows: part })}}`;
+    const dataHash = hash('sha256', data, 'hex');
+    const seq = b + 1;
+    const time = new Date().toISOString();
+    const preimage = [1, 'floor', seq, `txn-${seq}`, time, 'floor', 'os:floor', 'consent_import_run', 'run', 'batch'];
+    const h = hash('sha256', JSON.stringify([...preimage, dataHash, prev]), 'hex');
+    write([seq, `txn-${seq}`, time, data, dataHash, prev, h]);
+    prev = h;
+  }
+  process.stdout.write(`${JSON.stringify({ seconds: (performance.now() - t) / 1000 })}\n`);
 } else if (mode === 'journal-write') {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
