@@ -73,6 +73,10 @@ export const BATCH_QUERIES: Array<{
 /** The ids of the consents a batch created, in order (`?`: the tenant, the prefix, the end of its range, the run). */
 export const CREATED_IDS = `select c.id from consent c where ${CREATED} order by c.id`;
 
+/** The numbers of the staged rows whose consents have `ids` (CREATED_IDS): they count up by 3 from `start`. */
+export const createdNumbers = (ids: string[], prefix: string, start: number): number[] =>
+  ids.map((id) => (parseInt(id.slice(prefix.length), 16) - start) / 3);
+
 /**
  * The consents a batch created and their history entries are not read back for its entry: they are what the writers'
  * set-based inserts make of the staged rows, so the entry holds the staged rows of the created consents and these
@@ -148,8 +152,8 @@ export interface CreatedRows {
   pieces: BatchValue[][];
   prefix: string;
   start: number;
-  /** The ids of the consents it created (CREATED_IDS), in order. */
-  ids: string[];
+  /** The numbers (n) of the staged rows whose consents it created, in order. */
+  created: number[];
 }
 
 /**
@@ -175,12 +179,11 @@ export function createdGroups(
     }));
     return `{"entity":"${entity}","op":"insert","key":["id"],"columns":${JSON.stringify(columns[entity])},"derive":${JSON.stringify(derive)}}`;
   });
-  // the created consents' ids count up by 3 per staged row (n) from `start`; rows and ids are in the same order
+  // the staged rows of the created consents, in the order of their numbers (n), as the staged rows are
   const rows: BatchValue[][] = [];
   let piece = 0;
   let first = 0;
-  for (const id of created.ids) {
-    const n = (parseInt(id.slice(created.prefix.length), 16) - created.start) / 3;
+  for (const n of created.created) {
     while (n >= first + created.pieces[piece]!.length / ROW_WIDTH) first += created.pieces[piece++]!.length / ROW_WIDTH;
     const at = (n - first) * ROW_WIDTH;
     rows.push([n, ...created.pieces[piece]!.slice(at, at + ROW_WIDTH)]);

@@ -28,6 +28,7 @@ import {
   batchEntry,
   createdGroups,
   CREATED_IDS,
+  createdNumbers,
   batchParams,
   groupJson,
   APPEND_ENTRY,
@@ -373,7 +374,12 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     const ids = (
       await c.query<{ id: string }>({ text: numbered(CREATED_IDS), values: [tenant, prefix, `${prefix}~`, run] })
     ).rows.map((r) => r.id);
-    const created = createdGroups(tenant, now, run, columns, { pieces, prefix, start, ids });
+    const created = createdGroups(tenant, now, run, columns, {
+      pieces,
+      prefix,
+      start,
+      created: createdNumbers(ids, prefix, start),
+    });
     const groups = [...created.groups];
     for (const q of BATCH_QUERIES)
       groups.push(

@@ -9,7 +9,6 @@ import {
   BATCH_TABLES,
   batchEntry,
   createdGroups,
-  CREATED_IDS,
   batchParams,
   groupJson,
   APPEND_ENTRY,
@@ -136,7 +135,7 @@ export class ConsentBatchWriter {
   /** The statements that read a batch's rows for its journal entry, and the journal's. */
   private readonly batchRows: Array<{ q: (typeof BATCH_QUERIES)[number]; stmt: Database.Statement }>;
   private readonly runRow: Database.Statement;
-  private readonly createdIds: Database.Statement;
+  private readonly createdNumbers: Database.Statement;
   private readonly columns: Record<BatchTable, string[]>;
   private readonly head: Database.Statement;
   private readonly append: Database.Statement;
@@ -226,7 +225,8 @@ export class ConsentBatchWriter {
         this.db.prepare(sqliteEngine.jsonRows(sql, this.columns[table])).pluck();
       this.batchRows = BATCH_QUERIES.map((q) => ({ q, stmt: json(q.sql, q.entity) }));
       this.runRow = json(RUN_QUERY, 'consent_import_run');
-      this.createdIds = this.db.prepare(CREATED_IDS).pluck();
+      // the rows a pass creates consents of: insConsents inserts one for each, its id made of its number
+      this.createdNumbers = this.db.prepare(`select n from temp.import_action where action = 'create'`).pluck();
       this.head = this.db.prepare(HEAD_QUERY);
       this.append = this.db.prepare(APPEND_ENTRY);
       this.register = this.db.prepare(REGISTER_TENANT);
@@ -286,6 +286,8 @@ export class ConsentBatchWriter {
       const start = BigInt(seed);
       const result = { created: 0, unchanged: 0, revoked: 0, renewed: 0, refused: [] as Refusal[] };
       let changes = 0;
+      // the numbers of the staged rows whose consents the batch created, for its journal entry
+      const creations: number[] = [];
       for (let pass = 1; pass <= last; pass++) {
         if (pass > 1) this.clearActions.run();
         this.classify.run({ tenant, pass });
@@ -321,6 +323,7 @@ export class ConsentBatchWriter {
             this.insConsents.run({ tenant, now, prefix, start, run });
             this.insGranted.run({ tenant, now, prefix, start, run });
             this.insRevoked.run({ tenant, prefix, start, run });
+            if (this.o.journal) for (const n of this.createdNumbers.all() as number[]) creations.push(n);
           }
           if (changing) {
             this.revokeStored.run({ tenant });
@@ -330,8 +333,12 @@ export class ConsentBatchWriter {
           }
         }
       }
-      if (!dryRun) this.count(rows, result);
-      if (!dryRun) this.journalBatch(prefix, Number(start), pieces);
+      if (!dryRun) {
+        this.count(rows, result);
+        // passes create in turn, so their rows' numbers interleave: the entry holds them in order
+        creations.sort((a, b) => a - b);
+        this.journalBatch(prefix, Number(start), pieces, creations);
+      }
       this.clearActions.run();
       this.clearChanges.run();
       this.clearStage.run();
@@ -361,13 +368,12 @@ export class ConsentBatchWriter {
    * revocations and the run's record read back by the range of their ids, appended to the tenant's chain in the
    * batch's transaction (SQLite's write lock orders it with every other writer's entries).
    */
-  private journalBatch(prefix: string, start: number, pieces: BatchValue[][]): void {
+  private journalBatch(prefix: string, start: number, pieces: BatchValue[][], created: number[]): void {
     const { journal, run, tenant, now } = this.o;
     if (!journal || !run) return;
-    const ids = this.createdIds.all(tenant, prefix, `${prefix}~`, run.id) as string[];
-    const created = createdGroups(tenant, now, run.id, this.columns, { pieces, prefix, start, ids });
+    const made = createdGroups(tenant, now, run.id, this.columns, { pieces, prefix, start, created });
     const groups = [
-      ...created.groups,
+      ...made.groups,
       ...this.batchRows.map(({ q, stmt }) =>
         groupJson(q.entity, q.op, this.columns[q.entity], stmt.get(batchParams(tenant, run.id, prefix, q)) as string),
       ),
@@ -378,7 +384,7 @@ export class ConsentBatchWriter {
     );
     this.journaled = true;
     const head = this.head.get(tenant) as ChainHead | undefined;
-    const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), groups, created.staged);
+    const entry = batchEntry(tenant, run.id, head, journal, this.ids.next(), groups, made.staged);
     if (!head) this.register.run(tenant, entry.time);
     this.append.run(JOURNAL_COLUMNS.map((c) => entry[c]));
   }
