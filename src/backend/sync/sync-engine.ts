@@ -363,11 +363,11 @@ export class SyncEngine {
   /** The records this run wrote from the server, to count each once. */
   private readonly pulledKeys = new Set<string>();
   /**
-   * The tables that held none of the tenant's records when the pull started (a clone's): a record of one is held here
-   * only if this run wrote it (pulledKeys), since another command's insert meanwhile is a change besides the sync,
-   * which keeps the table out of the set-wise way (setWise).
+   * Whether each table held none of the tenant's records when the pull first asked (a clone's, when its first batch
+   * comes): a record of one is held here only if this run wrote it (pulledKeys), since another command's insert
+   * meanwhile is a change besides the sync, which keeps the table out of the set-wise way (setWise).
    */
-  private readonly emptyAtStart = new Set<string>();
+  private readonly heldNone = new Map<string, boolean>();
 
   /** The server must speak this protocol on the same schema, else its rows would not fit this store's tables. */
   private async checkServer(): Promise<void> {
@@ -392,9 +392,6 @@ export class SyncEngine {
   /** Applies the server's entries after `state.pulled_seq`, a page per transaction. */
   private async pull(state: SyncState): Promise<void> {
     const { remote, uow, tenant, actor } = this.o;
-    if (!this.stored)
-      for (const entity of this.entities)
-        if (!(await this.reader.replica.holdsAny(tenant, entity))) this.emptyAtStart.add(entity);
     const fetchPage = (after: number) => {
       const query = { after, limit: Math.min(this.pageSize, 1000) };
       const page = again(() => remote.journal.page({ tenant, actor, query }));
@@ -554,7 +551,8 @@ export class SyncEngine {
 
   /** Whether this store holds any of a table's records (the derived records of a page, all new if it holds none). */
   private async holdsAnyOf(tx: Stores, entity: string, records: Array<{ id: string; row: SyncRow | null }>) {
-    if (this.emptyAtStart.has(entity)) return records.some((c) => this.pulledKeys.has(key(entity, c.id)));
+    if (!this.heldNone.has(entity)) this.heldNone.set(entity, !(await tx.replica.holdsAny(this.o.tenant, entity)));
+    if (this.heldNone.get(entity)) return records.some((c) => this.pulledKeys.has(key(entity, c.id)));
     const held = await tx.replica.readMany(
       this.o.tenant,
       entity,
