@@ -472,6 +472,9 @@ export function createApiServer(opts: ApiServerOptions): Server {
     res.setHeader('vary', 'Origin');
     handle(req, res, seen)
       .catch((raw: unknown) => {
+        // an answer before the body's end (an upload refused part way) ends the connection: the rest of the body is
+        // not read, and a client must not send its next request after it
+        if (!req.complete) res.setHeader('connection', 'close');
         const e = opts.store ? opts.store.mapError(raw) : raw;
         if (e instanceof DomainError) {
           const status = e instanceof TransportError ? e.status : STATUS_BY_CODE[e.code];
