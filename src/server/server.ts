@@ -472,9 +472,10 @@ export function createApiServer(opts: ApiServerOptions): Server {
     res.setHeader('vary', 'Origin');
     handle(req, res, seen)
       .catch((raw: unknown) => {
-        // an answer before the body's end (an upload refused part way) ends the connection: the rest of the body is
-        // not read, and a client must not send its next request after it
-        if (!req.complete) res.setHeader('connection', 'close');
+        // a body the handler stopped reading part way (an upload past its limit) is not read to its end, so the
+        // connection ends with the answer: a client must not send its next request after it (a body never begun is
+        // read and dropped by node:http, and its connection kept)
+        if (req.destroyed && !req.complete) res.setHeader('connection', 'close');
         const e = opts.store ? opts.store.mapError(raw) : raw;
         if (e instanceof DomainError) {
           const status = e instanceof TransportError ? e.status : STATUS_BY_CODE[e.code];
