@@ -154,6 +154,26 @@ class DryRun extends Error {
 
 const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
 const key = (entity: string, id: string) => `${entity}\u0000${id}`;
+
+/** The records a run wrote from the server, by table (ids apart, with no key text made for each of a clone's). */
+class PulledRecords {
+  private readonly byEntity = new Map<string, Set<string>>();
+
+  constructor(private readonly counts: Record<string, number>) {}
+
+  has(entity: string, id: string): boolean {
+    return this.byEntity.get(entity)?.has(id) ?? false;
+  }
+
+  /** Takes a record written; the summary counts it the first time (a record changed by several transactions once). */
+  add(entity: string, id: string): void {
+    let ids = this.byEntity.get(entity);
+    if (!ids) this.byEntity.set(entity, (ids = new Set()));
+    if (ids.has(id)) return;
+    ids.add(id);
+    count(this.counts, entity);
+  }
+}
 /** The user and data point a consent row holds a decision of. */
 const decisionKey = (row: SyncRow) => JSON.stringify([row.user_id, row.data_point_id]);
 
@@ -284,6 +304,7 @@ export class SyncEngine {
       pushed_seq: 0,
       synced_at: null,
     };
+    this.pulled = new PulledRecords(this.summary.pulled);
   }
 
   /** Reads of this store: outside any transaction, or inside the one a dry run holds (which is rolled back). */
@@ -361,10 +382,10 @@ export class SyncEngine {
   private stored = false;
   private head = 0;
   /** The records this run wrote from the server, to count each once. */
-  private readonly pulledKeys = new Set<string>();
+  private readonly pulled: PulledRecords;
   /**
    * Whether each table held none of the tenant's records when the pull first asked (a clone's, when its first batch
-   * comes): a record of one is held here only if this run wrote it (pulledKeys), since another command's insert
+   * comes): a record of one is held here only if this run wrote it (pulled), since another command's insert
    * meanwhile is a change besides the sync, which keeps the table out of the set-wise way (setWise).
    */
   private readonly heldNone = new Map<string, boolean>();
@@ -541,18 +562,14 @@ export class SyncEngine {
       await tx.replica.asOneEntry('sync_pull', `${this.remoteUrl}#${entry.seq}-${entry.seq}`, (one) =>
         one.insertDerived(tenant, records),
       );
-    for (const c of changes) {
-      const k = key(c.entity, c.id);
-      if (!this.pulledKeys.has(k)) count(this.summary.pulled, c.entity);
-      this.pulledKeys.add(k);
-    }
+    for (const c of changes) this.pulled.add(c.entity, c.id);
     return true;
   }
 
   /** Whether this store holds any of a table's records (the derived records of a page, all new if it holds none). */
   private async holdsAnyOf(tx: Stores, entity: string, records: Array<{ id: string; row: SyncRow | null }>) {
     if (!this.heldNone.has(entity)) this.heldNone.set(entity, !(await tx.replica.holdsAny(this.o.tenant, entity)));
-    if (this.heldNone.get(entity)) return records.some((c) => this.pulledKeys.has(key(entity, c.id)));
+    if (this.heldNone.get(entity)) return records.some((c) => this.pulled.has(entity, c.id));
     const held = await tx.replica.readMany(
       this.o.tenant,
       entity,
@@ -669,9 +686,7 @@ export class SyncEngine {
             }
             settled.push(r);
             derived.written(r.from);
-            // a record changed by several transactions of the run counts once
-            if (!this.pulledKeys.has(k)) count(this.summary.pulled, r.entity);
-            this.pulledKeys.add(k);
+            this.pulled.add(r.entity, r.id);
             continue;
           }
           reason = broken;
@@ -735,8 +750,7 @@ export class SyncEngine {
       await tx.replica.apply(tenant, r.entity, r.id, r.row);
       this.changedHere.delete(key('consent_history', entry));
       local.set(k, r.row!);
-      count(this.summary.pulled, r.entity);
-      this.pulledKeys.add(k);
+      this.pulled.add(r.entity, r.id);
     }
   }
 
@@ -812,7 +826,7 @@ export class SyncEngine {
         list.map((c) => c.id),
       ))
         out.set(key(entity, id), `${entity} ${id} cannot be written: the id is taken`);
-    const rest = changes.filter((c) => !out.has(key(c.entity, c.id)));
+    const rest = out.size ? changes.filter((c) => !out.has(key(c.entity, c.id))) : changes;
     const { refusedChanges } = await recordRules();
     for (const [k, reason] of await refusedChanges(tx.replica, tenant, clock.now(), rest)) out.set(k, reason);
     return out;

@@ -27,8 +27,12 @@ const key = (entity: string, id: string) => `${entity}\u0000${id}`;
 const whereKey = (entity: string, column: string, value: unknown) =>
   `${entity}\u0000${column}\u0000${JSON.stringify(value)}`;
 
+/** A change that writes a row (not a deletion). */
+type Write = RowChange & { after: SyncRow };
+const writes = (c: RowChange): c is Write => c.after !== null;
+
 /** The first problem of a row with its table's schema, in one line. */
-function schemaProblem(c: RowChange & { after: SyncRow }): string | null {
+function schemaProblem(c: Write): string | null {
   const schema = ROW_RULES[c.entity]!.schema;
   // checked column by column first (the fast path of a bulk pull); a row that fails is parsed to name what it was
   if (fitsColumns(schema, c.after)) return null;
@@ -44,12 +48,12 @@ function schemaProblem(c: RowChange & { after: SyncRow }): string | null {
 function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date): string | null {
   const rule = Object.hasOwn(ROW_RULES, c.entity) ? ROW_RULES[c.entity] : undefined;
   if (!rule) return `${c.entity} records do not travel: the tables that do are ${Object.keys(ROW_RULES).join(', ')}`;
-  if (c.after === null) {
+  if (!writes(c)) {
     if (c.before === null) return null;
     return rule.deletion ? null : `${c.entity} ${c.id} cannot be deleted: ${c.entity} records are never deleted`;
   }
   const after = c.after;
-  const problem = schemaProblem({ ...c, after });
+  const problem = schemaProblem(c);
   if (problem) return problem;
   if ('tenant_id' in after && after.tenant_id !== tenant)
     return `${c.entity} ${c.id} belongs to tenant ${String(after.tenant_id)}, not ${tenant}`;
@@ -69,12 +73,13 @@ export const looksUp = (entity: string): boolean =>
 /** Everything a change's rules look up: its references, and what its table's rule names. */
 function needsOf(c: RowChange): Needs {
   const rule = ROW_RULES[c.entity]!;
+  const own = rule.needs?.(c);
   const rows: NonNullable<Needs['rows']> = [];
   // the row fits its table's schema by now: every column is there, an optional reference is null
-  for (const ref of c.after ? (rule.refs ?? []) : [])
-    if (c.after![ref.column] !== null) rows.push([ref.entity, String(c.after![ref.column])]);
-  const own = rule.needs?.(c) ?? {};
-  return { rows: [...rows, ...(own.rows ?? [])], where: own.where ?? [] };
+  if (c.after && rule.refs)
+    for (const ref of rule.refs) if (c.after[ref.column] !== null) rows.push([ref.entity, String(c.after[ref.column])]);
+  if (own?.rows) rows.push(...own.rows);
+  return { rows, where: own?.where ?? [] };
 }
 
 /**
@@ -120,14 +125,14 @@ export async function refusedChanges(
 /** The rules of a change that need the other records: references, then the area's own. */
 function ruleProblem(c: RowChange, f: RecordFacts): string | null {
   const rule = ROW_RULES[c.entity]!;
-  if (c.after === null) return rule.deletion!({ ...c, before: c.before! }, f);
+  if (!writes(c)) return rule.deletion!({ ...c, before: c.before! }, f);
   for (const ref of rule.refs ?? []) {
     const value = c.after[ref.column];
     if (value === null) continue;
     if (!f.row(ref.entity, String(value)))
       return `${c.entity} ${c.id} names ${ref.entity} ${String(value)} (${ref.column}), which this tenant does not hold`;
   }
-  return rule.check?.({ ...c, after: c.after }, f) ?? null;
+  return rule.check?.(c, f) ?? null;
 }
 
 /** Rows by table, then by journal id. */
