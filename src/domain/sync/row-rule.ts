@@ -185,6 +185,8 @@ export function fitsColumns(schema: z.ZodType, row: SyncRow): boolean {
 interface ColumnAnswers {
   name: string;
   schema: z.ZodType;
+  /** The whole check of a column that takes any text (an id, mostly: its values never repeat), without zod. */
+  text?: (value: unknown) => boolean;
   /** null: the column's values seldom repeat (ids, users), and each is asked of its schema. */
   known: Map<unknown, boolean> | null;
   asked: number;
@@ -200,6 +202,17 @@ const TRIAL = 1000;
 /** How many answers a column holds at most: it starts again when full. */
 const ANSWERS_HELD = 10_000;
 
+/** `z.string()` with nothing more: no check, no coercion. */
+const plainText = (s: z.ZodType): boolean => s instanceof z.ZodString && !s.def.checks?.length && !s.def.coerce;
+
+/** The check of a column that takes any text, or any text and null; undefined for every other column. */
+function anyText(schema: z.ZodType): ((value: unknown) => boolean) | undefined {
+  if (plainText(schema)) return (value) => typeof value === 'string';
+  if (schema instanceof z.ZodNullable && plainText(schema.unwrap() as z.ZodType))
+    return (value) => value === null || typeof value === 'string';
+  return undefined;
+}
+
 class ColumnFit {
   private readonly names: Set<string>;
   private readonly columns: ColumnAnswers[];
@@ -209,6 +222,7 @@ class ColumnFit {
     this.columns = Object.entries(shape).map(([name, schema]) => ({
       name,
       schema: schema as z.ZodType,
+      text: anyText(schema as z.ZodType),
       known: new Map(),
       asked: 0,
       repeated: 0,
@@ -239,6 +253,7 @@ class ColumnFit {
   }
 
   private answer(column: ColumnAnswers, value: unknown): boolean {
+    if (column.text) return column.text(value);
     const kept = column.known;
     if (!kept || !keepable(value)) return column.schema.safeParse(value).success;
     const known = kept.get(value);
