@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -11,6 +11,25 @@ describe('the compliance binary', () => {
   it('prints its version', async () => {
     const r = await execa(process.execPath, [BIN, '--version']);
     expect(r.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('says in one line that a checkout without dist/ is not built (exit 1), for a command and for --version', async () => {
+    const checkout = mkdtempSync(join(tmpdir(), 'unbuilt-'));
+    try {
+      mkdirSync(join(checkout, 'bin'));
+      for (const f of ['compliance.js', 'package.json']) copyFileSync(join('bin', f), join(checkout, 'bin', f));
+      for (const args of [['dsfa', 'list'], ['--version']]) {
+        const r = await execa(process.execPath, [join(checkout, 'bin', 'compliance.js'), ...args], { reject: false });
+        const file = join(checkout, 'dist', args[0] === '--version' ? 'version.cjs' : 'compliance.cjs');
+        expect([r.exitCode, r.stdout, r.stderr]).toEqual([
+          1,
+          '',
+          `error: the program is not built (${file} is missing): run "npm ci" or "npm run build" in ${checkout}`,
+        ]);
+      }
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
   });
 
   it('prints help and exits 0, exits 2 on an unknown command', async () => {
