@@ -475,7 +475,7 @@ export function createApiServer(opts: ApiServerOptions): Server {
         // a body the handler stopped reading part way (an upload past its limit) is not read to its end, so the
         // connection ends with the answer: a client must not send its next request after it (a body never begun is
         // read and dropped by node:http, and its connection kept)
-        if (req.destroyed && !req.complete) res.setHeader('connection', 'close');
+        if (req.destroyed && !req.complete && !res.headersSent) res.setHeader('connection', 'close');
         const e = opts.store ? opts.store.mapError(raw) : raw;
         if (e instanceof DomainError) {
           const status = e instanceof TransportError ? e.status : STATUS_BY_CODE[e.code];

@@ -174,6 +174,7 @@ class PulledRecords {
     count(this.counts, entity);
   }
 }
+
 /** The user and data point a consent row holds a decision of. */
 const decisionKey = (row: SyncRow) => JSON.stringify([row.user_id, row.data_point_id]);
 
