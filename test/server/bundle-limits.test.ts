@@ -110,6 +110,27 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect((await fetch(`${srv.url}/sdk/v1/health`)).status).toBe(200);
     });
 
+    it('answers an upload it never begins to read with its error, and keeps the connection (node:http reads the body to its end)', async () => {
+      const reader = (await (await b.keys()).create({ name: 'reader', scope: 'read', tenants: [tenant] })).key;
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (sent >= 4 * 2 ** 20) return c.close();
+          sent += 64 * 1024;
+          c.enqueue(new Uint8Array(64 * 1024));
+        },
+      });
+      const r = await fetch(`${srv.url}/sdk/v1/bundle`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${reader}`, 'x-tenant-id': tenant, 'content-type': 'application/zip' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect([r.status, r.headers.get('connection')]).toEqual([403, 'keep-alive']);
+      expect(((await r.json()) as { code: string }).code).toBe('forbidden');
+      expect(await uploadsLeft(uploads)).toEqual([]);
+    });
+
     it('stops an upload that goes on past the limit, keeping nothing of it', async () => {
       // 8 MB sent a piece at a time, as a client streaming a large file does
       let sent = 0;
