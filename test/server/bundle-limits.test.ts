@@ -67,6 +67,18 @@ describe('a bundle larger than an import takes, on the command line', () => {
   });
 });
 
+/** `mb` megabytes sent a piece of 64 KB at a time, as a client streaming a large file does. */
+function streamed(mb: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (sent >= mb * 2 ** 20) return c.close();
+      sent += 64 * 1024;
+      c.enqueue(new Uint8Array(64 * 1024));
+    },
+  });
+}
+
 describe.each(['sqlite', 'postgres'] as const)(
   'a bundle larger than an import takes, through serve on %s',
   (engine) => {
@@ -76,10 +88,10 @@ describe.each(['sqlite', 'postgres'] as const)(
     // the server's temporary files go to a folder of this test's own (os.tmpdir() reads TMPDIR when asked)
     const uploads = mkdtempSync(join(tmpdir(), 'bundle-uploads-'));
     const tmpBefore = process.env.TMPDIR;
-    const post = (body: Buffer | ReadableStream<Uint8Array>) =>
+    const post = (body: Buffer | ReadableStream<Uint8Array>, key = admin) =>
       fetch(`${srv.url}/sdk/v1/bundle`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${admin}`, 'x-tenant-id': tenant, 'content-type': 'application/zip' },
+        headers: { authorization: `Bearer ${key}`, 'x-tenant-id': tenant, 'content-type': 'application/zip' },
         body,
         duplex: 'half',
       } as RequestInit);
@@ -112,36 +124,14 @@ describe.each(['sqlite', 'postgres'] as const)(
 
     it('answers an upload it never begins to read with its error, and keeps the connection (node:http reads the body to its end)', async () => {
       const reader = (await (await b.keys()).create({ name: 'reader', scope: 'read', tenants: [tenant] })).key;
-      let sent = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (sent >= 4 * 2 ** 20) return c.close();
-          sent += 64 * 1024;
-          c.enqueue(new Uint8Array(64 * 1024));
-        },
-      });
-      const r = await fetch(`${srv.url}/sdk/v1/bundle`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${reader}`, 'x-tenant-id': tenant, 'content-type': 'application/zip' },
-        body,
-        duplex: 'half',
-      } as RequestInit);
+      const r = await post(streamed(4), reader);
       expect([r.status, r.headers.get('connection')]).toEqual([403, 'keep-alive']);
       expect(((await r.json()) as { code: string }).code).toBe('forbidden');
       expect(await uploadsLeft(uploads)).toEqual([]);
     });
 
     it('stops an upload that goes on past the limit, keeping nothing of it', async () => {
-      // 8 MB sent a piece at a time, as a client streaming a large file does
-      let sent = 0;
-      const body = new ReadableStream<Uint8Array>({
-        pull(c) {
-          if (sent >= 8 * 2 ** 20) return c.close();
-          sent += 64 * 1024;
-          c.enqueue(new Uint8Array(64 * 1024));
-        },
-      });
-      const r = await post(body).catch((e: unknown) => e as Error);
+      const r = await post(streamed(8)).catch((e: unknown) => e as Error);
       // the server answers as soon as it stops reading, and ends the connection (the rest of the body is unread); a
       // client still sending may see the connection end instead
       if (r instanceof Response) {

@@ -219,14 +219,11 @@ class ColumnFit {
 
   constructor(shape: z.ZodRawShape) {
     this.names = new Set(Object.keys(shape));
-    this.columns = Object.entries(shape).map(([name, schema]) => ({
-      name,
-      schema: schema as z.ZodType,
-      text: anyText(schema as z.ZodType),
-      known: new Map(),
-      asked: 0,
-      repeated: 0,
-    }));
+    this.columns = Object.entries(shape).map(([name, schema]) => {
+      const text = anyText(schema as z.ZodType);
+      // a text column keeps no answers: its type is the whole check
+      return { name, schema: schema as z.ZodType, text, known: text ? null : new Map(), asked: 0, repeated: 0 };
+    });
   }
 
   fits(row: SyncRow): boolean {
