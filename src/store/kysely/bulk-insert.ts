@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { engineFor } from '../engine.js';
+import { executeHeld } from '../transaction.js';
 
 /** Bound values per statement: far below both engines' limits (SQLite 32,766, PostgreSQL 65,535). */
 const VALUES_PER_STATEMENT = 12_000;
@@ -59,6 +60,6 @@ export async function insertRows<D>(
     const part = rows.slice(i, i + perStatement);
     const values: unknown[] = [];
     for (const row of part) for (const v of row) values.push(v === undefined ? null : v);
-    await db.executeQuery(CompiledQuery.raw(textFor(part.length), values));
+    await executeHeld(db, CompiledQuery.raw(textFor(part.length), values));
   }
 }

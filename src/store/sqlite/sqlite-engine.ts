@@ -1,4 +1,5 @@
-import { SqliteAdapter, SqliteDialect, sql, type Kysely } from 'kysely';
+import { SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import type { CompiledQuery, Kysely, QueryResult, SqliteDialectConfig } from 'kysely';
 import type { DB } from '../db-types.js';
 import { parentsByChild, type Engine, type EngineAdapter } from '../engine.js';
 
@@ -27,11 +28,28 @@ export const sqliteEngine: Engine = {
 
 class SqliteEngineAdapter extends SqliteAdapter implements EngineAdapter {
   readonly engine = sqliteEngine;
+
+  constructor(private readonly database: SqliteDialectConfig['database']) {
+    super();
+  }
+
+  /** What kysely's SqliteConnection does with a statement, without its executor around it. */
+  direct(query: CompiledQuery): QueryResult<unknown> {
+    if (typeof this.database === 'function') throw new Error('a store opens its database before its dialect');
+    const statement = this.database.prepare(query.sql);
+    if (statement.reader) return { rows: statement.all(query.parameters) };
+    const { changes } = statement.run(query.parameters);
+    return { numAffectedRows: BigInt(changes), rows: [] };
+  }
 }
 
-/** kysely's SQLite dialect, with an adapter that carries the engine (engineFor). */
+/** kysely's SQLite dialect, with an adapter that carries the engine (engineFor) and reaches the one connection. */
 export class SqliteEngineDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+
   override createAdapter(): SqliteEngineAdapter {
-    return new SqliteEngineAdapter();
+    return new SqliteEngineAdapter(this.config.database);
   }
 }
