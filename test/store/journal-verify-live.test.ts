@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
-import type { JournalStore } from '../../src/domain/journal/journal-store.port.js';
+import type { JournalStore, TrailColumns } from '../../src/domain/journal/journal-store.port.js';
 import { JournalService } from '../../src/domain/journal/journal.service.js';
 import { everyTenantJournal } from '../../src/store/journal/journal.store.js';
 import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
@@ -23,55 +23,61 @@ async function storeWithConsents(engine: 'sqlite' | 'postgres') {
   return { target, local };
 }
 
-describe.each(ENGINE_NAMES)('audit verify while the store is written, on %s', (engine) => {
-  it('a write committed after the trails were read, while the journal is walked, is no tampering', async () => {
-    const { local } = await storeWithConsents(engine);
-    const journal = everyTenantJournal(local.store);
-    let written = false;
-    // the walk's first page is read once the trails' snapshot has been taken: a write lands between the two
-    const store: JournalStore = Object.assign(Object.create(journal) as JournalStore, {
-      trailSnapshot: async (tenant: string, trails: Parameters<NonNullable<JournalStore['trailSnapshot']>>[1]) => {
-        const { read } = await journal.trailSnapshot!(tenant, trails);
-        const snap = await read;
-        await grant(local, 100);
-        written = true;
-        return { read: Promise.resolve(snap) };
-      },
-    });
-    const [report] = await new JournalService(store).verify('acme');
-    expect(written).toBe(true);
-    expect(report).toMatchObject({ ok: true, entries: 12 });
-    expect(report!.trails).toContainEqual({ table: 'consent_history', rows: 5, ok: true });
-    await local.close();
-  });
+// the trails compared by their tallies (as audit verify does first) and row by row (where tallies differ)
+const MODES = ENGINE_NAMES.flatMap((engine) => [true, false].map((tallied) => ({ engine, tallied })));
 
-  it('a write committed after the walk, before the trails were read, is followed to the snapshot', async () => {
-    const { local } = await storeWithConsents(engine);
-    const journal = everyTenantJournal(local.store);
-    let walked!: () => void;
-    const walkDone = new Promise<void>((resolve) => (walked = resolve));
-    const store: JournalStore = Object.assign(Object.create(journal) as JournalStore, {
-      page: async (tenant: string, after: number, limit: number) => {
-        const rows = await journal.page(tenant, after, limit);
-        if (!rows.length) walked();
-        return rows;
-      },
-      verifyPage: undefined,
-      checkChain: undefined,
-      trailSnapshot: async (tenant: string, trails: Parameters<NonNullable<JournalStore['trailSnapshot']>>[1]) => ({
-        read: (async () => {
-          await walkDone;
+describe.each(MODES)(
+  'audit verify while the store is written, on $engine (tallied: $tallied)',
+  ({ engine, tallied }) => {
+    it('a write committed after the trails were read, while the journal is walked, is no tampering', async () => {
+      const { local } = await storeWithConsents(engine);
+      const journal = everyTenantJournal(local.store);
+      let written = false;
+      // the walk's first page is read once the trails' snapshot has been taken: a write lands between the two
+      const store: JournalStore = Object.assign(Object.create(journal) as JournalStore, {
+        trailSnapshot: async (tenant: string, trails: TrailColumns, tally?: string) => {
+          const { read } = await journal.trailSnapshot!(tenant, trails, tally);
+          const snap = await read;
           await grant(local, 100);
-          return (await journal.trailSnapshot!(tenant, trails)).read;
-        })(),
-      }),
+          written = true;
+          return { read: Promise.resolve(snap) };
+        },
+      });
+      const [report] = await new JournalService(store).verify('acme', undefined, { tallied });
+      expect(written).toBe(true);
+      expect(report).toMatchObject({ ok: true, entries: 12 });
+      expect(report!.trails).toContainEqual({ table: 'consent_history', rows: 5, ok: true });
+      await local.close();
     });
-    const [report] = await new JournalService(store).verify('acme');
-    expect(report).toMatchObject({ ok: true, entries: 12, head: { seq: 12 } });
-    expect(report!.trails).toContainEqual({ table: 'consent_history', rows: 6, ok: true });
-    await local.close();
-  });
-});
+
+    it('a write committed after the walk, before the trails were read, is followed to the snapshot', async () => {
+      const { local } = await storeWithConsents(engine);
+      const journal = everyTenantJournal(local.store);
+      let walked!: () => void;
+      const walkDone = new Promise<void>((resolve) => (walked = resolve));
+      const store: JournalStore = Object.assign(Object.create(journal) as JournalStore, {
+        page: async (tenant: string, after: number, limit: number) => {
+          const rows = await journal.page(tenant, after, limit);
+          if (!rows.length) walked();
+          return rows;
+        },
+        verifyPage: undefined,
+        checkChain: undefined,
+        trailSnapshot: async (tenant: string, trails: TrailColumns, tally?: string) => ({
+          read: (async () => {
+            await walkDone;
+            await grant(local, 100);
+            return (await journal.trailSnapshot!(tenant, trails, tally)).read;
+          })(),
+        }),
+      });
+      const [report] = await new JournalService(store).verify('acme', undefined, { tallied });
+      expect(report).toMatchObject({ ok: true, entries: 12, head: { seq: 12 } });
+      expect(report!.trails).toContainEqual({ table: 'consent_history', rows: 6, ok: true });
+      await local.close();
+    });
+  },
+);
 
 describe.runIf(ENGINE_NAMES.includes('sqlite'))('audit verify of the built program while consents are written', () => {
   it('finds nothing wrong, on threads and on one', async () => {

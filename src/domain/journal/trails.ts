@@ -9,9 +9,10 @@ import {
   type TrailOp,
   type TrailSnapshot,
   type TrailTable,
+  type TrailTally,
 } from './journal-store.port.js';
 
-export type { TrailColumns, TrailOp } from './journal-store.port.js';
+export type { TrailColumns, TrailOp, TrailTally } from './journal-store.port.js';
 
 /** One audit trail's table against what the journal says it holds. */
 export interface TrailReport {
@@ -32,21 +33,76 @@ export function rowText(columns: readonly string[], row: Record<string, unknown>
 /** The digest a trail row is compared by: of its text (`rowText`, or the engine's text of the same values). */
 export const textDigest = (text: string): string => nodeCrypto().hash('sha256', text, 'base64');
 
+/** A key for one verification's tallies (TrailTally): drawn anew each time, never stored. */
+export const tallyKey = (): string => nodeCrypto().randomBytes(24).toString('base64');
+
+export const emptyTally = (): TrailTally => ({ rows: 0, a: 0, b: 0, c: 0 });
+
+/** Each base64 digit's value, by its character code. */
+const BASE64 = new Uint8Array(128);
+for (const [i, ch] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries())
+  BASE64[ch.charCodeAt(0)] = i;
+
+/** The 24 bits of four base64 digits of `d` from `at`. */
+const word = (d: string, at: number): number =>
+  (BASE64[d.charCodeAt(at)]! << 18) |
+  (BASE64[d.charCodeAt(at + 1)]! << 12) |
+  (BASE64[d.charCodeAt(at + 2)]! << 6) |
+  BASE64[d.charCodeAt(at + 3)]!;
+
 /**
- * The trail rows an entry writes or deletes, each digested from its text: nothing for an entry of another table,
- * and a batch's groups of other tables (an import's consents) skipped unread. Pure, so the threads that check a chain
- * in ranges (JournalStore.checkChain) digest their entries' rows where they read them.
+ * Adds a row's text to a tally: the first 72 bits of its keyed digest, as three words. Each sum stays an exact
+ * integer for up to 2^29 rows.
  */
-export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
+export function tallyText(t: TrailTally, key: string, text: string): void {
+  const d = nodeCrypto().hash('sha256', key + text, 'base64');
+  t.rows++;
+  t.a += word(d, 0);
+  t.b += word(d, 4);
+  t.c += word(d, 8);
+}
+
+export function addTally(to: TrailTally, t: TrailTally): void {
+  to.rows += t.rows;
+  to.a += t.a;
+  to.b += t.b;
+  to.c += t.c;
+}
+
+const sameTally = (x: TrailTally, y: TrailTally): boolean =>
+  x.rows === y.rows && x.a === y.a && x.b === y.b && x.c === y.c;
+
+/**
+ * The trail rows an entry writes or deletes, each digested from its text (or, with a `tally` key, the rows it
+ * writes tallied under it): nothing for an entry of another table, and a batch's groups of other tables (an import's
+ * consents) skipped unread. Pure, so the threads that check a chain in ranges (JournalStore.checkChain) digest their
+ * entries' rows where they read them.
+ */
+export function trailOps(e: StoredEntry, trails: TrailColumns, tally?: string): TrailOp[] {
   if (!(e.entity in trails) && e.op !== BATCH_OP) return [];
   const data = e.data === null ? null : JSON.parse(e.data);
   const ops: TrailOp[] = [];
+  const written = (table: string): TrailOp =>
+    tally === undefined
+      ? { seq: e.seq, table, ids: [], digests: [] }
+      : { seq: e.seq, table, ids: [], tally: emptyTally() };
+  const list = (op: TrailOp, id: string, text: string) => {
+    op.ids.push(id);
+    op.digests!.push(textDigest(text));
+  };
   if (e.op !== BATCH_OP || data === null) {
     for (const c of changesOf({ ...e, data })) {
       const columns = trails[c.entity];
       if (!columns) continue;
-      if (c.row === null) ops.push({ seq: e.seq, table: c.entity, ids: [c.id] });
-      else ops.push({ seq: e.seq, table: c.entity, ids: [c.id], digests: [textDigest(rowText(columns, c.row))] });
+      if (c.row === null) {
+        ops.push({ seq: e.seq, table: c.entity, ids: [c.id] });
+        continue;
+      }
+      const op = written(c.entity);
+      const text = rowText(columns, c.row);
+      if (op.tally) tallyText(op.tally, tally!, text);
+      else list(op, c.id, text);
+      ops.push(op);
     }
     return ops;
   }
@@ -60,11 +116,18 @@ export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
     // the table's columns in its order (an import's history rows), whose values are then the row's text as they are
     const at = columns.map((c) => g.columns.indexOf(c));
     const same = g.columns.length === at.length && at.every((i, j) => i === j);
-    const op: TrailOp = { seq: e.seq, table: g.entity, ids: [] };
-    if (g.op !== 'delete') op.digests = [];
+    const id = (values: unknown[]) => (idAt >= 0 ? String(values[idAt]) : idOf(keyAt.map((i) => values[i])));
+    if (g.op === 'delete') {
+      const op: TrailOp = { seq: e.seq, table: g.entity, ids: [] };
+      eachGroupRow(batch, g, (values) => op.ids.push(id(values)));
+      ops.push(op);
+      continue;
+    }
+    const op = written(g.entity);
     eachGroupRow(batch, g, (values) => {
-      op.ids.push(idAt >= 0 ? String(values[idAt]) : idOf(keyAt.map((i) => values[i])));
-      op.digests?.push(textDigest(JSON.stringify(same ? values : at.map((i) => (i < 0 ? null : values[i])))));
+      const text = JSON.stringify(same ? values : at.map((i) => (i < 0 ? null : values[i])));
+      if (op.tally) tallyText(op.tally, tally!, text);
+      else list(op, id(values), text);
     });
     ops.push(op);
   }
@@ -78,8 +141,12 @@ export function trailOps(e: StoredEntry, trails: TrailColumns): TrailOp[] {
  * committed while a verification runs is never taken for tampering.
  */
 export class TrailLedger {
-  /** Each trail's rows by id, with their digests, as the entries up to `settled` leave them. */
+  /** Each trail's rows by id, with their digests, as the entries up to `settled` leave them (compared row by row). */
   private readonly expected = new Map(TRAIL_TABLES.map((t) => [t as string, new Map<string, string>()]));
+  /** Each trail's rows as the entries up to `settled` leave them, tallied (compared by tallies). */
+  private readonly tallies = new Map(TRAIL_TABLES.map((t) => [t as string, emptyTally()]));
+  /** Whether an entry deleted trail rows, which a tally cannot take back: then only rows compared say how they stand. */
+  private undecided = false;
   /**
    * The last entry before the snapshot was asked for: every snapshot holds it, so the rows of the entries up to it go
    * into `expected` as they come; those of later entries (written while the verification runs) wait for the
@@ -92,19 +159,24 @@ export class TrailLedger {
     private readonly store: JournalStore,
     /** The trails' tables and their columns: what trailOps needs to digest an entry's rows (on any thread). */
     readonly columns: TrailColumns,
+    /** The key the rows are tallied under (TrailTally); undefined where they are compared row by row. */
+    readonly tally: string | undefined,
   ) {}
 
-  /** A ledger where the store can read the trail tables; undefined where it cannot (a chain read through the API). */
-  static async open(store: JournalStore): Promise<TrailLedger | undefined> {
+  /**
+   * A ledger where the store can read the trail tables; undefined where it cannot (a chain read through the API).
+   * `tallied`: the journal's rows and the tables' compared by their tallies (the rows by id where they differ).
+   */
+  static async open(store: JournalStore, { tallied }: { tallied: boolean }): Promise<TrailLedger | undefined> {
     if (!store.trailSnapshot || !store.trailColumns) return undefined;
     const columns: Record<string, string[]> = {};
     for (const table of TRAIL_TABLES) columns[table] = await store.trailColumns(table);
-    return new TrailLedger(store, columns);
+    return new TrailLedger(store, columns, tallied ? tallyKey() : undefined);
   }
 
   /** Takes in an entry: the trail rows it writes or deletes. */
   follow(e: StoredEntry): void {
-    this.apply(trailOps(e, this.columns));
+    this.apply(trailOps(e, this.columns, this.tally));
   }
 
   /** Takes in the trail rows entries write or delete, in order, as trailOps gives them (here or on another thread). */
@@ -118,7 +190,9 @@ export class TrailLedger {
   private put(op: TrailOp): void {
     const rows = this.expected.get(op.table);
     if (!rows) return;
-    if (op.digests) for (let i = 0; i < op.ids.length; i++) rows.set(op.ids[i]!, op.digests[i]!);
+    if (op.tally) addTally(this.tallies.get(op.table)!, op.tally);
+    else if (op.digests) for (let i = 0; i < op.ids.length; i++) rows.set(op.ids[i]!, op.digests[i]!);
+    else if (this.tally !== undefined) this.undecided = true;
     else for (const id of op.ids) rows.delete(id);
   }
 
@@ -128,14 +202,19 @@ export class TrailLedger {
    */
   async read(tenant: string): Promise<{ read: Promise<TrailSnapshot> }> {
     this.settled = (await this.store.head(tenant))?.seq ?? 0;
-    const reading = await this.store.trailSnapshot!(tenant, this.columns);
+    const reading = await this.store.trailSnapshot!(tenant, this.columns, this.tally);
     reading.read.catch(() => undefined); // awaited by `compare`, or left where the chain is broken
     return reading; // wrapped: an async function returning the promise itself would wait for it
   }
 
-  /** Each trail's rows in the snapshot against what the journal's entries up to the snapshot's head say. */
-  async compare(tenant: string, snapshot: TrailSnapshot): Promise<TrailReport[]> {
+  /**
+   * Each trail's rows in the snapshot against what the journal's entries up to the snapshot's head say. Undefined
+   * where tallies do not settle it (one differs, or an entry deleted rows): a ledger that compares rows by id says
+   * which row differs.
+   */
+  async compare(tenant: string, snapshot: TrailSnapshot): Promise<TrailReport[] | undefined> {
     for (const op of this.later.splice(0)) if (op.seq <= snapshot.head) this.put(op);
+    if (this.tally !== undefined) return this.compareTallies(snapshot);
     const expected = this.expected;
     const reports: TrailReport[] = [];
     for (const table of TRAIL_TABLES) {
@@ -143,6 +222,18 @@ export class TrailLedger {
       const whole = (id: string) => this.store.trailRow?.(tenant, table, id) ?? Promise.resolve(undefined);
       const page = snapshot.tables[table] ?? { ids: [], digests: [] };
       reports.push(await compareTrail(table, columns, expected.get(table)!, page, whole));
+    }
+    return reports;
+  }
+
+  private compareTallies(snapshot: TrailSnapshot): TrailReport[] | undefined {
+    if (this.undecided) return undefined;
+    const reports: TrailReport[] = [];
+    for (const table of TRAIL_TABLES) {
+      // a snapshot without the tally (a store that lists rows all the same) settles nothing here
+      const read = snapshot.tables[table]?.tally;
+      if (!read || !sameTally(read, this.tallies.get(table)!)) return undefined;
+      reports.push({ table, rows: read.rows, ok: true });
     }
     return reports;
   }

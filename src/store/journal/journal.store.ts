@@ -55,8 +55,8 @@ export class KyselyJournalStore implements JournalStore {
     this.verifyPage = async (tenant, after, limit) =>
       (await this.preimageQuery(jsonArray, tenant, after).limit(limit).execute()).map((r) => preimageEntry(tenant, r));
     if (!threads) return;
-    this.checkChain = (tenant, trails, anchor) =>
-      this.checkInRanges(jsonArray, threads, threadRows, tenant, trails, anchor);
+    this.checkChain = (tenant, trails, anchor, tally) =>
+      this.checkInRanges(jsonArray, threads, threadRows, tenant, trails, anchor, tally);
   }
 
   /**
@@ -108,6 +108,7 @@ export class KyselyJournalStore implements JournalStore {
     tenant: string,
     trails: TrailColumns,
     anchor: string | undefined,
+    tally: string | undefined,
   ): Promise<ChainCheck | undefined> {
     const end = (await this.head(tenant))?.seq ?? 0;
     const runner = end >= threadRows ? await threads() : undefined;
@@ -122,7 +123,7 @@ export class KyselyJournalStore implements JournalStore {
     const results = await Promise.all(
       ranges.map(([after, to]) => {
         const q = this.preimageQuery(jsonArray, tenant, after!, to).compile();
-        return runner.run({ kind: 'chain', sql: q.sql, parameters: q.parameters, tenant, anchor, trails });
+        return runner.run({ kind: 'chain', sql: q.sql, parameters: q.parameters, tenant, anchor, trails, tally });
       }),
     ).catch(() => []);
     if (results.length !== parts) return undefined;
@@ -248,8 +249,8 @@ export class KyselyJournalStore implements JournalStore {
     return { seqOfHash: (h) => first('hash', h), seqLinkingTo: (h) => first('prev_hash', h) };
   }
 
-  trailSnapshot(tenant: string, trails: TrailColumns): Promise<{ read: Promise<TrailSnapshot> }> {
-    return readTrailSnapshot(this.db, tenant, trails, this.snapshotOptions);
+  trailSnapshot(tenant: string, trails: TrailColumns, tally?: string): Promise<{ read: Promise<TrailSnapshot> }> {
+    return readTrailSnapshot(this.db, tenant, trails, this.snapshotOptions, tally);
   }
 
   async trailColumns(table: TrailTable): Promise<string[]> {

@@ -1,11 +1,11 @@
 import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
-import type { TrailDigestPage, TrailSnapshot } from '../../domain/journal/journal-store.port.js';
-import { rowText, textDigest, type TrailColumns } from '../../domain/journal/trails.js';
+import type { TrailSnapshot } from '../../domain/journal/journal-store.port.js';
+import { rowText, type TrailColumns } from '../../domain/journal/trails.js';
 import type { DB } from '../db-types.js';
 import { engineFor } from '../engine.js';
 import { tenantPageQuery, tenantPages } from '../kysely/tenant-pages.js';
 import { headQuery } from './journal-head.js';
-import type { Statement, VerifyThreads } from './verify-jobs.js';
+import { trailDigests, type Statement, type VerifyThreads } from './verify-jobs.js';
 
 /** Rows of an audit trail read per statement on the store's connection. */
 const TRAIL_PAGE = 5000;
@@ -41,6 +41,7 @@ export async function readTrailSnapshot(
   tenant: string,
   trails: TrailColumns,
   o: SnapshotOptions,
+  tally?: string,
 ): Promise<{ read: Promise<TrailSnapshot> }> {
   const { jsonArray } = o;
   let rows = 0;
@@ -61,15 +62,15 @@ export async function readTrailSnapshot(
       ),
     }));
     const { sql: headSql, parameters } = headQuery(db, tenant);
-    const started = runner.run({ kind: 'trails', head: { sql: headSql, parameters }, tables });
+    const started = runner.run({ kind: 'trails', head: { sql: headSql, parameters }, tables, tally });
     // a thread that could not read them (a value stored as a blob, which JSON cannot hold) or that failed (the file
     // unreadable to a second connection, memory short) leaves them to this one
     const read = started
       .catch(() => undefined)
-      .then((r) => (r?.ok ? { head: r.head, tables: r.tables } : snapshotHere(db, tenant, trails, jsonArray)));
+      .then((r) => (r?.ok ? { head: r.head, tables: r.tables } : snapshotHere(db, tenant, trails, jsonArray, tally)));
     return { read };
   }
-  return { read: snapshotHere(db, tenant, trails, jsonArray) };
+  return { read: snapshotHere(db, tenant, trails, jsonArray, tally) };
 }
 
 /** The same on the store's connection, in one read transaction (SQLite: the walk's reads wait for it). */
@@ -78,6 +79,7 @@ async function snapshotHere(
   tenant: string,
   trails: TrailColumns,
   jsonArray: JsonArray | undefined,
+  tally: string | undefined,
 ): Promise<TrailSnapshot> {
   return db.connection().execute(async (conn) => {
     await sql.raw(engineFor(db).snapshotBegin).execute(conn);
@@ -86,7 +88,7 @@ async function snapshotHere(
       const head = Number(last?.seq ?? 0);
       const tables: TrailSnapshot['tables'] = {};
       for (const [table, columns] of Object.entries(trails))
-        tables[table] = await digestsHere(conn, tenant, table, columns, jsonArray);
+        tables[table] = trailDigests(await textsHere(conn, tenant, table, columns, jsonArray), tally);
       return { head, tables };
     } finally {
       await sql.raw('commit').execute(conn);
@@ -95,17 +97,17 @@ async function snapshotHere(
 }
 
 /**
- * A trail's rows, each as its id and the digest of its text: written by the database where it can, else (and for a
- * page the database cannot write as JSON: a value stored as a blob, which no trail column holds unless someone wrote
- * one there by hand) read whole and written here.
+ * A trail's rows, each as its id and its text: written by the database where it can, else (and for a page the
+ * database cannot write as JSON: a value stored as a blob, which no trail column holds unless someone wrote one there
+ * by hand) read whole and written here.
  */
-async function digestsHere(
+async function textsHere(
   db: Kysely<DB>,
   tenant: string,
   table: string,
   columns: readonly string[],
   jsonArray: JsonArray | undefined,
-): Promise<TrailDigestPage> {
+): Promise<Array<[unknown, string]>> {
   const whole = async (after: unknown[] | undefined) => {
     const rows = await tenantPageQuery(db, table, tenant, after, TRAIL_PAGE).execute();
     return rows.map((r) => ({ ...r, row_text: rowText(columns, r) }));
@@ -117,11 +119,8 @@ async function digestsHere(
           .execute()
           .catch(() => whole(after))
     : whole;
-  const page: TrailDigestPage = { ids: [], digests: [] };
+  const texts: Array<[unknown, string]> = [];
   for await (const rows of tenantPages(db, table, tenant, TRAIL_PAGE, read))
-    for (const r of rows) {
-      page.ids.push(String(r.id));
-      page.digests.push(textDigest(r.row_text as string));
-    }
-  return page;
+    for (const r of rows) texts.push([r.id, r.row_text as string]);
+  return texts;
 }

@@ -1,6 +1,13 @@
 import { ChainVerifier, type StoredEntry } from '../../domain/journal/chain.js';
 import type { TrailDigestPage, TrailSnapshot } from '../../domain/journal/journal-store.port.js';
-import { textDigest, trailOps, type TrailColumns, type TrailOp } from '../../domain/journal/trails.js';
+import {
+  emptyTally,
+  tallyText,
+  textDigest,
+  trailOps,
+  type TrailColumns,
+  type TrailOp,
+} from '../../domain/journal/trails.js';
 
 /**
  * The reading of a verification that can run beside the rest, in a thread of its own on a connection of its own: a
@@ -17,12 +24,16 @@ export type VerifyJob =
       anchor?: string;
       /** The audit trails and their columns: the rows each entry writes or deletes in them are handed back. */
       trails: TrailColumns;
+      /** The key the rows written are tallied under (TrailTally); absent: each row's id and digest. */
+      tally?: string;
     }
   | {
       kind: 'trails';
       /** The tenant's last entry, then each trail's ids and texts, read in one snapshot. */
       head: Statement;
       tables: Array<{ table: string } & Statement>;
+      /** The key each trail's rows are tallied under (TrailTally); absent: each row's id and digest. */
+      tally?: string;
     };
 
 /** A statement compiled where the store composes its queries. */
@@ -121,7 +132,7 @@ export function runVerifyJob(job: VerifyJob, conn: JobConnection): VerifyResult 
   return conn.snapshot(() => {
     const [head] = conn.rows(job.head).rows;
     const tables: TrailSnapshot['tables'] = {};
-    for (const t of job.tables) tables[t.table] = trailDigests(conn.rows(t).rows);
+    for (const t of job.tables) tables[t.table] = trailDigests(conn.rows(t).rows, job.tally);
     return { ok: true, head: Number(head?.[0] ?? 0), tables } as const;
   });
 }
@@ -142,7 +153,7 @@ function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonl
     // an entry that does not hold is left to the walk on one thread, which says what is wrong
     if (!v!.push(e)) return { ok: false } as const;
     if (e.hash === job.anchor) anchored = e.seq;
-    for (const op of trailOps(e, job.trails)) ops.push(op);
+    for (const op of trailOps(e, job.trails, job.tally)) ops.push(op);
   }
   const last = v?.count ? v.head : undefined;
   return {
@@ -155,9 +166,15 @@ function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonl
   } as const;
 }
 
-function trailDigests(rows: Iterable<unknown[]>): TrailDigestPage {
+/** A trail's rows (each its id and text) as their ids and digests, or with a `tally` key as their tally. */
+export function trailDigests(rows: Iterable<unknown[]>, tally?: string): TrailDigestPage {
   const ids: string[] = [];
   const digests: string[] = [];
+  if (tally !== undefined) {
+    const t = emptyTally();
+    for (const [, text] of rows) tallyText(t, tally, String(text));
+    return { ids, digests, tally: t };
+  }
   for (const [id, text] of rows) {
     ids.push(String(id));
     digests.push(textDigest(String(text)));
