@@ -175,21 +175,25 @@ if (wanted('import') || wanted('size') || wanted('verify')) {
   if (!report.every((t) => t.ok)) throw new Error(`the imported store does not verify: ${verify.stdout}`);
   // the floor of a verification: the chains alone (db status checks hashes and links, not the audit trails)
   const chains = timed(['--db', store, '--json', 'db', 'status']);
-  // and the least the comparison of the audit trail with the journal costs, row by row: by row objects on one thread
-  // (floor.mjs verify-trail), and by the text SQLite writes of each row with the table's side on a thread of its own,
-  // as audit verify compares (verify-trail-text)
+  // and the least the comparison of the audit trail with the journal costs: by the tallies of the texts SQLite writes
+  // of each row, the table's side on a thread of its own, as audit verify compares (floor.mjs verify-trail-tally);
+  // row by row by those texts (verify-trail-text, as it compared until 2026-11-29) and by row objects on one thread
+  // (verify-trail)
+  const [tallyS, tally] = seconds(() => floor(['verify-trail-tally', store, 'default']));
   const [trailS, trail] = seconds(() => floor(['verify-trail', store, 'default']));
   const [textS, text] = seconds(() => floor(['verify-trail-text', store, 'default']));
   // a floor over another tenant's (no) rows would be no floor: the import wrote at least a history row per consent
   for (const [name, r] of [
+    ['verify-trail-tally', tally],
     ['verify-trail', trail],
     ['verify-trail-text', text],
   ])
     if (Number(r.stdout) < ROWS) throw new Error(`${name} read ${r.stdout.trim()} history rows, not ${ROWS}`);
   const ratio = (s) => `${((chains.wall + s) / on.wall).toFixed(2)}×`;
   record('verify', `audit verify of that store / its import's time`, verify.wall / on.wall, 'x', 0.3, 'le', {
-    floor: `chains and the history rows compared by their texts on two threads ${ratio(textS)} (by row objects on one ${ratio(trailS)})`,
+    floor: `chains and the history rows' tallies on two threads ${ratio(tallyS)} (row by row by their texts ${ratio(textS)}, by row objects on one thread ${ratio(trailS)})`,
     floor_chains_only: chains.wall / on.wall,
+    trail_tally_floor_s: tallyS,
     trail_floor_s: trailS,
     trail_text_floor_s: textS,
     chains_s: chains.wall,

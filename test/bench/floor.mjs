@@ -8,6 +8,9 @@
 //   node test/bench/floor.mjs verify-trail-text DB TENANT
 //                                                     the same by the text SQLite writes of each row, the table's
 //                                                     side on a thread of its own (as audit verify reads)
+//   node test/bench/floor.mjs verify-trail-tally DB TENANT
+//                                                     the same, each side summing 72 bits of each row's keyed
+//                                                     digest instead of keeping it by id (as audit verify compares)
 //   node test/bench/floor.mjs dsfa-list DB [PROGRAM]  open the store, print 100 assessments as JSON; with PROGRAM
 //                                                     (dist/program.cjs), compile it from its code cache first, as
 //                                                     the loader does (src/loader.ts), and run none of it
@@ -25,7 +28,7 @@
 //                                                     two hashes and the entry inserted and committed; prints the
 //                                                     seconds of it all as JSON
 // The key and tenant of sync-idle come from COMPLIANCE_API_KEY and COMPLIANCE_TENANT, as for the command.
-import { hash } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -40,6 +43,10 @@ if (!isMainThread && workerData.range) {
   // a half of verify-hash-2
   const [f, tenant, after, to] = workerData.range;
   parentPort.postMessage(readRange(f, tenant, after, to, true));
+} else if (!isMainThread && workerData.key) {
+  // verify-trail-tally's other thread: the table's side
+  const { file: f, text, tenant, key } = workerData;
+  parentPort.postMessage(tallyOf(new Database(f, { readonly: true }).prepare(text).raw(true).iterate(tenant), key));
 } else if (!isMainThread) {
   // verify-trail-text's other thread: the table's side
   const { file: f, text, tenant } = workerData;
@@ -50,6 +57,19 @@ if (!isMainThread && workerData.range) {
     digests.push(hash('sha256', t, 'base64'));
   }
   parentPort.postMessage({ ids, digests });
+}
+
+/** Rows (each its id and text) summed: how many, and three 24-bit words of each one's digest under `key`. */
+function tallyOf(rows, key) {
+  const t = [0, 0, 0, 0];
+  for (const [, text] of rows) {
+    const d = hash('sha256', key + text);
+    t[0]++;
+    t[1] += parseInt(d.slice(0, 6), 16);
+    t[2] += parseInt(d.slice(6, 12), 16);
+    t[3] += parseInt(d.slice(12, 18), 16);
+  }
+  return t;
 }
 
 /** Entries of `tenant` after `after` up to `to` read (and hashed, their links checked): how many, the first's link. */
@@ -122,6 +142,18 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
   for (let i = 0; i < ids.length; i++)
     if (expected.get(ids[i]) !== digests[i]) throw new Error(`row ${ids[i]} does not hold`);
   process.stdout.write(`${ids.length}\n`);
+} else if (mode === 'verify-trail-tally') {
+  // the least a comparison by tallies costs on two threads, as audit verify compares: the same texts and threads as
+  // verify-trail-text, each side summing the rows' keyed digests instead of keeping them by id
+  const db = new Database(file, { readonly: true });
+  const columns = db.prepare('select name from pragma_table_info(?)').pluck().all('consent_history');
+  const text = `select id, json_array(${columns.join(', ')}) from consent_history where tenant_id = ?`;
+  const key = randomBytes(24).toString('base64');
+  const other = new Worker(new URL(import.meta.url), { workerData: { file, text, tenant: arg, key } });
+  const theirs = new Promise((resolve, reject) => other.once('message', resolve).once('error', reject));
+  const mine = tallyOf(db.prepare(text).raw(true).iterate(arg), key);
+  if ((await theirs).join() !== mine.join()) throw new Error('the tallies differ');
+  process.stdout.write(`${mine[0]}\n`);
 } else if (mode === 'dsfa-list') {
   if (arg) {
     const { Script } = await import('node:vm');
