@@ -50,10 +50,7 @@ const word = (d: string, at: number): number =>
   (BASE64[d.charCodeAt(at + 2)]! << 6) |
   BASE64[d.charCodeAt(at + 3)]!;
 
-/**
- * Adds a row's text to a tally: the first 72 bits of its keyed digest, as three words. Each sum stays an exact
- * integer for up to 2^29 rows.
- */
+/** Adds a row's text to a tally: the first 72 bits of its keyed digest, as three words. */
 export function tallyText(t: TrailTally, key: string, text: string): void {
   const d = nodeCrypto().hash('sha256', key + text, 'base64');
   t.rows++;
@@ -69,8 +66,11 @@ export function addTally(to: TrailTally, t: TrailTally): void {
   to.c += t.c;
 }
 
+/** Rows up to which a tally's sums are exact integers (each word is below 2^24); beyond, rows are compared by id. */
+const TALLY_ROWS = 2 ** 29;
+
 const sameTally = (x: TrailTally, y: TrailTally): boolean =>
-  x.rows === y.rows && x.a === y.a && x.b === y.b && x.c === y.c;
+  x.rows <= TALLY_ROWS && x.rows === y.rows && x.a === y.a && x.b === y.b && x.c === y.c;
 
 /**
  * The trail rows an entry writes or deletes, each digested from its text (or, with a `tally` key, the rows it
