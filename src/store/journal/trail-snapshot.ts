@@ -1,11 +1,11 @@
 import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
-import type { TrailSnapshot } from '../../domain/journal/journal-store.port.js';
+import type { TrailDigestPage, TrailSnapshot } from '../../domain/journal/journal-store.port.js';
 import { rowText, type TrailColumns } from '../../domain/journal/trails.js';
 import type { DB } from '../db-types.js';
 import { engineFor } from '../engine.js';
 import { tenantPageQuery, tenantPages } from '../kysely/tenant-pages.js';
 import { headQuery } from './journal-head.js';
-import { trailDigests, type Statement, type VerifyThreads } from './verify-jobs.js';
+import { trailDigestPage, type Statement, type VerifyThreads } from './verify-jobs.js';
 
 /** Rows of an audit trail read per statement on the store's connection. */
 const TRAIL_PAGE = 5000;
@@ -88,7 +88,7 @@ async function snapshotHere(
       const head = Number(last?.seq ?? 0);
       const tables: TrailSnapshot['tables'] = {};
       for (const [table, columns] of Object.entries(trails))
-        tables[table] = trailDigests(await textsHere(conn, tenant, table, columns, jsonArray), tally);
+        tables[table] = await digestsHere(conn, tenant, table, columns, jsonArray, tally);
       return { head, tables };
     } finally {
       await sql.raw('commit').execute(conn);
@@ -97,17 +97,18 @@ async function snapshotHere(
 }
 
 /**
- * A trail's rows, each as its id and its text: written by the database where it can, else (and for a page the
- * database cannot write as JSON: a value stored as a blob, which no trail column holds unless someone wrote one there
- * by hand) read whole and written here.
+ * A trail's rows, each as its id and the digest of its text (or with a `tally` key their tally): the text written by
+ * the database where it can, else (and for a page the database cannot write as JSON: a value stored as a blob, which
+ * no trail column holds unless someone wrote one there by hand) read whole and written here.
  */
-async function textsHere(
+async function digestsHere(
   db: Kysely<DB>,
   tenant: string,
   table: string,
   columns: readonly string[],
   jsonArray: JsonArray | undefined,
-): Promise<Array<[unknown, string]>> {
+  tally: string | undefined,
+): Promise<TrailDigestPage> {
   const whole = async (after: unknown[] | undefined) => {
     const rows = await tenantPageQuery(db, table, tenant, after, TRAIL_PAGE).execute();
     return rows.map((r) => ({ ...r, row_text: rowText(columns, r) }));
@@ -119,8 +120,8 @@ async function textsHere(
           .execute()
           .catch(() => whole(after))
     : whole;
-  const texts: Array<[unknown, string]> = [];
+  const taken = trailDigestPage(tally);
   for await (const rows of tenantPages(db, table, tenant, TRAIL_PAGE, read))
-    for (const r of rows) texts.push([r.id, r.row_text as string]);
-  return texts;
+    for (const r of rows) taken.add(r.id, r.row_text as string);
+  return taken.page;
 }

@@ -166,18 +166,24 @@ function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonl
   } as const;
 }
 
-/** A trail's rows (each its id and text) as their ids and digests, or with a `tally` key as their tally. */
-export function trailDigests(rows: Iterable<unknown[]>, tally?: string): TrailDigestPage {
-  const ids: string[] = [];
-  const digests: string[] = [];
-  if (tally !== undefined) {
-    const t = emptyTally();
-    for (const [, text] of rows) tallyText(t, tally, String(text));
-    return { ids, digests, tally: t };
-  }
-  for (const [id, text] of rows) {
-    ids.push(String(id));
-    digests.push(textDigest(String(text)));
-  }
-  return { ids, digests };
+/** A trail's rows taken one by one (each its id and text): as their ids and digests, or with a `tally` key their tally. */
+export function trailDigestPage(tally?: string): { add(id: unknown, text: string): void; page: TrailDigestPage } {
+  const page: TrailDigestPage = { ids: [], digests: [] };
+  if (tally !== undefined) page.tally = emptyTally();
+  return {
+    page,
+    add(id, text) {
+      if (page.tally) tallyText(page.tally, tally!, text);
+      else {
+        page.ids.push(String(id));
+        page.digests.push(textDigest(text));
+      }
+    },
+  };
+}
+
+function trailDigests(rows: Iterable<unknown[]>, tally?: string): TrailDigestPage {
+  const taken = trailDigestPage(tally);
+  for (const [id, text] of rows) taken.add(id, String(text));
+  return taken.page;
 }
