@@ -26,8 +26,8 @@ export async function writeTransaction<T>(
  * A statement of a write transaction's connection (`db`, as writeTransaction hands it to its work): run straight on
  * it where the engine can (EngineAdapter.direct: SQLite, whose one connection the transaction holds), through kysely
  * otherwise. Outside a transaction always through kysely, whose mutex lets one caller at a time use SQLite's
- * connection. A DSFA write's two journal statements
- * (the head read, the entries inserted) took 47–51 µs through kysely's executor in serve, 26 µs this way (medians).
+ * connection. A DSFA write's two journal statements (the head read, the entries inserted) took 47–51 µs through
+ * kysely's executor in serve, 26 µs this way (medians).
  */
 export async function executeHeld<D, R>(db: Kysely<D>, query: CompiledQuery<R>): Promise<QueryResult<R>> {
   const answered = inTransaction.has(db) ? runDirect(db, query) : undefined;

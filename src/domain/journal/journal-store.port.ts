@@ -90,7 +90,7 @@ export type TrailTable = (typeof TRAIL_TABLES)[number];
 export type TrailColumns = Record<string, readonly string[]>;
 
 /**
- * Rows of one trail an entry writes (their ids and the digests of their texts, or their tally with `ids` empty) or
+ * Rows of one trail an entry writes (their ids and the digests of their texts, or their tally with both empty) or
  * deletes (`digests` and `tally` absent).
  */
 export interface TrailOp {

@@ -73,6 +73,26 @@ const sameTally = (x: TrailTally, y: TrailTally): boolean =>
   x.rows <= TALLY_ROWS && x.rows === y.rows && x.a === y.a && x.b === y.b && x.c === y.c;
 
 /**
+ * A trail's rows taken one by one, each its id and text: listed as their ids and digests, or with a `tally` key only
+ * tallied under it (the ids and digests left empty). Both sides of a comparison take their rows so: the journal's
+ * (trailOps) and the table's (a snapshot, on whichever thread reads it).
+ */
+export function takeRows(tally?: string): { add(id: unknown, text: string): void; page: TrailDigestPage } {
+  const page: TrailDigestPage = { ids: [], digests: [] };
+  if (tally !== undefined) page.tally = emptyTally();
+  return {
+    page,
+    add(id, text) {
+      if (page.tally) tallyText(page.tally, tally!, text);
+      else {
+        page.ids.push(String(id));
+        page.digests.push(textDigest(text));
+      }
+    },
+  };
+}
+
+/**
  * The trail rows an entry writes or deletes, each digested from its text (or, with a `tally` key, the rows it
  * writes tallied under it): nothing for an entry of another table, and a batch's groups of other tables (an import's
  * consents) skipped unread. Pure, so the threads that check a chain in ranges (JournalStore.checkChain) digest their
@@ -82,14 +102,6 @@ export function trailOps(e: StoredEntry, trails: TrailColumns, tally?: string): 
   if (!(e.entity in trails) && e.op !== BATCH_OP) return [];
   const data = e.data === null ? null : JSON.parse(e.data);
   const ops: TrailOp[] = [];
-  const written = (table: string): TrailOp =>
-    tally === undefined
-      ? { seq: e.seq, table, ids: [], digests: [] }
-      : { seq: e.seq, table, ids: [], tally: emptyTally() };
-  const list = (op: TrailOp, id: string, text: string) => {
-    op.ids.push(id);
-    op.digests!.push(textDigest(text));
-  };
   if (e.op !== BATCH_OP || data === null) {
     for (const c of changesOf({ ...e, data })) {
       const columns = trails[c.entity];
@@ -98,11 +110,9 @@ export function trailOps(e: StoredEntry, trails: TrailColumns, tally?: string): 
         ops.push({ seq: e.seq, table: c.entity, ids: [c.id] });
         continue;
       }
-      const op = written(c.entity);
-      const text = rowText(columns, c.row);
-      if (op.tally) tallyText(op.tally, tally!, text);
-      else list(op, c.id, text);
-      ops.push(op);
+      const taken = takeRows(tally);
+      taken.add(c.id, rowText(columns, c.row));
+      ops.push({ seq: e.seq, table: c.entity, ...taken.page });
     }
     return ops;
   }
@@ -123,13 +133,11 @@ export function trailOps(e: StoredEntry, trails: TrailColumns, tally?: string): 
       ops.push(op);
       continue;
     }
-    const op = written(g.entity);
-    eachGroupRow(batch, g, (values) => {
-      const text = JSON.stringify(same ? values : at.map((i) => (i < 0 ? null : values[i])));
-      if (op.tally) tallyText(op.tally, tally!, text);
-      else list(op, id(values), text);
-    });
-    ops.push(op);
+    const taken = takeRows(tally);
+    eachGroupRow(batch, g, (values) =>
+      taken.add(id(values), JSON.stringify(same ? values : at.map((i) => (i < 0 ? null : values[i])))),
+    );
+    ops.push({ seq: e.seq, table: g.entity, ...taken.page });
   }
   return ops;
 }

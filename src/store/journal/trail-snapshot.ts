@@ -1,11 +1,11 @@
 import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import type { TrailDigestPage, TrailSnapshot } from '../../domain/journal/journal-store.port.js';
-import { rowText, type TrailColumns } from '../../domain/journal/trails.js';
+import { rowText, takeRows, type TrailColumns } from '../../domain/journal/trails.js';
 import type { DB } from '../db-types.js';
 import { engineFor } from '../engine.js';
 import { tenantPageQuery, tenantPages } from '../kysely/tenant-pages.js';
 import { headQuery } from './journal-head.js';
-import { trailDigestPage, type Statement, type VerifyThreads } from './verify-jobs.js';
+import type { Statement, VerifyThreads } from './verify-jobs.js';
 
 /** Rows of an audit trail read per statement on the store's connection. */
 const TRAIL_PAGE = 5000;
@@ -120,7 +120,7 @@ async function digestsHere(
           .execute()
           .catch(() => whole(after))
     : whole;
-  const taken = trailDigestPage(tally);
+  const taken = takeRows(tally);
   for await (const rows of tenantPages(db, table, tenant, TRAIL_PAGE, read))
     for (const r of rows) taken.add(r.id, r.row_text as string);
   return taken.page;

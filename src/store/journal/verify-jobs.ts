@@ -1,13 +1,6 @@
 import { ChainVerifier, type StoredEntry } from '../../domain/journal/chain.js';
 import type { TrailDigestPage, TrailSnapshot } from '../../domain/journal/journal-store.port.js';
-import {
-  emptyTally,
-  tallyText,
-  textDigest,
-  trailOps,
-  type TrailColumns,
-  type TrailOp,
-} from '../../domain/journal/trails.js';
+import { takeRows, trailOps, type TrailColumns, type TrailOp } from '../../domain/journal/trails.js';
 
 /**
  * The reading of a verification that can run beside the rest, in a thread of its own on a connection of its own: a
@@ -166,24 +159,8 @@ function chainRange(job: Extract<VerifyJob, { kind: 'chain' }>, columns: readonl
   } as const;
 }
 
-/** A trail's rows taken one by one (each its id and text): as their ids and digests, or with a `tally` key their tally. */
-export function trailDigestPage(tally?: string): { add(id: unknown, text: string): void; page: TrailDigestPage } {
-  const page: TrailDigestPage = { ids: [], digests: [] };
-  if (tally !== undefined) page.tally = emptyTally();
-  return {
-    page,
-    add(id, text) {
-      if (page.tally) tallyText(page.tally, tally!, text);
-      else {
-        page.ids.push(String(id));
-        page.digests.push(textDigest(text));
-      }
-    },
-  };
-}
-
 function trailDigests(rows: Iterable<unknown[]>, tally?: string): TrailDigestPage {
-  const taken = trailDigestPage(tally);
+  const taken = takeRows(tally);
   for (const [id, text] of rows) taken.add(id, String(text));
   return taken.page;
 }
