@@ -37,6 +37,12 @@ async function importedOriginal(engine: 'sqlite' | 'postgres'): Promise<string> 
     ...T,
     body: { user_id: 'old', data_point_id: 'news', granted: true, consent_version: '1', granted_at: AT },
   });
+  // a refusal stored, which a later grant in the file does not equal: the writer decides that row in JS (a created
+  // consent that no set-based statement made, whose number the entry must hold too)
+  await local.consents.create({
+    ...T,
+    body: { user_id: 'refused', data_point_id: 'news', granted: false, consent_version: '1', granted_at: AT },
+  });
   const rows = ['user_id,data_point_id,granted,granted_at,revoked_at,consent_version,source,ip_address,user_agent'];
   for (let i = 0; i < ROWS; i++)
     rows.push(
@@ -53,9 +59,14 @@ async function importedOriginal(engine: 'sqlite' | 'postgres'): Promise<string> 
       ].join(','),
     );
   rows[5] = rows[5]!.replace('Mozilla/5.0 "Größe" \\ä', '"Mozilla ""quoted"", Ümlaut"');
-  rows.push(rows[3]!, 'u-bad,news,maybe,,,1,,,', `old,news,true,${AT},2026-03-01T00:00:00Z,1,,,`);
+  rows.push(
+    rows[3]!,
+    'u-bad,news,maybe,,,1,,,',
+    `old,news,true,${AT},2026-03-01T00:00:00Z,1,,,`,
+    'refused,news,true,2026-01-15T00:00:00Z,,1,,,',
+  );
   const run = await local.consents.import({ ...T, query: {}, stream: csv(rows) });
-  expect(run).toMatchObject({ created: ROWS, unchanged: 1, revoked: 1, rejected: 1 });
+  expect(run).toMatchObject({ created: ROWS + 1, unchanged: 1, revoked: 1, rejected: 1 });
   await local.close();
   return target;
 }
@@ -127,11 +138,14 @@ describe.each(ENGINE_NAMES)('an import batch entry on %s', (engine) => {
     const db = local.store.admin;
     const changes = (await batches(db)).flatMap((e) => changesOf({ ...e, data: JSON.parse(e.data!) }));
     const tally = (entity: string, op: string) => changes.filter((c) => c.entity === entity && c.op === op).length;
+    // every created consent (the refused user's new grant among them) with its granted entry, the revoked entries,
+    // the stored consent the file revokes with its entry
     expect([tally('consent', 'insert'), tally('consent_history', 'insert'), tally('consent', 'update')]).toEqual([
-      ROWS,
-      ROWS + REVOKED + 1,
+      ROWS + 1,
+      ROWS + 1 + REVOKED + 1,
       1,
     ]);
+    expect(changes.some((c) => c.entity === 'consent' && c.row?.user_id === 'refused')).toBe(true);
     for (const table of ['consent', 'consent_history'] as const) {
       const stored = new Map(
         (await db.selectFrom(table).selectAll().where('tenant_id', '=', 'acme').execute()).map((r) => [r.id, r]),

@@ -31,13 +31,11 @@ interface BatchKeys {
 }
 
 /**
- * The batch's rows, by statements both engines run on an index (`?` placeholders): the ids of a batch are its prefix
- * and a counter, so the consents it created are a range of the (tenant, id) index, their history entries are found
- * through them (the history's key begins with the consent), and its revocations and renewals of stored consents are
- * entries of the run with source `import` (partial indexes; a created consent's own `revoked` entry has no source).
- * The run's id is compared as an expression, so no plan walks every consent of the run instead of the batch's range.
+ * The batch's rows read back, by statements both engines run on an index (`?` placeholders): its revocations and
+ * renewals of stored consents are entries of the run with source `import` (partial indexes; a created consent's own
+ * `revoked` entry has no source), their ids the batch's prefix and a counter. The consents it created are not read
+ * back: both writers know their staged rows' numbers (createdGroups).
  */
-const CREATED = `c.tenant_id = ? and c.id >= ? and c.id < ? and coalesce(c.import_run_id, '') = ?`;
 const CHANGES_OF = (action: 'revoked' | 'version_update') => `select * from consent_history h where h.tenant_id = ?
     and h.import_run_id = ? and h.action = '${action}' and h.source = 'import' and h.id >= ? and h.id < ?`;
 const REVOCATIONS = CHANGES_OF('revoked');
@@ -70,13 +68,6 @@ export const BATCH_QUERIES: Array<{
     params: (k) => [k.tenant, ...changeParams(k), ...changeParams(k)],
   },
 ];
-/** The ids of the consents a batch created, in order (`?`: the tenant, the prefix, the end of its range, the run). */
-export const CREATED_IDS = `select c.id from consent c where ${CREATED} order by c.id`;
-
-/** The numbers of the staged rows whose consents have `ids` (CREATED_IDS): they count up by 3 from `start`. */
-export const createdNumbers = (ids: string[], prefix: string, start: number): number[] =>
-  ids.map((id) => (parseInt(id.slice(prefix.length), 16) - start) / 3);
-
 /**
  * The consents a batch created and their history entries are not read back for its entry: they are what the writers'
  * set-based inserts make of the staged rows, so the entry holds the staged rows of the created consents and these

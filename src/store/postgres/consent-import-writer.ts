@@ -27,8 +27,6 @@ import {
   BATCH_TABLES,
   batchEntry,
   createdGroups,
-  CREATED_IDS,
-  createdNumbers,
   batchParams,
   groupJson,
   APPEND_ENTRY,
@@ -130,7 +128,10 @@ const PASS = `with cls as materialized (
   ), marked as (
     update import_stage t set action = cls.action from cls where t.n = cls.n and cls.action = 'check'
   ), ${creates("from cls s where s.action = 'create'")}
-  select action, count(*)::integer as n from cls group by action`;
+  select action, count(*)::integer as n, array_agg(cls.n) filter (where action = 'create') as created
+  from cls group by action`;
+/** What a pass answers: the rows of each action, and the numbers of those it created (PASS only). */
+type PassCounts = { action: string; n: number; created?: number[] | null };
 /** A dry run writes nothing, so it compares with the store only (rows repeated inside the file count as created). */
 const DRY_PASS = `with cls as materialized (
     select s.n, ${CLASSIFY} as action from import_stage s
@@ -325,11 +326,14 @@ export class PostgresConsentWriter implements ConsentImportWriter {
       const prefix = this.ids.next().slice(0, 24);
       const start = randomInt(COUNTER_SEEDS);
       const result: Omit<BatchResult, 'pieces'> = { created: 0, unchanged: 0, revoked: 0, renewed: 0, refused: [] };
-      const ids = { prefix, start, rows, next: 0 };
+      // the numbers of the staged rows whose consents the batch created, for its journal entry (as on SQLite: taken
+      // from the passes and the decisions, not read back from the consents)
+      const ids = { prefix, start, rows, next: 0, created: [] as number[] };
       for (let pass = 1; pass <= last; pass++) {
         const { rows: actions } = dryRun
-          ? await c.query<{ action: string; n: number }>(DRY_PASS, [tenant])
-          : await c.query<{ action: string; n: number }>(PASS, [tenant, now, prefix, pass, run?.id ?? null, start]);
+          ? await c.query<PassCounts>(DRY_PASS, [tenant])
+          : await c.query<PassCounts>(PASS, [tenant, now, prefix, pass, run?.id ?? null, start]);
+        for (const x of actions) if (x.created) ids.created.push(...x.created);
         const counts = new Map(actions.map((x) => [x.action, x.n]));
         result.created += counts.get('create') ?? 0;
         result.unchanged += counts.get('unchanged') ?? 0;
@@ -350,7 +354,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
           if ((await c.query(COUNT_RUN, args)).rowCount !== 1) throw runReverted(run.id);
         }
       }
-      if (run) await this.journalBatch(run.id, prefix, start, pieces);
+      if (run) await this.journalBatch(run.id, prefix, start, pieces, ids.created);
       await c.query(dryRun ? 'rollback' : 'commit');
       this.created += result.created;
       return { pieces: pieces.length, ...result, refused: result.refused.sort((a, b) => a.n - b.n) };
@@ -364,21 +368,25 @@ export class PostgresConsentWriter implements ConsentImportWriter {
    * The batch's journal entry: the consents it created with their history as its staged rows (createdGroups), the
    * revocations and the run's record read back by the range of their ids, appended to the tenant's chain.
    */
-  private async journalBatch(run: string, prefix: string, start: number, pieces: BatchValue[][]): Promise<void> {
+  private async journalBatch(
+    run: string,
+    prefix: string,
+    start: number,
+    pieces: BatchValue[][],
+    creations: number[],
+  ): Promise<void> {
     const { journal, tenant, now } = this.o;
     if (!journal) return;
     const c = this.client;
     const columns = (this.columns ??= await tableColumns(c));
     const json = async (sql: string, table: BatchTable, values: string[]) =>
       (await c.query<{ rows: string }>(numbered(postgresEngine.jsonRows(sql, columns[table])), values)).rows[0]!.rows;
-    const ids = (
-      await c.query<{ id: string }>({ text: numbered(CREATED_IDS), values: [tenant, prefix, `${prefix}~`, run] })
-    ).rows.map((r) => r.id);
+    // passes create in turn, so their rows' numbers interleave: the entry holds them in order
     const created = createdGroups(tenant, now, run, columns, {
       pieces,
       prefix,
       start,
-      created: createdNumbers(ids, prefix, start),
+      created: creations.sort((a, b) => a - b),
     });
     const groups = [...created.groups];
     for (const q of BATCH_QUERIES)
@@ -405,7 +413,7 @@ export class PostgresConsentWriter implements ConsentImportWriter {
    */
   private async check(
     pass: number,
-    ids: { prefix: string; start: number; rows: number; next: number },
+    ids: { prefix: string; start: number; rows: number; next: number; created: number[] },
     result: Omit<BatchResult, 'pieces'>,
   ): Promise<void> {
     const { tenant, now, dryRun } = this.o;
@@ -426,8 +434,9 @@ export class PostgresConsentWriter implements ConsentImportWriter {
     }
     if (dryRun) return;
     const run = this.o.run?.id ?? null;
-    if (decisions.some((d) => d.action === 'create'))
-      await c.query(CREATE_DECIDED, [tenant, now, ids.prefix, pass, run, ids.start]);
+    const created = decisions.filter((d) => d.action === 'create').map((d) => d.n);
+    if (created.length) await c.query(CREATE_DECIDED, [tenant, now, ids.prefix, pass, run, ids.start]);
+    ids.created.push(...created);
     if (!changes.length) return;
     await c.query(CHANGES, [
       changes.map(() => changeId(ids.prefix, ids.start, ids.rows, ids.next++)),
