@@ -424,7 +424,11 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
         1.3,
         'le',
         {
-          rounds: runs.map((r) => +r.ratio.toFixed(3)),
+          rounds: runs.map((r) => ({
+            ratio: +r.ratio.toFixed(3),
+            sync_s: +r.clone.toFixed(2),
+            ref_s: +r.ref.toFixed(2),
+          })),
           sync_s: clone,
           export_import_s: ref,
           export_s: exportS,
