@@ -56,8 +56,8 @@ export interface ChainHead {
 
 /**
  * The entries that append `changes` after `head`, each hashed and linked to the one before. Each is built field by
- * field: spreading `meta` (whose txn is a getter) and then the fields again cost a DSFA write about 14 µs in the
- * collector and the runtime's slow copy (profiled), a seventh of what its journal adds.
+ * field: spreading `meta` (whose txn is a getter, copied on the runtime's slow path) and then the fields again made
+ * this 40 µs of a DSFA write instead of 18 (CPU profiles of 12,900 writes in one process; the rest is the hashes).
  */
 export function chainEntries(
   tenant: string,
