@@ -88,6 +88,31 @@ describe.each(ENGINE_NAMES)('a pull that writes import batches set-wise from a s
     }
   });
 
+  // the summary counts each record once: a consent of a batch written set-wise, then revoked in a later entry (a
+  // record-by-record write), is one record pulled
+  it('counts a record of a batch written set-wise once when a later entry changes it', async () => {
+    const tenant = 'sw-count';
+    await importOn(tenant, csv(300, 10));
+    const imported = (await tenantRecords(server, tenant)).tables.consent as Array<Record<string, unknown>>;
+    const open = imported.find((c) => c.granted === 1 && c.revoked_at === null)!;
+    await server.consents.revoke({ tenant, actor: 'sam', params: { id: String(open.id) } });
+    const held = await tenantRecords(server, tenant);
+    for (const rows of [1_000_000, 1]) {
+      const laptop = await laptopDb();
+      const summary = await pull(laptop, tenant, rows);
+      expect(summary.conflicts).toEqual([]);
+      expect(summary.pulled.consents).toBe(held.tables.consent!.length + held.tables.consent_history!.length + 1);
+      await onLaptop(laptop, async (l) => {
+        expect((await tenantRecords(l, tenant)).tables).toEqual(held.tables);
+        // an entry per transaction: the batch went set-wise (its entry holds its derived groups alone); in one
+        // transaction with the revocation it goes the record-by-record way
+        const compact = (await journalAfter(l, tenant)).filter((e) => (e.data as BatchData).staged);
+        expect(compact).toHaveLength(1);
+        expect((compact[0]!.data as BatchData).groups.every((g) => g.derive)).toBe(rows === 1);
+      });
+    }
+  });
+
   it('refuses a batch whose ids another tenant here holds, as the record-by-record way does', async () => {
     const mine = 'sw-first';
     const theirs = 'sw-second';

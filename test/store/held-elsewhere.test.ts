@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalBackend, type LocalBackend } from '../../src/backend/local/local-backend.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { uuidv7Source } from '../../src/store/ids.js';
-import { heldElsewhereQuery, keyedById, SYNC_TABLES } from '../../src/store/kysely/replica.store.js';
+import { heldElsewhereQuery, keyedById, otherTenantQuery, SYNC_TABLES } from '../../src/store/kysely/replica.store.js';
 import { forTenant } from '../../src/store/tenant-scope.js';
 import { createUnitOfWork } from '../../src/store/unit-of-work.js';
 import { ENGINE_NAMES, freshStore } from '../support/helpers.js';
@@ -42,8 +42,32 @@ describe.each(ENGINE_NAMES)('ids held by another tenant, on %s', (engine) => {
     expect(await held('cookie_banner', 'consent')).toEqual(new Set());
   });
 
-  it.each(Object.keys(SYNC_TABLES).filter(keyedById))('asks an index of %s, never the whole table', async (table) => {
-    const q = heldElsewhereQuery(local.store.admin, table, 'mmm', ['a', 'b', 'c']).compile();
+  it('asks nothing by id of a tenant alone in its table, and finds the others again once one writes there', async () => {
+    const uow = createUnitOfWork(local.store, systemClock, uuidv7Source());
+    const held = (tenant: string, entity: string, ids: string[]) =>
+      forTenant(tenant, () => uow.read.replica.heldElsewhere(tenant, entity, ids));
+    const c = await local.dsfa.create({ tenant: 'solo', actor: 'sam', body: { title: 'Alone', description: 'd' } });
+    expect(await held('solo', 'dsfa', [c.id, 'x'])).toEqual(new Set());
+    const other = await local.dsfa.create({ tenant: 'mmm', actor: 'sam', body: { title: 'Other', description: 'd' } });
+    expect(await held('solo', 'dsfa', [c.id, other.id])).toEqual(new Set([other.id]));
+    expect(await held('mmm', 'dsfa', [c.id, other.id])).toEqual(new Set([c.id]));
+  });
+
+  const plans = Object.keys(SYNC_TABLES)
+    .filter(keyedById)
+    .flatMap((table) => [
+      { table, what: 'the ids', q: () => heldElsewhereQuery(local.store.admin, table, 'mmm', ['a', 'b', 'c']) },
+      // a table marked as having no index on its tenant is asked by id alone
+      ...(SYNC_TABLES[table]!.tenantIndex === false
+        ? []
+        : (['<', '>'] as const).map((side) => ({
+            table,
+            what: `a tenant ${side} the one asking`,
+            q: () => otherTenantQuery(local.store.admin, table, 'mmm', side),
+          }))),
+    ]);
+  it.each(plans)('asks an index of $table for $what, never the whole table', async ({ table, q: query }) => {
+    const q = query().compile();
     if (engine === 'sqlite') {
       const rows = await local.store.admin.executeQuery<{ detail: string }>(
         CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]),

@@ -6,6 +6,7 @@ import type { JournalEntry } from '../../domain/journal/journal.schema.js';
 import type { SyncConflict, SyncState } from '../../domain/sync/sync-state.port.js';
 import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync/sync.schema.js';
 import { DerivedGroups } from '../../domain/sync/derived-groups.js';
+import { DerivedIdSpace } from '../../domain/sync/derived-ids.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
 import { settleDecisions } from './settle-decisions.js';
 import { splitDerived, type DerivedPart } from './set-wise-pull.js';
@@ -155,23 +156,41 @@ class DryRun extends Error {
 const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
 const key = (entity: string, id: string) => `${entity}\u0000${id}`;
 
-/** The records a run wrote from the server, by table (ids apart, with no key text made for each of a clone's). */
+/**
+ * The records a run wrote from the server, by table: ids apart, with no key text made for each of a clone's, and
+ * an import batch's records written set-wise by the ids its groups make (DerivedIdSpace), not one by one.
+ */
 class PulledRecords {
   private readonly byEntity = new Map<string, Set<string>>();
+  private readonly spaces: DerivedIdSpace[] = [];
 
   constructor(private readonly counts: Record<string, number>) {}
 
   has(entity: string, id: string): boolean {
-    return this.byEntity.get(entity)?.has(id) ?? false;
+    return (this.byEntity.get(entity)?.has(id) ?? false) || this.spaces.some((s) => s.has(entity, id));
   }
 
   /** Takes a record written; the summary counts it the first time (a record changed by several transactions once). */
   add(entity: string, id: string): void {
+    if (this.has(entity, id)) return;
     let ids = this.byEntity.get(entity);
     if (!ids) this.byEntity.set(entity, (ids = new Set()));
-    if (ids.has(id)) return;
     ids.add(id);
     count(this.counts, entity);
+  }
+
+  /** Whether this run may have written a record `space` makes (a batch sent twice): errs only towards yes. */
+  meets(space: DerivedIdSpace): boolean {
+    if (this.spaces.some((s) => s.meets(space))) return true;
+    for (const [entity] of space.counts())
+      for (const id of this.byEntity.get(entity) ?? []) if (space.has(entity, id)) return true;
+    return false;
+  }
+
+  /** Takes the records of a batch written set-wise, none of which this run wrote before (see meets). */
+  addSpace(space: DerivedIdSpace): void {
+    this.spaces.push(space);
+    for (const [entity, n] of space.counts()) this.counts[areaOf(entity)] = (this.counts[areaOf(entity)] ?? 0) + n;
   }
 }
 
@@ -553,24 +572,44 @@ export class SyncEngine {
   private async insertDerived(tx: Stores, parts: DerivedPart[]): Promise<boolean> {
     const { tenant } = this.o;
     const changes: RowChange[] = [];
-    for (const part of parts)
+    const spaces: Array<DerivedIdSpace | undefined> = [];
+    for (const part of parts) {
+      const space = DerivedIdSpace.of(
+        part.records.data,
+        part.records.groups.map((g) => g.group),
+      );
+      spaces.push(space);
       for (const { group, changes: records } of part.records.groups) {
-        if (await this.holdsAnyOf(tx, group.entity, records)) return false;
+        if (await this.holdsAnyOf(tx, group.entity, records, space)) return false;
         for (const c of records) changes.push({ entity: c.entity, id: c.id, before: null, after: c.row });
       }
+    }
     if ((await this.refused(tx, changes)).size) return false;
     for (const { entry, records } of parts)
       await tx.replica.asOneEntry('sync_pull', `${this.remoteUrl}#${entry.seq}-${entry.seq}`, (one) =>
         one.insertDerived(tenant, records),
       );
-    for (const c of changes) this.pulled.add(c.entity, c.id);
+    parts.forEach((part, i) => {
+      const space = spaces[i];
+      if (space) this.pulled.addSpace(space);
+      else for (const g of part.records.groups) for (const c of g.changes) this.pulled.add(c.entity, c.id);
+    });
     return true;
   }
 
-  /** Whether this store holds any of a table's records (the derived records of a page, all new if it holds none). */
-  private async holdsAnyOf(tx: Stores, entity: string, records: Array<{ id: string; row: SyncRow | null }>) {
+  /**
+   * Whether this store holds any of a table's records (the derived records of a page, all new if it holds none);
+   * where the table held none when the pull began, whether this run wrote any of them (by their ids' space, if any).
+   */
+  private async holdsAnyOf(
+    tx: Stores,
+    entity: string,
+    records: Array<{ id: string; row: SyncRow | null }>,
+    space?: DerivedIdSpace,
+  ) {
     if (!this.heldNone.has(entity)) this.heldNone.set(entity, !(await tx.replica.holdsAny(this.o.tenant, entity)));
-    if (this.heldNone.get(entity)) return records.some((c) => this.pulled.has(entity, c.id));
+    if (this.heldNone.get(entity))
+      return space ? this.pulled.meets(space) : records.some((c) => this.pulled.has(entity, c.id));
     const held = await tx.replica.readMany(
       this.o.tenant,
       entity,

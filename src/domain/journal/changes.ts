@@ -90,7 +90,7 @@ function cellValue(c: DeriveCell, s: unknown[], n: number, ids: StagedRows['ids'
 }
 
 /** Whether staged row `s` makes a row by `rule` (a rule with `when` only where that value is not null). */
-const makes = (rule: DeriveRule, s: unknown[]) => rule.when === undefined || (s[1 + rule.when] ?? null) !== null;
+export const makes = (rule: DeriveRule, s: unknown[]) => rule.when === undefined || (s[1 + rule.when] ?? null) !== null;
 
 /** The rows of one group of a batch: its own, or those it derives from the entry's staged rows. */
 export function groupRows(data: BatchData, g: BatchGroup): unknown[][] {
