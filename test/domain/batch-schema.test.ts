@@ -45,6 +45,11 @@ describe('checkBatchEntries: the batch entries of another store, before anything
       [{ groups: 5 }, 'this version cannot read: data.groups: expected array, got 5'],
       [{ groups: [{ ...rowsGroup, op: 'upsert' }] }, 'data.groups.0.op: "upsert" is not allowed; allowed values:'],
       [{ groups: [{ ...rowsGroup, key: ['nope'] }] }, 'data.groups.0.key: nope is not a column'],
+      // a column twice: its row would hold one value where the statement writes two
+      [
+        { groups: [{ ...rowsGroup, columns: ['id', 'user_id', 'id'], rows: [['c1', 'anna', 'c2']] }] },
+        'data.groups.0.columns: id comes twice',
+      ],
       [{ groups: [{ ...rowsGroup, rows: [['c1']] }] }, 'data.groups.0.rows.0: expected 2 values'],
       [{ groups: [{ ...rowsGroup, rows: 'x' }] }, 'data.groups.0.rows: expected a list of rows'],
       [

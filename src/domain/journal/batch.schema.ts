@@ -27,6 +27,8 @@ const Group = z
     derive: z.array(z.object({ when: index.optional(), cells: z.array(Cell) })).optional(),
   })
   .superRefine((g, ctx) => {
+    const twice = g.columns.find((c, i) => g.columns.indexOf(c) !== i);
+    if (twice !== undefined) ctx.addIssue({ code: 'custom', path: ['columns'], message: `${twice} comes twice` });
     const missing = g.key.find((k) => !g.columns.includes(k));
     if (missing !== undefined) ctx.addIssue({ code: 'custom', path: ['key'], message: `${missing} is not a column` });
     const short = g.rows?.findIndex((r) => r.length !== g.columns.length) ?? -1;
