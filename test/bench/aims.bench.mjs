@@ -403,7 +403,12 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
       const run = { laptop: laptopOf };
       if (round % 2) Object.assign(run, { clone: cloning() }, reference());
       else Object.assign(run, reference(), { clone: cloning() });
-      runs.push({ ...run, ref: run.exportS + run.importS, ratio: run.clone / (run.exportS + run.importS) });
+      // what the line is made of: a clone of the consents alone (the tenant the reference imported them into), which
+      // the reference's work matches row for row, the training records being the rest of the clone
+      const consentsOnly = join(dir, `laptop-consents-${round}.db`);
+      const [consentsClone] = seconds(() => cli(['--db', consentsOnly, 'sync'], { env: remote(`copy${round}`) }));
+      const ref = run.exportS + run.importS;
+      runs.push({ ...run, ref, ratio: run.clone / ref, consentsClone, consentsRatio: consentsClone / ref });
     }
     const mid = (key) => median(runs.map((r) => r[key]));
     const [exportS, importS, ref, clone] = [mid('exportS'), mid('importS'), mid('ref'), mid('clone')];
@@ -436,7 +441,11 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
             ratio: +r.ratio.toFixed(3),
             sync_s: +r.clone.toFixed(2),
             ref_s: +r.ref.toFixed(2),
+            consents_ratio: +r.consentsRatio.toFixed(3),
+            consents_sync_s: +r.consentsClone.toFixed(2),
           })),
+          consents_ratio: mid('consentsRatio'),
+          consents_sync_s: mid('consentsClone'),
           sync_s: clone,
           export_import_s: ref,
           export_s: exportS,
@@ -444,6 +453,7 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
           pull_s: pull.seconds,
           writes_s: writes,
           floor:
+            `the consents alone (a clone of the reference's own import) ${mid('consentsRatio').toFixed(2)}×; ` +
             `journal pages read + import ${((pull.seconds + importS) / ref).toFixed(2)}×; ` +
             `pages read + the clone's records written alone on one thread ${((pull.seconds + writes) / ref).toFixed(2)}×`,
         },
