@@ -136,6 +136,41 @@ describe.each(ENGINE_NAMES)('a pull that writes import batches set-wise from a s
     });
   });
 
+  // the values of a batch's records are checked once per rule's cell (derivedValuesFit); what that check does not
+  // cover (the tenant a row names) is still checked for every record, and a value it refuses sends the batch the
+  // record-by-record way, which names the rule
+  it('refuses the rows of a batch that name another tenant or a time ahead, its values checked once per cell', async () => {
+    const tenant = 'sw-cells';
+    await importOn(tenant, csv(400, 8));
+    const real = (await journalAfter(server, tenant)).find((e) => e.op === 'batch')!;
+    const elsewhere = batchAgain(real, { tenant: 'sw-other', newIds: true });
+    await poisonBatch(server, tenant, real.entity_id, elsewhere);
+    const ahead = batchAgain(real, { newIds: true });
+    ahead.staged!.ids.prefix = ahead.staged!.ids.prefix.replace(/^./, 'a');
+    const consents = ahead.groups.find((g) => g.entity === 'consent')!;
+    const late = new Date(Date.now() + 3_600_000).toISOString();
+    consents.derive![0]!.cells[consents.columns.indexOf('created_at')] = ['c', late];
+    await poisonBatch(server, tenant, real.entity_id, ahead);
+
+    // an entry per transaction: the batch naming another tenant is checked alone, its values passing the cells' check
+    const laptop = await laptopDb();
+    const summary = await pull(laptop, tenant, 1);
+    const other = changesOf({ ...real, data: elsewhere }).map((c) => c.id);
+    const later = changesOf({ ...real, data: ahead }).filter((c) => c.entity === 'consent');
+    const reasons = new Map(summary.conflicts.map((c) => [c.entity_id, c.reason]));
+    for (const id of other) expect(reasons.get(id)).toMatch(/belongs to tenant sw-other, not sw-cells/);
+    for (const c of later) expect(reasons.get(c.id)).toMatch(/created_at lies in the future/);
+    // the history entries of the consents refused for their time name records this tenant does not hold
+    expect(summary.conflicts).toHaveLength(
+      other.length + 2 * later.length + later.filter((c) => c.row!.revoked_at).length,
+    );
+    await onLaptop(laptop, async (l) => {
+      const held = (await tenantRecords(l, tenant)).tables;
+      expect(held.consent).toHaveLength(8);
+      await expectChainIntact(l, tenant);
+    });
+  });
+
   it('takes a batch this store holds already the record-by-record way: the same records again change nothing', async () => {
     const tenant = 'sw-again';
     await importOn(tenant, csv(400, 8));

@@ -43,6 +43,7 @@ const recordRules = async () => {
   return {
     ClaimIndex: claims.ClaimIndex,
     refusedChanges: door.refusedChanges,
+    derivedValuesFit: door.derivedValuesFit,
     withRule: merge.withRule,
     secondRevocation: merge.secondRevocation,
     timeOf: row.timeOf,
@@ -584,7 +585,17 @@ export class SyncEngine {
         for (const c of records) changes.push({ entity: c.entity, id: c.id, before: null, after: c.row });
       }
     }
-    if ((await this.refused(tx, changes)).size) return false;
+    // the values once per rule's cell where they can be (the same answers as row by row, a fraction of the time)
+    const { derivedValuesFit } = await recordRules();
+    const now = this.o.clock.now();
+    const valuesChecked = parts.every((p) =>
+      derivedValuesFit(
+        now,
+        p.records.data,
+        p.records.groups.map((g) => g.group),
+      ),
+    );
+    if ((await this.refused(tx, changes, { valuesChecked, now })).size) return false;
     for (const { entry, records } of parts)
       await tx.replica.asOneEntry('sync_pull', `${this.remoteUrl}#${entry.seq}-${entry.seq}`, (one) =>
         one.insertDerived(tenant, records),
@@ -855,7 +866,11 @@ export class SyncEngine {
    * client's push there (refusedChanges), so a poisoned server neither breaks this store's rules nor its commands.
    * A new record whose id another tenant of this store holds is refused too.
    */
-  private async refused(tx: Stores, changes: RowChange[]): Promise<Map<string, string>> {
+  private async refused(
+    tx: Stores,
+    changes: RowChange[],
+    opts: { valuesChecked?: boolean; now?: Date } = {},
+  ): Promise<Map<string, string>> {
     const { tenant, clock } = this.o;
     const out = new Map<string, string>();
     const fresh = changes.filter((c) => c.before === null && c.after !== null);
@@ -868,7 +883,8 @@ export class SyncEngine {
         out.set(key(entity, id), `${entity} ${id} cannot be written: the id is taken`);
     const rest = out.size ? changes.filter((c) => !out.has(key(c.entity, c.id))) : changes;
     const { refusedChanges } = await recordRules();
-    for (const [k, reason] of await refusedChanges(tx.replica, tenant, clock.now(), rest)) out.set(k, reason);
+    const now = opts.now ?? clock.now();
+    for (const [k, reason] of await refusedChanges(tx.replica, tenant, now, rest, opts)) out.set(k, reason);
     return out;
   }
 

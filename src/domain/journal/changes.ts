@@ -76,7 +76,7 @@ export function counterId(prefix: string, counter: number): string {
 }
 
 /** The value a derived row's cell takes from staged row `s` (number `n`). */
-function cellValue(c: DeriveCell, s: unknown[], n: number, ids: StagedRows['ids']): unknown {
+export function cellValue(c: DeriveCell, s: unknown[], n: number, ids: StagedRows['ids']): unknown {
   switch (c[0]) {
     case 'v':
       return s[1 + c[1]] ?? null;

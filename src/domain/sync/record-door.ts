@@ -1,10 +1,13 @@
 import { DomainError } from '../errors.js';
+import { cellValue, makes, type BatchData, type BatchGroup } from '../journal/changes.js';
 import { detailsFromZod } from '../validation.js';
 import {
   changedColumn,
+  columnChecks,
   fitsColumns,
   futureColumn,
   futureRule,
+  inFuture,
   type Needs,
   type RecordFacts,
   type RowChange,
@@ -43,9 +46,16 @@ function schemaProblem(c: Write): string | null {
 
 /**
  * The rules a change breaks on its own, before anything is looked up: the schema, the tenant and the record the row
- * names, history, fixed columns and times.
+ * names, history, fixed columns and times. `valuesChecked`: the row's columns and values (the schema and the times)
+ * were checked already, by derivedValuesFit.
  */
-function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date): string | null {
+function ownProblem(
+  c: RowChange,
+  reader: DoorReader,
+  tenant: string,
+  now: Date,
+  valuesChecked: boolean,
+): string | null {
   const rule = Object.hasOwn(ROW_RULES, c.entity) ? ROW_RULES[c.entity] : undefined;
   if (!rule) return `${c.entity} records do not travel: the tables that do are ${Object.keys(ROW_RULES).join(', ')}`;
   if (!writes(c)) {
@@ -53,7 +63,7 @@ function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date)
     return rule.deletion ? null : `${c.entity} ${c.id} cannot be deleted: ${c.entity} records are never deleted`;
   }
   const after = c.after;
-  const problem = schemaProblem(c);
+  const problem = valuesChecked ? null : schemaProblem(c);
   if (problem) return problem;
   if ('tenant_id' in after && after.tenant_id !== tenant)
     return `${c.entity} ${c.id} belongs to tenant ${String(after.tenant_id)}, not ${tenant}`;
@@ -62,8 +72,45 @@ function ownProblem(c: RowChange, reader: DoorReader, tenant: string, now: Date)
     return `${c.entity} ${c.id} cannot be changed: ${c.entity} is history, written once and never changed`;
   const fixed = c.before === null ? undefined : changedColumn(rule.fixed, c.before, after);
   if (fixed) return `${c.entity} ${c.id} cannot change ${fixed}: it is fixed once the record is written`;
-  const future = futureColumn(rule.times, after, now);
+  const future = valuesChecked ? undefined : futureColumn(rule.times, after, now);
   return future ? futureRule(`${c.entity} ${c.id}`, future, now) : null;
+}
+
+/**
+ * Whether every row that derived groups of a batch make (an import's consents and history entries, see DeriveRule)
+ * passes the checks of its values that ownProblem makes of each row: exactly its table's columns, each value by its
+ * column's schema, no time in the future. Asked of each rule's cells instead of each row: a constant once, the batch's
+ * ids not at all where their column takes any text, a staged value for each row that takes it (a column's answers for
+ * values that repeat are kept, see ColumnFit). False where any row may not pass, and for a table whose schema has
+ * rules across columns: its rows are then checked one by one, which names what is wrong.
+ */
+export function derivedValuesFit(now: Date, data: BatchData, groups: BatchGroup[]): boolean {
+  const staged = data.staged;
+  if (!staged) return false;
+  for (const g of groups) {
+    const rule = Object.hasOwn(ROW_RULES, g.entity) ? ROW_RULES[g.entity] : undefined;
+    const checks = rule && columnChecks(rule.schema);
+    if (!checks || g.op !== 'insert' || !g.derive || g.rows) return false;
+    const names = new Set(g.columns);
+    if (names.size !== checks.columns.length || !checks.columns.every((c) => names.has(c))) return false;
+    const times = new Set(rule.times);
+    for (const d of g.derive) {
+      if (d.cells.length !== g.columns.length) return false;
+      for (const [i, cell] of d.cells.entries()) {
+        const column = g.columns[i]!;
+        const schema = checks.of(column);
+        const fits = times.has(column) ? (v: unknown) => schema(v) && !inFuture(v, now) : schema;
+        if (cell[0] === 'c') {
+          if (fits(cell[1])) continue;
+          return false;
+        }
+        if (cell[0] === 'id' && checks.takesAnyText(column) && !times.has(column)) continue;
+        for (const s of staged.rows)
+          if (makes(d, s) && !fits(cellValue(cell, s, s[0] as number, staged.ids))) return false;
+      }
+    }
+  }
+  return true;
 }
 
 /** Whether the rules of a table's records look up other records besides those a row names by id (its `needs`). */
@@ -88,18 +135,21 @@ function needsOf(c: RowChange): Needs {
  * names (in this tenant, here or in the same batch) and the rules of its area (ROW_RULES). A record refused takes no
  * part in the batch from then on: the records are checked again without it, until none is refused anew (deletions
  * first, as a refused deletion puts its record back for the records checked after it).
- * Answers reasons by `entity NUL id`; the records not named may be written.
+ * Answers reasons by `entity NUL id`; the records not named may be written. `valuesChecked`: every change is an insert
+ * whose values derivedValuesFit passed (they are not asked again row by row).
  */
 export async function refusedChanges(
   reader: DoorReader,
   tenant: string,
   now: Date,
   changes: RowChange[],
+  opts: { valuesChecked?: boolean } = {},
 ): Promise<Map<string, string>> {
   const refused = new Map<string, string>();
   const live: RowChange[] = [];
+  const valuesChecked = opts.valuesChecked === true;
   for (const c of changes) {
-    const problem = ownProblem(c, reader, tenant, now);
+    const problem = ownProblem(c, reader, tenant, now, valuesChecked);
     if (problem) refused.set(key(c.entity, c.id), problem);
     else if (c.before !== null || c.after !== null) live.push(c);
   }

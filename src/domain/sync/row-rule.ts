@@ -181,6 +181,24 @@ export function fitsColumns(schema: z.ZodType, row: SyncRow): boolean {
   return fit ? fit.fits(row) : schema.safeParse(row).success;
 }
 
+/** A table's schema asked one column at a time (see columnChecks). */
+export interface ColumnChecks {
+  /** The table's columns, each once. */
+  readonly columns: readonly string[];
+  /** The check of `column` (one of `columns`): whether a value passes its schema. */
+  of(column: string): (value: unknown) => boolean;
+  /** Whether every text passes the schema of `column`, so that the column's answer for a text is known unasked. */
+  takesAnyText(column: string): boolean;
+}
+
+/**
+ * The schema of a table's rows (storedRow) as checks of one column at a time, where it has no rule across columns
+ * (undefined where it has): a row whose columns are exactly `columns` fits the schema if and only if each of its
+ * values fits its column, which lets a batch of rows made by rules (an import's derived groups) be checked value by
+ * value instead of row by row.
+ */
+export const columnChecks = (schema: z.ZodType): ColumnChecks | undefined => fitsBySchema.get(schema);
+
 /** What a column answered for the values asked lately (see ColumnFit). */
 interface ColumnAnswers {
   name: string;
@@ -213,17 +231,21 @@ function anyText(schema: z.ZodType): ((value: unknown) => boolean) | undefined {
   return undefined;
 }
 
-class ColumnFit {
+class ColumnFit implements ColumnChecks {
   private readonly names: Set<string>;
-  private readonly columns: ColumnAnswers[];
+  private readonly answers: ColumnAnswers[];
+  private readonly byName: Map<string, ColumnAnswers>;
+  readonly columns: readonly string[];
 
   constructor(shape: z.ZodRawShape) {
-    this.names = new Set(Object.keys(shape));
-    this.columns = Object.entries(shape).map(([name, schema]) => {
+    this.columns = Object.keys(shape);
+    this.names = new Set(this.columns);
+    this.answers = Object.entries(shape).map(([name, schema]) => {
       const text = anyText(schema as z.ZodType);
       // a text column keeps no answers: its type is the whole check
       return { name, schema: schema as z.ZodType, text, known: text ? null : new Map(), asked: 0, repeated: 0 };
     });
+    this.byName = new Map(this.answers.map((a) => [a.name, a]));
   }
 
   fits(row: SyncRow): boolean {
@@ -233,15 +255,24 @@ class ColumnFit {
       count++;
     }
     if (count !== this.columns.length) return false;
-    for (const column of this.columns) if (!this.answer(column, row[column.name])) return false;
+    for (const column of this.answers) if (!this.answer(column, row[column.name])) return false;
     return true;
+  }
+
+  of(name: string): (value: unknown) => boolean {
+    const column = this.byName.get(name)!;
+    return (value) => this.answer(column, value);
+  }
+
+  takesAnyText(column: string): boolean {
+    return this.byName.get(column)!.text?.('') === true;
   }
 
   /** What the columns hold: their answers, and the characters of the texts they are kept by. */
   held(): { answers: number; chars: number } {
     let answers = 0;
     let chars = 0;
-    for (const { known } of this.columns)
+    for (const { known } of this.answers)
       for (const value of known?.keys() ?? []) {
         answers++;
         if (typeof value === 'string') chars += value.length;
