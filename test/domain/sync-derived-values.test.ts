@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changesOf, type BatchData, type BatchGroup } from '../../src/domain/journal/changes.js';
+import { changesOf, type BatchData, type BatchGroup, type StagedRows } from '../../src/domain/journal/changes.js';
 import { derivedValuesFit, refusedChanges, type DoorReader } from '../../src/domain/sync/record-door.js';
-import { fitsColumns, futureColumn, type RowChange } from '../../src/domain/sync/row-rule.js';
+import { columnsOf, fitsColumns, futureColumn, type RowChange } from '../../src/domain/sync/row-rule.js';
 import { ROW_RULES } from '../../src/domain/sync/row-rules.js';
 import type { SyncRow } from '../../src/domain/sync/version.js';
+import { ROW_FIELDS, ROW_WIDTH, type BatchValue } from '../../src/store/consent-import-rows.js';
+import { createdGroups } from '../../src/store/journal/import-batch.js';
 
 // A pull checks the values of an import's derived records once per rule's cell (derivedValuesFit) instead of once per
 // record, and the door then skips those checks for each record. That is sound only if the cell check answers yes
@@ -15,131 +17,29 @@ const NOW = new Date('2026-11-29T12:00:00.000Z');
 const RUN = '019b0000-0000-7000-8000-00000000aaaa';
 const AT = '2026-11-29T04:37:20.786Z';
 
-const CONSENT_COLUMNS = [
-  'id',
-  'tenant_id',
-  'user_id',
-  'data_point_id',
-  'granted',
-  'granted_at',
-  'revoked_at',
-  'consent_version',
-  'source',
-  'ip_address',
-  'user_agent',
-  'created_at',
-  'import_run_id',
-  'banner_revision',
-  'policy_version_id',
-  'policy_content_hash',
-];
-const HISTORY_COLUMNS = [
-  'id',
-  'tenant_id',
-  'consent_id',
-  'action',
-  'consent_version',
-  'ip_address',
-  'user_agent',
-  'source',
-  'created_at',
-  'import_run_id',
-];
-
 /**
- * An import's batch as the server journals it (the groups of consent-import's writer): each staged row (user,
- * data point, granted, granted at, revoked at, version, source, address, agent) makes a consent and its granted
- * entry, and a revoked entry where it carries a revocation time.
+ * An import's batch as the server journals it (`createdGroups`, the writer's own rules): each staged row (user, data
+ * point, granted, granted at, revoked at, version, source, address, agent) makes a consent and its granted entry, and
+ * a revoked entry where it carries a revocation time.
  */
 function importBatch(n = 12): BatchData {
-  const rows: unknown[][] = [];
+  const piece: BatchValue[] = [];
   for (let i = 0; i < n; i++) {
     const granted = i % 4 === 1 ? 0 : 1;
     const at = i % 5 === 0 ? null : `2026-0${1 + (i % 8)}-01T10:00:00Z`;
     const revoked = granted && at && i % 3 === 0 ? '2026-09-20T08:00:00+02:00' : null;
-    rows.push([
-      i,
-      `user${i}@example.com`,
-      `dp${i % 6}`,
-      granted,
-      at,
-      revoked,
-      `1.${i % 3}`,
-      'web_banner',
-      i % 2 ? `192.0.2.${i}` : null,
-      i % 2 ? `UA ${i}` : null,
-    ]);
+    const address = i % 2 ? `192.0.2.${i}` : null;
+    piece.push(`user${i}@example.com`, `dp${i % 6}`, granted, at, revoked, `1.${i % 3}`, 'web_banner', address);
+    piece.push(i % 2 ? `UA ${i}` : null);
   }
-  return {
-    groups: [
-      {
-        entity: 'consent',
-        op: 'insert',
-        key: ['id'],
-        columns: [...CONSENT_COLUMNS],
-        derive: [
-          {
-            cells: [
-              ['id', 0],
-              ['c', 'acme'],
-              ['v', 0],
-              ['v', 1],
-              ['v', 2],
-              ['or', 3, AT],
-              ['v', 4],
-              ['v', 5],
-              ['v', 6],
-              ['v', 7],
-              ['v', 8],
-              ['c', AT],
-              ['c', RUN],
-              ['c', null],
-              ['c', null],
-              ['c', null],
-            ],
-          },
-        ],
-      },
-      {
-        entity: 'consent_history',
-        op: 'insert',
-        key: ['id'],
-        columns: [...HISTORY_COLUMNS],
-        derive: [
-          {
-            cells: [
-              ['id', 1],
-              ['c', 'acme'],
-              ['id', 0],
-              ['c', 'granted'],
-              ['v', 5],
-              ['v', 7],
-              ['v', 8],
-              ['v', 6],
-              ['or', 3, AT],
-              ['c', RUN],
-            ],
-          },
-          {
-            when: 4,
-            cells: [
-              ['id', 2],
-              ['c', 'acme'],
-              ['id', 0],
-              ['c', 'revoked'],
-              ['v', 5],
-              ['c', null],
-              ['c', null],
-              ['c', null],
-              ['v', 4],
-              ['c', RUN],
-            ],
-          },
-        ],
-      },
-    ],
-    staged: { ids: { prefix: '019b0000-0000-7000-8', start: 4096, step: 3 }, rows },
+  expect(piece).toHaveLength(n * ROW_WIDTH);
+  const columns = {
+    consent: columnsOf(ROW_RULES.consent!.schema),
+    consent_history: columnsOf(ROW_RULES.consent_history!.schema),
   };
+  const created = { pieces: [piece], prefix: '019b0000-0000-7000-8', start: 4096, created: [...Array(n).keys()] };
+  const { groups, staged } = createdGroups('acme', AT, RUN, columns, created);
+  return { groups: groups.map((g) => JSON.parse(g) as BatchGroup), staged: JSON.parse(staged) as StagedRows };
 }
 
 const groupsOf = (data: BatchData) => data.groups as BatchGroup[];
@@ -203,7 +103,7 @@ describe('the values of derived records checked once per cell', () => {
 
   it('fail exactly where a record fails, whatever one staged value holds', () => {
     let tried = 0;
-    for (let value = 0; value < 9; value++)
+    for (let value = 0; value < ROW_WIDTH; value++)
       for (const row of [0, 3, 4])
         for (const hostile of HOSTILE) {
           const data = importBatch();
@@ -214,7 +114,7 @@ describe('the values of derived records checked once per cell', () => {
           );
           tried++;
         }
-    expect(tried).toBe(9 * 3 * HOSTILE.length);
+    expect(tried).toBe(ROW_WIDTH * 3 * HOSTILE.length);
   });
 
   it('fail exactly where a record fails, whatever a constant holds', () => {
@@ -236,11 +136,12 @@ describe('the values of derived records checked once per cell', () => {
   it('fail for a time in the future, in a staged value or a constant', () => {
     const late = new Date(NOW.getTime() + 10 * 60_000).toISOString();
     const staged = importBatch();
-    staged.staged!.rows[2]![1 + 4] = late; // a revocation time: the revoked entry's created_at
+    staged.staged!.rows[2]![1 + ROW_FIELDS.indexOf('revoked_at')] = late; // the revoked entry's created_at
     expect(everyRecordFits(staged)).toBe(false);
     expect(derivedValuesFit(NOW, staged, groupsOf(staged))).toBe(false);
     const constant = importBatch();
-    groupsOf(constant)[0]!.derive![0]!.cells[11] = ['c', late]; // the consents' created_at
+    const consents = groupsOf(constant)[0]!;
+    consents.derive![0]!.cells[consents.columns.indexOf('created_at')] = ['c', late];
     expect(derivedValuesFit(NOW, constant, groupsOf(constant))).toBe(false);
   });
 
@@ -252,7 +153,7 @@ describe('the values of derived records checked once per cell', () => {
     groupsOf(extra)[1]!.columns.push('note');
     for (const d of groupsOf(extra)[1]!.derive!) d.cells.push(['c', 'x']);
     const renamed = importBatch();
-    groupsOf(renamed)[1]!.columns[9] = 'import_run';
+    groupsOf(renamed)[1]!.columns[groupsOf(renamed)[1]!.columns.indexOf('import_run_id')] = 'import_run';
     const update = importBatch();
     groupsOf(update)[0]!.op = 'update';
     const rows = importBatch();
