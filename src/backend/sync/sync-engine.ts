@@ -154,7 +154,7 @@ class DryRun extends Error {
   }
 }
 
-const count = (m: Record<string, number>, entity: string) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + 1);
+const count = (m: Record<string, number>, entity: string, n = 1) => (m[areaOf(entity)] = (m[areaOf(entity)] ?? 0) + n);
 const key = (entity: string, id: string) => `${entity}\u0000${id}`;
 
 /**
@@ -191,7 +191,7 @@ class PulledRecords {
   /** Takes the records of a batch written set-wise, none of which this run wrote before (see meets). */
   addSpace(space: DerivedIdSpace): void {
     this.spaces.push(space);
-    for (const [entity, n] of space.counts()) this.counts[areaOf(entity)] = (this.counts[areaOf(entity)] ?? 0) + n;
+    for (const [entity, n] of space.counts()) count(this.counts, entity, n);
   }
 }
 

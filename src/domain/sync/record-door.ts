@@ -30,6 +30,9 @@ const key = (entity: string, id: string) => `${entity}\u0000${id}`;
 const whereKey = (entity: string, column: string, value: unknown) =>
   `${entity}\u0000${column}\u0000${JSON.stringify(value)}`;
 
+/** The rules of a table's records, for a table that travels (undefined for any other name). */
+const ruleOf = (entity: string) => (Object.hasOwn(ROW_RULES, entity) ? ROW_RULES[entity] : undefined);
+
 /** A change that writes a row (not a deletion). */
 type Write = RowChange & { after: SyncRow };
 const writes = (c: RowChange): c is Write => c.after !== null;
@@ -56,7 +59,7 @@ function ownProblem(
   now: Date,
   valuesChecked: boolean,
 ): string | null {
-  const rule = Object.hasOwn(ROW_RULES, c.entity) ? ROW_RULES[c.entity] : undefined;
+  const rule = ruleOf(c.entity);
   if (!rule) return `${c.entity} records do not travel: the tables that do are ${Object.keys(ROW_RULES).join(', ')}`;
   if (!writes(c)) {
     if (c.before === null) return null;
@@ -88,7 +91,7 @@ export function derivedValuesFit(now: Date, data: BatchData, groups: BatchGroup[
   const staged = data.staged;
   if (!staged) return false;
   for (const g of groups) {
-    const rule = Object.hasOwn(ROW_RULES, g.entity) ? ROW_RULES[g.entity] : undefined;
+    const rule = ruleOf(g.entity);
     const checks = rule && columnChecks(rule.schema);
     if (!checks || g.op !== 'insert' || !g.derive || g.rows) return false;
     const names = new Set(g.columns);
@@ -114,8 +117,10 @@ export function derivedValuesFit(now: Date, data: BatchData, groups: BatchGroup[
 }
 
 /** Whether the rules of a table's records look up other records besides those a row names by id (its `needs`). */
-export const looksUp = (entity: string): boolean =>
-  !Object.hasOwn(ROW_RULES, entity) || ROW_RULES[entity]!.needs !== undefined;
+export const looksUp = (entity: string): boolean => {
+  const rule = ruleOf(entity);
+  return !rule || rule.needs !== undefined;
+};
 
 /** Everything a change's rules look up: its references, and what its table's rule names. */
 function needsOf(c: RowChange): Needs {
