@@ -1,13 +1,7 @@
-import * as echarts from 'echarts/core';
-import { BarChart, LineChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, LegendComponent } from 'echarts/components';
-import { SVGRenderer } from 'echarts/renderers';
 import type { ChartSpec } from '../../domain/report.js';
 import { chartValue } from '../../domain/report.js';
 import { formatNumber, formatPercent, type ReportLanguage } from '../../domain/report-locale.js';
-
-// only what the report draws: its import costs a fraction of the whole library's
-echarts.use([BarChart, LineChart, GridComponent, LegendComponent, AriaComponent, SVGRenderer]);
+import { init } from './echarts.js';
 
 /** The font of the charts: DejaVu Sans as in the PDF, with fallbacks a browser or Word has. */
 export const CHART_FONT = 'DejaVu Sans, Verdana, Arial, sans-serif';
@@ -71,7 +65,7 @@ const escapeXml = (s: string) =>
  */
 export function chartSvg(c: ChartSpec, lang: ReportLanguage, height = chartSize(c).height): string {
   const { width } = chartSize(c);
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  const chart = init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     const axisNumber = (v: number) => (c.unit === 'percent' ? formatPercent(v, lang) : formatNumber(v, lang));
     const rotated = !c.horizontal && c.categories.length > 14;
