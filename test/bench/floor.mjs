@@ -170,16 +170,27 @@ if (mode === 'verify-read' || mode === 'verify-hash') {
       r[k] = JSON.parse(r[k] ?? '[]');
   process.stdout.write(JSON.stringify({ items: rows }) + '\n');
 } else if (mode === 'sync-idle') {
+  // the store's head read by its key, as a sync reads it, and the request over node:http, as the program sends it:
+  // until 2026-11-29 this counted the journal's rows and asked with fetch (which loads undici), and read slower than
+  // the command it is the floor of
   const db = new Database(file, { readonly: true });
-  db.prepare('select count(*) from journal').get();
-  const r = await fetch(`${arg}/sdk/v1/journal/anchor`, {
-    headers: {
-      authorization: `Bearer ${process.env.COMPLIANCE_API_KEY}`,
-      'x-tenant-id': process.env.COMPLIANCE_TENANT,
-    },
-  });
-  if (!r.ok) throw new Error(`GET /journal/anchor: ${r.status} ${await r.text()}`);
-  process.stdout.write(`${JSON.stringify(await r.json())}\n`);
+  db.prepare('select seq from journal order by seq desc limit 1').get();
+  const { get } = await import('node:http');
+  const headers = {
+    authorization: `Bearer ${process.env.COMPLIANCE_API_KEY}`,
+    'x-tenant-id': process.env.COMPLIANCE_TENANT,
+  };
+  const body = await new Promise((resolve, reject) =>
+    get(`${arg}/sdk/v1/journal/anchor`, { headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () =>
+        res.statusCode === 200 ? resolve(text) : reject(new Error(`GET /journal/anchor: ${res.statusCode} ${text}`)),
+      );
+    }).on('error', reject),
+  );
+  process.stdout.write(`${body}\n`);
 } else if (mode === 'sync-writes') {
   // every record of FILE's tenants' tables (a store a clone filled), written into the empty store ARG as a pull writes them:
   // statements of at most 500 rows and 12,000 values, transactions of 10,000 rows, the store's pragmas
