@@ -35,11 +35,13 @@ describe.each(['local', 'remote'] as const)('short ids on the command line (%s)'
     expect((await run(['dsfa', 'get', tail(b.id)])).code).toBe(3);
     const after = json(await run(['dsfa', 'audit-log', '--dsfa', tail(b.id), '--json']));
     expect(after[0]).toMatchObject({ action: 'DELETE', dsfa_id: b.id });
-    // two made within a minute share their first 8 characters: the start is ambiguous, the end is not
+    // two made within a minute share their first 8 characters (a UUIDv7's first 32 bits of milliseconds, which turn
+    // every 65.5 s): the start is ambiguous, the end is not. Asked of the two that are still held, a and c, since a
+    // slow moment may put c past the turn that a and b shared
+    const c = json(await run(['dsfa', 'create', '--title', 'Kurz C', '--json']));
     let common = 0;
-    while (a.id[common] === b.id[common]) common++;
+    while (a.id[common] === c.id[common]) common++;
     if (common >= 8) {
-      const c = json(await run(['dsfa', 'create', '--title', 'Kurz C', '--json']));
       const both = await run(['dsfa', 'get', c.id.slice(0, 8)]);
       expect([both.code, both.stderr]).toEqual([
         2,
