@@ -124,6 +124,8 @@ describe('start-up', () => {
         'src/domain/sync/merge-rules.ts',
         'src/domain/sync/record-door.ts',
         'src/backend/sync/resolve-conflict.ts',
+        'src/backend/sync/settle-decisions.ts',
+        'src/domain/consents/consent.rules.ts',
         'src/domain/consents/consent.schema.ts',
         'src/domain/training/training.schema.ts',
       ])

@@ -8,7 +8,6 @@ import { SYNC_PROTOCOL, type PushItem, type PushResult } from '../../domain/sync
 import { DerivedGroups } from '../../domain/sync/derived-groups.js';
 import { DerivedIdSpace } from '../../domain/sync/derived-ids.js';
 import { InsertBuffer } from '../../domain/sync/insert-buffer.js';
-import { settleDecisions } from './settle-decisions.js';
 import { splitDerived, type DerivedPart } from './set-wise-pull.js';
 import {
   BOOKKEEPING,
@@ -850,6 +849,8 @@ export class SyncEngine {
     }
     if (!this.decidedHere.size) return;
     const contested = pulled.filter((row) => this.decidedHere!.has(decisionKey(row)));
+    // loaded with the first decision to settle: it builds the consents' rules, which an idle sync does not need
+    const { settleDecisions } = await import('./settle-decisions.js');
     for (const s of await settleDecisions(tx, tenant, contested)) {
       const k = key(s.entity, s.id);
       if (s.before && !this.changedHere.has(k))
