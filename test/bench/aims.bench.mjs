@@ -417,9 +417,12 @@ if (wanted('sync-clone') || wanted('sync-idle')) {
       if (round % 2) Object.assign(run, { clone: cloning() }, reference());
       else Object.assign(run, reference(), { clone: cloning() });
       // what the line is made of: a clone of the consents alone (the tenant the reference imported them into), which
-      // the reference's work matches row for row, the training records being the rest of the clone
+      // the reference's work matches row for row, the training records being the rest of the clone; the idle sync
+      // alone needs none
       const consentsOnly = join(dir, `laptop-consents-${round}.db`);
-      const [consentsClone] = seconds(() => cli(['--db', consentsOnly, 'sync'], { env: remote(`copy${round}`) }));
+      const consentsClone = wanted('sync-clone')
+        ? seconds(() => cli(['--db', consentsOnly, 'sync'], { env: remote(`copy${round}`) }))[0]
+        : NaN;
       const ref = run.exportS + run.importS;
       runs.push({ ...run, ref, ratio: run.clone / ref, consentsClone, consentsRatio: consentsClone / ref });
     }
